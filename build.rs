@@ -1,0 +1,53 @@
+//! Embeds every bundled customization (`thirdparty/<group>/<version>/<Kind>/customizations.yaml`)
+//! into the library, so adding a bundled kind touches one folder and nothing else.
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+fn main() {
+    let root = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").expect("set by cargo"));
+    let thirdparty = root.join("thirdparty");
+    println!("cargo:rerun-if-changed=thirdparty");
+    let mut files = Vec::new();
+    collect(&thirdparty, &mut files);
+    files.sort();
+    let mut out = String::from(
+        "/// (`<group>/<version>/<Kind>`, contents of its `customizations.yaml`), sorted by path.\n\
+         pub(crate) static BUNDLED: &[(&str, &str)] = &[\n",
+    );
+    for file in files {
+        println!("cargo:rerun-if-changed={}", file.display());
+        let dir = file.parent().expect("file has a parent");
+        let rel = dir
+            .strip_prefix(&thirdparty)
+            .expect("under thirdparty/")
+            .to_string_lossy()
+            .replace('\\', "/");
+        writeln!(
+            out,
+            "    ({rel:?}, include_str!({:?})),",
+            file.display().to_string()
+        )
+        .expect("write to string");
+    }
+    out.push_str("];\n");
+    let dest = PathBuf::from(std::env::var("OUT_DIR").expect("set by cargo")).join("bundled.rs");
+    std::fs::write(dest, out).expect("write bundled.rs");
+}
+
+fn collect(dir: &Path, files: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            if path.file_name().is_some_and(|n| n != "testdata") {
+                println!("cargo:rerun-if-changed={}", path.display());
+                collect(&path, files);
+            }
+        } else if path.file_name().is_some_and(|n| n == "customizations.yaml") {
+            files.push(path);
+        }
+    }
+}

@@ -1,0 +1,136 @@
+use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
+use serde::{Deserialize, Serialize};
+
+use super::InterpreterOperation;
+
+/// A `config.karmada.io/v1alpha1` `ResourceInterpreterCustomization`: Lua
+/// scripts that interpret one target kind (`lua-environment.md` §1.1).
+///
+/// ```
+/// use karmada_interpreter::api::{InterpreterOperation, ResourceInterpreterCustomization};
+///
+/// let c: ResourceInterpreterCustomization = serde_json::from_value(serde_json::json!({
+///     "apiVersion": "config.karmada.io/v1alpha1",
+///     "kind": "ResourceInterpreterCustomization",
+///     "metadata": {"name": "workload"},
+///     "spec": {
+///         "target": {"apiVersion": "workload.example.io/v1alpha1", "kind": "Workload"},
+///         "customizations": {
+///             "healthInterpretation": {"luaScript": "function InterpretHealth(o) return true end"},
+///             "retention": {"luaScript": ""}
+///         }
+///     }
+/// })).unwrap();
+/// assert!(c.script(InterpreterOperation::InterpretHealth).is_some());
+/// assert!(c.script(InterpreterOperation::Retain).is_none()); // empty = not customized
+/// ```
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ResourceInterpreterCustomization {
+    /// `config.karmada.io/v1alpha1`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub api_version: Option<String>,
+    /// `ResourceInterpreterCustomization`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kind: Option<String>,
+    /// `metadata.name` orders customizations when several target one kind.
+    #[serde(default)]
+    pub metadata: ObjectMeta,
+    /// Target and scripts.
+    pub spec: ResourceInterpreterCustomizationSpec,
+}
+
+impl ResourceInterpreterCustomization {
+    /// `metadata.name`, or `""`.
+    pub fn name(&self) -> &str {
+        self.metadata.name.as_deref().unwrap_or("")
+    }
+
+    /// The non-empty script for `operation`, if any.
+    pub fn script(&self, operation: InterpreterOperation) -> Option<&str> {
+        self.spec.customizations.script(operation)
+    }
+}
+
+/// `spec` of a customization.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ResourceInterpreterCustomizationSpec {
+    /// The kind the scripts interpret.
+    pub target: CustomizationTarget,
+    /// The scripts, one member per operation.
+    #[serde(default)]
+    pub customizations: CustomizationRules,
+}
+
+/// `spec.target`.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CustomizationTarget {
+    /// `group/version`, or `version` for the core group.
+    pub api_version: String,
+    /// The kind.
+    pub kind: String,
+}
+
+/// `spec.customizations`: all eight members are optional.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CustomizationRules {
+    /// `Retain`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub retention: Option<LuaScript>,
+    /// `InterpretReplica`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub replica_resource: Option<LuaScript>,
+    /// `InterpretComponent`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub component_resource: Option<LuaScript>,
+    /// `ReviseReplica`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub replica_revision: Option<LuaScript>,
+    /// `InterpretStatus`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub status_reflection: Option<LuaScript>,
+    /// `AggregateStatus`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub status_aggregation: Option<LuaScript>,
+    /// `InterpretHealth`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub health_interpretation: Option<LuaScript>,
+    /// `InterpretDependency`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dependency_interpretation: Option<LuaScript>,
+}
+
+impl CustomizationRules {
+    /// The member that holds `operation`'s script.
+    pub fn member(&self, operation: InterpreterOperation) -> Option<&LuaScript> {
+        use InterpreterOperation::*;
+        match operation {
+            Retain => self.retention.as_ref(),
+            InterpretReplica => self.replica_resource.as_ref(),
+            InterpretComponent => self.component_resource.as_ref(),
+            ReviseReplica => self.replica_revision.as_ref(),
+            InterpretStatus => self.status_reflection.as_ref(),
+            AggregateStatus => self.status_aggregation.as_ref(),
+            InterpretHealth => self.health_interpretation.as_ref(),
+            InterpretDependency => self.dependency_interpretation.as_ref(),
+        }
+    }
+
+    /// The script for `operation` when present and non-empty.
+    pub fn script(&self, operation: InterpreterOperation) -> Option<&str> {
+        self.member(operation)
+            .map(|m| m.lua_script.as_str())
+            .filter(|s| !s.is_empty())
+    }
+}
+
+/// `{ luaScript: <string> }`.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct LuaScript {
+    /// The script text; empty means "not customized".
+    pub lua_script: String,
+}

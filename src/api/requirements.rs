@@ -1,0 +1,178 @@
+use std::collections::BTreeMap;
+
+use k8s_openapi::api::core::v1::{NodeSelector, Toleration};
+use k8s_openapi::apimachinery::pkg::api::resource::Quantity;
+use k8s_openapi::apimachinery::pkg::apis::meta::v1::LabelSelector;
+use serde::{Deserialize, Deserializer, Serialize};
+use serde_json::Value;
+
+/// Resource name → quantity, e.g. `{"cpu": "250m", "memory": "128Mi"}`.
+pub type ResourceList = BTreeMap<String, Quantity>;
+
+/// What each replica of a workload needs (`webhook-and-cli.md` §1.6.2).
+///
+/// ```
+/// use karmada_interpreter::api::ReplicaRequirements;
+///
+/// let r: ReplicaRequirements = serde_json::from_value(serde_json::json!({
+///     "nodeClaim": {"nodeSelector": {"pool": "general"}},
+///     "resourceRequest": {"cpu": "300m", "memory": 1024},
+/// })).unwrap();
+/// assert_eq!(r.resource_request["memory"].0, "1024"); // bare numbers are accepted
+/// assert!(r.namespace.is_empty());
+/// ```
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ReplicaRequirements {
+    /// Scheduling constraints of a replica.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub node_claim: Option<NodeClaim>,
+    /// Resources one replica requests.
+    #[serde(
+        default,
+        skip_serializing_if = "BTreeMap::is_empty",
+        deserialize_with = "resource_list"
+    )]
+    pub resource_request: ResourceList,
+    /// Namespace of the workload.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub namespace: String,
+    /// Priority class of the pods.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub priority_class_name: String,
+}
+
+/// Node constraints of a replica (`webhook-and-cli.md` §1.6.3).
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct NodeClaim {
+    /// Required node affinity.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hard_node_affinity: Option<NodeSelector>,
+    /// Node selector labels.
+    #[serde(
+        default,
+        skip_serializing_if = "BTreeMap::is_empty",
+        deserialize_with = "null_default"
+    )]
+    pub node_selector: BTreeMap<String, String>,
+    /// Tolerations.
+    #[serde(
+        default,
+        skip_serializing_if = "Vec::is_empty",
+        deserialize_with = "null_default"
+    )]
+    pub tolerations: Vec<Toleration>,
+}
+
+/// One component of a multi-template workload (`webhook-and-cli.md` §1.6.4).
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Component {
+    /// Unique within the object.
+    #[serde(default)]
+    pub name: String,
+    /// Always written, even when 0.
+    #[serde(default)]
+    pub replicas: i32,
+    /// What each replica of this component needs.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub replica_requirements: Option<ComponentReplicaRequirements>,
+}
+
+/// [`ReplicaRequirements`] without `namespace` (`webhook-and-cli.md` §1.6.5).
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ComponentReplicaRequirements {
+    /// Scheduling constraints of a replica.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub node_claim: Option<NodeClaim>,
+    /// Resources one replica requests.
+    #[serde(
+        default,
+        skip_serializing_if = "BTreeMap::is_empty",
+        deserialize_with = "resource_list"
+    )]
+    pub resource_request: ResourceList,
+    /// Priority class of the pods.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub priority_class_name: String,
+}
+
+/// An object that must be propagated together with another (`webhook-and-cli.md` §1.6.1).
+///
+/// ```
+/// use karmada_interpreter::api::DependentObjectReference;
+///
+/// let d = DependentObjectReference::named("v1", "ConfigMap", "shop", "settings");
+/// assert_eq!(
+///     serde_json::to_string(&d).unwrap(),
+///     r#"{"apiVersion":"v1","kind":"ConfigMap","namespace":"shop","name":"settings"}"#
+/// );
+/// ```
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DependentObjectReference {
+    /// Always written; must be non-empty.
+    #[serde(default)]
+    pub api_version: String,
+    /// Always written; must be non-empty.
+    #[serde(default)]
+    pub kind: String,
+    /// Empty for cluster-scoped referents.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub namespace: String,
+    /// Empty when selected by label.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub name: String,
+    /// Used only when `name` is empty.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub label_selector: Option<LabelSelector>,
+}
+
+impl DependentObjectReference {
+    /// A reference by name.
+    pub fn named(api_version: &str, kind: &str, namespace: &str, name: &str) -> Self {
+        Self {
+            api_version: api_version.to_owned(),
+            kind: kind.to_owned(),
+            namespace: namespace.to_owned(),
+            name: name.to_owned(),
+            label_selector: None,
+        }
+    }
+
+    /// The order Karmada's golden files list dependencies in:
+    /// apiVersion, kind, namespace, name.
+    pub fn sort_key(&self) -> (&str, &str, &str, &str) {
+        (&self.api_version, &self.kind, &self.namespace, &self.name)
+    }
+}
+
+/// `null` reads as the default (Go decodes `null` into an empty map or list).
+fn null_default<'de, D, T>(d: D) -> Result<T, D::Error>
+where
+    D: Deserializer<'de>,
+    T: Default + Deserialize<'de>,
+{
+    Ok(Option::<T>::deserialize(d)?.unwrap_or_default())
+}
+
+/// Quantities arrive as strings or bare JSON numbers; numbers keep their text.
+fn resource_list<'de, D: Deserializer<'de>>(d: D) -> Result<ResourceList, D::Error> {
+    let raw: Option<BTreeMap<String, Value>> = Option::deserialize(d)?;
+    let mut out = ResourceList::new();
+    for (name, value) in raw.unwrap_or_default() {
+        let text = match value {
+            Value::String(s) => s,
+            Value::Number(n) => n.to_string(),
+            other => {
+                return Err(serde::de::Error::custom(format!(
+                    "resourceRequest.{name}: expected a quantity string or number, got {other}"
+                )))
+            }
+        };
+        out.insert(name, Quantity(text));
+    }
+    Ok(out)
+}

@@ -1,0 +1,96 @@
+//! The crate's error type.
+
+use std::path::PathBuf;
+
+use crate::api::InterpreterOperation;
+
+/// Everything that can go wrong interpreting an object, loading configuration
+/// or running golden cases. Every variant names what failed and where.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// No layer of the chain serves this (kind, operation).
+    #[error("{operation} is not served for {api_version}, Kind={kind}")]
+    NotServed {
+        /// apiVersion of the object.
+        api_version: String,
+        /// kind of the object.
+        kind: String,
+        /// The operation asked for.
+        operation: InterpreterOperation,
+    },
+
+    /// The object does not have the shape the operation reads.
+    #[error("{object}: field `{field}`: {reason}")]
+    InvalidField {
+        /// `Kind namespace/name` of the object.
+        object: String,
+        /// Dotted path of the offending field, e.g. `spec.replicas`.
+        field: String,
+        /// What is wrong with it.
+        reason: String,
+    },
+
+    /// An input to the operation is missing or malformed (not a field of the object).
+    #[error("{operation}: invalid input: {reason}")]
+    InvalidInput {
+        /// The operation.
+        operation: InterpreterOperation,
+        /// What is wrong.
+        reason: String,
+    },
+
+    /// A Lua customization failed.
+    #[error("customization {customization:?}: {operation}: {message}")]
+    Lua {
+        /// Name of the customization (or bundled kind) whose script failed.
+        customization: String,
+        /// The operation.
+        operation: InterpreterOperation,
+        /// The Lua message (first line first).
+        message: String,
+    },
+
+    /// An interpreter webhook failed or answered badly.
+    #[error("webhook {webhook:?}: {operation} on {object}: {message}")]
+    Webhook {
+        /// `<configuration>/<webhook>` identity.
+        webhook: String,
+        /// The operation.
+        operation: InterpreterOperation,
+        /// `Kind namespace/name` of the object.
+        object: String,
+        /// What went wrong.
+        message: String,
+    },
+
+    /// A configuration document (customization, webhook configuration) is invalid.
+    #[error("{source_name}: {message}")]
+    Config {
+        /// The file or object the configuration came from.
+        source_name: String,
+        /// What is wrong with it.
+        message: String,
+    },
+
+    /// A golden case file could not be read or parsed.
+    #[error("{}: {message}", file.display())]
+    CaseFile {
+        /// The case file.
+        file: PathBuf,
+        /// What is wrong, naming the case (document) when known.
+        message: String,
+    },
+
+    /// A file could not be read.
+    #[error("{}: {source}", path.display())]
+    Io {
+        /// The path.
+        path: PathBuf,
+        /// The I/O error.
+        source: std::io::Error,
+    },
+}
+
+/// `Result` with [`Error`].
+pub type Result<T, E = Error> = std::result::Result<T, E>;

@@ -1,0 +1,353 @@
+//! Reading golden case files.
+
+use std::path::{Path, PathBuf};
+
+use serde_json::{Map, Value};
+
+use crate::api::{AggregatedStatusItem, InterpreterOperation};
+use crate::error::{Error, Result};
+use crate::interpreter::Request;
+
+/// One golden case: an operation, its inputs and what it must produce.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GoldenCase {
+    /// The file the case came from.
+    pub file: PathBuf,
+    /// 1-based position of the case's document in the file.
+    pub index: usize,
+    /// `name`.
+    pub name: String,
+    /// `description`.
+    pub description: String,
+    /// `operation` (matched case-insensitively).
+    pub operation: InterpreterOperation,
+    /// `desiredObj`.
+    pub desired: Option<Value>,
+    /// `observedObj`.
+    pub observed: Option<Value>,
+    /// `statusItems`: `None` when absent or null, `Some(vec![])` for `[]`.
+    pub status_items: Option<Vec<AggregatedStatusItem>>,
+    /// `inputReplicas` (0 when absent).
+    pub input_replicas: i64,
+    /// `output`: result name → expected value.
+    pub output: Map<String, Value>,
+    /// `expectError: true`: the operation must fail.
+    pub expect_error: bool,
+}
+
+impl GoldenCase {
+    /// The request the case describes, with Karmada's slot rules
+    /// (`thirdparty-semantics.md` §5.3): `Retain` needs both objects, every
+    /// other operation exactly one.
+    pub fn request(&self) -> Result<Request<'_>, String> {
+        use InterpreterOperation as Op;
+        if self.operation == Op::Retain {
+            let desired = self
+                .desired
+                .as_ref()
+                .ok_or("Retain needs desiredObj (desired, desired-file options are not set)")?;
+            let observed = self
+                .observed
+                .as_ref()
+                .ok_or("Retain needs observedObj (observed, observed-file options are not set)")?;
+            return Ok(Request::Retain { desired, observed });
+        }
+        let object = match (&self.desired, &self.observed) {
+            (Some(o), None) | (None, Some(o)) => o,
+            (None, None) => {
+                return Err(format!(
+                    "{} needs desiredObj or observedObj (desired-file, observed-file options are not set)",
+                    self.operation
+                ))
+            }
+            (Some(_), Some(_)) => {
+                return Err(format!(
+                    "{} takes exactly one of desiredObj and observedObj, not both",
+                    self.operation
+                ))
+            }
+        };
+        Ok(match self.operation {
+            Op::InterpretReplica => Request::InterpretReplica { object },
+            Op::InterpretComponent => Request::InterpretComponent { object },
+            Op::ReviseReplica => Request::ReviseReplica {
+                object,
+                replicas: self.input_replicas,
+            },
+            Op::AggregateStatus => Request::AggregateStatus {
+                object,
+                items: self.status_items.as_deref(),
+            },
+            Op::InterpretStatus => Request::InterpretStatus { object },
+            Op::InterpretHealth => Request::InterpretHealth { object },
+            Op::InterpretDependency => Request::InterpretDependency { object },
+            Op::Retain => unreachable!("handled above"),
+        })
+    }
+
+    /// `file: case "name" (operation)` for messages.
+    pub fn label(&self) -> String {
+        format!(
+            "{}: case {:?} ({})",
+            self.file.display(),
+            self.name,
+            self.operation
+        )
+    }
+}
+
+/// Reads every case of a file. Each element is one document: a malformed
+/// document is an error naming the file and the case, and does not hide the
+/// others. Empty documents are skipped.
+pub fn load_cases(path: &Path) -> Vec<Result<GoldenCase>> {
+    match crate::load::read(path) {
+        Ok(text) => parse_cases(&text, path),
+        Err(e) => vec![Err(e)],
+    }
+}
+
+/// Parses the cases of a case file's text (`file` is used in messages).
+///
+/// ```
+/// use karmada_interpreter::golden::parse_cases;
+///
+/// let cases = parse_cases(r#"
+/// name: healthy pod
+/// operation: interprethealth
+/// observedObj: {apiVersion: v1, kind: Pod, status: {phase: Running}}
+/// output: {healthy: true}
+/// "#, "inline.yaml".as_ref());
+/// let case = cases[0].as_ref().unwrap();
+/// assert_eq!(case.operation.as_str(), "InterpretHealth");
+/// assert_eq!(case.output["healthy"], true);
+/// ```
+pub fn parse_cases(text: &str, file: &Path) -> Vec<Result<GoldenCase>> {
+    crate::yaml::documents(text)
+        .into_iter()
+        .filter_map(|doc| match doc {
+            Err(e) => Some(Err(Error::CaseFile {
+                file: file.to_owned(),
+                message: format!(
+                    "case #{} (line {}): invalid YAML: {}",
+                    e.index, e.line, e.message
+                ),
+            })),
+            Ok(doc) => doc
+                .value
+                .map(|value| parse_case(value, file, doc.index, doc.line)),
+        })
+        .collect()
+}
+
+fn parse_case(value: Value, file: &Path, index: usize, line: usize) -> Result<GoldenCase> {
+    let Value::Object(doc) = value else {
+        return Err(case_error(
+            file,
+            index,
+            line,
+            "",
+            "a case must be a mapping".into(),
+        ));
+    };
+    let get = |key: &str| {
+        doc.iter()
+            .find(|(k, _)| k.eq_ignore_ascii_case(key))
+            .map(|(_, v)| v)
+            .filter(|v| !v.is_null())
+    };
+    let name = match get("name") {
+        Some(Value::String(s)) => s.clone(),
+        Some(other) => other.to_string(),
+        None => String::new(),
+    };
+    let fail = |message: String| case_error(file, index, line, &name, message);
+    let string = |key: &str| match get(key) {
+        None => Ok(String::new()),
+        Some(Value::String(s)) => Ok(s.clone()),
+        Some(other) => Err(fail(format!("`{key}` must be a string, got {other}"))),
+    };
+    let description = string("description")?;
+    let op_text = string("operation")?;
+    if op_text.is_empty() {
+        return Err(fail("`operation` is missing".into()));
+    }
+    let operation =
+        InterpreterOperation::parse_case_insensitive(&op_text).map_err(|e| fail(e.to_string()))?;
+    let object = |key: &str| -> Result<Option<Value>> {
+        match get(key) {
+            None => Ok(None),
+            Some(v @ Value::Object(m)) => {
+                if m.get("kind")
+                    .and_then(Value::as_str)
+                    .is_none_or(str::is_empty)
+                {
+                    return Err(fail(format!("`{key}` has no `kind`")));
+                }
+                Ok(Some(v.clone()))
+            }
+            Some(other) => Err(fail(format!("`{key}` must be an object, got {other}"))),
+        }
+    };
+    let desired = object("desiredObj")?;
+    let observed = object("observedObj")?;
+    let status_items = match get("statusItems") {
+        None => None,
+        Some(v) => Some(
+            serde_json::from_value::<Vec<AggregatedStatusItem>>(v.clone())
+                .map_err(|e| fail(format!("`statusItems`: {e}")))?,
+        ),
+    };
+    let input_replicas = match get("inputReplicas") {
+        None => 0,
+        Some(v) => v
+            .as_i64()
+            .ok_or_else(|| fail(format!("`inputReplicas` must be an integer, got {v}")))?,
+    };
+    let output = match get("output") {
+        None => Map::new(),
+        Some(Value::Object(m)) => m.clone(),
+        Some(other) => return Err(fail(format!("`output` must be a mapping, got {other}"))),
+    };
+    let expect_error = match get("expectError") {
+        None => false,
+        Some(Value::Bool(b)) => *b,
+        Some(other) => {
+            return Err(fail(format!(
+                "`expectError` must be a boolean, got {other}"
+            )))
+        }
+    };
+    if expect_error && !output.is_empty() {
+        return Err(fail(
+            "a case with `expectError: true` cannot have an `output`".into(),
+        ));
+    }
+    let case = GoldenCase {
+        file: file.to_owned(),
+        index,
+        name: name.clone(),
+        description,
+        operation,
+        desired,
+        observed,
+        status_items,
+        input_replicas,
+        output,
+        expect_error,
+    };
+    case.request().map_err(|m| fail(m))?;
+    let produced = super::runner::result_names(operation);
+    if let Some(key) = case.output.keys().find(|k| !produced.contains(&k.as_str())) {
+        return Err(fail(format!(
+            "output key `{key}` is not a result of {operation} (expected one of: {})",
+            produced.join(", ")
+        )));
+    }
+    Ok(case)
+}
+
+fn case_error(file: &Path, index: usize, line: usize, name: &str, message: String) -> Error {
+    let case = if name.is_empty() {
+        format!("case #{index} (line {line})")
+    } else {
+        format!("case #{index} {name:?} (line {line})")
+    };
+    Error::CaseFile {
+        file: file.to_owned(),
+        message: format!("{case}: {message}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn one(text: &str) -> Result<GoldenCase> {
+        parse_cases(text, Path::new("t.yaml")).remove(0)
+    }
+
+    const POD: &str = "{apiVersion: v1, kind: Pod, metadata: {name: p}}";
+
+    #[test]
+    fn keys_are_case_insensitive_and_status_items_keep_nil_vs_empty() {
+        let c = one(&format!(
+            "Name: n\nOPERATION: AggregateStatus\nDesiredObj: {POD}\nstatusItems: []\n"
+        ))
+        .unwrap();
+        assert_eq!(c.name, "n");
+        assert_eq!(c.status_items, Some(vec![]));
+        let c = one(&format!(
+            "name: n\noperation: AggregateStatus\ndesiredObj: {POD}\n"
+        ))
+        .unwrap();
+        assert_eq!(c.status_items, None);
+    }
+
+    #[test]
+    fn unknown_operation_names_file_and_case() {
+        let err = one(&format!(
+            "name: bad op\noperation: Prune\ndesiredObj: {POD}\n"
+        ))
+        .unwrap_err();
+        let msg = err.to_string();
+        assert!(
+            msg.contains("t.yaml") && msg.contains("\"bad op\"") && msg.contains("Prune"),
+            "{msg}"
+        );
+    }
+
+    #[test]
+    fn missing_slot_is_an_error() {
+        let err = one(&format!("name: r\noperation: Retain\ndesiredObj: {POD}\n")).unwrap_err();
+        assert!(err.to_string().contains("observedObj"), "{err}");
+        let err = one("name: h\noperation: InterpretHealth\n").unwrap_err();
+        assert!(
+            err.to_string().contains("desiredObj or observedObj"),
+            "{err}"
+        );
+        let err = one(&format!(
+            "name: h\noperation: InterpretHealth\ndesiredObj: {POD}\nobservedObj: {POD}\n"
+        ))
+        .unwrap_err();
+        assert!(err.to_string().contains("not both"), "{err}");
+    }
+
+    #[test]
+    fn objects_need_a_kind() {
+        let err = one("name: k\noperation: InterpretHealth\nobservedObj: {apiVersion: v1}\n")
+            .unwrap_err();
+        assert!(err.to_string().contains("has no `kind`"), "{err}");
+    }
+
+    #[test]
+    fn output_keys_must_belong_to_the_operation() {
+        let err = one(&format!(
+            "name: k\noperation: InterpretHealth\nobservedObj: {POD}\noutput: {{replica: 1}}\n"
+        ))
+        .unwrap_err();
+        assert!(err.to_string().contains("`replica`"), "{err}");
+    }
+
+    #[test]
+    fn bad_yaml_names_the_document_and_others_still_load() {
+        let cases = parse_cases(
+            &format!("name: a\noperation: InterpretHealth\nobservedObj: {POD}\n---\nname: [\n"),
+            Path::new("t.yaml"),
+        );
+        assert!(cases[0].is_ok());
+        let msg = cases[1].as_ref().unwrap_err().to_string();
+        assert!(
+            msg.contains("case #2") && msg.contains("invalid YAML"),
+            "{msg}"
+        );
+    }
+
+    #[test]
+    fn empty_documents_are_skipped() {
+        let cases = parse_cases(
+            &format!("---\n# only a comment\n---\nname: a\noperation: InterpretHealth\nobservedObj: {POD}\n---\n"),
+            Path::new("t.yaml"),
+        );
+        assert_eq!(cases.len(), 1);
+    }
+}

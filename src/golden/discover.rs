@@ -1,0 +1,121 @@
+//! Finding case files, and the customization that goes with them.
+
+use std::path::{Path, PathBuf};
+
+use crate::error::{Error, Result};
+
+/// A case file and, in Karmada's layout, the `customizations.yaml` that
+/// serves its cases.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct CaseFile {
+    /// The case file.
+    pub path: PathBuf,
+    /// `<dir>/customizations.yaml` when the case file sits in `<dir>/testdata/`.
+    pub customization: Option<PathBuf>,
+}
+
+/// Case files under `paths`: a file named on the command line is a case file;
+/// directories are searched recursively for `*.yaml`/`*.yml` files except
+/// `customizations.yaml`/`.yml`. Sorted, without duplicates.
+pub fn discover(paths: &[PathBuf]) -> Result<Vec<CaseFile>> {
+    let mut files = Vec::new();
+    for path in paths {
+        let meta = std::fs::metadata(path).map_err(|source| Error::Io {
+            path: path.clone(),
+            source,
+        })?;
+        if meta.is_dir() {
+            walk(path, &mut files)?;
+        } else {
+            files.push(path.clone());
+        }
+    }
+    files.sort();
+    files.dedup();
+    Ok(files
+        .into_iter()
+        .map(|path| CaseFile {
+            customization: customization_for(&path),
+            path,
+        })
+        .collect())
+}
+
+fn walk(dir: &Path, files: &mut Vec<PathBuf>) -> Result<()> {
+    let entries = std::fs::read_dir(dir).map_err(|source| Error::Io {
+        path: dir.to_owned(),
+        source,
+    })?;
+    for entry in entries {
+        let entry = entry.map_err(|source| Error::Io {
+            path: dir.to_owned(),
+            source,
+        })?;
+        let path = entry.path();
+        if path.is_dir() {
+            walk(&path, files)?;
+        } else if is_case_file(&path) {
+            files.push(path);
+        }
+    }
+    Ok(())
+}
+
+fn is_case_file(path: &Path) -> bool {
+    let ext = path.extension().and_then(|e| e.to_str());
+    let stem = path.file_stem().and_then(|s| s.to_str());
+    matches!(ext, Some("yaml" | "yml")) && stem != Some("customizations")
+}
+
+/// Karmada's layout: `<dir>/customizations.yaml` next to `<dir>/testdata/`.
+fn customization_for(case: &Path) -> Option<PathBuf> {
+    case.ancestors()
+        .skip(1)
+        .find(|a| a.file_name().is_some_and(|n| n == "testdata"))
+        .and_then(Path::parent)
+        .and_then(|dir| {
+            ["customizations.yaml", "customizations.yml"]
+                .iter()
+                .map(|f| dir.join(f))
+                .find(|p| p.is_file())
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn finds_cases_and_their_customization() {
+        let root = std::env::temp_dir().join(format!("ki-discover-{}", std::process::id()));
+        let kind = root.join("example.io/v1/Thing");
+        std::fs::create_dir_all(kind.join("testdata")).unwrap();
+        std::fs::write(kind.join("customizations.yaml"), "x").unwrap();
+        std::fs::write(kind.join("testdata/health-test.yaml"), "x").unwrap();
+        std::fs::write(kind.join("testdata/notes.txt"), "x").unwrap();
+        std::fs::write(root.join("loose.yml"), "x").unwrap();
+        let found = discover(std::slice::from_ref(&root)).unwrap();
+        std::fs::remove_dir_all(&root).unwrap();
+        assert_eq!(found.len(), 2, "{found:?}");
+        let case = found
+            .iter()
+            .find(|c| c.path.ends_with("health-test.yaml"))
+            .unwrap();
+        assert!(case
+            .customization
+            .as_ref()
+            .unwrap()
+            .ends_with("Thing/customizations.yaml"));
+        let loose = found
+            .iter()
+            .find(|c| c.path.ends_with("loose.yml"))
+            .unwrap();
+        assert_eq!(loose.customization, None);
+    }
+
+    #[test]
+    fn missing_paths_are_errors() {
+        let err = discover(&[PathBuf::from("/no/such/dir")]).unwrap_err();
+        assert!(err.to_string().contains("/no/such/dir"));
+    }
+}

@@ -1,0 +1,345 @@
+//! [`Interpreter`]: the chain of layers and its eight operations.
+
+use std::sync::Arc;
+
+use kube::core::GroupVersionKind;
+use serde_json::Value;
+
+use super::layer::{Answer, CatalogEntry, Layer, Outcome, ReplicaResult, Request, Source};
+use super::object::gvk_of;
+use crate::api::{
+    AggregatedStatusItem, Component, DependentObjectReference, InterpreterOperation,
+    ResourceInterpreterCustomization, ResourceInterpreterWebhookConfiguration,
+};
+use crate::error::{Error, Result};
+
+/// Karmada's resource interpreter: customizations, webhooks, bundled
+/// third-party customizations and native built-ins, consulted in that order.
+///
+/// ```
+/// use karmada_interpreter::{Interpreter, interpreter::LayerKind};
+/// use serde_json::json;
+///
+/// let chain = Interpreter::builder().build().unwrap();
+/// let pod = json!({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p"},
+///                  "status": {"phase": "Running"}});
+/// // Whole-status reflection is native for every kind.
+/// let answer = chain.reflect_status(&pod).unwrap();
+/// assert_eq!(answer.served_by.layer, LayerKind::Native);
+/// ```
+#[derive(Clone)]
+pub struct Interpreter {
+    layers: Vec<Arc<dyn Layer>>,
+}
+
+impl std::fmt::Debug for Interpreter {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Interpreter")
+            .field(
+                "layers",
+                &self.layers.iter().map(|l| l.kind()).collect::<Vec<_>>(),
+            )
+            .finish()
+    }
+}
+
+impl Default for Interpreter {
+    /// The built-in set: bundled third-party customizations and native built-ins.
+    fn default() -> Self {
+        Self {
+            layers: vec![crate::thirdparty::bundled_layer(), crate::builtin::layer()],
+        }
+    }
+}
+
+impl Interpreter {
+    /// Starts a chain with the bundled and native layers switched on.
+    pub fn builder() -> InterpreterBuilder {
+        InterpreterBuilder::default()
+    }
+
+    /// The layers, in consultation order.
+    pub fn layers(&self) -> &[Arc<dyn Layer>] {
+        &self.layers
+    }
+
+    /// Which layer would answer `operation` for objects of `gvk`.
+    pub fn served_by(
+        &self,
+        gvk: &GroupVersionKind,
+        operation: InterpreterOperation,
+    ) -> Option<Source> {
+        self.layers.iter().find_map(|l| l.source(gvk, operation))
+    }
+
+    /// Whether any layer serves `operation` for objects of `gvk`.
+    pub fn hook_enabled(&self, gvk: &GroupVersionKind, operation: InterpreterOperation) -> bool {
+        self.served_by(gvk, operation).is_some()
+    }
+
+    /// Every (kind, operation) each layer serves, in layer order, with the
+    /// entries hidden by an earlier layer left out.
+    pub fn catalog(&self) -> Vec<CatalogEntry> {
+        let mut out: Vec<CatalogEntry> = Vec::new();
+        for layer in &self.layers {
+            for entry in layer.catalog() {
+                let hidden = out.iter().any(|e| {
+                    e.api_version == entry.api_version
+                        && e.kind == entry.kind
+                        && e.operation == entry.operation
+                });
+                if !hidden {
+                    out.push(entry);
+                }
+            }
+        }
+        out
+    }
+
+    /// Runs one operation through the chain.
+    pub fn interpret(&self, request: &Request<'_>) -> Result<Answer<Outcome>> {
+        let object = request.object();
+        if !object.is_object() {
+            return Err(Error::InvalidInput {
+                operation: request.operation(),
+                reason: format!(
+                    "the object must be a JSON object, got {}",
+                    type_name(object)
+                ),
+            });
+        }
+        let gvk = gvk_of(object);
+        let operation = request.operation();
+        for layer in &self.layers {
+            if let Some(source) = layer.source(&gvk, operation) {
+                let value = layer.interpret(request)?;
+                if value.operation() != operation {
+                    return Err(Error::InvalidInput {
+                        operation,
+                        reason: format!("layer {source} answered {} instead", value.operation()),
+                    });
+                }
+                return Ok(Answer {
+                    value,
+                    served_by: source,
+                });
+            }
+        }
+        Err(Error::NotServed {
+            api_version: object
+                .get("apiVersion")
+                .and_then(Value::as_str)
+                .unwrap_or("")
+                .to_owned(),
+            kind: gvk.kind,
+            operation,
+        })
+    }
+
+    /// `InterpretReplica`: replica count and per-replica requirements.
+    pub fn get_replicas(&self, object: &Value) -> Result<Answer<ReplicaResult>> {
+        let answer = self.interpret(&Request::InterpretReplica { object })?;
+        unwrap_outcome(answer, |o| match o {
+            Outcome::Replicas(r) => Some(r),
+            _ => None,
+        })
+    }
+
+    /// `InterpretComponent`: per-component replicas and requirements.
+    pub fn get_components(&self, object: &Value) -> Result<Answer<Vec<Component>>> {
+        let answer = self.interpret(&Request::InterpretComponent { object })?;
+        unwrap_outcome(answer, |o| match o {
+            Outcome::Components(c) => Some(c),
+            _ => None,
+        })
+    }
+
+    /// `ReviseReplica`: the object with its replica count set to `replicas`.
+    pub fn revise_replica(&self, object: &Value, replicas: i64) -> Result<Answer<Value>> {
+        let answer = self.interpret(&Request::ReviseReplica { object, replicas })?;
+        unwrap_outcome(answer, |o| match o {
+            Outcome::Revised(v) => Some(v),
+            _ => None,
+        })
+    }
+
+    /// `Retain`: the desired object with member-owned fields kept from `observed`.
+    pub fn retain(&self, desired: &Value, observed: &Value) -> Result<Answer<Value>> {
+        let answer = self.interpret(&Request::Retain { desired, observed })?;
+        unwrap_outcome(answer, |o| match o {
+            Outcome::Retained(v) => Some(v),
+            _ => None,
+        })
+    }
+
+    /// `AggregateStatus`: the template with the members' statuses folded in.
+    pub fn aggregate_status(
+        &self,
+        object: &Value,
+        items: Option<&[AggregatedStatusItem]>,
+    ) -> Result<Answer<Value>> {
+        let answer = self.interpret(&Request::AggregateStatus { object, items })?;
+        unwrap_outcome(answer, |o| match o {
+            Outcome::Aggregated(v) => Some(v),
+            _ => None,
+        })
+    }
+
+    /// `InterpretStatus`: the status to report (`None` when nothing is reflected).
+    pub fn reflect_status(&self, object: &Value) -> Result<Answer<Option<Value>>> {
+        let answer = self.interpret(&Request::InterpretStatus { object })?;
+        unwrap_outcome(answer, |o| match o {
+            Outcome::Status(v) => Some(v),
+            _ => None,
+        })
+    }
+
+    /// `InterpretHealth`.
+    pub fn interpret_health(&self, object: &Value) -> Result<Answer<bool>> {
+        let answer = self.interpret(&Request::InterpretHealth { object })?;
+        unwrap_outcome(answer, |o| match o {
+            Outcome::Healthy(h) => Some(h),
+            _ => None,
+        })
+    }
+
+    /// `InterpretDependency`: objects to propagate together with this one.
+    pub fn get_dependencies(
+        &self,
+        object: &Value,
+    ) -> Result<Answer<Vec<DependentObjectReference>>> {
+        let answer = self.interpret(&Request::InterpretDependency { object })?;
+        unwrap_outcome(answer, |o| match o {
+            Outcome::Dependencies(d) => Some(d),
+            _ => None,
+        })
+    }
+}
+
+fn unwrap_outcome<T>(
+    answer: Answer<Outcome>,
+    pick: impl FnOnce(Outcome) -> Option<T>,
+) -> Result<Answer<T>> {
+    let operation = answer.value.operation();
+    let served_by = answer.served_by;
+    match pick(answer.value) {
+        Some(value) => Ok(Answer { value, served_by }),
+        // `interpret` already checked the outcome matches the operation.
+        None => Err(Error::InvalidInput {
+            operation,
+            reason: format!("layer {served_by} answered with the wrong result type"),
+        }),
+    }
+}
+
+fn type_name(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+/// Builds an [`Interpreter`]: choose what goes in each of the four layers.
+///
+/// ```
+/// use karmada_interpreter::Interpreter;
+///
+/// // Only the native built-ins, no bundled third-party customizations.
+/// let native_only = Interpreter::builder().bundled(false).build().unwrap();
+/// assert_eq!(native_only.layers().len(), 1);
+/// ```
+pub struct InterpreterBuilder {
+    customizations: Vec<ResourceInterpreterCustomization>,
+    webhooks: Vec<ResourceInterpreterWebhookConfiguration>,
+    custom_layers: [Option<Arc<dyn Layer>>; 2],
+    bundled: bool,
+    native: bool,
+}
+
+impl Default for InterpreterBuilder {
+    fn default() -> Self {
+        Self {
+            customizations: Vec::new(),
+            webhooks: Vec::new(),
+            custom_layers: [None, None],
+            bundled: true,
+            native: true,
+        }
+    }
+}
+
+impl InterpreterBuilder {
+    /// Adds declarative customizations (merged as Karmada merges them).
+    pub fn customizations(
+        mut self,
+        items: impl IntoIterator<Item = ResourceInterpreterCustomization>,
+    ) -> Self {
+        self.customizations.extend(items);
+        self
+    }
+
+    /// Adds webhook configurations.
+    pub fn webhook_configurations(
+        mut self,
+        items: impl IntoIterator<Item = ResourceInterpreterWebhookConfiguration>,
+    ) -> Self {
+        self.webhooks.extend(items);
+        self
+    }
+
+    /// Replaces the customization layer with your own implementation
+    /// (for example one that watches a cluster).
+    pub fn customization_layer(mut self, layer: Arc<dyn Layer>) -> Self {
+        self.custom_layers[0] = Some(layer);
+        self
+    }
+
+    /// Replaces the webhook layer with your own implementation.
+    pub fn webhook_layer(mut self, layer: Arc<dyn Layer>) -> Self {
+        self.custom_layers[1] = Some(layer);
+        self
+    }
+
+    /// Whether the bundled third-party customizations take part (default: yes).
+    pub fn bundled(mut self, on: bool) -> Self {
+        self.bundled = on;
+        self
+    }
+
+    /// Whether the native built-ins take part (default: yes).
+    pub fn native(mut self, on: bool) -> Self {
+        self.native = on;
+        self
+    }
+
+    /// Validates and loads everything into a chain.
+    pub fn build(self) -> Result<Interpreter> {
+        let mut layers: Vec<Arc<dyn Layer>> = Vec::new();
+        let [custom_customization, custom_webhook] = self.custom_layers;
+        if let Some(layer) = custom_customization {
+            layers.push(layer);
+        }
+        if !self.customizations.is_empty() {
+            layers.push(Arc::new(crate::lua::LuaLayer::customizations(
+                self.customizations,
+            )?));
+        }
+        if let Some(layer) = custom_webhook {
+            layers.push(layer);
+        }
+        if !self.webhooks.is_empty() {
+            layers.push(Arc::new(crate::webhook::WebhookLayer::new(self.webhooks)?));
+        }
+        if self.bundled {
+            layers.push(crate::thirdparty::bundled_layer());
+        }
+        if self.native {
+            layers.push(crate::builtin::layer());
+        }
+        Ok(Interpreter { layers })
+    }
+}

@@ -1,0 +1,16 @@
+//! The interpreter chain: four layers consulted in Karmada's order.
+//!
+//! For every (object kind, operation) the chain asks, in order, the declarative
+//! customizations, the webhooks, the bundled third-party customizations and
+//! the native built-ins (`lua-environment.md` §1.7). The first layer that serves
+//! the pair answers; its error is the chain's error (no fall-through). Every
+//! answer says which layer produced it ([`Answer::served_by`]).
+
+mod chain;
+mod layer;
+mod object;
+
+pub use chain::{Interpreter, InterpreterBuilder};
+pub use layer::{Answer, CatalogEntry, Layer, LayerKind, Outcome, ReplicaResult, Request, Source};
+pub(crate) use object::split_api_version;
+pub use object::{describe, from_dynamic, from_resource, gvk_of};
