@@ -1,0 +1,151 @@
+//! The chain consults its layers in Karmada's order, at most one answers,
+//! errors do not fall through, and every answer names its layer.
+
+use std::sync::Arc;
+
+use karmada_interpreter::api::InterpreterOperation as Op;
+use karmada_interpreter::interpreter::{CatalogEntry, Layer, LayerKind, Outcome, Request, Source};
+use karmada_interpreter::{Error, Interpreter, Result};
+use kube::core::GroupVersionKind;
+use serde_json::json;
+
+/// A layer serving InterpretHealth and InterpretStatus for `example.io/v1 Thing`.
+struct Fake {
+    kind: LayerKind,
+    healthy: std::result::Result<bool, &'static str>,
+}
+
+impl Layer for Fake {
+    fn kind(&self) -> LayerKind {
+        self.kind
+    }
+    fn source(&self, gvk: &GroupVersionKind, op: Op) -> Option<Source> {
+        let served = gvk.group == "example.io" && gvk.kind == "Thing";
+        (served && matches!(op, Op::InterpretHealth | Op::InterpretStatus)).then(|| Source {
+            layer: self.kind,
+            name: "fake".into(),
+        })
+    }
+    fn interpret(&self, request: &Request<'_>) -> Result<Outcome> {
+        match request.operation() {
+            Op::InterpretHealth => {
+                self.healthy
+                    .map(Outcome::Healthy)
+                    .map_err(|m| Error::InvalidInput {
+                        operation: Op::InterpretHealth,
+                        reason: m.into(),
+                    })
+            }
+            _ => Ok(Outcome::Status(Some(json!({"from": "fake"})))),
+        }
+    }
+    fn catalog(&self) -> Vec<CatalogEntry> {
+        vec![CatalogEntry {
+            api_version: "example.io/v1".into(),
+            kind: "Thing".into(),
+            operation: Op::InterpretHealth,
+            source: Source {
+                layer: self.kind,
+                name: "fake".into(),
+            },
+        }]
+    }
+}
+
+fn thing() -> serde_json::Value {
+    json!({"apiVersion": "example.io/v1", "kind": "Thing", "metadata": {"name": "t"}, "status": {"x": 1}})
+}
+
+#[test]
+fn an_earlier_layer_wins_and_says_so() {
+    let chain = Interpreter::builder()
+        .customization_layer(Arc::new(Fake {
+            kind: LayerKind::Customization,
+            healthy: Ok(false),
+        }))
+        .build()
+        .unwrap();
+    let answer = chain.interpret_health(&thing()).unwrap();
+    assert!(!answer.value);
+    assert_eq!(answer.served_by.layer, LayerKind::Customization);
+    // InterpretStatus is also served natively for every kind, but the earlier layer answers.
+    let status = chain.reflect_status(&thing()).unwrap();
+    assert_eq!(status.value, Some(json!({"from": "fake"})));
+    assert_eq!(status.served_by.layer, LayerKind::Customization);
+}
+
+#[test]
+fn errors_do_not_fall_through() {
+    let chain = Interpreter::builder()
+        .customization_layer(Arc::new(Fake {
+            kind: LayerKind::Customization,
+            healthy: Err("boom"),
+        }))
+        .webhook_layer(Arc::new(Fake {
+            kind: LayerKind::Webhook,
+            healthy: Ok(true),
+        }))
+        .build()
+        .unwrap();
+    let err = chain.interpret_health(&thing()).unwrap_err();
+    assert!(err.to_string().contains("boom"), "{err}");
+}
+
+#[test]
+fn unserved_pairs_are_reported_and_hooks_enabled_is_exact() {
+    let chain = Interpreter::builder().bundled(false).build().unwrap();
+    let err = chain.interpret_health(&thing()).unwrap_err();
+    assert!(matches!(err, Error::NotServed { .. }), "{err}");
+    assert!(err.to_string().contains("example.io/v1"), "{err}");
+    let gvk = GroupVersionKind::gvk("example.io", "v1", "Thing");
+    assert!(!chain.hook_enabled(&gvk, Op::InterpretHealth));
+    assert!(chain.hook_enabled(&gvk, Op::InterpretStatus)); // whole-status reflection
+    assert!(!chain.hook_enabled(&gvk, Op::InterpretComponent));
+}
+
+#[test]
+fn objects_must_be_json_objects() {
+    let chain = Interpreter::default();
+    let err = chain.reflect_status(&json!([1, 2])).unwrap_err();
+    assert!(err.to_string().contains("an array"), "{err}");
+}
+
+#[test]
+fn the_catalog_hides_pairs_served_by_an_earlier_layer() {
+    let chain = Interpreter::builder()
+        .customization_layer(Arc::new(Fake {
+            kind: LayerKind::Customization,
+            healthy: Ok(true),
+        }))
+        .webhook_layer(Arc::new(Fake {
+            kind: LayerKind::Webhook,
+            healthy: Ok(true),
+        }))
+        .build()
+        .unwrap();
+    let things: Vec<_> = chain
+        .catalog()
+        .into_iter()
+        .filter(|e| e.kind == "Thing")
+        .collect();
+    assert_eq!(things.len(), 1);
+    assert_eq!(things[0].source.layer, LayerKind::Customization);
+}
+
+#[test]
+fn typed_and_dynamic_objects_are_accepted() {
+    use k8s_openapi::api::core::v1::Pod;
+    let chain = Interpreter::default();
+    let mut pod = Pod::default();
+    pod.metadata.name = Some("p".into());
+    pod.status = Some(Default::default());
+    let value = karmada_interpreter::interpreter::from_resource(&pod).unwrap();
+    let answer = chain.reflect_status(&value).unwrap();
+    assert_eq!(answer.served_by.layer, LayerKind::Native);
+    let dynamic: kube::core::DynamicObject = serde_json::from_value(thing()).unwrap();
+    let value = karmada_interpreter::interpreter::from_dynamic(&dynamic).unwrap();
+    assert_eq!(
+        chain.reflect_status(&value).unwrap().value,
+        Some(json!({"x": 1}))
+    );
+}

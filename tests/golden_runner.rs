@@ -1,0 +1,184 @@
+//! The golden-case runner: verdicts, known deviations, readable failures, and
+//! the `test` command's summary line and exit status.
+
+use std::path::{Path, PathBuf};
+
+use karmada_interpreter::golden::{Deviation, Deviations, Runner, Verdict};
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("ki-golden-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+const CASES: &str = r#"
+name: reflects whole status
+operation: InterpretStatus
+observedObj: {apiVersion: example.io/v1, kind: Thing, metadata: {name: t}, status: {ready: 2, cpu: "1000m"}}
+output:
+  status: {ready: 2.0, cpu: "1"}
+---
+name: wrong expectation
+operation: InterpretStatus
+observedObj: {apiVersion: example.io/v1, kind: Thing, metadata: {name: t}, status: {ready: 2}}
+output:
+  status: {ready: 3}
+---
+name: no status reflects null
+operation: InterpretStatus
+observedObj: {apiVersion: example.io/v1, kind: Thing, metadata: {name: t}}
+output:
+  status: null
+---
+name: status that is not an object fails
+operation: InterpretStatus
+observedObj: {apiVersion: example.io/v1, kind: Thing, metadata: {name: t}, status: 7}
+expectError: true
+---
+name: error expected but none
+operation: InterpretStatus
+observedObj: {apiVersion: example.io/v1, kind: Thing, metadata: {name: t}, status: {}}
+expectError: true
+---
+name: unserved
+operation: InterpretHealth
+observedObj: {apiVersion: example.io/v1, kind: Thing, metadata: {name: t}}
+output: {healthy: true}
+"#;
+
+fn run(dir: &Path, deviations: Deviations) -> Vec<(String, Verdict)> {
+    let runner = Runner {
+        deviations,
+        ..Runner::default()
+    };
+    let report = runner.run(&[dir.to_owned()]).unwrap();
+    report
+        .cases
+        .into_iter()
+        .map(|c| (c.name, c.verdict))
+        .collect()
+}
+
+#[test]
+fn verdicts_follow_the_comparison_rules() {
+    let dir = scratch("verdicts");
+    std::fs::write(dir.join("status-test.yaml"), CASES).unwrap();
+    let results = run(&dir, Deviations::default());
+    let verdict = |name: &str| results.iter().find(|(n, _)| n == name).unwrap().1.clone();
+    assert_eq!(verdict("reflects whole status"), Verdict::Passed);
+    assert_eq!(verdict("no status reflects null"), Verdict::Passed);
+    assert_eq!(
+        verdict("status that is not an object fails"),
+        Verdict::Passed
+    );
+    match verdict("wrong expectation") {
+        Verdict::Failed(lines) => assert_eq!(lines, vec!["status.ready: expected 3, got 2"]),
+        other => panic!("{other:?}"),
+    }
+    assert!(matches!(
+        verdict("error expected but none"),
+        Verdict::Failed(_)
+    ));
+    match verdict("unserved") {
+        Verdict::Failed(lines) => assert!(lines[0].contains("not served"), "{lines:?}"),
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn known_deviations_are_never_passes() {
+    let dir = scratch("deviations");
+    std::fs::write(dir.join("status-test.yaml"), CASES).unwrap();
+    let dev = |case: &str| Deviation {
+        file: "status-test.yaml".into(),
+        case: case.into(),
+        reason: "on purpose".into(),
+    };
+    let results = run(
+        &dir,
+        Deviations(vec![dev("wrong expectation"), dev("reflects whole status")]),
+    );
+    let verdict = |name: &str| results.iter().find(|(n, _)| n == name).unwrap().1.clone();
+    assert_eq!(
+        verdict("wrong expectation"),
+        Verdict::KnownDeviation("on purpose".into())
+    );
+    match verdict("reflects whole status") {
+        Verdict::Failed(lines) => assert!(lines[0].contains("remove the entry"), "{lines:?}"),
+        other => panic!("a listed case that agrees must fail, got {other:?}"),
+    }
+}
+
+#[test]
+fn malformed_files_fail_by_case_without_stopping_the_run() {
+    let dir = scratch("malformed");
+    std::fs::write(
+        dir.join("bad-test.yaml"),
+        "name: a\noperation: Frobnicate\nobservedObj: {kind: Thing}\n---\nname: [\n---\nname: fine\noperation: InterpretStatus\nobservedObj: {apiVersion: v1, kind: Thing}\n",
+    )
+    .unwrap();
+    let results = run(&dir, Deviations::default());
+    assert_eq!(results.len(), 3);
+    let texts: Vec<String> = results
+        .iter()
+        .map(|(_, v)| match v {
+            Verdict::Failed(lines) => lines.join(" "),
+            _ => "ok".into(),
+        })
+        .collect();
+    assert!(
+        texts[0].contains("bad-test.yaml")
+            && texts[0].contains("\"a\"")
+            && texts[0].contains("Frobnicate"),
+        "{}",
+        texts[0]
+    );
+    assert!(
+        texts[1].contains("case #2") && texts[1].contains("invalid YAML"),
+        "{}",
+        texts[1]
+    );
+    assert_eq!(texts[2], "ok");
+}
+
+#[test]
+fn the_test_command_prints_a_summary_and_fails_on_failures() {
+    let bin = env!("CARGO_BIN_EXE_karmada-interpreter");
+    let dir = scratch("cli");
+    std::fs::write(dir.join("status-test.yaml"), CASES).unwrap();
+    let out = std::process::Command::new(bin)
+        .arg("test")
+        .arg(&dir)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(!out.status.success());
+    assert_eq!(
+        stdout.lines().last(),
+        Some("3 passed, 3 failed"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("FAIL") && stdout.contains("case \"wrong expectation\" (InterpretStatus)"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("status.ready: expected 3, got 2"),
+        "{stdout}"
+    );
+
+    let good = scratch("cli-good");
+    let first = CASES.split("---").next().unwrap();
+    std::fs::write(good.join("ok-test.yaml"), first).unwrap();
+    let out = std::process::Command::new(bin)
+        .arg("test")
+        .arg(&good)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout).trim(),
+        "1 passed, 0 failed"
+    );
+}
