@@ -1,6 +1,8 @@
 //! YAML documents as JSON values, the way Karmada reads its YAML files:
 //! multi-document streams split at `---` lines, YAML turned into JSON, and
-//! floats with an integral value (`4.0`) turned into integers.
+//! floats with an integral value (`4.0`) turned into integers. Scalars follow
+//! the YAML 1.2 core schema: only `true`/`false` are booleans, so `n` or `on`
+//! stay strings (Karmada's golden files quote such strings anyway).
 
 use serde_json::{Number, Value};
 
@@ -85,11 +87,14 @@ fn parse_document(index: usize, line: usize, chunk: &str) -> Result<Document, Ya
             value: None,
         });
     }
-    let value: Value = serde_saphyr::from_str(chunk).map_err(|e| YamlError {
-        index,
-        line,
-        message: e.to_string(),
-    })?;
+    // YAML 1.2 core schema: `y`, `n`, `yes`, `off` ... stay strings.
+    let options = serde_saphyr::options! { strict_booleans: true };
+    let value: Value =
+        serde_saphyr::from_str_with_options(chunk, options).map_err(|e| YamlError {
+            index,
+            line,
+            message: e.to_string(),
+        })?;
     let value = integral_floats_to_integers(value);
     Ok(Document {
         index,
@@ -153,6 +158,12 @@ mod tests {
         let err = docs[1].clone().unwrap_err();
         assert_eq!((err.index, err.line), (2, 3));
         assert!(docs[0].is_ok());
+    }
+
+    #[test]
+    fn yaml_1_1_booleans_stay_strings() {
+        let v = from_str("a: n\nb: on\nc: true\nd: yes\n").unwrap();
+        assert_eq!(v, json!({"a": "n", "b": "on", "c": true, "d": "yes"}));
     }
 
     #[test]
