@@ -6,8 +6,9 @@
 //! - numbers compare by value (`2` = `2.0`);
 //! - strings that both parse as resource quantities compare by value
 //!   (`1000m` = `1`);
-//! - a list named `conditions` whose items all carry a `type` compares as a
-//!   map keyed by `type` (order-free);
+//! - a list named `conditions` whose items all carry a distinct `type`
+//!   compares as a map keyed by `type` (order-free); with a repeated `type`
+//!   it is an ordinary ordered list;
 //! - an expected object member whose value is the string `{{EXCLUDE}}` is
 //!   removed from both sides;
 //! - [`diff_unordered`] compares top-level lists (`dependencies`,
@@ -238,8 +239,13 @@ fn type_of(item: &Value) -> Option<&str> {
     item.get("type").and_then(Value::as_str)
 }
 
+/// Every item has a `type`, and no `type` repeats (a list with repeated
+/// types is not a map, so it keeps its order).
 fn keyed_by_type(items: &[Value]) -> bool {
-    items.iter().all(|i| type_of(i).is_some())
+    let mut seen = std::collections::BTreeSet::new();
+    items
+        .iter()
+        .all(|i| type_of(i).is_some_and(|t| seen.insert(t)))
 }
 
 fn compare_conditions(e: &[Value], a: &[Value], path: &mut String, out: &mut Vec<Difference>) {
@@ -329,6 +335,14 @@ mod tests {
         assert_eq!(d[0].path, "conditions[type=B].status");
         let missing = json!({"conditions": [{"type": "A", "status": "True"}]});
         assert!(!same(e, missing));
+    }
+
+    #[test]
+    fn conditions_with_repeated_types_keep_their_order() {
+        let e = json!({"conditions": [{"type": "Ready", "status": "True"}, {"type": "Ready", "status": "False"}]});
+        assert!(same(e.clone(), e.clone()));
+        let swapped = json!({"conditions": [{"type": "Ready", "status": "False"}, {"type": "Ready", "status": "True"}]});
+        assert!(!same(e, swapped));
     }
 
     #[test]
