@@ -110,11 +110,19 @@ impl WebhookRunner {
             name: identity.clone(),
         };
         let mut violations = Vec::new();
-        if let (Some(body), Some(sent)) = (&exchange.response_body, &exchange.request.request) {
-            violations = crate::webhook::protocol_violations(sent, body)
-                .into_iter()
-                .map(|v| format!("protocol: {v}"))
-                .collect();
+        match (&exchange.response_body, &exchange.request.request) {
+            (Some(body), Some(sent)) => {
+                violations = crate::webhook::protocol_violations(sent, body)
+                    .into_iter()
+                    .map(|v| format!("protocol: {v}"))
+                    .collect();
+            }
+            // A failure case must be an answer, not a broken call.
+            _ if case.expect_error => violations.push(format!(
+                "protocol: expected the webhook to answer with an error, but the call failed: {}",
+                exchange.result.as_ref().err().map_or("", String::as_str)
+            )),
+            _ => {}
         }
         let produced = exchange
             .result

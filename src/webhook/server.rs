@@ -113,6 +113,7 @@ impl Server {
                 let Ok(Ok(stream)) = handshake else { return };
                 let service = service_fn(move |req| serve_one(req, routes.clone(), max_body));
                 let conn = hyper::server::conn::http1::Builder::new()
+                    .timer(hyper_util::rt::TokioTimer::new())
                     .header_read_timeout(Duration::from_secs(32))
                     .serve_connection(TokioIo::new(stream), service);
                 let _ = watcher.watch(conn).await;
