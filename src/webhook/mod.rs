@@ -37,10 +37,13 @@ pub use wire::{
     karmada_error_text, negotiate_version, protocol_violations,
 };
 
+use k8s_openapi::api::admissionregistration::v1::WebhookClientConfig;
+use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
 use kube::core::GroupVersionKind;
 
 use crate::api::{
     InterpreterOperation, ResourceInterpreterWebhook, ResourceInterpreterWebhookConfiguration,
+    RuleWithOperations,
 };
 use crate::error::{Error, Result};
 use crate::interpreter::{describe, CatalogEntry, Layer, LayerKind, Outcome, Request, Source};
@@ -222,5 +225,77 @@ impl Layer for WebhookLayer {
             }
         }
         out
+    }
+}
+
+/// A configuration registering one webhook (`config_name`/`webhook_name`)
+/// for everything `chain` serves: one rule per (apiVersion, kind) listing
+/// the operations served, wildcards kept (`*` kinds become `*` groups,
+/// versions and kinds). What `karmada-interpreter serve --print-config` prints.
+///
+/// ```
+/// use karmada_interpreter::{Interpreter, webhook::configuration_for};
+/// use k8s_openapi::api::admissionregistration::v1::WebhookClientConfig;
+///
+/// let chain = Interpreter::builder().bundled(false).build().unwrap();
+/// let cc = WebhookClientConfig { url: Some("https://127.0.0.1:8443/interpret".into()), ..Default::default() };
+/// let config = configuration_for(&chain, "karmada-interpreter", "interpreter.karmada.io", cc, Some(10));
+/// let rule = &config.webhooks[0].rules[0];
+/// assert_eq!(rule.kinds, ["*"]);
+/// assert!(rule.operations.contains(&"InterpretStatus".to_owned()));
+/// assert!(karmada_interpreter::webhook::validate(&config).is_ok());
+/// ```
+pub fn configuration_for(
+    chain: &crate::Interpreter,
+    config_name: &str,
+    webhook_name: &str,
+    client_config: WebhookClientConfig,
+    timeout_seconds: Option<i32>,
+) -> ResourceInterpreterWebhookConfiguration {
+    use std::collections::BTreeMap;
+    let mut by_kind: BTreeMap<(String, String), Vec<InterpreterOperation>> = BTreeMap::new();
+    for entry in chain.catalog() {
+        if entry.source.layer == LayerKind::Webhook {
+            continue;
+        }
+        let ops = by_kind
+            .entry((entry.api_version.clone(), entry.kind.clone()))
+            .or_default();
+        if !ops.contains(&entry.operation) {
+            ops.push(entry.operation);
+        }
+    }
+    let rules = by_kind
+        .into_iter()
+        .map(|((api_version, kind), mut ops)| {
+            ops.sort_by_key(|op| InterpreterOperation::ALL.iter().position(|o| o == op));
+            let (group, version) = if api_version == "*" || kind == "*" {
+                ("*".to_owned(), "*".to_owned())
+            } else {
+                let (g, v) = crate::interpreter::split_api_version(&api_version);
+                (g.to_owned(), v.to_owned())
+            };
+            RuleWithOperations {
+                operations: ops.iter().map(|o| o.as_str().to_owned()).collect(),
+                api_groups: vec![group],
+                api_versions: vec![version],
+                kinds: vec![if api_version == "*" { "*".to_owned() } else { kind }],
+            }
+        })
+        .collect();
+    ResourceInterpreterWebhookConfiguration {
+        api_version: Some(crate::api::CONFIG_API_VERSION.to_owned()),
+        kind: Some("ResourceInterpreterWebhookConfiguration".to_owned()),
+        metadata: ObjectMeta {
+            name: Some(config_name.to_owned()),
+            ..ObjectMeta::default()
+        },
+        webhooks: vec![ResourceInterpreterWebhook {
+            name: webhook_name.to_owned(),
+            client_config,
+            rules,
+            timeout_seconds,
+            interpreter_context_versions: vec!["v1alpha1".to_owned()],
+        }],
     }
 }
