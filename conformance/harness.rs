@@ -79,10 +79,9 @@ enum Backend {
 fn trials() -> Result<Vec<Trial>, String> {
     let backend = match std::env::var_os(CONFIG_ENV) {
         Some(file) => {
-            let configs = karmada_interpreter::load::webhook_configurations_from_file(
-                Path::new(&file),
-            )
-            .map_err(|e| e.to_string())?;
+            let configs =
+                karmada_interpreter::load::webhook_configurations_from_file(Path::new(&file))
+                    .map_err(|e| e.to_string())?;
             Backend::Webhook(Arc::new(
                 WebhookRunner::new(configs).map_err(|e| e.to_string())?,
             ))
@@ -98,9 +97,10 @@ fn trials() -> Result<Vec<Trial>, String> {
                 Ok(c) => c,
                 Err(e) => {
                     let msg = e.to_string();
-                    out.push(Trial::test(format!("{shown}::case #{}", i + 1), move || {
-                        Err(msg.into())
-                    }));
+                    out.push(Trial::test(
+                        format!("{shown}::case #{}", i + 1),
+                        move || Err(msg.into()),
+                    ));
                     continue;
                 }
             };
@@ -112,9 +112,7 @@ fn trials() -> Result<Vec<Trial>, String> {
                     let chain = chains
                         .entry(file.customization.clone())
                         .or_insert_with(|| {
-                            runner
-                                .chain(file.customization.as_deref())
-                                .map(Arc::new)
+                            runner.chain(file.customization.as_deref()).map(Arc::new)
                         })
                         .clone();
                     let runner = runner.clone();
@@ -127,7 +125,11 @@ fn trials() -> Result<Vec<Trial>, String> {
                 Backend::Webhook(runner) => {
                     let matched = case
                         .request()
-                        .map(|r| runner.identity(&gvk_of(r.object()), case.operation).is_some())
+                        .map(|r| {
+                            runner
+                                .identity(&gvk_of(r.object()), case.operation)
+                                .is_some()
+                        })
                         .unwrap_or(true);
                     let runner = runner.clone();
                     Trial::test(name, move || verdict(runner.run_case(&case).verdict))

@@ -192,7 +192,12 @@ pub fn handle(req: &Request) -> Response {
                 .as_ref()
                 .and_then(|t| t.pointer("/spec/containers/0/envFrom/0/configMapRef"))
                 .filter(|r| r.is_object())
-                .map(|r| r.get("name").and_then(Value::as_str).unwrap_or("").to_owned());
+                .map(|r| {
+                    r.get("name")
+                        .and_then(Value::as_str)
+                        .unwrap_or("")
+                        .to_owned()
+                });
             let Some(name) = name else {
                 return sdk::errored(
                     400,
@@ -234,10 +239,10 @@ fn ready_replicas_of(status: &Value) -> Result<i32, String> {
             "json: cannot unmarshal {status} into Go value of type v1alpha1.WorkloadStatus"
         ));
     };
-    let found = m
-        .iter()
-        .find(|(k, _)| *k == "readyReplicas")
-        .or_else(|| m.iter().find(|(k, _)| k.eq_ignore_ascii_case("readyReplicas")));
+    let found = m.iter().find(|(k, _)| *k == "readyReplicas").or_else(|| {
+        m.iter()
+            .find(|(k, _)| k.eq_ignore_ascii_case("readyReplicas"))
+    });
     match found.map(|(_, v)| v) {
         None | Some(Value::Null) => Ok(0),
         Some(v) => v
@@ -324,7 +329,12 @@ fn parse_flags(args: &[String]) -> Result<Flags, String> {
     flags
         .bind_address
         .parse::<std::net::IpAddr>()
-        .map_err(|_| format!("--bind-address {:?} is not an IP address", flags.bind_address))?;
+        .map_err(|_| {
+            format!(
+                "--bind-address {:?} is not an IP address",
+                flags.bind_address
+            )
+        })?;
     Ok(flags)
 }
 
@@ -332,7 +342,10 @@ fn parse_flags(args: &[String]) -> Result<Flags, String> {
 fn main() -> std::process::ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     if args.first().map(String::as_str) == Some("version") {
-        println!("karmada-interpreter-webhook-example {}", env!("CARGO_PKG_VERSION"));
+        println!(
+            "karmada-interpreter-webhook-example {}",
+            env!("CARGO_PKG_VERSION")
+        );
         return std::process::ExitCode::SUCCESS;
     }
     match run(&args) {
@@ -350,8 +363,11 @@ fn run(args: &[String]) -> Result<(), String> {
     let identity = if flags.self_signed {
         TlsIdentity::self_signed(&["localhost", "127.0.0.1", "::1"])?
     } else {
-        TlsIdentity::from_files(&flags.cert_dir.join("tls.crt"), &flags.cert_dir.join("tls.key"))
-            .map_err(|e| e.to_string())?
+        TlsIdentity::from_files(
+            &flags.cert_dir.join("tls.crt"),
+            &flags.cert_dir.join("tls.key"),
+        )
+        .map_err(|e| e.to_string())?
     };
     let addr = std::net::SocketAddr::new(
         flags.bind_address.parse().map_err(|e| format!("{e}"))?,
@@ -368,7 +384,8 @@ fn run(args: &[String]) -> Result<(), String> {
             local.ip().to_string()
         };
         let url = format!("https://{host}:{}{PATH}", local.port());
-        let text = serde_json::to_string_pretty(&configuration(&url, &ca)).map_err(|e| e.to_string())?;
+        let text =
+            serde_json::to_string_pretty(&configuration(&url, &ca)).map_err(|e| e.to_string())?;
         std::fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))?;
     }
     let rt = tokio::runtime::Builder::new_current_thread()

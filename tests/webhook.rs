@@ -31,7 +31,11 @@ fn identity() -> TlsIdentity {
     TlsIdentity::self_signed(&["localhost", "127.0.0.1"]).unwrap()
 }
 
-fn config(url: &str, ca_pem: &str, timeout: Option<i32>) -> ResourceInterpreterWebhookConfiguration {
+fn config(
+    url: &str,
+    ca_pem: &str,
+    timeout: Option<i32>,
+) -> ResourceInterpreterWebhookConfiguration {
     let mut c = workload_example::configuration(url, ca_pem);
     if let Some(t) = timeout {
         c["webhooks"][0]["timeoutSeconds"] = json!(t);
@@ -68,7 +72,11 @@ fn start(handler: impl sdk::Handler + 'static) -> (RunningServer, String) {
 }
 
 fn url_of(server: &RunningServer) -> String {
-    format!("https://127.0.0.1:{}{}", server.local_addr().port(), workload_example::PATH)
+    format!(
+        "https://127.0.0.1:{}{}",
+        server.local_addr().port(),
+        workload_example::PATH
+    )
 }
 
 #[test]
@@ -101,7 +109,10 @@ fn the_chain_calls_the_webhook() {
     assert_eq!(answer.served_by.name, "examples/workloads.example.com");
     assert!(chain.interpret_health(&obj).unwrap().value);
     // From inside a tokio runtime too (the client then uses a helper thread).
-    let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
     let replicas = rt.block_on(async { chain.get_replicas(&obj).unwrap().value.replicas });
     assert_eq!(replicas, 6);
 }
@@ -117,9 +128,19 @@ fn timeout_is_a_clear_error() {
     let obj = workload();
     let started = Instant::now();
     let err = call_err(&layer, &Request::InterpretHealth { object: &obj });
-    assert!(started.elapsed() < Duration::from_secs(2), "{:?}", started.elapsed());
-    assert!(err.starts_with("failed to call webhook: Post \"https://127.0.0.1:"), "{err}");
-    assert!(err.contains("?timeout=1s\": context deadline exceeded"), "{err}");
+    assert!(
+        started.elapsed() < Duration::from_secs(2),
+        "{:?}",
+        started.elapsed()
+    );
+    assert!(
+        err.starts_with("failed to call webhook: Post \"https://127.0.0.1:"),
+        "{err}"
+    );
+    assert!(
+        err.contains("?timeout=1s\": context deadline exceeded"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -138,10 +159,16 @@ fn missing_or_bad_ca_bundle_is_a_clear_error() {
     let layer = WebhookLayer::new(vec![config("https://127.0.0.1:1/x", "", None)]).unwrap();
     let obj = workload();
     let err = call_err(&layer, &Request::InterpretHealth { object: &obj });
-    assert!(err.starts_with("could not get REST client: clientConfig.caBundle is empty"), "{err}");
+    assert!(
+        err.starts_with("could not get REST client: clientConfig.caBundle is empty"),
+        "{err}"
+    );
     let layer = WebhookLayer::new(vec![config("https://127.0.0.1:1/x", "not pem", None)]).unwrap();
     let err = call_err(&layer, &Request::InterpretHealth { object: &obj });
-    assert!(err.starts_with("could not get REST client: unable to load root certificates"), "{err}");
+    assert!(
+        err.starts_with("could not get REST client: unable to load root certificates"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -155,13 +182,21 @@ fn connection_refused_is_a_clear_error() {
     let layer = WebhookLayer::new(vec![config(&url, &ca, None)]).unwrap();
     let obj = workload();
     let err = call_err(&layer, &Request::InterpretHealth { object: &obj });
-    assert!(err.contains(&format!("dial tcp 127.0.0.1:{port}: ")), "{err}");
+    assert!(
+        err.contains(&format!("dial tcp 127.0.0.1:{port}: ")),
+        "{err}"
+    );
     assert!(err.to_lowercase().contains("refused"), "{err}");
 }
 
 /// A TLS server that answers each of up to `count` connections with a fixed
 /// HTTP response, then stops (or after 10 s).
-fn canned(id: &TlsIdentity, status: u16, body: Vec<u8>, count: usize) -> (SocketAddr, std::thread::JoinHandle<()>) {
+fn canned(
+    id: &TlsIdentity,
+    status: u16,
+    body: Vec<u8>,
+    count: usize,
+) -> (SocketAddr, std::thread::JoinHandle<()>) {
     let config = Arc::new(id.server_config().unwrap());
     let listener = TcpListener::bind(loopback()).unwrap();
     let addr = listener.local_addr().unwrap();
@@ -182,8 +217,7 @@ fn canned(id: &TlsIdentity, status: u16, body: Vec<u8>, count: usize) -> (Socket
             let mut buf = Vec::new();
             let mut chunk = [0u8; 4096];
             // Read the head and the declared body.
-            loop {
-                let Ok(n) = tls.read(&mut chunk) else { break };
+            while let Ok(n) = tls.read(&mut chunk) {
                 if n == 0 {
                     break;
                 }
@@ -230,7 +264,10 @@ fn canned_error(status: u16, body: &[u8], client: WebhookClient) -> String {
 #[test]
 fn garbage_json_is_a_clear_error() {
     let err = canned_error(200, b"{\"response\": {\"uid\": ", WebhookClient::new());
-    assert!(err.starts_with("failed to call webhook: couldn't get version/kind; json parse error"), "{err}");
+    assert!(
+        err.starts_with("failed to call webhook: couldn't get version/kind; json parse error"),
+        "{err}"
+    );
     let err = canned_error(200, b"<html>oops</html>", WebhookClient::new());
     assert!(err.starts_with("failed to call webhook: "), "{err}");
 }
@@ -242,14 +279,20 @@ fn uid_mismatch_is_a_clear_error() {
         br#"{"response":{"uid":"not-the-uid","successful":true,"healthy":true}}"#,
         WebhookClient::new(),
     );
-    assert!(err.starts_with("received invalid webhook response: expected response.uid \""), "{err}");
+    assert!(
+        err.starts_with("received invalid webhook response: expected response.uid \""),
+        "{err}"
+    );
     assert!(err.ends_with("got \"not-the-uid\""), "{err}");
 }
 
 #[test]
 fn http_errors_are_clear_errors() {
     let err = canned_error(500, b"internal trouble", WebhookClient::new());
-    assert!(err.contains("internal trouble") && err.contains("HTTP status 500"), "{err}");
+    assert!(
+        err.contains("internal trouble") && err.contains("HTTP status 500"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -258,7 +301,10 @@ fn oversized_answers_are_refused() {
     body.extend(std::iter::repeat_n(b'a', 64 * 1024));
     body.extend_from_slice(b"\"}}}");
     let err = canned_error(200, &body, WebhookClient::new().max_response_bytes(4096));
-    assert!(err.contains("the answer is larger than the limit of 4096 bytes"), "{err}");
+    assert!(
+        err.contains("the answer is larger than the limit of 4096 bytes"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -267,7 +313,10 @@ fn unsuccessful_answers_carry_the_webhook_message() {
     let layer = WebhookLayer::new(vec![config(&url_of(&server), &ca, None)]).unwrap();
     let obj = workload();
     let err = call_err(&layer, &Request::InterpretHealth { object: &obj });
-    assert_eq!(err, "webhook call failed, get status code: 422, msg: spec.template is missing");
+    assert_eq!(
+        err,
+        "webhook call failed, get status code: 422, msg: spec.template is missing"
+    );
     // Through the chain: the typed error names webhook, operation and object.
     let chain = karmada_interpreter::Interpreter::builder()
         .webhook_configurations([config(&url_of(&server), &ca, None)])
@@ -283,7 +332,10 @@ fn patches_that_do_not_apply_are_errors() {
         let obj = req.object.clone().unwrap_or_default();
         let mut wrong = obj.clone();
         wrong["spec"]["replicas"] = json!(1);
-        let mut r = sdk::patch_response(&json!({"unrelated": {"x": 1}}), &json!({"unrelated": {"x": 2}}));
+        let mut r = sdk::patch_response(
+            &json!({"unrelated": {"x": 1}}),
+            &json!({"unrelated": {"x": 2}}),
+        );
         if r.patch.is_none() {
             r = sdk::patch_response(&obj, &wrong);
         }
@@ -292,8 +344,17 @@ fn patches_that_do_not_apply_are_errors() {
     let (server, ca) = start(bad);
     let layer = WebhookLayer::new(vec![config(&url_of(&server), &ca, None)]).unwrap();
     let obj = workload();
-    let err = call_err(&layer, &Request::ReviseReplica { object: &obj, replicas: 2 });
-    assert!(err.starts_with("patch operation 0 (replace) does not apply"), "{err}");
+    let err = call_err(
+        &layer,
+        &Request::ReviseReplica {
+            object: &obj,
+            replicas: 2,
+        },
+    );
+    assert!(
+        err.starts_with("patch operation 0 (replace) does not apply"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -310,11 +371,25 @@ fn service_references_dial_the_overridden_address_and_verify_the_service_name() 
         "caBundle": c["webhooks"][0]["clientConfig"]["caBundle"].clone(),
     });
     let c: ResourceInterpreterWebhookConfiguration = serde_json::from_value(c).unwrap();
-    let client = WebhookClient::new().resolve("workload-interpreter.interpreters.svc", 8443, server.local_addr());
+    let client = WebhookClient::new().resolve(
+        "workload-interpreter.interpreters.svc",
+        8443,
+        server.local_addr(),
+    );
     let layer = WebhookLayer::new(vec![c]).unwrap().with_client(client);
     let obj = workload();
-    let (_, ex) = layer.call(&Request::InterpretReplica { object: &obj }).unwrap();
-    assert_eq!(ex.result.unwrap(), karmada_interpreter::interpreter::Outcome::Replicas(karmada_interpreter::interpreter::ReplicaResult { replicas: 6, requirements: None }));
+    let (_, ex) = layer
+        .call(&Request::InterpretReplica { object: &obj })
+        .unwrap();
+    assert_eq!(
+        ex.result.unwrap(),
+        karmada_interpreter::interpreter::Outcome::Replicas(
+            karmada_interpreter::interpreter::ReplicaResult {
+                replicas: 6,
+                requirements: None
+            }
+        )
+    );
 }
 
 // ---- server answers to bad input, over real TLS --------------------------
@@ -336,12 +411,18 @@ fn raw_call(addr: SocketAddr, ca: &str, request: &[u8]) -> (u16, String) {
         .nth(1)
         .and_then(|s| s.parse().ok())
         .unwrap_or(0);
-    let body = text.split_once("\r\n\r\n").map(|(_, b)| b.to_owned()).unwrap_or_default();
+    let body = text
+        .split_once("\r\n\r\n")
+        .map(|(_, b)| b.to_owned())
+        .unwrap_or_default();
     (status, body)
 }
 
 fn post(path: &str, content_type: Option<&str>, body: &[u8]) -> Vec<u8> {
-    let mut req = format!("POST {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\nContent-Length: {}\r\n", body.len());
+    let mut req = format!(
+        "POST {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\nContent-Length: {}\r\n",
+        body.len()
+    );
     if let Some(ct) = content_type {
         req.push_str(&format!("Content-Type: {ct}\r\n"));
     }
@@ -357,7 +438,10 @@ fn envelope_error(body: &str) -> (i64, String) {
     assert_eq!(v["response"]["successful"], false, "{body}");
     (
         v["response"]["status"]["code"].as_i64().unwrap(),
-        v["response"]["status"]["message"].as_str().unwrap().to_owned(),
+        v["response"]["status"]["message"]
+            .as_str()
+            .unwrap()
+            .to_owned(),
     )
 }
 
@@ -371,20 +455,49 @@ fn server_answers_bad_input_with_clear_errors() {
     let (status, body) = raw_call(addr, &ca, &post(path, Some("application/json"), good));
     assert_eq!(status, 200);
     let v: Value = serde_json::from_str(body.trim()).unwrap();
-    assert_eq!(v, json!({"response": {"uid": "u-1", "successful": true, "status": {"code": 200}, "replicas": 2}}));
+    assert_eq!(
+        v,
+        json!({"response": {"uid": "u-1", "successful": true, "status": {"code": 200}, "replicas": 2}})
+    );
 
     let get = format!("GET {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
     let (status, body) = raw_call(addr, &ca, get.as_bytes());
     assert_eq!(status, 405);
-    assert_eq!(envelope_error(&body), (405, "method GET is not allowed: interpreter webhooks take POST".into()));
+    assert_eq!(
+        envelope_error(&body),
+        (
+            405,
+            "method GET is not allowed: interpreter webhooks take POST".into()
+        )
+    );
 
     let cases: Vec<(Option<&str>, &[u8], i64, &str)> = vec![
-        (Some("text/plain"), good, 400, "contentType=text/plain, expected application/json"),
+        (
+            Some("text/plain"),
+            good,
+            400,
+            "contentType=text/plain, expected application/json",
+        ),
         (None, good, 400, "contentType=, expected application/json"),
         (Some("application/json"), b"", 400, "request body is empty"),
-        (Some("application/json"), b"invalid-json", 400, "couldn't get version/kind; json parse error"),
-        (Some("application/json"), b"{\"request\":", 400, "couldn't get version/kind; json parse error"),
-        (Some("application/json"), b"{\"apiVersion\":\"config.karmada.io/v1alpha1\"}", 400, "request is missing"),
+        (
+            Some("application/json"),
+            b"invalid-json",
+            400,
+            "couldn't get version/kind; json parse error",
+        ),
+        (
+            Some("application/json"),
+            b"{\"request\":",
+            400,
+            "couldn't get version/kind; json parse error",
+        ),
+        (
+            Some("application/json"),
+            b"{\"apiVersion\":\"config.karmada.io/v1alpha1\"}",
+            400,
+            "request is missing",
+        ),
     ];
     for (ct, payload, code, text) in cases {
         let (status, body) = raw_call(addr, &ca, &post(path, ct, payload));
@@ -398,7 +511,10 @@ fn server_answers_bad_input_with_clear_errors() {
     let big = vec![b' '; sdk::MAX_REQUEST_BODY_BYTES + 1];
     let (status, body) = raw_call(addr, &ca, &post(path, Some("application/json"), &big));
     assert_eq!(status, 200);
-    assert_eq!(envelope_error(&body), (413, "request body is larger than 1048576 bytes".into()));
+    assert_eq!(
+        envelope_error(&body),
+        (413, "request body is larger than 1048576 bytes".into())
+    );
     let mut chunked = format!("POST {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n").into_bytes();
     for _ in 0..17 {
         chunked.extend_from_slice(format!("{:x}\r\n", 65536).as_bytes());
@@ -408,7 +524,10 @@ fn server_answers_bad_input_with_clear_errors() {
     chunked.extend_from_slice(b"0\r\n\r\n");
     let (status, body) = raw_call(addr, &ca, &chunked);
     assert_eq!(status, 200);
-    assert_eq!(envelope_error(&body), (413, "request body is larger than 1048576 bytes".into()));
+    assert_eq!(
+        envelope_error(&body),
+        (413, "request body is larger than 1048576 bytes".into())
+    );
 
     let (status, body) = raw_call(addr, &ca, &post("/nowhere", Some("application/json"), good));
     assert_eq!((status, body.as_str()), (404, "404 page not found\n"));
@@ -419,7 +538,18 @@ fn server_answers_bad_input_with_clear_errors() {
     let no_object = br#"{"request":{"uid":"u-2","operation":"InterpretReplica"}}"#;
     let (_, body) = raw_call(addr, &ca, &post(path, Some("application/json"), no_object));
     let v: Value = serde_json::from_str(body.trim()).unwrap();
-    assert_eq!(v["response"]["status"], json!({"code": 400, "message": "there is no content to decode"}));
+    assert_eq!(
+        v["response"]["status"],
+        json!({"code": 400, "message": "there is no content to decode"})
+    );
     assert_eq!(v["response"]["uid"], "u-2");
     server.stop();
+}
+
+#[test]
+fn shipped_webhook_configuration_is_valid() {
+    let file = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("deploy/webhook-configuration.yaml");
+    let configs = karmada_interpreter::load::webhook_configurations_from_file(&file).unwrap();
+    assert_eq!(configs.len(), 1);
+    karmada_interpreter::webhook::validate(&configs[0]).unwrap();
 }

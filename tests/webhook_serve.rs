@@ -41,7 +41,10 @@ fn wait_for(file: &Path, child: &mut Child) {
         if let Ok(Some(status)) = child.try_wait() {
             panic!("serve exited early: {status}");
         }
-        assert!(Instant::now() < deadline, "serve did not write its configuration in 30 s");
+        assert!(
+            Instant::now() < deadline,
+            "serve did not write its configuration in 30 s"
+        );
         std::thread::sleep(Duration::from_millis(50));
     }
 }
@@ -51,7 +54,14 @@ fn serve_passes_the_conformance_cases_and_stops_gracefully() {
     let dir = temp_dir("run");
     let config = dir.join("webhook.json");
     let child = Command::new(BIN)
-        .args(["serve", "--listen", "127.0.0.1:0", "--timeout-seconds", "10", "--write-config"])
+        .args([
+            "serve",
+            "--listen",
+            "127.0.0.1:0",
+            "--timeout-seconds",
+            "10",
+            "--write-config",
+        ])
         .arg(&config)
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
@@ -62,7 +72,10 @@ fn serve_passes_the_conformance_cases_and_stops_gracefully() {
 
     let configs = karmada_interpreter::load::webhook_configurations_from_file(&config).unwrap();
     let cases = root().join("conformance/webhook/serve");
-    let report = WebhookRunner::new(configs).unwrap().run(&[cases.clone()]).unwrap();
+    let report = WebhookRunner::new(configs)
+        .unwrap()
+        .run(std::slice::from_ref(&cases))
+        .unwrap();
     let failures: Vec<String> = report
         .cases
         .iter()
@@ -87,7 +100,11 @@ fn serve_passes_the_conformance_cases_and_stops_gracefully() {
     // Graceful stop on SIGTERM (sent to our own child, by id).
     let mut child = guard.0.take().unwrap();
     let pid = child.id().to_string();
-    assert!(Command::new("kill").args(["-TERM", &pid]).status().unwrap().success());
+    assert!(Command::new("kill")
+        .args(["-TERM", &pid])
+        .status()
+        .unwrap()
+        .success());
     let deadline = Instant::now() + Duration::from_secs(20);
     let status = loop {
         if let Some(s) = child.try_wait().unwrap() {
@@ -101,7 +118,12 @@ fn serve_passes_the_conformance_cases_and_stops_gracefully() {
     };
     let mut stderr = String::new();
     use std::io::Read;
-    child.stderr.take().unwrap().read_to_string(&mut stderr).unwrap();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut stderr)
+        .unwrap();
     assert!(status.success(), "{status}: {stderr}");
     assert!(stderr.contains("stopped"), "{stderr}");
     let _ = std::fs::remove_dir_all(&dir);
@@ -113,21 +135,56 @@ fn print_config_with_a_cert_dir_is_stable_and_valid() {
     let certs = dir.join("certs");
     let print = || {
         let out = Command::new(BIN)
-            .args(["serve", "--listen", "127.0.0.1:9443", "--print-config", "--service", "karmada-interpreter", "--service-namespace", "karmada-system", "--cert-dir"])
+            .args([
+                "serve",
+                "--listen",
+                "127.0.0.1:9443",
+                "--print-config",
+                "--service",
+                "karmada-interpreter",
+                "--service-namespace",
+                "karmada-system",
+                "--cert-dir",
+            ])
             .arg(&certs)
             .output()
             .unwrap();
-        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
         String::from_utf8(out.stdout).unwrap()
     };
     let first = print();
-    assert_eq!(first, print(), "the printed configuration must not change between runs");
+    assert_eq!(
+        first,
+        print(),
+        "the printed configuration must not change between runs"
+    );
     assert!(certs.join("tls.crt").is_file() && certs.join("tls.key").is_file());
-    let configs = karmada_interpreter::load::webhook_configurations_from_str(&first, "printed").unwrap();
+    let configs =
+        karmada_interpreter::load::webhook_configurations_from_str(&first, "printed").unwrap();
     karmada_interpreter::webhook::validate(&configs[0]).unwrap();
-    let service = configs[0].webhooks[0].client_config.service.as_ref().unwrap();
-    assert_eq!((service.name.as_str(), service.namespace.as_str(), service.port), ("karmada-interpreter", "karmada-system", Some(443)));
-    let ca = &configs[0].webhooks[0].client_config.ca_bundle.as_ref().unwrap().0;
+    let service = configs[0].webhooks[0]
+        .client_config
+        .service
+        .as_ref()
+        .unwrap();
+    assert_eq!(
+        (
+            service.name.as_str(),
+            service.namespace.as_str(),
+            service.port
+        ),
+        ("karmada-interpreter", "karmada-system", Some(443))
+    );
+    let ca = &configs[0].webhooks[0]
+        .client_config
+        .ca_bundle
+        .as_ref()
+        .unwrap()
+        .0;
     assert_eq!(ca, &std::fs::read(certs.join("tls.crt")).unwrap());
 
     // Without a certificate the printed caBundle could not match: refused.
@@ -136,6 +193,7 @@ fn print_config_with_a_cert_dir_is_stable_and_valid() {
         .output()
         .unwrap();
     assert!(!out.status.success());
-    assert!(String::from_utf8_lossy(&out.stderr).contains("--print-config needs --cert/--key or --cert-dir"));
+    assert!(String::from_utf8_lossy(&out.stderr)
+        .contains("--print-config needs --cert/--key or --cert-dir"));
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -32,7 +32,7 @@ enum Command {
     /// Serve the built-in chain (plus customizations) as an interpreter
     /// webhook over TLS; `--print-config` prints a matching
     /// ResourceInterpreterWebhookConfiguration.
-    Serve(serve::ServeArgs),
+    Serve(Box<serve::ServeArgs>),
 }
 
 /// Customizations and webhook configurations that extend the built-in chain.
@@ -70,6 +70,6 @@ pub fn run(cli: Cli) -> karmada_interpreter::Result<ExitCode> {
     match cli.command {
         Command::Test(args) => test::run(args),
         Command::List(args) => list::run(args),
-        Command::Serve(args) => serve::run(args),
+        Command::Serve(args) => serve::run(*args),
     }
 }

@@ -65,7 +65,11 @@ pub struct ServeArgs {
     #[arg(long, default_value = "karmada-interpreter", value_name = "NAME")]
     config_name: String,
     /// Name of the webhook entry in the printed configuration.
-    #[arg(long, default_value = "interpreter.karmada-interpreter.io", value_name = "NAME")]
+    #[arg(
+        long,
+        default_value = "interpreter.karmada-interpreter.io",
+        value_name = "NAME"
+    )]
     webhook_name: String,
     /// timeoutSeconds of the printed configuration (1..30).
     #[arg(long, value_name = "SECONDS", value_parser = clap::value_parser!(i32).range(1..=30))]
@@ -166,9 +170,8 @@ impl ServeArgs {
             cc,
             self.timeout_seconds,
         );
-        karmada_interpreter::webhook::validate(&config).map_err(|e| {
-            cli_error(format!("the generated configuration is invalid: {e}"))
-        })?;
+        karmada_interpreter::webhook::validate(&config)
+            .map_err(|e| cli_error(format!("the generated configuration is invalid: {e}")))?;
         Ok(config)
     }
 }
@@ -199,7 +202,9 @@ pub fn run(args: ServeArgs) -> karmada_interpreter::Result<ExitCode> {
     for path in &args.customizations {
         customizations.extend(load::customizations_from_file(path)?);
     }
-    let chain = Interpreter::builder().customizations(customizations).build()?;
+    let chain = Interpreter::builder()
+        .customizations(customizations)
+        .build()?;
     let (identity, throwaway) = args.identity()?;
     if args.print_config {
         if throwaway {
@@ -207,7 +212,10 @@ pub fn run(args: ServeArgs) -> karmada_interpreter::Result<ExitCode> {
                 "--print-config needs --cert/--key or --cert-dir, so the printed caBundle matches the serving certificate (with a throw-away self-signed certificate use --write-config)",
             ));
         }
-        print!("{}", render(&args.configuration(&chain, &identity, args.listen)?)?);
+        print!(
+            "{}",
+            render(&args.configuration(&chain, &identity, args.listen)?)?
+        );
         return Ok(ExitCode::SUCCESS);
     }
     let path = clean_path(&args.path);
@@ -237,8 +245,8 @@ pub fn run(args: ServeArgs) -> karmada_interpreter::Result<ExitCode> {
     eprintln!("serving the interpreter chain on https://{local}{path}");
     runtime
         .block_on(async move {
-            let listener = tokio::net::TcpListener::from_std(std_listener)
-                .map_err(|e| e.to_string())?;
+            let listener =
+                tokio::net::TcpListener::from_std(std_listener).map_err(|e| e.to_string())?;
             server.run(listener, shutdown_signal()).await
         })
         .map_err(cli_error)?;

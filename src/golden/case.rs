@@ -235,7 +235,7 @@ fn parse_case(value: Value, file: &Path, index: usize, line: usize) -> Result<Go
         output,
         expect_error,
     };
-    case.request().map_err(|m| fail(m))?;
+    case.request().map_err(&fail)?;
     let produced = super::runner::result_names(operation);
     if let Some(key) = case.output.keys().find(|k| !produced.contains(&k.as_str())) {
         return Err(fail(format!(

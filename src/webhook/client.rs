@@ -17,7 +17,6 @@ use http_body_util::{BodyExt, Full, Limited};
 use hyper::body::Bytes;
 use hyper_util::rt::TokioIo;
 use rustls_pki_types::ServerName;
-use serde_json::Value;
 
 use super::endpoint::Endpoint;
 use super::wire;
@@ -177,8 +176,8 @@ impl WebhookClient {
         let endpoint = Endpoint::from_client_config(cc)
             .map_err(|e| format!("could not get REST client: {e}"))?;
         let ca = cc.ca_bundle.as_ref().map(|b| b.0.as_slice()).unwrap_or(&[]);
-        let tls = super::tls::client_config(ca)
-            .map_err(|e| format!("could not get REST client: {e}"))?;
+        let tls =
+            super::tls::client_config(ca).map_err(|e| format!("could not get REST client: {e}"))?;
         let connector = tokio_rustls::TlsConnector::from(Arc::new(tls));
         let server_name = ServerName::try_from(endpoint.server_name.clone())
             .map_err(|e| format!("could not get REST client: invalid server name: {e}"))?;
@@ -243,7 +242,9 @@ impl WebhookClient {
             .map(|(_, _, a)| *a);
         let tcp = match overridden {
             Some(addr) => tokio::net::TcpStream::connect(addr).await,
-            None => tokio::net::TcpStream::connect((endpoint.dial_host.as_str(), endpoint.port)).await,
+            None => {
+                tokio::net::TcpStream::connect((endpoint.dial_host.as_str(), endpoint.port)).await
+            }
         }
         .map_err(|e| format!("dial tcp {}:{}: {e}", endpoint.dial_host, endpoint.port))?;
         let _ = tcp.set_nodelay(true);
@@ -285,7 +286,9 @@ impl WebhookClient {
                 .collect()
                 .await
                 .map_err(|e| {
-                    if e.downcast_ref::<http_body_util::LengthLimitError>().is_some() {
+                    if e.downcast_ref::<http_body_util::LengthLimitError>()
+                        .is_some()
+                    {
                         format!("the answer is larger than the limit of {limit} bytes")
                     } else {
                         format!("reading the answer: {e}")
@@ -297,12 +300,4 @@ impl WebhookClient {
         driver.abort();
         result
     }
-}
-
-/// Parses `Value` helper used by tests and tools: the JSON of an exchange's answer.
-pub fn answer_json(exchange: &Exchange) -> Option<Value> {
-    exchange
-        .response_body
-        .as_ref()
-        .and_then(|b| serde_json::from_slice(b).ok())
 }

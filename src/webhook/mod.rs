@@ -279,7 +279,11 @@ pub fn configuration_for(
                 operations: ops.iter().map(|o| o.as_str().to_owned()).collect(),
                 api_groups: vec![group],
                 api_versions: vec![version],
-                kinds: vec![if api_version == "*" { "*".to_owned() } else { kind }],
+                kinds: vec![if api_version == "*" {
+                    "*".to_owned()
+                } else {
+                    kind
+                }],
             }
         })
         .collect();

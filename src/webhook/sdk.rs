@@ -32,8 +32,8 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use crate::api::{
-    AggregatedStatusItem, InterpreterOperation, PatchType, RequestStatus, ResourceInterpreterContext,
-    ResourceInterpreterResponse,
+    AggregatedStatusItem, InterpreterOperation, PatchType, RequestStatus,
+    ResourceInterpreterContext, ResourceInterpreterResponse,
 };
 use crate::interpreter::{Interpreter, Outcome};
 
@@ -472,7 +472,10 @@ mod tests {
         assert_eq!(v["response"]["successful"], false);
         (
             v["response"]["status"]["code"].as_i64().unwrap(),
-            v["response"]["status"]["message"].as_str().unwrap().to_owned(),
+            v["response"]["status"]["message"]
+                .as_str()
+                .unwrap()
+                .to_owned(),
         )
     }
 
@@ -486,13 +489,43 @@ mod tests {
         assert!(message(&a).1.contains("method GET"));
         let cases: Vec<(Option<&str>, Body<'_>, i64, &str)> = vec![
             (JSON, Body::Bytes(b""), 400, "request body is empty"),
-            (None, Body::Bytes(ok), 400, "contentType=, expected application/json"),
-            (Some("application/json; charset=utf-8"), Body::Bytes(ok), 400, "contentType=application/json; charset=utf-8, expected application/json"),
-            (JSON, Body::Bytes(b"invalid-json"), 400, "couldn't get version/kind; json parse error"),
-            (JSON, Body::Bytes(b"{\"request\": 3}"), 400, "couldn't get version/kind; json parse error"),
+            (
+                None,
+                Body::Bytes(ok),
+                400,
+                "contentType=, expected application/json",
+            ),
+            (
+                Some("application/json; charset=utf-8"),
+                Body::Bytes(ok),
+                400,
+                "contentType=application/json; charset=utf-8, expected application/json",
+            ),
+            (
+                JSON,
+                Body::Bytes(b"invalid-json"),
+                400,
+                "couldn't get version/kind; json parse error",
+            ),
+            (
+                JSON,
+                Body::Bytes(b"{\"request\": 3}"),
+                400,
+                "couldn't get version/kind; json parse error",
+            ),
             (JSON, Body::Bytes(b"{}"), 400, "request is missing"),
-            (JSON, Body::TooLarge(1 << 20), 413, "request body is larger than 1048576 bytes"),
-            (JSON, Body::ReadError("connection reset"), 400, "connection reset"),
+            (
+                JSON,
+                Body::TooLarge(1 << 20),
+                413,
+                "request body is larger than 1048576 bytes",
+            ),
+            (
+                JSON,
+                Body::ReadError("connection reset"),
+                400,
+                "connection reset",
+            ),
         ];
         for (ct, body, code, text) in cases {
             let a = handle_http(&healthy, "POST", ct, body);
@@ -525,7 +558,10 @@ mod tests {
         let a = handle_http(&h, "POST", JSON, Body::Bytes(body));
         let v: Value = serde_json::from_slice(&a.body).unwrap();
         assert_eq!(v["response"]["status"]["code"], 500);
-        assert!(v["response"]["status"]["message"].as_str().unwrap().contains("boom"));
+        assert!(v["response"]["status"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("boom"));
         assert_eq!(v["response"]["uid"], "u-1");
     }
 
@@ -544,8 +580,14 @@ mod tests {
     #[test]
     fn request_decoding_is_lenient() {
         let h = |r: &Request| {
-            assert_eq!(r.operation().unwrap_err(), "unsupported operation \"Prune\"");
-            assert_eq!(r.decode_object::<Value>().unwrap_err(), "there is no content to decode");
+            assert_eq!(
+                r.operation().unwrap_err(),
+                "unsupported operation \"Prune\""
+            );
+            assert_eq!(
+                r.decode_object::<Value>().unwrap_err(),
+                "there is no content to decode"
+            );
             assert_eq!(r.desired_replicas, Some(0));
             errored(400, "no")
         };

@@ -127,8 +127,8 @@ impl Server {
     /// Starts the server on its own thread and runtime, bound to `addr`
     /// (port 0 picks a free port). Stops when the handle is stopped or dropped.
     pub fn start(self, addr: SocketAddr) -> Result<RunningServer, String> {
-        let std_listener =
-            std::net::TcpListener::bind(addr).map_err(|e| format!("cannot listen on {addr}: {e}"))?;
+        let std_listener = std::net::TcpListener::bind(addr)
+            .map_err(|e| format!("cannot listen on {addr}: {e}"))?;
         std_listener
             .set_nonblocking(true)
             .map_err(|e| e.to_string())?;
@@ -210,8 +210,10 @@ fn respond(status: u16, content_type: &str, body: Vec<u8>) -> Answer {
         res.headers_mut().insert(hyper::header::CONTENT_TYPE, v);
     }
     if status == 405 {
-        res.headers_mut()
-            .insert(hyper::header::ALLOW, hyper::header::HeaderValue::from_static("POST"));
+        res.headers_mut().insert(
+            hyper::header::ALLOW,
+            hyper::header::HeaderValue::from_static("POST"),
+        );
     }
     res
 }
@@ -225,7 +227,11 @@ async fn serve_one(
     if path == "/readyz" || path == "/readyz/" || path == "/healthz" {
         return Ok(respond(200, "text/plain; charset=utf-8", b"ok".to_vec()));
     }
-    let Some(handler) = routes.iter().find(|(p, _)| *p == path).map(|(_, h)| h.clone()) else {
+    let Some(handler) = routes
+        .iter()
+        .find(|(p, _)| *p == path)
+        .map(|(_, h)| h.clone())
+    else {
         return Ok(respond(
             404,
             "text/plain; charset=utf-8",
@@ -248,7 +254,12 @@ async fn serve_one(
     } else {
         match Limited::new(req.into_body(), max_body).collect().await {
             Ok(c) => Ok(c.to_bytes()),
-            Err(e) if e.downcast_ref::<http_body_util::LengthLimitError>().is_some() => Err(None),
+            Err(e)
+                if e.downcast_ref::<http_body_util::LengthLimitError>()
+                    .is_some() =>
+            {
+                Err(None)
+            }
             Err(e) => Err(Some(e.to_string())),
         }
     };

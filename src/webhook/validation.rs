@@ -681,7 +681,9 @@ mod tests {
 
     #[test]
     fn service_path_segments_must_be_lowercase_subdomains() {
-        let m = message(json!({"clientConfig": {"service": {"name": "s", "namespace": "n", "path": "/Interpret_Workload"}}}));
+        let m = message(
+            json!({"clientConfig": {"service": {"name": "s", "namespace": "n", "path": "/Interpret_Workload"}}}),
+        );
         assert!(
             m.starts_with("webhooks[0].clientConfig.service.path: Invalid value: \"/Interpret_Workload\": segment[0]: a lowercase RFC 1123 subdomain"),
             "{m}"
@@ -690,7 +692,10 @@ mod tests {
 
     #[test]
     fn duplicate_names_and_empty_versions() {
-        let c = config(json!([hook(json!({})), hook(json!({"interpreterContextVersions": []}))]));
+        let c = config(json!([
+            hook(json!({})),
+            hook(json!({"interpreterContextVersions": []}))
+        ]));
         let m = validate(&c).unwrap_err().to_string();
         assert_eq!(m, "[webhooks[1].interpreterContextVersions: Required value: must specify one of v1alpha1, webhooks[1].interpreterContextVersions: Invalid value: []string{}: must include at least one of v1alpha1, webhooks[1].name: Duplicate value: \"workloads.example.io\"]");
     }

@@ -120,7 +120,8 @@ pub fn decode_response(body: &[u8]) -> Result<ResourceInterpreterContext, String
     }
     let api_version = value.get("apiVersion").and_then(Value::as_str);
     let kind = value.get("kind").and_then(Value::as_str);
-    if api_version.is_some_and(|v| v != CONTEXT_API_VERSION) || kind.is_some_and(|k| k != CONTEXT_KIND)
+    if api_version.is_some_and(|v| v != CONTEXT_API_VERSION)
+        || kind.is_some_and(|k| k != CONTEXT_KIND)
     {
         let (group, version) = crate::interpreter::split_api_version(api_version.unwrap_or(""));
         return Err(format!(
@@ -275,8 +276,8 @@ pub fn apply_patch(object: &Value, patch: &[u8]) -> Result<Value, String> {
                 op[member] = Value::String(resolved);
             }
         }
-        let parsed: json_patch::PatchOperation = serde_json::from_value(op)
-            .map_err(|e| format!("patch operation {i} ({kind}): {e}"))?;
+        let parsed: json_patch::PatchOperation =
+            serde_json::from_value(op).map_err(|e| format!("patch operation {i} ({kind}): {e}"))?;
         json_patch::patch(&mut doc, std::slice::from_ref(&parsed))
             .map_err(|e| format!("patch operation {i} ({kind}) does not apply: {e}"))?;
     }
@@ -297,7 +298,10 @@ fn resolve_negative_indices(doc: &Value, pointer: &str) -> Result<String, String
     for token in pointer.split('/').skip(1) {
         let mut token = token.to_owned();
         if let Some(Value::Array(items)) = node {
-            if let Some(n) = token.strip_prefix('-').and_then(|n| n.parse::<usize>().ok()) {
+            if let Some(n) = token
+                .strip_prefix('-')
+                .and_then(|n| n.parse::<usize>().ok())
+            {
                 let idx = items
                     .len()
                     .checked_sub(n)
@@ -333,7 +337,8 @@ pub fn protocol_violations(sent: &ResourceInterpreterRequest, body: &[u8]) -> Ve
         out.push(format!(
             "response.uid must echo request.uid {:?}, got {}",
             sent.uid,
-            res.get("uid").map_or("nothing".to_owned(), Value::to_string)
+            res.get("uid")
+                .map_or("nothing".to_owned(), Value::to_string)
         ));
     }
     let successful = res.get("successful").and_then(Value::as_bool);
@@ -417,15 +422,30 @@ mod tests {
             Outcome::Retained(sent(Op::Retain).object)
         );
         // [{"op":"replace","path":"/spec/replicas","value":2}]
-        let out = answer(Op::ReviseReplica, json!({"uid": "u-1", "successful": true, "patchType": "JSONPatch",
-            "patch": "W3sib3AiOiJyZXBsYWNlIiwicGF0aCI6Ii9zcGVjL3JlcGxpY2FzIiwidmFsdWUiOjJ9XQ=="})).unwrap();
-        assert_eq!(out, Outcome::Revised(json!({"apiVersion": "v1", "kind": "Pod", "spec": {"replicas": 2}})));
+        let out = answer(
+            Op::ReviseReplica,
+            json!({"uid": "u-1", "successful": true, "patchType": "JSONPatch",
+            "patch": "W3sib3AiOiJyZXBsYWNlIiwicGF0aCI6Ii9zcGVjL3JlcGxpY2FzIiwidmFsdWUiOjJ9XQ=="}),
+        )
+        .unwrap();
         assert_eq!(
-            answer(Op::InterpretComponent, json!({"uid": "u-1", "successful": true})).unwrap(),
+            out,
+            Outcome::Revised(json!({"apiVersion": "v1", "kind": "Pod", "spec": {"replicas": 2}}))
+        );
+        assert_eq!(
+            answer(
+                Op::InterpretComponent,
+                json!({"uid": "u-1", "successful": true})
+            )
+            .unwrap(),
             Outcome::Components(vec![])
         );
         assert_eq!(
-            answer(Op::InterpretStatus, json!({"uid": "u-1", "successful": true, "rawStatus": {"a": 1}})).unwrap(),
+            answer(
+                Op::InterpretStatus,
+                json!({"uid": "u-1", "successful": true, "rawStatus": {"a": 1}})
+            )
+            .unwrap(),
             Outcome::Status(Some(json!({"a": 1})))
         );
     }
@@ -435,7 +455,9 @@ mod tests {
         assert!(decode_response(br#"{"apiVersion":"v1","kind":"Pod"}"#)
             .unwrap_err()
             .contains("no kind \"Pod\" is registered"));
-        assert!(decode_response(b"{not json").unwrap_err().contains("json parse error"));
+        assert!(decode_response(b"{not json")
+            .unwrap_err()
+            .contains("json parse error"));
         assert!(decode_response(br#"{"response":{"uid":"u","replicas":3.0}}"#).is_err());
         let yaml = decode_response(b"response:\n  uid: u\n  successful: true\n").unwrap();
         assert_eq!(yaml.response.unwrap().uid, "u");
@@ -443,8 +465,13 @@ mod tests {
 
     #[test]
     fn version_negotiation() {
-        assert_eq!(negotiate_version(&["v1beta9".into(), "v1alpha1".into()]).unwrap(), "v1alpha1");
-        assert!(negotiate_version(&["v1beta9".into()]).unwrap_err().contains("(v1alpha1)"));
+        assert_eq!(
+            negotiate_version(&["v1beta9".into(), "v1alpha1".into()]).unwrap(),
+            "v1alpha1"
+        );
+        assert!(negotiate_version(&["v1beta9".into()])
+            .unwrap_err()
+            .contains("(v1alpha1)"));
     }
 
     #[test]
@@ -452,7 +479,9 @@ mod tests {
         let obj = json!({"a": [1, 2, 3], "kind": "K"});
         let out = apply_patch(&obj, br#"[{"op":"add","path":"/a/-","value":4},{"op":"move","from":"/a/0","path":"/b"},{"op":"test","path":"/b","value":1}]"#).unwrap();
         assert_eq!(out, json!({"a": [2, 3, 4], "b": 1, "kind": "K"}));
-        assert!(apply_patch(&obj, br#"[{"op":"frobnicate","path":"/a"}]"#).unwrap_err().contains("Unexpected kind: frobnicate"));
+        assert!(apply_patch(&obj, br#"[{"op":"frobnicate","path":"/a"}]"#)
+            .unwrap_err()
+            .contains("Unexpected kind: frobnicate"));
         assert!(apply_patch(&obj, br#"[{"op":"add","path":"/x/y","value":1}]"#).is_err());
         assert!(apply_patch(&obj, br#"[{"op":"replace","path":"/x","value":1}]"#).is_err());
         assert!(apply_patch(&obj, br#"[{"op":"remove","path":"/a/-9"}]"#).is_err());
@@ -461,8 +490,15 @@ mod tests {
     #[test]
     fn protocol_checks() {
         let s = sent(Op::InterpretHealth);
-        assert!(protocol_violations(&s, br#"{"response":{"uid":"u-1","successful":true,"healthy":true}}"#).is_empty());
-        let v = protocol_violations(&s, br#"{"response":{"uid":"","successful":false,"status":{"code":400}}}"#);
+        assert!(protocol_violations(
+            &s,
+            br#"{"response":{"uid":"u-1","successful":true,"healthy":true}}"#
+        )
+        .is_empty());
+        let v = protocol_violations(
+            &s,
+            br#"{"response":{"uid":"","successful":false,"status":{"code":400}}}"#,
+        );
         assert_eq!(v.len(), 2, "{v:?}");
         let v = protocol_violations(&s, br#"{"response":{"uid":"u-1","patch":"W10="}}"#);
         assert_eq!(v.len(), 2, "{v:?}");
