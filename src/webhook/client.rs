@@ -255,9 +255,6 @@ impl WebhookClient {
         let (mut sender, conn) = hyper::client::conn::http1::handshake(TokioIo::new(tls))
             .await
             .map_err(|e| format!("http handshake: {e}"))?;
-        let driver = tokio::spawn(async move {
-            let _ = conn.await;
-        });
         let len = body.len();
         let req = hyper::Request::builder()
             .method("POST")
@@ -269,7 +266,7 @@ impl WebhookClient {
             .header("Content-Length", len)
             .body(Full::new(body))
             .map_err(|e| format!("cannot build the request: {e}"))?;
-        let result = async {
+        let exchange = async {
             let res = sender
                 .send_request(req)
                 .await
@@ -295,9 +292,17 @@ impl WebhookClient {
                     }
                 })?;
             Ok((status, retry_after, collected.to_bytes().to_vec()))
+        };
+        // Drive the connection and the exchange together in this future (no
+        // spawned task), so every call is self-contained on the runtime.
+        let mut exchange = std::pin::pin!(exchange);
+        let mut conn = std::pin::pin!(conn);
+        let mut conn_done = false;
+        loop {
+            tokio::select! {
+                result = &mut exchange => return result,
+                _ = &mut conn, if !conn_done => conn_done = true,
+            }
         }
-        .await;
-        driver.abort();
-        result
     }
 }
