@@ -197,6 +197,16 @@ fn canned(
     body: Vec<u8>,
     count: usize,
 ) -> (SocketAddr, std::thread::JoinHandle<()>) {
+    canned_seq(id, vec![(status, String::new(), body); count])
+}
+
+/// Like [`canned`], answering the n-th connection with the n-th
+/// (status, extra header lines, body).
+fn canned_seq(
+    id: &TlsIdentity,
+    answers: Vec<(u16, String, Vec<u8>)>,
+) -> (SocketAddr, std::thread::JoinHandle<()>) {
+    let count = answers.len();
     let config = Arc::new(id.server_config().unwrap());
     let listener = TcpListener::bind(loopback()).unwrap();
     let addr = listener.local_addr().unwrap();
@@ -234,12 +244,13 @@ fn canned(
                     }
                 }
             }
+            let (status, extra, body) = &answers[served - 1];
             let head = format!(
-                "HTTP/1.1 {status} X\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+                "HTTP/1.1 {status} X\r\nContent-Type: application/json\r\n{extra}Content-Length: {}\r\nConnection: close\r\n\r\n",
                 body.len()
             );
             let _ = tls.write_all(head.as_bytes());
-            let _ = tls.write_all(&body);
+            let _ = tls.write_all(body);
             let _ = tls.flush();
             tls.conn.send_close_notify();
             let _ = tls.flush();
@@ -402,7 +413,8 @@ fn raw_call(addr: SocketAddr, ca: &str, request: &[u8]) -> (u16, String) {
     let tcp = TcpStream::connect(addr).unwrap();
     tcp.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
     let mut tls = rustls::StreamOwned::new(conn, tcp);
-    tls.write_all(request).unwrap();
+    // The server may answer (and close) before reading everything.
+    let _ = tls.write_all(request);
     let mut out = Vec::new();
     let _ = tls.read_to_end(&mut out);
     let text = String::from_utf8_lossy(&out).into_owned();
@@ -529,6 +541,15 @@ fn server_answers_bad_input_with_clear_errors() {
         (413, "request body is larger than 1048576 bytes".into())
     );
 
+    // Declared far too large: answered without reading the body.
+    let head = format!("POST {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: 100000000\r\n\r\n{{");
+    let (status, body) = raw_call(addr, &ca, head.as_bytes());
+    assert_eq!(status, 200);
+    assert_eq!(
+        envelope_error(&body),
+        (413, "request body is larger than 1048576 bytes".into())
+    );
+
     let (status, body) = raw_call(addr, &ca, &post("/nowhere", Some("application/json"), good));
     assert_eq!((status, body.as_str()), (404, "404 page not found\n"));
     let ready = b"GET /readyz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n";
@@ -552,4 +573,27 @@ fn shipped_webhook_configuration_is_valid() {
     let configs = karmada_interpreter::load::webhook_configurations_from_file(&file).unwrap();
     assert_eq!(configs.len(), 1);
     karmada_interpreter::webhook::validate(&configs[0]).unwrap();
+}
+
+#[test]
+fn busy_webhooks_are_retried_after_the_announced_delay() {
+    let id = identity();
+    let answers = vec![
+        (503, "Retry-After: 1\r\n".to_owned(), b"busy".to_vec()),
+        (
+            200,
+            String::new(),
+            br#"{"response":{"uid":"second-answer","successful":true}}"#.to_vec(),
+        ),
+    ];
+    let (addr, thread) = canned_seq(&id, answers);
+    let url = format!("https://127.0.0.1:{}/x", addr.port());
+    let layer = WebhookLayer::new(vec![config(&url, &id.cert_pem, Some(5))]).unwrap();
+    let obj = workload();
+    let started = Instant::now();
+    let err = call_err(&layer, &Request::InterpretHealth { object: &obj });
+    thread.join().unwrap();
+    assert!(started.elapsed() >= Duration::from_secs(1));
+    // The second answer was read: its (wrong) uid is what failed the call.
+    assert!(err.ends_with("got \"second-answer\""), "{err}");
 }

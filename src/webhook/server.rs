@@ -22,7 +22,7 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
-use http_body_util::{BodyExt, Full, Limited};
+use http_body_util::{BodyExt, Full};
 use hyper::body::{Bytes, Incoming};
 use hyper::service::service_fn;
 use hyper_util::rt::TokioIo;
@@ -202,6 +202,39 @@ impl Drop for RunningServer {
 
 type Answer = hyper::Response<Full<Bytes>>;
 
+/// How much of an oversized body is read (and discarded) before answering.
+const DRAIN_LIMIT: usize = 16 << 20;
+
+/// Reads at most `max` bytes; `Err(None)` when the body is longer (the rest
+/// is discarded up to [`DRAIN_LIMIT`]), `Err(Some(reason))` on read errors.
+async fn read_body(mut body: Incoming, max: usize) -> Result<Bytes, Option<String>> {
+    let mut buf: Vec<u8> = Vec::new();
+    let mut total: usize = 0;
+    while let Some(frame) = body.frame().await {
+        let frame = frame.map_err(|e| Some(e.to_string()))?;
+        let Ok(data) = frame.into_data() else {
+            continue;
+        };
+        total = total.saturating_add(data.len());
+        if total > max {
+            buf = Vec::new();
+            if total > DRAIN_LIMIT {
+                break;
+            }
+            continue;
+        }
+        buf.extend_from_slice(&data);
+    }
+    if total > max {
+        Err(None)
+    } else {
+        Ok(Bytes::from(buf))
+    }
+}
+
+/// How long a client may take to send a request body.
+const BODY_READ_TIMEOUT: Duration = Duration::from_secs(30);
+
 fn respond(status: u16, content_type: &str, body: Vec<u8>) -> Answer {
     let mut res = hyper::Response::new(Full::new(Bytes::from(body)));
     *res.status_mut() =
@@ -243,24 +276,23 @@ async fn serve_one(
         .headers()
         .get(hyper::header::CONTENT_TYPE)
         .map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned());
-    let declared_too_large = req
+    let declared = req
         .headers()
         .get(hyper::header::CONTENT_LENGTH)
         .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.parse::<u64>().ok())
-        .is_some_and(|n| n > max_body as u64);
-    let body = if declared_too_large {
+        .and_then(|v| v.parse::<u64>().ok());
+    // Far too large: answer at once (the connection is then closed).
+    // Moderately too large: read and discard it first, so the client can
+    // finish sending and read the answer.
+    let body = if declared.is_some_and(|n| n > DRAIN_LIMIT as u64) {
         Err(None)
     } else {
-        match Limited::new(req.into_body(), max_body).collect().await {
-            Ok(c) => Ok(c.to_bytes()),
-            Err(e)
-                if e.downcast_ref::<http_body_util::LengthLimitError>()
-                    .is_some() =>
-            {
-                Err(None)
-            }
-            Err(e) => Err(Some(e.to_string())),
+        match tokio::time::timeout(BODY_READ_TIMEOUT, read_body(req.into_body(), max_body)).await {
+            Err(_) => Err(Some(format!(
+                "timed out reading the request body after {}s",
+                BODY_READ_TIMEOUT.as_secs()
+            ))),
+            Ok(r) => r,
         }
     };
     let answer = tokio::task::spawn_blocking(move || {

@@ -272,6 +272,20 @@ fn validate_rule(rule: &RuleWithOperations, path: &str, errs: &mut Errors) {
 fn validate_url(path: &str, url: &str, errs: &mut Errors) {
     const FORM: &str = "; desired format: https://host[/path]";
     let u = super::endpoint::ParsedUrl::parse(url);
+    // Go's url.Parse rejects a non-numeric port.
+    if let Some((_, port)) = u.host.rsplit_once(':').filter(|_| !u.host.ends_with(']')) {
+        if !port.chars().all(|c| c.is_ascii_digit()) {
+            errs.required(
+                path.to_owned(),
+                &format!(
+                    "url must be a valid URL: parse {}: invalid port {} after host{FORM}",
+                    quote(url),
+                    quote(&format!(":{port}"))
+                ),
+            );
+            return;
+        }
+    }
     if u.scheme != "https" {
         errs.invalid(
             path.to_owned(),
@@ -666,6 +680,8 @@ mod tests {
     #[case(json!({"clientConfig": {"url": "http://h/x"}}), "webhooks[0].clientConfig.url: Invalid value: \"http\": 'https' is the only allowed URL scheme; desired format: https://host[/path]")]
     #[case(json!({"clientConfig": {"url": "https://h/x?a=b"}}), "webhooks[0].clientConfig.url: Invalid value: \"a=b\": query parameters are not permitted in the URL")]
     #[case(json!({"clientConfig": {"url": "https://u:p@h/x"}}), "webhooks[0].clientConfig.url: Invalid value: \"u:p\": user information is not permitted in the URL")]
+    #[case(json!({"clientConfig": {"url": "https://h:abc/x"}}), "webhooks[0].clientConfig.url: Required value: url must be a valid URL: parse \"https://h:abc/x\": invalid port \":abc\" after host; desired format: https://host[/path]")]
+    #[case(json!({"clientConfig": {"url": "https://[::1]:8443/x"}}), "ok")]
     #[case(json!({"clientConfig": {"url": "https://h/x#f"}}), "webhooks[0].clientConfig.url: Invalid value: \"f\": fragments are not permitted in the URL")]
     #[case(json!({"clientConfig": {"service": {"name": "s", "namespace": "n", "port": 0}}}), "webhooks[0].clientConfig.service.port: Invalid value: 0: port is not valid: must be between 1 and 65535, inclusive")]
     #[case(json!({"clientConfig": {"service": {"name": "s", "namespace": "n", "path": "//"}}}), "webhooks[0].clientConfig.service.path: Invalid value: \"//\": segment[0] may not be empty")]
