@@ -257,7 +257,6 @@ fn ready_replicas_of(status: &Value) -> Result<i32, String> {
 /// A configuration registering this webhook at `url` with `ca_pem` as its
 /// CA bundle (the operations of the shipped Go example plus InterpretComponent).
 pub fn configuration(url: &str, ca_pem: &str) -> Value {
-    use base64::Engine as _;
     json!({
         "apiVersion": "config.karmada.io/v1alpha1",
         "kind": "ResourceInterpreterWebhookConfiguration",
@@ -273,7 +272,8 @@ pub fn configuration(url: &str, ca_pem: &str) -> Value {
             }],
             "clientConfig": {
                 "url": url,
-                "caBundle": base64::engine::general_purpose::STANDARD.encode(ca_pem),
+                // ByteString serializes as base64, as caBundle is on the wire.
+                "caBundle": k8s_openapi::ByteString(ca_pem.as_bytes().to_vec()),
             },
             "interpreterContextVersions": ["v1alpha1"],
             "timeoutSeconds": 3,

@@ -42,6 +42,8 @@ pub struct ChainArgs {
     #[arg(long = "customization", short = 'f', value_name = "FILE")]
     customizations: Vec<PathBuf>,
     /// A file of ResourceInterpreterWebhookConfiguration documents (repeatable).
+    /// With `test`, cases a webhook matches are sent to it (with protocol
+    /// checks) and the others are skipped: this is how to test a webhook.
     #[arg(long = "webhook-config", value_name = "FILE")]
     webhook_configs: Vec<PathBuf>,
 }
