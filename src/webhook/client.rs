@@ -211,7 +211,7 @@ impl WebhookClient {
                     let text = String::from_utf8_lossy(&answer);
                     return Err(format!(
                         "an error on the server ({:?}) has prevented the request from succeeding (HTTP status {status})",
-                        text.trim()
+                        wire::short(text.trim())
                     ));
                 }
                 return Ok(answer);

@@ -135,7 +135,7 @@ pub fn decode_response(body: &[u8]) -> Result<ResourceInterpreterContext, String
     serde_json::from_value(value).map_err(|e| format!("couldn't decode response: {e}"))
 }
 
-fn short(s: &str) -> String {
+pub(crate) fn short(s: &str) -> String {
     const MAX: usize = 200;
     if s.len() <= MAX {
         return s.to_owned();
