@@ -1,4 +1,154 @@
-//! The conformance suite (`cargo test --features conformance`): every golden
-//! case of the project (`conformance/`, `thirdparty/*/testdata`) against the
-//! built-in chain, each reported as its own test.
-fn main() {}
+//! The conformance suite (`cargo test --features conformance --test conformance`):
+//! every golden case of the project (`conformance/`, `thirdparty/*/testdata`),
+//! each reported as its own test.
+//!
+//! By default the cases run against the built-in chain (cases in directories
+//! marked `WEBHOOK-ONLY` are ignored). Environment:
+//!
+//! - `KARMADA_INTERPRETER_WEBHOOK_CONFIG=FILE`: a file of
+//!   ResourceInterpreterWebhookConfiguration documents. Cases a webhook
+//!   matches are sent to it instead, with protocol checks; the others are
+//!   ignored.
+//! - `KARMADA_INTERPRETER_CASES=PATH[,PATH...]`: case files or directories
+//!   to run (relative paths are taken from the crate root), instead of
+//!   `conformance/` and `thirdparty/`.
+//!
+//! Usual libtest filters and flags work (`-- --list`, `-- retain`, `--ignored`).
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::Arc;
+
+use karmada_interpreter::golden::{
+    discover, is_webhook_only, load_cases, GoldenCase, Runner, Verdict, WebhookRunner,
+};
+use karmada_interpreter::interpreter::gvk_of;
+use karmada_interpreter::Interpreter;
+use libtest_mimic::{Arguments, Failed, Trial};
+
+const CONFIG_ENV: &str = "KARMADA_INTERPRETER_WEBHOOK_CONFIG";
+const CASES_ENV: &str = "KARMADA_INTERPRETER_CASES";
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn case_paths() -> Vec<PathBuf> {
+    match std::env::var(CASES_ENV) {
+        Ok(list) if !list.trim().is_empty() => list
+            .split(',')
+            .map(str::trim)
+            .filter(|p| !p.is_empty())
+            .map(|p| {
+                let p = PathBuf::from(p);
+                if p.is_absolute() {
+                    p
+                } else {
+                    root().join(p)
+                }
+            })
+            .collect(),
+        _ => ["conformance", "thirdparty"]
+            .iter()
+            .map(|d| root().join(d))
+            .filter(|p| p.is_dir())
+            .collect(),
+    }
+}
+
+fn display(path: &Path) -> String {
+    path.strip_prefix(root())
+        .unwrap_or(path)
+        .display()
+        .to_string()
+}
+
+fn verdict(v: Verdict) -> Result<(), Failed> {
+    match v {
+        Verdict::Passed | Verdict::KnownDeviation(_) | Verdict::Skipped(_) => Ok(()),
+        Verdict::Failed(lines) => Err(lines.join("\n").into()),
+    }
+}
+
+enum Backend {
+    Chain(Arc<Runner>),
+    Webhook(Arc<WebhookRunner>),
+}
+
+fn trials() -> Result<Vec<Trial>, String> {
+    let backend = match std::env::var_os(CONFIG_ENV) {
+        Some(file) => {
+            let configs =
+                karmada_interpreter::load::webhook_configurations_from_file(Path::new(&file))
+                    .map_err(|e| e.to_string())?;
+            Backend::Webhook(Arc::new(
+                WebhookRunner::new(configs).map_err(|e| e.to_string())?,
+            ))
+        }
+        None => Backend::Chain(Arc::new(Runner::default())),
+    };
+    let mut chains: HashMap<Option<PathBuf>, Result<Arc<Interpreter>, String>> = HashMap::new();
+    let mut out = Vec::new();
+    for file in discover(&case_paths()).map_err(|e| e.to_string())? {
+        let shown = display(&file.path);
+        for (i, case) in load_cases(&file.path).into_iter().enumerate() {
+            let case: GoldenCase = match case {
+                Ok(c) => c,
+                Err(e) => {
+                    let msg = e.to_string();
+                    out.push(Trial::test(
+                        format!("{shown}::case #{}", i + 1),
+                        move || Err(msg.into()),
+                    ));
+                    continue;
+                }
+            };
+            let name = format!("{shown}::{}", case.name);
+            let kind = case.operation.as_str();
+            let trial = match &backend {
+                Backend::Chain(runner) => {
+                    let ignored = is_webhook_only(&file.path);
+                    let chain = chains
+                        .entry(file.customization.clone())
+                        .or_insert_with(|| {
+                            runner.chain(file.customization.as_deref()).map(Arc::new)
+                        })
+                        .clone();
+                    let runner = runner.clone();
+                    Trial::test(name, move || {
+                        let chain = chain.map_err(Failed::from)?;
+                        verdict(runner.run_case(&chain, &case).verdict)
+                    })
+                    .with_ignored_flag(ignored)
+                }
+                Backend::Webhook(runner) => {
+                    let matched = case
+                        .request()
+                        .map(|r| {
+                            runner
+                                .identity(&gvk_of(r.object()), case.operation)
+                                .is_some()
+                        })
+                        .unwrap_or(true);
+                    let runner = runner.clone();
+                    Trial::test(name, move || verdict(runner.run_case(&case).verdict))
+                        .with_ignored_flag(!matched)
+                }
+            };
+            out.push(trial.with_kind(kind));
+        }
+    }
+    Ok(out)
+}
+
+fn main() -> ExitCode {
+    let args = Arguments::from_args();
+    match trials() {
+        Ok(trials) => libtest_mimic::run(&args, trials).exit_code(),
+        Err(e) => {
+            eprintln!("conformance: {e}");
+            ExitCode::from(2)
+        }
+    }
+}

@@ -1,6 +1,7 @@
 //! Command-line interface.
 
 mod list;
+mod serve;
 mod test;
 
 use std::path::PathBuf;
@@ -28,6 +29,10 @@ enum Command {
     Test(test::TestArgs),
     /// List every (kind, operation) the chain serves and which layer serves it.
     List(list::ListArgs),
+    /// Serve the built-in chain (plus customizations) as an interpreter
+    /// webhook over TLS; `--print-config` prints a matching
+    /// ResourceInterpreterWebhookConfiguration.
+    Serve(Box<serve::ServeArgs>),
 }
 
 /// Customizations and webhook configurations that extend the built-in chain.
@@ -37,6 +42,8 @@ pub struct ChainArgs {
     #[arg(long = "customization", short = 'f', value_name = "FILE")]
     customizations: Vec<PathBuf>,
     /// A file of ResourceInterpreterWebhookConfiguration documents (repeatable).
+    /// With `test`, cases a webhook matches are sent to it (with protocol
+    /// checks) and the others are skipped: this is how to test a webhook.
     #[arg(long = "webhook-config", value_name = "FILE")]
     webhook_configs: Vec<PathBuf>,
 }
@@ -65,5 +72,6 @@ pub fn run(cli: Cli) -> karmada_interpreter::Result<ExitCode> {
     match cli.command {
         Command::Test(args) => test::run(args),
         Command::List(args) => list::run(args),
+        Command::Serve(args) => serve::run(*args),
     }
 }

@@ -67,6 +67,19 @@ fn is_case_file(path: &Path) -> bool {
     matches!(ext, Some("yaml" | "yml")) && stem != Some("customizations")
 }
 
+/// A directory holding a file of this name contains cases meant only for
+/// webhooks (e.g. the example Workload webhook's): runs against the
+/// built-in chain skip them.
+pub const WEBHOOK_ONLY_MARKER: &str = "WEBHOOK-ONLY";
+
+/// Whether `case_file` sits under a directory marked [`WEBHOOK_ONLY_MARKER`].
+pub fn is_webhook_only(case_file: &Path) -> bool {
+    case_file
+        .ancestors()
+        .skip(1)
+        .any(|dir| dir.join(WEBHOOK_ONLY_MARKER).is_file())
+}
+
 /// Karmada's layout: `<dir>/customizations.yaml` next to `<dir>/testdata/`.
 fn customization_for(case: &Path) -> Option<PathBuf> {
     case.ancestors()

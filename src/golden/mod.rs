@@ -17,9 +17,13 @@ mod compare;
 mod deviations;
 mod discover;
 mod runner;
+#[cfg(feature = "webhook")]
+mod webhook;
 
 pub use case::{load_cases, parse_cases, GoldenCase};
 pub use compare::{diff, diff_unordered, Difference};
 pub use deviations::{Deviation, Deviations};
-pub use discover::{discover, CaseFile};
-pub use runner::{produce, CaseReport, Report, Runner, Verdict};
+pub use discover::{discover, is_webhook_only, CaseFile, WEBHOOK_ONLY_MARKER};
+pub use runner::{outputs, produce, CaseReport, Report, Runner, Verdict};
+#[cfg(feature = "webhook")]
+pub use webhook::WebhookRunner;

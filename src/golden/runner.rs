@@ -9,7 +9,11 @@ use serde_json::{Map, Value};
 use super::case::{load_cases, GoldenCase};
 use super::compare::{diff, diff_unordered};
 use super::deviations::Deviations;
-use super::discover::discover;
+use super::discover::{discover, is_webhook_only};
+
+/// Why a webhook-only case is skipped by the chain.
+pub(crate) const WEBHOOK_ONLY_REASON: &str =
+    "webhook-only case (its directory holds a WEBHOOK-ONLY marker): run it against a webhook";
 use crate::api::{
     InterpreterOperation, ResourceInterpreterCustomization, ResourceInterpreterWebhookConfiguration,
 };
@@ -40,8 +44,14 @@ pub fn produce(chain: &Interpreter, case: &GoldenCase) -> Result<(Map<String, Va
             reason,
         })?;
     let answer = chain.interpret(&request)?;
+    Ok((outputs(answer.value), answer.served_by))
+}
+
+/// An operation's result named as golden files name it (`replica`,
+/// `requires`, `revised`, ...).
+pub fn outputs(outcome: Outcome) -> Map<String, Value> {
     let mut out = Map::new();
-    match answer.value {
+    match outcome {
         Outcome::Replicas(r) => {
             out.insert("replica".into(), Value::from(r.replicas));
             if let Some(req) = r.requirements {
@@ -70,7 +80,7 @@ pub fn produce(chain: &Interpreter, case: &GoldenCase) -> Result<(Map<String, Va
             out.insert("dependencies".into(), json(&d));
         }
     }
-    Ok((out, answer.served_by))
+    out
 }
 
 /// Our own API types always encode; a failure would be a bug worth showing.
@@ -88,6 +98,9 @@ pub enum Verdict {
     /// The case is listed in `COMPATIBILITY.md`: the project answers
     /// differently on purpose.
     KnownDeviation(String),
+    /// The case was not run against this backend (e.g. no webhook rule
+    /// matches it), with the reason.
+    Skipped(String),
 }
 
 /// One case's outcome.
@@ -112,6 +125,7 @@ impl CaseReport {
             Verdict::Passed => "PASS",
             Verdict::Failed(_) => "FAIL",
             Verdict::KnownDeviation(_) => "DEVIATION",
+            Verdict::Skipped(_) => "SKIP",
         };
         let mut s = format!("{status} {}: case {:?}", self.file.display(), self.name);
         if let Some(op) = self.operation {
@@ -129,6 +143,9 @@ impl CaseReport {
             }
             Verdict::KnownDeviation(reason) => {
                 let _ = write!(s, "\n    known deviation: {reason}");
+            }
+            Verdict::Skipped(reason) => {
+                let _ = write!(s, "\n    skipped: {reason}");
             }
         }
         s
@@ -162,9 +179,18 @@ impl Report {
         self.count(|v| matches!(v, Verdict::KnownDeviation(_)))
     }
 
-    /// `N passed, M failed` (`, K known deviations` when there are some).
+    /// Cases not run against this backend.
+    pub fn skipped(&self) -> usize {
+        self.count(|v| matches!(v, Verdict::Skipped(_)))
+    }
+
+    /// `N passed, M failed` (`, K skipped` and `, K known deviations` when
+    /// there are some).
     pub fn summary_line(&self) -> String {
         let mut s = format!("{} passed, {} failed", self.passed(), self.failed());
+        if self.skipped() > 0 {
+            let _ = write!(s, ", {} skipped", self.skipped());
+        }
         if self.deviations() > 0 {
             let _ = write!(s, ", {} known deviations", self.deviations());
         }
@@ -201,6 +227,22 @@ impl Runner {
             HashMap::new();
         let mut report = Report::default();
         for file in discover(paths)? {
+            if is_webhook_only(&file.path) {
+                for (i, case) in load_cases(&file.path).into_iter().enumerate() {
+                    let (name, operation) = match case {
+                        Ok(c) => (c.name, Some(c.operation)),
+                        Err(_) => (format!("case #{}", i + 1), None),
+                    };
+                    report.cases.push(CaseReport {
+                        file: file.path.clone(),
+                        name,
+                        operation,
+                        served_by: None,
+                        verdict: Verdict::Skipped(WEBHOOK_ONLY_REASON.into()),
+                    });
+                }
+                continue;
+            }
             let chain = chains
                 .entry(file.customization.clone())
                 .or_insert_with(|| self.chain(file.customization.as_deref()));
@@ -229,7 +271,7 @@ impl Runner {
     }
 
     /// The chain for cases next to `customization` (Karmada's layout) or none.
-    fn chain(&self, customization: Option<&Path>) -> std::result::Result<Interpreter, String> {
+    pub fn chain(&self, customization: Option<&Path>) -> std::result::Result<Interpreter, String> {
         let mut customizations = self.customizations.clone();
         if let Some(path) = customization {
             let mut found =
@@ -266,7 +308,15 @@ impl Runner {
 
 /// Runs a case and compares, without looking at deviations.
 pub(crate) fn judge(chain: &Interpreter, case: &GoldenCase) -> (Option<Source>, Verdict) {
-    match produce(chain, case) {
+    judge_result(case, produce(chain, case))
+}
+
+/// Compares what a backend produced (or how it failed) with the case.
+pub(crate) fn judge_result(
+    case: &GoldenCase,
+    produced: Result<(Map<String, Value>, Source)>,
+) -> (Option<Source>, Verdict) {
+    match produced {
         Err(crate::Error::NotServed { .. }) if case.expect_error => (
             None,
             Verdict::Failed(vec![format!(

@@ -1,11 +1,49 @@
-//! The webhook layer: `ResourceInterpreterWebhookConfiguration` rules and
-//! hook selection (`webhook-and-cli.md` §2.3–§2.4). The HTTPS client arrives
-//! with the webhook issue; until then a matched hook answers with an error.
+//! Interpreter webhooks (`webhook-and-cli.md` §1–§4).
+//!
+//! - [`WebhookLayer`]: the webhook layer of the chain. Loads
+//!   `ResourceInterpreterWebhookConfiguration` documents, validates them
+//!   ([`validate`], Karmada's admission rules and messages), selects the hook
+//!   for a (kind, operation) (§2.3–§2.4) and calls it.
+//! - [`wire`] items (re-exported here): request construction, version
+//!   negotiation, answer verification with the reference's error texts,
+//!   RFC 6902 patch application and result extraction. No HTTP.
+//! - [`sdk`]: the server SDK (handler trait, response helpers, request
+//!   handling with answers to bad input). No HTTP.
+//! - With feature `webhook`: [`client`] (HTTPS client), [`server`] (TLS HTTP
+//!   server hosting SDK handlers) and [`tls`] (PEM, rustls with ring,
+//!   self-signed certificates).
+//!
+//! A failed call is [`crate::Error::Webhook`] whose `message` is Karmada's
+//! reason text; [`karmada_error_text`] gives the reference's full wording.
 
+#[cfg(feature = "webhook")]
+pub mod client;
+mod endpoint;
+pub mod sdk;
+#[cfg(feature = "webhook")]
+pub mod server;
+#[cfg(feature = "webhook")]
+pub mod tls;
+mod validation;
+mod wire;
+
+pub use endpoint::{clean_path, Endpoint};
+pub use validation::{
+    validate, validate_dependencies, FieldError, FieldErrorType, ValidationErrors,
+    ACCEPTED_CONTEXT_VERSIONS,
+};
+pub use wire::{
+    apply_patch, build_request, decode_response, encode_request, interpret_response,
+    karmada_error_text, negotiate_version, protocol_violations,
+};
+
+use k8s_openapi::api::admissionregistration::v1::WebhookClientConfig;
+use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
 use kube::core::GroupVersionKind;
 
 use crate::api::{
     InterpreterOperation, ResourceInterpreterWebhook, ResourceInterpreterWebhookConfiguration,
+    RuleWithOperations,
 };
 use crate::error::{Error, Result};
 use crate::interpreter::{describe, CatalogEntry, Layer, LayerKind, Outcome, Request, Source};
@@ -18,15 +56,52 @@ pub(crate) struct Hook {
 }
 
 /// The webhook layer of the chain.
+///
+/// ```
+/// use karmada_interpreter::webhook::WebhookLayer;
+///
+/// let configs = karmada_interpreter::load::webhook_configurations_from_str(r#"
+/// apiVersion: config.karmada.io/v1alpha1
+/// kind: ResourceInterpreterWebhookConfiguration
+/// metadata: {name: shop}
+/// webhooks:
+///   - name: workloads.example.io
+///     rules: [{operations: ["*"], apiGroups: [workload.example.io], apiVersions: ["*"], kinds: [Workload]}]
+///     clientConfig: {url: "https://127.0.0.1:8443/interpret"}
+///     interpreterContextVersions: [v1alpha1]
+/// "#, "inline").unwrap();
+/// let layer = WebhookLayer::new(configs).unwrap();
+/// let gvk = kube::core::GroupVersionKind::gvk("workload.example.io", "v1alpha1", "Workload");
+/// let op = karmada_interpreter::api::InterpreterOperation::Retain;
+/// assert_eq!(layer.identity(&gvk, op), Some("shop/workloads.example.io"));
+/// ```
 #[derive(Debug)]
 pub struct WebhookLayer {
     /// Sorted by identity: the first match is the one called.
     hooks: Vec<Hook>,
+    #[cfg(feature = "webhook")]
+    client: client::WebhookClient,
 }
 
 impl WebhookLayer {
-    /// Loads configurations (configurations ordered by name, hooks in listed order).
+    /// Loads configurations (configurations ordered by name, hooks in listed
+    /// order) after validating each as Karmada's admission webhook would.
     pub fn new(configs: Vec<ResourceInterpreterWebhookConfiguration>) -> Result<Self> {
+        for c in &configs {
+            validate(c).map_err(|e| Error::Config {
+                source_name: format!(
+                    "ResourceInterpreterWebhookConfiguration {:?}",
+                    c.metadata.name.as_deref().unwrap_or("")
+                ),
+                message: e.to_string(),
+            })?;
+        }
+        Self::new_unvalidated(configs)
+    }
+
+    /// Like [`WebhookLayer::new`] without validation (objects that reached a
+    /// cluster some other way; a service reference wins over a URL).
+    pub fn new_unvalidated(configs: Vec<ResourceInterpreterWebhookConfiguration>) -> Result<Self> {
         let mut hooks: Vec<Hook> = configs
             .into_iter()
             .flat_map(|c| {
@@ -38,7 +113,35 @@ impl WebhookLayer {
             })
             .collect();
         hooks.sort_by(|a, b| a.identity.as_bytes().cmp(b.identity.as_bytes()));
-        Ok(Self { hooks })
+        Ok(Self {
+            hooks,
+            #[cfg(feature = "webhook")]
+            client: client::WebhookClient::new(),
+        })
+    }
+
+    /// Replaces the HTTPS client (answer size limit, default timeout,
+    /// address overrides).
+    #[cfg(feature = "webhook")]
+    pub fn with_client(mut self, client: client::WebhookClient) -> Self {
+        self.client = client;
+        self
+    }
+
+    /// The identity (`<configuration>/<webhook>`) of the hook that would be
+    /// called for `operation` on objects of `gvk`.
+    pub fn identity(&self, gvk: &GroupVersionKind, op: InterpreterOperation) -> Option<&str> {
+        self.select(gvk, op).map(|h| h.identity.as_str())
+    }
+
+    /// Calls the matching hook and returns the whole exchange (what was
+    /// sent, the raw answer, the verified result), or `None` when no hook
+    /// matches. The conformance suite uses this for its protocol checks.
+    #[cfg(feature = "webhook")]
+    pub fn call(&self, request: &Request<'_>) -> Option<(String, client::Exchange)> {
+        let gvk = crate::interpreter::gvk_of(request.object());
+        let hook = self.select(&gvk, request.operation())?;
+        Some((hook.identity.clone(), self.client.call(hook, request)))
     }
 
     pub(crate) fn select(&self, gvk: &GroupVersionKind, op: InterpreterOperation) -> Option<&Hook> {
@@ -63,17 +166,31 @@ impl Layer for WebhookLayer {
         })
     }
 
+    #[cfg(feature = "webhook")]
     fn interpret(&self, request: &Request<'_>) -> Result<Outcome> {
-        let gvk = crate::interpreter::gvk_of(request.object());
-        let webhook = self
-            .select(&gvk, request.operation())
-            .map(|h| h.identity.clone())
-            .unwrap_or_default();
-        Err(Error::Webhook {
+        let fail = |webhook: String, message: String| Error::Webhook {
             webhook,
             operation: request.operation(),
             object: describe(request.object()),
-            message: "the webhook client is not available in this build yet".to_owned(),
+            message,
+        };
+        match self.call(request) {
+            None => Err(fail(String::new(), "no webhook matches".to_owned())),
+            Some((identity, exchange)) => exchange.result.map_err(|m| fail(identity, m)),
+        }
+    }
+
+    #[cfg(not(feature = "webhook"))]
+    fn interpret(&self, request: &Request<'_>) -> Result<Outcome> {
+        let gvk = crate::interpreter::gvk_of(request.object());
+        Err(Error::Webhook {
+            webhook: self
+                .identity(&gvk, request.operation())
+                .unwrap_or_default()
+                .to_owned(),
+            operation: request.operation(),
+            object: describe(request.object()),
+            message: "this build has no HTTPS client: enable the `webhook` feature".to_owned(),
         })
     }
 
@@ -108,5 +225,81 @@ impl Layer for WebhookLayer {
             }
         }
         out
+    }
+}
+
+/// A configuration registering one webhook (`config_name`/`webhook_name`)
+/// for everything `chain` serves: one rule per (apiVersion, kind) listing
+/// the operations served, wildcards kept (`*` kinds become `*` groups,
+/// versions and kinds). What `karmada-interpreter serve --print-config` prints.
+///
+/// ```
+/// use karmada_interpreter::{Interpreter, webhook::configuration_for};
+/// use k8s_openapi::api::admissionregistration::v1::WebhookClientConfig;
+///
+/// let chain = Interpreter::builder().bundled(false).build().unwrap();
+/// let cc = WebhookClientConfig { url: Some("https://127.0.0.1:8443/interpret".into()), ..Default::default() };
+/// let config = configuration_for(&chain, "karmada-interpreter", "interpreter.karmada.io", cc, Some(10));
+/// let rule = &config.webhooks[0].rules[0];
+/// assert_eq!(rule.kinds, ["*"]);
+/// assert!(rule.operations.contains(&"InterpretStatus".to_owned()));
+/// assert!(karmada_interpreter::webhook::validate(&config).is_ok());
+/// ```
+pub fn configuration_for(
+    chain: &crate::Interpreter,
+    config_name: &str,
+    webhook_name: &str,
+    client_config: WebhookClientConfig,
+    timeout_seconds: Option<i32>,
+) -> ResourceInterpreterWebhookConfiguration {
+    use std::collections::BTreeMap;
+    let mut by_kind: BTreeMap<(String, String), Vec<InterpreterOperation>> = BTreeMap::new();
+    for entry in chain.catalog() {
+        if entry.source.layer == LayerKind::Webhook {
+            continue;
+        }
+        let ops = by_kind
+            .entry((entry.api_version.clone(), entry.kind.clone()))
+            .or_default();
+        if !ops.contains(&entry.operation) {
+            ops.push(entry.operation);
+        }
+    }
+    let rules = by_kind
+        .into_iter()
+        .map(|((api_version, kind), mut ops)| {
+            ops.sort_by_key(|op| InterpreterOperation::ALL.iter().position(|o| o == op));
+            let (group, version) = if api_version == "*" || kind == "*" {
+                ("*".to_owned(), "*".to_owned())
+            } else {
+                let (g, v) = crate::interpreter::split_api_version(&api_version);
+                (g.to_owned(), v.to_owned())
+            };
+            RuleWithOperations {
+                operations: ops.iter().map(|o| o.as_str().to_owned()).collect(),
+                api_groups: vec![group],
+                api_versions: vec![version],
+                kinds: vec![if api_version == "*" {
+                    "*".to_owned()
+                } else {
+                    kind
+                }],
+            }
+        })
+        .collect();
+    ResourceInterpreterWebhookConfiguration {
+        api_version: Some(crate::api::CONFIG_API_VERSION.to_owned()),
+        kind: Some("ResourceInterpreterWebhookConfiguration".to_owned()),
+        metadata: ObjectMeta {
+            name: Some(config_name.to_owned()),
+            ..ObjectMeta::default()
+        },
+        webhooks: vec![ResourceInterpreterWebhook {
+            name: webhook_name.to_owned(),
+            client_config,
+            rules,
+            timeout_seconds,
+            interpreter_context_versions: vec!["v1alpha1".to_owned()],
+        }],
     }
 }

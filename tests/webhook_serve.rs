@@ -1,0 +1,199 @@
+//! `karmada-interpreter serve` end to end: start the binary on loopback with
+//! a self-signed certificate, run the conformance cases against it (library
+//! runner and `karmada-interpreter test --webhook-config`), then stop it with
+//! SIGTERM and check it shut down gracefully. `--print-config` with a
+//! certificate directory is stable across runs.
+
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use karmada_interpreter::golden::{Verdict, WebhookRunner};
+
+const BIN: &str = env!("CARGO_BIN_EXE_karmada-interpreter");
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn temp_dir(tag: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("ki-serve-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Kills the child (by its own id) if a test fails before stopping it.
+struct Guard(Option<Child>);
+
+impl Drop for Guard {
+    fn drop(&mut self) {
+        if let Some(mut c) = self.0.take() {
+            let _ = c.kill();
+            let _ = c.wait();
+        }
+    }
+}
+
+fn wait_for(file: &Path, child: &mut Child) {
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while !file.exists() {
+        if let Ok(Some(status)) = child.try_wait() {
+            panic!("serve exited early: {status}");
+        }
+        assert!(
+            Instant::now() < deadline,
+            "serve did not write its configuration in 30 s"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+#[test]
+fn serve_passes_the_conformance_cases_and_stops_gracefully() {
+    let dir = temp_dir("run");
+    let config = dir.join("webhook.json");
+    let child = Command::new(BIN)
+        .args([
+            "serve",
+            "--listen",
+            "127.0.0.1:0",
+            "--timeout-seconds",
+            "10",
+            "--write-config",
+        ])
+        .arg(&config)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut guard = Guard(Some(child));
+    wait_for(&config, guard.0.as_mut().unwrap());
+
+    let configs = karmada_interpreter::load::webhook_configurations_from_file(&config).unwrap();
+    let cases = root().join("conformance/webhook/serve");
+    let report = WebhookRunner::new(configs)
+        .unwrap()
+        .run(std::slice::from_ref(&cases))
+        .unwrap();
+    let failures: Vec<String> = report
+        .cases
+        .iter()
+        .filter(|c| !matches!(c.verdict, Verdict::Passed))
+        .map(|c| c.render())
+        .collect();
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    assert_eq!(report.passed(), 5, "{}", report.summary_line());
+
+    // The same through the CLI, as a webhook author without cargo would.
+    let out = Command::new(BIN)
+        .arg("test")
+        .arg("--webhook-config")
+        .arg(&config)
+        .arg(&cases)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    assert_eq!(stdout.trim(), "5 passed, 0 failed");
+
+    // Graceful stop on SIGTERM (sent to our own child, by id).
+    let mut child = guard.0.take().unwrap();
+    let pid = child.id().to_string();
+    assert!(Command::new("kill")
+        .args(["-TERM", &pid])
+        .status()
+        .unwrap()
+        .success());
+    let deadline = Instant::now() + Duration::from_secs(20);
+    let status = loop {
+        if let Some(s) = child.try_wait().unwrap() {
+            break s;
+        }
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            panic!("serve did not stop within 20 s of SIGTERM");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    let mut stderr = String::new();
+    use std::io::Read;
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut stderr)
+        .unwrap();
+    assert!(status.success(), "{status}: {stderr}");
+    assert!(stderr.contains("stopped"), "{stderr}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn print_config_with_a_cert_dir_is_stable_and_valid() {
+    let dir = temp_dir("print");
+    let certs = dir.join("certs");
+    let print = || {
+        let out = Command::new(BIN)
+            .args([
+                "serve",
+                "--listen",
+                "127.0.0.1:9443",
+                "--print-config",
+                "--service",
+                "karmada-interpreter",
+                "--service-namespace",
+                "karmada-system",
+                "--cert-dir",
+            ])
+            .arg(&certs)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let first = print();
+    assert_eq!(
+        first,
+        print(),
+        "the printed configuration must not change between runs"
+    );
+    assert!(certs.join("tls.crt").is_file() && certs.join("tls.key").is_file());
+    let configs =
+        karmada_interpreter::load::webhook_configurations_from_str(&first, "printed").unwrap();
+    karmada_interpreter::webhook::validate(&configs[0]).unwrap();
+    let service = configs[0].webhooks[0]
+        .client_config
+        .service
+        .as_ref()
+        .unwrap();
+    assert_eq!(
+        (
+            service.name.as_str(),
+            service.namespace.as_str(),
+            service.port
+        ),
+        ("karmada-interpreter", "karmada-system", Some(443))
+    );
+    let ca = &configs[0].webhooks[0]
+        .client_config
+        .ca_bundle
+        .as_ref()
+        .unwrap()
+        .0;
+    assert_eq!(ca, &std::fs::read(certs.join("tls.crt")).unwrap());
+
+    // Without a certificate the printed caBundle could not match: refused.
+    let out = Command::new(BIN)
+        .args(["serve", "--print-config"])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr)
+        .contains("--print-config needs --cert/--key or --cert-dir"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
