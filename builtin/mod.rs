@@ -4,6 +4,7 @@
 //! Adding a kind means writing its module and adding its rows to [`TABLE`].
 
 mod generic;
+pub(crate) mod normalize;
 
 use kube::core::GroupVersionKind;
 use std::sync::{Arc, OnceLock};

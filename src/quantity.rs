@@ -37,3 +37,18 @@ impl Quantity {
             .map_err(|_| err())
     }
 }
+
+impl Quantity {
+    /// Parses a JSON string or number (placeholder).
+    pub fn from_json(v: &serde_json::Value) -> Result<Self, QuantityError> {
+        match v {
+            serde_json::Value::String(s) => Self::parse(s),
+            serde_json::Value::Number(n) => Self::parse(&n.to_string()),
+            other => Err(QuantityError(other.to_string())),
+        }
+    }
+    /// Canonical form (placeholder).
+    pub fn to_canonical_string(&self) -> String {
+        self.0.to_string()
+    }
+}

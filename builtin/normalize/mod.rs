@@ -1,0 +1,548 @@
+//! Typed decoding and Go-style re-encoding of Kubernetes objects held as JSON
+//! (`native-builtins.md` §1.4–§1.6, Appendix A).
+//!
+//! Karmada decodes an object into its Go type, works on it and encodes it
+//! again. This module does the same on the JSON tree, driven by the
+//! Kubernetes 1.36 type graph in [`schema`] (generated from k8s-openapi plus
+//! Appendix A by `tools/gen_k8s_schema.py`):
+//!
+//! * [`encode`] checks every known field's JSON type (an error names the field
+//!   and the object), then re-encodes the way Go does: empty optional fields
+//!   dropped, always-emitted fields added, quantities and times canonical.
+//!   **Unlike Karmada, keys unknown to the schema are kept verbatim**: the
+//!   project never drops fields of the user's object that the operation does
+//!   not own (`COMPATIBILITY.md`).
+//! * [`decode`] gives the typed value as Go would hold it: unknown keys and
+//!   nulls gone, zero value fields gone, present-but-empty lists and maps kept
+//!   (Go tells a nil list from an empty one). Two decoded values are equal
+//!   exactly when Karmada's typed values are. With `strict` it follows the
+//!   status-item rules of §1.6 (case-insensitive keys, integer literals only).
+
+#[rustfmt::skip]
+#[allow(clippy::all, dead_code)]
+pub(crate) mod schema;
+
+use base64::Engine as _;
+use serde_json::{Map, Number, Value};
+
+use crate::error::{Error, Result};
+use crate::interpreter::describe;
+use crate::quantity::Quantity;
+
+/// One Kubernetes struct type.
+#[derive(Debug)]
+pub(crate) struct Ty {
+    /// Go type name, for messages.
+    pub name: &'static str,
+    /// Fields sorted by JSON name.
+    pub fields: &'static [Field],
+    /// A type whose fields this one embeds (Karmada's wrapped member statuses).
+    pub base: Option<&'static Ty>,
+}
+
+/// One field of a [`Ty`].
+#[derive(Debug)]
+pub(crate) struct Field {
+    /// JSON key.
+    pub json: &'static str,
+    /// Value type.
+    pub kind: Kind,
+    /// When Go's encoder writes it.
+    pub emit: Emit,
+}
+
+/// The JSON shape of a field.
+#[derive(Debug)]
+pub(crate) enum Kind {
+    Str,
+    I32,
+    I64,
+    F64,
+    Bool,
+    Quantity,
+    Time,
+    MicroTime,
+    IntOrString,
+    Bytes,
+    /// Raw JSON (FieldsV1, RawExtension): not checked, copied verbatim.
+    Any,
+    Struct(&'static Ty),
+    List(&'static Kind),
+    Map(&'static Kind),
+}
+
+/// When Go's encoder writes a field.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Emit {
+    /// Optional pointer, list, map or struct: written when set (lists and maps
+    /// when non-empty); scalars are written whenever present, zero included.
+    Omit,
+    /// Optional value scalar: omitted when zero.
+    OmitZero,
+    /// Not optional, value typed: written with its zero value when unset.
+    AlwaysZero,
+    /// Not optional, nil-able (list, map, pointer, time): `null` when unset.
+    AlwaysNull,
+}
+
+impl Ty {
+    /// The field named exactly `key`.
+    pub(crate) fn field(&'static self, key: &str) -> Option<&'static Field> {
+        match self.fields.binary_search_by(|f| f.json.cmp(key)) {
+            Ok(i) => self.fields.get(i),
+            Err(_) => self.base.and_then(|b| b.field(key)),
+        }
+    }
+
+    /// The field whose name matches `key` ignoring ASCII case.
+    fn field_ci(&'static self, key: &str) -> Option<&'static Field> {
+        self.all_fields().find(|f| f.json.eq_ignore_ascii_case(key))
+    }
+
+    fn all_fields(&'static self) -> impl Iterator<Item = &'static Field> {
+        self.fields
+            .iter()
+            .chain(self.base.into_iter().flat_map(|b| b.fields.iter()))
+    }
+}
+
+/// How [`walk_struct`] treats its input.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    Encode,
+    Decode { strict: bool },
+}
+
+/// A field path, built on the stack and rendered only for error messages.
+#[derive(Clone, Copy)]
+pub(crate) enum Path<'a> {
+    Root(&'a str),
+    Key(&'a Path<'a>, &'a str),
+    Index(&'a Path<'a>, usize),
+}
+
+impl Path<'_> {
+    pub(crate) fn render(&self) -> String {
+        match self {
+            Path::Root(s) => (*s).to_owned(),
+            Path::Key(p, k) => {
+                let parent = p.render();
+                if parent.is_empty() {
+                    (*k).to_owned()
+                } else {
+                    format!("{parent}.{k}")
+                }
+            }
+            Path::Index(p, i) => format!("{}[{i}]", p.render()),
+        }
+    }
+}
+
+struct Cx<'a> {
+    /// The object named in error messages.
+    object: &'a Value,
+    mode: Mode,
+}
+
+impl Cx<'_> {
+    fn err(&self, path: &Path<'_>, reason: impl Into<String>) -> Error {
+        Error::InvalidField {
+            object: describe(self.object),
+            field: path.render(),
+            reason: reason.into(),
+        }
+    }
+}
+
+/// Typed-decodes `value` as `ty` and re-encodes it the way Go does (§1.5),
+/// keeping keys the schema does not know. `object` names the object in
+/// errors; `path` is where `value` sits in it (`""` for the object itself).
+pub(crate) fn encode(object: &Value, path: &str, value: &Value, ty: &'static Ty) -> Result<Value> {
+    let cx = Cx {
+        object,
+        mode: Mode::Encode,
+    };
+    let root = Path::Root(path);
+    match value {
+        Value::Object(m) => Ok(Value::Object(walk_struct(&cx, ty, Some(m), &root)?)),
+        Value::Null => Ok(Value::Object(walk_struct(&cx, ty, None, &root)?)),
+        other => Err(cx.err(&root, format!("expected an object, got {}", type_name(other)))),
+    }
+}
+
+/// The Go zero value of `ty`, encoded (`{}` plus its always-emitted fields).
+pub(crate) fn encode_zero(ty: &'static Ty) -> Value {
+    let cx = Cx {
+        object: &Value::Null,
+        mode: Mode::Encode,
+    };
+    let root = Path::Root("");
+    Value::Object(walk_struct(&cx, ty, None, &root).unwrap_or_default())
+}
+
+/// Typed-decodes `value` as `ty` (§1.4; with `strict`, the status-item rules
+/// of §1.6) into its canonical decoded form (see the module docs).
+pub(crate) fn decode(
+    object: &Value,
+    path: &str,
+    value: &Value,
+    ty: &'static Ty,
+    strict: bool,
+) -> Result<Map<String, Value>> {
+    let cx = Cx {
+        object,
+        mode: Mode::Decode { strict },
+    };
+    let root = Path::Root(path);
+    match value {
+        Value::Object(m) => walk_struct(&cx, ty, Some(m), &root),
+        Value::Null => Ok(Map::new()),
+        other => Err(cx.err(&root, format!("expected an object, got {}", type_name(other)))),
+    }
+}
+
+fn type_name(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+fn walk_struct(
+    cx: &Cx<'_>,
+    ty: &'static Ty,
+    input: Option<&Map<String, Value>>,
+    path: &Path<'_>,
+) -> Result<Map<String, Value>> {
+    let mut out = Map::new();
+    let strict = matches!(cx.mode, Mode::Decode { strict: true });
+    if let Some(input) = input {
+        for (key, v) in input {
+            let field = match ty.field(key) {
+                Some(f) => Some(f),
+                None if strict => match ty.field_ci(key) {
+                    // An exact-case key for the same field wins.
+                    Some(f) if !input.contains_key(f.json) => Some(f),
+                    _ => None,
+                },
+                None => None,
+            };
+            let Some(field) = field else {
+                if cx.mode == Mode::Encode {
+                    out.insert(key.clone(), v.clone());
+                }
+                continue;
+            };
+            let here = Path::Key(path, key);
+            if v.is_null() {
+                continue;
+            }
+            let value = walk_value(cx, &field.kind, v, &here)?;
+            if keep(cx.mode, field, &value) {
+                out.insert(field.json.to_owned(), value);
+            }
+        }
+    }
+    if cx.mode == Mode::Encode {
+        for field in ty.all_fields() {
+            if matches!(field.emit, Emit::AlwaysZero | Emit::AlwaysNull)
+                && !out.contains_key(field.json)
+            {
+                let zero = if field.emit == Emit::AlwaysNull {
+                    Value::Null
+                } else {
+                    zero_of(cx, &field.kind, path)?
+                };
+                out.insert(field.json.to_owned(), zero);
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// Whether a present, non-null field's walked value is written.
+fn keep(mode: Mode, field: &Field, value: &Value) -> bool {
+    let is_scalar = matches!(
+        field.kind,
+        Kind::Str | Kind::I32 | Kind::I64 | Kind::F64 | Kind::Bool
+    );
+    match mode {
+        Mode::Encode => match field.emit {
+            Emit::AlwaysZero | Emit::AlwaysNull => true,
+            Emit::OmitZero => !is_zero_scalar(value),
+            Emit::Omit => match field.kind {
+                Kind::List(_) | Kind::Map(_) | Kind::Bytes => !is_empty_collection(value),
+                _ => true,
+            },
+        },
+        Mode::Decode { .. } => match field.emit {
+            Emit::OmitZero => !is_zero_scalar(value),
+            // Value fields: the zero value is the same as unset.
+            Emit::AlwaysZero => match field.kind {
+                Kind::Struct(_) => !matches!(value, Value::Object(m) if m.is_empty()),
+                Kind::Quantity => value.as_str() != Some("0"),
+                Kind::IntOrString => value.as_i64() != Some(0),
+                _ if is_scalar => !is_zero_scalar(value),
+                _ => true,
+            },
+            Emit::AlwaysNull | Emit::Omit => true,
+        },
+    }
+}
+
+fn is_zero_scalar(v: &Value) -> bool {
+    match v {
+        Value::String(s) => s.is_empty(),
+        Value::Number(n) => n.as_f64() == Some(0.0),
+        Value::Bool(b) => !b,
+        Value::Null => true,
+        _ => false,
+    }
+}
+
+fn is_empty_collection(v: &Value) -> bool {
+    match v {
+        Value::Array(a) => a.is_empty(),
+        Value::Object(m) => m.is_empty(),
+        Value::String(s) => s.is_empty(),
+        Value::Null => true,
+        _ => false,
+    }
+}
+
+/// The encoded zero value of a value-typed field.
+fn zero_of(cx: &Cx<'_>, kind: &'static Kind, path: &Path<'_>) -> Result<Value> {
+    Ok(match kind {
+        Kind::Str | Kind::Bytes => Value::String(String::new()),
+        Kind::I32 | Kind::I64 | Kind::IntOrString => Value::from(0),
+        Kind::F64 => Value::from(0.0),
+        Kind::Bool => Value::Bool(false),
+        Kind::Quantity => Value::String("0".to_owned()),
+        Kind::Time | Kind::MicroTime | Kind::Any | Kind::List(_) | Kind::Map(_) => Value::Null,
+        Kind::Struct(ty) => Value::Object(walk_struct(cx, ty, None, path)?),
+    })
+}
+
+fn walk_value(cx: &Cx<'_>, kind: &'static Kind, v: &Value, path: &Path<'_>) -> Result<Value> {
+    let strict = matches!(cx.mode, Mode::Decode { strict: true });
+    let mismatch = |want: &str| cx.err(path, format!("expected {want}, got {}", type_name(v)));
+    match kind {
+        Kind::Str => match v {
+            Value::String(_) => Ok(v.clone()),
+            _ => Err(mismatch("a string")),
+        },
+        Kind::Bool => match v {
+            Value::Bool(_) => Ok(v.clone()),
+            _ => Err(mismatch("a boolean")),
+        },
+        Kind::I32 => {
+            let n = integer(cx, v, strict, path)?;
+            i32::try_from(n)
+                .map(Value::from)
+                .map_err(|_| cx.err(path, format!("{n} does not fit a 32-bit integer field")))
+        }
+        Kind::I64 => integer(cx, v, strict, path).map(Value::from),
+        Kind::F64 => match v {
+            Value::Number(n) => Ok(Value::Number(n.clone())),
+            _ => Err(mismatch("a number")),
+        },
+        Kind::Quantity => match v {
+            Value::String(_) | Value::Number(_) => Quantity::from_json(v)
+                .map(|q| Value::String(q.to_canonical_string()))
+                .map_err(|e| cx.err(path, e.to_string())),
+            _ => Err(mismatch("a quantity (string or number)")),
+        },
+        Kind::Time | Kind::MicroTime => match v {
+            Value::String(s) => time(cx, s, matches!(kind, Kind::MicroTime), path),
+            _ => Err(mismatch("an RFC 3339 time string")),
+        },
+        Kind::IntOrString => match v {
+            Value::String(_) => Ok(v.clone()),
+            Value::Number(_) => {
+                let n = integer(cx, v, strict, path)?;
+                i32::try_from(n)
+                    .map(Value::from)
+                    .map_err(|_| cx.err(path, format!("{n} does not fit an int-or-string")))
+            }
+            _ => Err(mismatch("an integer or a string")),
+        },
+        Kind::Bytes => match v {
+            Value::String(s) => base64::engine::general_purpose::STANDARD
+                .decode(s)
+                .map(|_| v.clone())
+                .map_err(|e| cx.err(path, format!("not base64: {e}"))),
+            _ => Err(mismatch("a base64 string")),
+        },
+        Kind::Any => Ok(v.clone()),
+        Kind::Struct(ty) => match v {
+            Value::Object(m) => Ok(Value::Object(walk_struct(cx, ty, Some(m), path)?)),
+            _ => Err(mismatch("an object")),
+        },
+        Kind::List(elem) => match v {
+            Value::Array(items) => {
+                let mut out = Vec::with_capacity(items.len());
+                for (i, item) in items.iter().enumerate() {
+                    let here = Path::Index(path, i);
+                    out.push(element(cx, elem, item, &here)?);
+                }
+                Ok(Value::Array(out))
+            }
+            _ => Err(mismatch("an array")),
+        },
+        Kind::Map(elem) => match v {
+            Value::Object(m) => {
+                let mut out = Map::new();
+                for (k, item) in m {
+                    let here = Path::Key(path, k);
+                    out.insert(k.clone(), element(cx, elem, item, &here)?);
+                }
+                Ok(Value::Object(out))
+            }
+            _ => Err(mismatch("an object")),
+        },
+    }
+}
+
+/// A list element or map value: `null` stands for the element type's zero value.
+fn element(cx: &Cx<'_>, kind: &'static Kind, v: &Value, path: &Path<'_>) -> Result<Value> {
+    if v.is_null() {
+        return match (cx.mode, kind) {
+            (Mode::Encode, _) => zero_of(cx, kind, path),
+            (Mode::Decode { .. }, Kind::Struct(_)) => Ok(Value::Object(Map::new())),
+            (Mode::Decode { .. }, _) => zero_of(cx, kind, path),
+        };
+    }
+    walk_value(cx, kind, v, path)
+}
+
+/// An integer field's value: integer literals; outside status items also
+/// floats with an integral value (`2.0`).
+fn integer(cx: &Cx<'_>, v: &Value, strict: bool, path: &Path<'_>) -> Result<i64> {
+    let Value::Number(n) = v else {
+        return Err(cx.err(path, format!("expected an integer, got {}", type_name(v))));
+    };
+    if let Some(i) = n.as_i64() {
+        return Ok(i);
+    }
+    if n.is_u64() {
+        return Err(cx.err(path, format!("{n} does not fit a 64-bit integer field")));
+    }
+    match n.as_f64() {
+        Some(f) if !strict && f.fract() == 0.0 && f >= -(2f64.powi(63)) && f < 2f64.powi(63) => {
+            Ok(f as i64)
+        }
+        _ => Err(cx.err(path, format!("expected an integer, got {n}"))),
+    }
+}
+
+fn time(cx: &Cx<'_>, s: &str, micro: bool, path: &Path<'_>) -> Result<Value> {
+    let ts = parse_time(s).ok_or_else(|| cx.err(path, format!("{s:?} is not an RFC 3339 time")))?;
+    Ok(Value::String(match cx.mode {
+        Mode::Encode if micro => format_micro(ts),
+        Mode::Encode => format_seconds(ts),
+        Mode::Decode { .. } => ts.to_string(),
+    }))
+}
+
+/// Parses an RFC 3339 time (`2024-03-01T10:04:30Z`, fractions and offsets allowed).
+pub(crate) fn parse_time(s: &str) -> Option<jiff::Timestamp> {
+    // RFC 3339 needs a date, `T`, a time and an offset (`Z` or ±hh:mm).
+    let bytes = s.as_bytes();
+    if bytes.len() < 20 || !matches!(bytes.get(10), Some(b'T' | b't')) {
+        return None;
+    }
+    s.parse::<jiff::Timestamp>().ok()
+}
+
+/// A time as Go's `metav1.Time` encodes it: UTC, whole seconds.
+pub(crate) fn format_seconds(ts: jiff::Timestamp) -> String {
+    jiff::Timestamp::from_second(ts.as_second())
+        .map(|t| t.to_string())
+        .unwrap_or_else(|_| ts.to_string())
+}
+
+fn format_micro(ts: jiff::Timestamp) -> String {
+    format!("{ts:.6}")
+}
+
+/// An `i64` as a JSON number.
+pub(crate) fn num(n: i64) -> Value {
+    Value::Number(Number::from(n))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::schema::*;
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn bare_deployment_gains_always_emitted_fields() {
+        let obj = json!({"apiVersion": "apps/v1", "kind": "Deployment"});
+        let out = encode(&obj, "", &obj, &DEPLOYMENT).unwrap();
+        assert_eq!(
+            out,
+            json!({"apiVersion":"apps/v1","kind":"Deployment","metadata":{},
+             "spec":{"selector":null,"strategy":{},"template":{"metadata":{},"spec":{"containers":null}}},
+             "status":{}})
+        );
+    }
+
+    #[test]
+    fn unknown_keys_are_kept_and_empty_optionals_dropped() {
+        let obj = json!({"apiVersion": "v1", "kind": "Pod", "extra": {"x": 1},
+            "spec": {"containers": [{"name": "a", "future": true, "env": []}], "nodeName": ""}});
+        let out = encode(&obj, "", &obj, &POD).unwrap();
+        assert_eq!(out["extra"], json!({"x": 1}));
+        assert_eq!(
+            out["spec"]["containers"][0],
+            json!({"name": "a", "future": true, "resources": {}})
+        );
+        assert!(out["spec"].get("nodeName").is_none());
+    }
+
+    #[test]
+    fn wrong_types_name_the_field() {
+        let obj = json!({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p", "namespace": "ns"},
+            "spec": {"containers": [{"name": "a", "ports": [{"containerPort": "80"}]}]}});
+        let err = encode(&obj, "", &obj, &POD).unwrap_err().to_string();
+        assert!(err.contains("Pod ns/p"), "{err}");
+        assert!(err.contains("spec.containers[0].ports[0].containerPort"), "{err}");
+    }
+
+    #[test]
+    fn times_are_utc_seconds() {
+        let obj = json!({"kind": "Job", "status": {"startTime": "2024-03-01T12:00:00.123+02:00"}});
+        let out = encode(&obj, "", &obj, &JOB).unwrap();
+        assert_eq!(out["status"]["startTime"], "2024-03-01T10:00:00Z");
+        let obj = json!({"kind": "Job", "status": {"startTime": 5}});
+        assert!(encode(&obj, "", &obj, &JOB).is_err());
+    }
+
+    #[test]
+    fn strict_decoding_matches_keys_case_insensitively_and_rejects_floats() {
+        let status = json!({"ReadyReplicas": 2, "replicas": 3, "Replicas": 9});
+        let d = decode(&status, "", &status, &WRAPPED_DEPLOYMENT_STATUS, true).unwrap();
+        assert_eq!(Value::Object(d), json!({"readyReplicas": 2, "replicas": 3}));
+        let status = json!({"replicas": 2.0});
+        assert!(decode(&status, "", &status, &WRAPPED_DEPLOYMENT_STATUS, true).is_err());
+        assert!(decode(&status, "", &status, &WRAPPED_DEPLOYMENT_STATUS, false).is_ok());
+    }
+
+    #[test]
+    fn out_of_range_32_bit_values_are_errors() {
+        let status = json!({"replicas": 4294967297u64});
+        assert!(decode(&status, "", &status, &DEPLOYMENT_STATUS, false).is_err());
+    }
+
+    #[test]
+    fn decoded_form_drops_zero_value_fields_but_keeps_empty_lists() {
+        let status = json!({"replicas": 0, "conditions": [], "collisionCount": 0, "x": 1});
+        let d = decode(&status, "", &status, &DEPLOYMENT_STATUS, false).unwrap();
+        assert_eq!(Value::Object(d), json!({"conditions": [], "collisionCount": 0}));
+    }
+}
