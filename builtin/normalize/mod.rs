@@ -142,6 +142,8 @@ struct Cx<'a> {
     /// The object named in error messages.
     object: &'a Value,
     mode: Mode,
+    /// Encode mode: keep keys the schema does not know.
+    keep_unknown: bool,
 }
 
 impl Cx<'_> {
@@ -158,9 +160,31 @@ impl Cx<'_> {
 /// keeping keys the schema does not know. `object` names the object in
 /// errors; `path` is where `value` sits in it (`""` for the object itself).
 pub(crate) fn encode(object: &Value, path: &str, value: &Value, ty: &'static Ty) -> Result<Value> {
+    encode_with(object, path, value, ty, true)
+}
+
+/// Like [`encode`], but drops keys the schema does not know: for values the
+/// operation builds itself (reflected statuses), exactly Go's typed output.
+pub(crate) fn encode_known(
+    object: &Value,
+    path: &str,
+    value: &Value,
+    ty: &'static Ty,
+) -> Result<Value> {
+    encode_with(object, path, value, ty, false)
+}
+
+fn encode_with(
+    object: &Value,
+    path: &str,
+    value: &Value,
+    ty: &'static Ty,
+    keep_unknown: bool,
+) -> Result<Value> {
     let cx = Cx {
         object,
         mode: Mode::Encode,
+        keep_unknown,
     };
     let root = Path::Root(path);
     match value {
@@ -175,6 +199,7 @@ pub(crate) fn encode_zero(ty: &'static Ty) -> Value {
     let cx = Cx {
         object: &Value::Null,
         mode: Mode::Encode,
+        keep_unknown: false,
     };
     let root = Path::Root("");
     Value::Object(walk_struct(&cx, ty, None, &root).unwrap_or_default())
@@ -192,6 +217,7 @@ pub(crate) fn decode(
     let cx = Cx {
         object,
         mode: Mode::Decode { strict },
+        keep_unknown: false,
     };
     let root = Path::Root(path);
     match value {
@@ -232,7 +258,7 @@ fn walk_struct(
                 None => None,
             };
             let Some(field) = field else {
-                if cx.mode == Mode::Encode {
+                if cx.keep_unknown {
                     out.insert(key.clone(), v.clone());
                 }
                 continue;
