@@ -97,13 +97,15 @@ impl NativeLayer {
         gvk: &GroupVersionKind,
         operation: InterpreterOperation,
     ) -> Option<&'static Row> {
-        // An apiVersion Karmada cannot parse (more than one `/`) matches nothing.
-        if gvk.group.is_empty() && gvk.version.is_empty() {
-            return None;
-        }
+        // An apiVersion Karmada cannot parse (more than one `/`) matches no
+        // kind's row; the `*/*` fallback (InterpretStatus) still serves it.
+        let parsed = !(gvk.group.is_empty() && gvk.version.is_empty());
         let api_version = api_version_of(gvk);
         let exact = TABLE.iter().find(|r| {
-            r.operation == operation && r.api_version == api_version && r.kind == gvk.kind
+            parsed
+                && r.operation == operation
+                && r.api_version == api_version
+                && r.kind == gvk.kind
         });
         exact.or_else(|| {
             TABLE
