@@ -46,28 +46,123 @@ use InterpreterOperation as Op;
 /// Every (kind, operation) Karmada's native interpreter serves.
 static TABLE: &[Row] = &[
     // AggregateStatus (§7)
-    row("apps/v1", "Deployment", Op::AggregateStatus, status::deployment::aggregate),
-    row("apps/v1", "ReplicaSet", Op::AggregateStatus, status::replicaset::aggregate),
-    row("apps/v1", "StatefulSet", Op::AggregateStatus, status::statefulset::aggregate),
-    row("apps/v1", "DaemonSet", Op::AggregateStatus, status::daemonset::aggregate),
-    row("batch/v1", "Job", Op::AggregateStatus, status::job::aggregate),
-    row("batch/v1", "CronJob", Op::AggregateStatus, status::cronjob::aggregate),
+    row(
+        "apps/v1",
+        "Deployment",
+        Op::AggregateStatus,
+        status::deployment::aggregate,
+    ),
+    row(
+        "apps/v1",
+        "ReplicaSet",
+        Op::AggregateStatus,
+        status::replicaset::aggregate,
+    ),
+    row(
+        "apps/v1",
+        "StatefulSet",
+        Op::AggregateStatus,
+        status::statefulset::aggregate,
+    ),
+    row(
+        "apps/v1",
+        "DaemonSet",
+        Op::AggregateStatus,
+        status::daemonset::aggregate,
+    ),
+    row(
+        "batch/v1",
+        "Job",
+        Op::AggregateStatus,
+        status::job::aggregate,
+    ),
+    row(
+        "batch/v1",
+        "CronJob",
+        Op::AggregateStatus,
+        status::cronjob::aggregate,
+    ),
     row("v1", "Pod", Op::AggregateStatus, status::pod::aggregate),
-    row("v1", "Service", Op::AggregateStatus, status::service::aggregate),
-    row("networking.k8s.io/v1", "Ingress", Op::AggregateStatus, status::ingress::aggregate),
-    row("v1", "PersistentVolume", Op::AggregateStatus, status::persistentvolume::aggregate),
-    row("v1", "PersistentVolumeClaim", Op::AggregateStatus, status::persistentvolumeclaim::aggregate),
-    row("policy/v1", "PodDisruptionBudget", Op::AggregateStatus, status::pdb::aggregate),
-    row("autoscaling/v2", "HorizontalPodAutoscaler", Op::AggregateStatus, status::hpa::aggregate),
+    row(
+        "v1",
+        "Service",
+        Op::AggregateStatus,
+        status::service::aggregate,
+    ),
+    row(
+        "networking.k8s.io/v1",
+        "Ingress",
+        Op::AggregateStatus,
+        status::ingress::aggregate,
+    ),
+    row(
+        "v1",
+        "PersistentVolume",
+        Op::AggregateStatus,
+        status::persistentvolume::aggregate,
+    ),
+    row(
+        "v1",
+        "PersistentVolumeClaim",
+        Op::AggregateStatus,
+        status::persistentvolumeclaim::aggregate,
+    ),
+    row(
+        "policy/v1",
+        "PodDisruptionBudget",
+        Op::AggregateStatus,
+        status::pdb::aggregate,
+    ),
+    row(
+        "autoscaling/v2",
+        "HorizontalPodAutoscaler",
+        Op::AggregateStatus,
+        status::hpa::aggregate,
+    ),
     // InterpretStatus (§8); every other kind falls back to the `*/*` row.
-    row("apps/v1", "Deployment", Op::InterpretStatus, status::deployment::reflect),
-    row("apps/v1", "ReplicaSet", Op::InterpretStatus, status::replicaset::reflect),
-    row("apps/v1", "StatefulSet", Op::InterpretStatus, status::statefulset::reflect),
-    row("apps/v1", "DaemonSet", Op::InterpretStatus, status::daemonset::reflect),
-    row("v1", "Service", Op::InterpretStatus, status::service::reflect),
+    row(
+        "apps/v1",
+        "Deployment",
+        Op::InterpretStatus,
+        status::deployment::reflect,
+    ),
+    row(
+        "apps/v1",
+        "ReplicaSet",
+        Op::InterpretStatus,
+        status::replicaset::reflect,
+    ),
+    row(
+        "apps/v1",
+        "StatefulSet",
+        Op::InterpretStatus,
+        status::statefulset::reflect,
+    ),
+    row(
+        "apps/v1",
+        "DaemonSet",
+        Op::InterpretStatus,
+        status::daemonset::reflect,
+    ),
+    row(
+        "v1",
+        "Service",
+        Op::InterpretStatus,
+        status::service::reflect,
+    ),
     row("batch/v1", "Job", Op::InterpretStatus, status::job::reflect),
-    row("policy/v1", "PodDisruptionBudget", Op::InterpretStatus, status::pdb::reflect),
-    row("autoscaling/v2", "HorizontalPodAutoscaler", Op::InterpretStatus, status::hpa::reflect),
+    row(
+        "policy/v1",
+        "PodDisruptionBudget",
+        Op::InterpretStatus,
+        status::pdb::reflect,
+    ),
+    row(
+        "autoscaling/v2",
+        "HorizontalPodAutoscaler",
+        Op::InterpretStatus,
+        status::hpa::reflect,
+    ),
     row("*", "*", Op::InterpretStatus, generic::reflect_whole_status),
     // Retain (§6)
     row("v1", "Pod", Op::Retain, pod_retain::retain),
@@ -102,10 +197,7 @@ impl NativeLayer {
         let parsed = !(gvk.group.is_empty() && gvk.version.is_empty());
         let api_version = api_version_of(gvk);
         let exact = TABLE.iter().find(|r| {
-            parsed
-                && r.operation == operation
-                && r.api_version == api_version
-                && r.kind == gvk.kind
+            parsed && r.operation == operation && r.api_version == api_version && r.kind == gvk.kind
         });
         exact.or_else(|| {
             TABLE

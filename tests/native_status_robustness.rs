@@ -30,11 +30,34 @@ impl Rng {
 }
 
 const KEYS: &[&str] = &[
-    "status", "spec", "metadata", "replicas", "readyReplicas", "generation",
-    "resourceTemplateGeneration", "observedGeneration", "conditions", "containers",
-    "containerStatuses", "loadBalancer", "ingress", "ports", "phase", "startTime",
-    "disruptedPods", "active", "type", "annotations", "labels", "volumes", "name",
-    "template", "Replicas", "currentMetrics", "capacity", "resources",
+    "status",
+    "spec",
+    "metadata",
+    "replicas",
+    "readyReplicas",
+    "generation",
+    "resourceTemplateGeneration",
+    "observedGeneration",
+    "conditions",
+    "containers",
+    "containerStatuses",
+    "loadBalancer",
+    "ingress",
+    "ports",
+    "phase",
+    "startTime",
+    "disruptedPods",
+    "active",
+    "type",
+    "annotations",
+    "labels",
+    "volumes",
+    "name",
+    "template",
+    "Replicas",
+    "currentMetrics",
+    "capacity",
+    "resources",
 ];
 
 fn random_leaf(rng: &mut Rng) -> Value {
@@ -61,7 +84,11 @@ fn random_value(rng: &mut Rng, depth: usize) -> Value {
         return random_leaf(rng);
     }
     if rng.below(2) == 0 {
-        Value::Array((0..rng.below(3)).map(|_| random_value(rng, depth - 1)).collect())
+        Value::Array(
+            (0..rng.below(3))
+                .map(|_| random_value(rng, depth - 1))
+                .collect(),
+        )
     } else {
         let mut m = Map::new();
         for _ in 0..rng.below(4) {
@@ -77,7 +104,11 @@ fn mutate(rng: &mut Rng, v: &mut Value, depth: usize) {
     let descend = depth < 8 && rng.below(4) != 0;
     match v {
         Value::Object(m) if descend && !m.is_empty() => {
-            let key = m.keys().nth(rng.below(m.len())).cloned().unwrap_or_default();
+            let key = m
+                .keys()
+                .nth(rng.below(m.len()))
+                .cloned()
+                .unwrap_or_default();
             if let Some(child) = m.get_mut(&key) {
                 mutate(rng, child, depth + 1);
             }
@@ -88,7 +119,11 @@ fn mutate(rng: &mut Rng, v: &mut Value, depth: usize) {
         }
         Value::Object(m) => match rng.below(3) {
             0 if !m.is_empty() => {
-                let key = m.keys().nth(rng.below(m.len())).cloned().unwrap_or_default();
+                let key = m
+                    .keys()
+                    .nth(rng.below(m.len()))
+                    .cloned()
+                    .unwrap_or_default();
                 m.remove(&key);
             }
             1 => {
@@ -117,7 +152,10 @@ fn seeds() -> Vec<GoldenCase> {
             }
         }
     }
-    assert!(out.len() > 100, "expected the project's golden cases as seeds");
+    assert!(
+        out.len() > 100,
+        "expected the project's golden cases as seeds"
+    );
     out
 }
 
@@ -144,7 +182,10 @@ fn exercise(case: &GoldenCase, rng: &mut Rng, rounds: usize) {
         .unwrap_or_else(|| json!({}));
     for round in 0..rounds {
         let mut object = object.clone();
-        let mut other = case.observed.clone().unwrap_or_else(|| json!({"kind": "Pod"}));
+        let mut other = case
+            .observed
+            .clone()
+            .unwrap_or_else(|| json!({"kind": "Pod"}));
         let mut items: Option<Vec<Value>> = case.status_items.as_ref().map(|items| {
             items
                 .iter()
@@ -172,7 +213,13 @@ fn exercise(case: &GoldenCase, rng: &mut Rng, rounds: usize) {
         }
         // Keep the dispatch key so the kind's own handler is exercised.
         for key in ["apiVersion", "kind"] {
-            if let (Some(v), Some(m)) = (case.desired.as_ref().or(case.observed.as_ref()).and_then(|o| o.get(key)), object.as_object_mut()) {
+            if let (Some(v), Some(m)) = (
+                case.desired
+                    .as_ref()
+                    .or(case.observed.as_ref())
+                    .and_then(|o| o.get(key)),
+                object.as_object_mut(),
+            ) {
                 m.insert(key.to_owned(), v.clone());
             }
         }
@@ -184,13 +231,31 @@ fn exercise(case: &GoldenCase, rng: &mut Rng, rounds: usize) {
         let label = format!("{} round {round}", case.label());
         match case.operation {
             InterpreterOperation::AggregateStatus => {
-                run(&Request::AggregateStatus { object: &object, items: items.as_deref() }, &label);
-                run(&Request::AggregateStatus { object: &object, items: None }, &label);
+                run(
+                    &Request::AggregateStatus {
+                        object: &object,
+                        items: items.as_deref(),
+                    },
+                    &label,
+                );
+                run(
+                    &Request::AggregateStatus {
+                        object: &object,
+                        items: None,
+                    },
+                    &label,
+                );
             }
             InterpreterOperation::InterpretStatus => {
                 run(&Request::InterpretStatus { object: &object }, &label);
             }
-            _ => run(&Request::Retain { desired: &object, observed: &other }, &label),
+            _ => run(
+                &Request::Retain {
+                    desired: &object,
+                    observed: &other,
+                },
+                &label,
+            ),
         }
     }
 }
@@ -206,11 +271,20 @@ fn mutated_golden_inputs_never_panic() {
 #[test]
 fn arbitrary_values_never_panic_for_every_served_kind() {
     let kinds = [
-        ("apps/v1", "Deployment"), ("apps/v1", "ReplicaSet"), ("apps/v1", "StatefulSet"),
-        ("apps/v1", "DaemonSet"), ("batch/v1", "Job"), ("batch/v1", "CronJob"), ("v1", "Pod"),
-        ("v1", "Service"), ("networking.k8s.io/v1", "Ingress"), ("v1", "PersistentVolume"),
-        ("v1", "PersistentVolumeClaim"), ("policy/v1", "PodDisruptionBudget"),
-        ("autoscaling/v2", "HorizontalPodAutoscaler"), ("example.io/v1", "Widget"),
+        ("apps/v1", "Deployment"),
+        ("apps/v1", "ReplicaSet"),
+        ("apps/v1", "StatefulSet"),
+        ("apps/v1", "DaemonSet"),
+        ("batch/v1", "Job"),
+        ("batch/v1", "CronJob"),
+        ("v1", "Pod"),
+        ("v1", "Service"),
+        ("networking.k8s.io/v1", "Ingress"),
+        ("v1", "PersistentVolume"),
+        ("v1", "PersistentVolumeClaim"),
+        ("policy/v1", "PodDisruptionBudget"),
+        ("autoscaling/v2", "HorizontalPodAutoscaler"),
+        ("example.io/v1", "Widget"),
     ];
     let mut rng = Rng(42);
     for (api_version, kind) in kinds {
@@ -229,10 +303,22 @@ fn arbitrary_values_never_panic_for_every_served_kind() {
                 })
                 .collect();
             let label = format!("{kind} round {round}");
-            run(&Request::AggregateStatus { object: &object, items: Some(&items) }, &label);
+            run(
+                &Request::AggregateStatus {
+                    object: &object,
+                    items: Some(&items),
+                },
+                &label,
+            );
             run(&Request::InterpretStatus { object: &object }, &label);
             let observed = random_value(&mut rng, 5);
-            run(&Request::Retain { desired: &object, observed: &observed }, &label);
+            run(
+                &Request::Retain {
+                    desired: &object,
+                    observed: &observed,
+                },
+                &label,
+            );
         }
     }
 }

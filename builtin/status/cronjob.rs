@@ -21,11 +21,13 @@ pub(crate) fn aggregate(request: &Request<'_>) -> Result<Outcome> {
             continue;
         };
         active.extend(list(&m, "active").iter().cloned());
-        let latest = |acc: Option<jiff::Timestamp>, key: &str| {
-            match m.get(key).and_then(Value::as_str).and_then(parse_time) {
-                Some(t) => Some(acc.map_or(t, |a| a.max(t))),
-                None => acc,
-            }
+        let latest = |acc: Option<jiff::Timestamp>, key: &str| match m
+            .get(key)
+            .and_then(Value::as_str)
+            .and_then(parse_time)
+        {
+            Some(t) => Some(acc.map_or(t, |a| a.max(t))),
+            None => acc,
         };
         last_schedule = latest(last_schedule, "lastScheduleTime");
         last_success = latest(last_success, "lastSuccessfulTime");

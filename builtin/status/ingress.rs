@@ -3,7 +3,9 @@
 
 use serde_json::{Map, Value};
 
-use super::{aggregate_inputs, decode_item, list, loadbalancer, object, template_status, with_status};
+use super::{
+    aggregate_inputs, decode_item, list, loadbalancer, object, template_status, with_status,
+};
 use crate::builtin::normalize::{self, schema};
 use crate::error::Result;
 use crate::interpreter::{Outcome, Request};

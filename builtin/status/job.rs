@@ -82,7 +82,11 @@ pub(crate) fn aggregate(request: &Request<'_>) -> Result<Outcome> {
             completion = Some(completion.map_or(t, |c| c.max(t)));
         }
     }
-    for (key, sum) in [("active", active), ("succeeded", succeeded), ("failed", failed)] {
+    for (key, sum) in [
+        ("active", active),
+        ("succeeded", succeeded),
+        ("failed", failed),
+    ] {
         if i32::try_from(sum).is_err() {
             return Err(Error::InvalidField {
                 object: describe(template),

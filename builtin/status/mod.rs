@@ -38,20 +38,6 @@ pub(crate) fn aggregate_inputs<'a>(
     }
 }
 
-/// Decodes every item's status (§1.6) as `ty`; `None` for items without one.
-/// Any item that does not decode fails the whole call.
-pub(crate) fn decode_items(
-    template: &Value,
-    items: &[AggregatedStatusItem],
-    ty: &'static Ty,
-) -> Result<Vec<Option<Decoded>>> {
-    items
-        .iter()
-        .enumerate()
-        .map(|(i, item)| decode_item(template, i, item, ty))
-        .collect()
-}
-
 /// Decodes one item's status (§1.6); `None` when it has none.
 pub(crate) fn decode_item(
     template: &Value,
@@ -62,7 +48,10 @@ pub(crate) fn decode_item(
     match &item.status {
         None | Some(Value::Null) => Ok(None),
         Some(status) => {
-            let path = format!("statusItems[{index}] (cluster {:?}).status", item.cluster_name);
+            let path = format!(
+                "statusItems[{index}] (cluster {:?}).status",
+                item.cluster_name
+            );
             normalize::decode(template, &path, status, ty, true).map(Some)
         }
     }
@@ -172,7 +161,9 @@ pub(crate) fn generation_keys(object: &Value) -> Result<(i64, i64)> {
     let text = match annotation {
         Some(Value::String(s)) if !s.is_empty() => s,
         Some(Value::String(_)) | Some(Value::Null) | None => {
-            return Err(err("missing: the resource template generation is required".into()))
+            return Err(err(
+                "missing: the resource template generation is required".into()
+            ))
         }
         Some(other) => return Err(err(format!("expected a string, got {other}"))),
     };

@@ -26,8 +26,7 @@ pub(crate) fn aggregate(request: &Request<'_>) -> Result<Outcome> {
     let mut sums = [0i64; 4];
     let mut disrupted = Map::new();
     for (i, item) in items.unwrap_or(&[]).iter().enumerate() {
-        let Some(m) = decode_item(template, i, item, &schema::POD_DISRUPTION_BUDGET_STATUS)?
-        else {
+        let Some(m) = decode_item(template, i, item, &schema::POD_DISRUPTION_BUDGET_STATUS)? else {
             continue;
         };
         for (sum, key) in sums.iter_mut().zip(COUNTERS) {
@@ -54,7 +53,12 @@ pub(crate) fn aggregate(request: &Request<'_>) -> Result<Outcome> {
     if new == old {
         return Ok(Outcome::Aggregated(template.clone()));
     }
-    with_status(template, encoded, new, &schema::POD_DISRUPTION_BUDGET_STATUS)
+    with_status(
+        template,
+        encoded,
+        new,
+        &schema::POD_DISRUPTION_BUDGET_STATUS,
+    )
 }
 
 /// Disrupted pods and the four counters (always).
@@ -71,7 +75,13 @@ pub(crate) fn reflect(request: &Request<'_>) -> Result<Outcome> {
     )?;
     let mut out = Map::new();
     if let Value::Object(mut m) = encoded {
-        for key in ["disruptedPods", "disruptionsAllowed", "currentHealthy", "desiredHealthy", "expectedPods"] {
+        for key in [
+            "disruptedPods",
+            "disruptionsAllowed",
+            "currentHealthy",
+            "desiredHealthy",
+            "expectedPods",
+        ] {
             if let Some(v) = m.remove(key) {
                 out.insert(key.to_owned(), v);
             }

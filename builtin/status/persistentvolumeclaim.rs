@@ -36,5 +36,10 @@ pub(crate) fn aggregate(request: &Request<'_>) -> Result<Outcome> {
     if new == old {
         return Ok(Outcome::Aggregated(template.clone()));
     }
-    with_status(template, encoded, new, &schema::PERSISTENT_VOLUME_CLAIM_STATUS)
+    with_status(
+        template,
+        encoded,
+        new,
+        &schema::PERSISTENT_VOLUME_CLAIM_STATUS,
+    )
 }

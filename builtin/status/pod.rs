@@ -41,7 +41,11 @@ pub(crate) fn aggregate(request: &Request<'_>) -> Result<Outcome> {
         };
         phases.push(string(&m, "phase").to_owned());
         containers.extend(list(&m, "containerStatuses").iter().map(container_entry));
-        init_containers.extend(list(&m, "initContainerStatuses").iter().map(container_entry));
+        init_containers.extend(
+            list(&m, "initContainerStatuses")
+                .iter()
+                .map(container_entry),
+        );
     }
     let phase = ["Failed", "Pending", "Running", "Succeeded"]
         .into_iter()
@@ -51,7 +55,10 @@ pub(crate) fn aggregate(request: &Request<'_>) -> Result<Outcome> {
         new.insert("phase".into(), phase.into());
     }
     new.insert("containerStatuses".into(), Value::Array(containers));
-    new.insert("initContainerStatuses".into(), Value::Array(init_containers));
+    new.insert(
+        "initContainerStatuses".into(),
+        Value::Array(init_containers),
+    );
     if new == old {
         return Ok(Outcome::Aggregated(template.clone()));
     }

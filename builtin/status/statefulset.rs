@@ -38,7 +38,13 @@ pub(crate) fn reflect(request: &Request<'_>) -> Result<Outcome> {
         return Ok(Outcome::Status(None));
     };
     let (generation, template_generation) = generation_keys(object)?;
-    let status = normalize::decode(object, "status", status, &schema::STATEFUL_SET_STATUS, false)?;
+    let status = normalize::decode(
+        object,
+        "status",
+        status,
+        &schema::STATEFUL_SET_STATUS,
+        false,
+    )?;
     let mut out = generation_prefix(generation, template_generation);
     copy_ints(
         &mut out,
