@@ -21,6 +21,9 @@
 #[rustfmt::skip]
 #[allow(clippy::all, dead_code)]
 pub(crate) mod schema;
+mod time;
+
+pub(crate) use time::Time;
 
 use base64::Engine as _;
 use serde_json::{Map, Number, Value};
@@ -464,33 +467,99 @@ fn integer(cx: &Cx<'_>, v: &Value, strict: bool, path: &Path<'_>) -> Result<i64>
 }
 
 fn time(cx: &Cx<'_>, s: &str, micro: bool, path: &Path<'_>) -> Result<Value> {
-    let ts = parse_time(s).ok_or_else(|| cx.err(path, format!("{s:?} is not an RFC 3339 time")))?;
+    let t = Time::parse(s).ok_or_else(|| cx.err(path, format!("{s:?} is not an RFC 3339 time")))?;
     Ok(Value::String(match cx.mode {
-        Mode::Encode if micro => format_micro(ts),
-        Mode::Encode => format_seconds(ts),
-        Mode::Decode { .. } => ts.to_string(),
+        Mode::Encode if micro => t.to_micro_string(),
+        Mode::Encode => t.to_seconds_string(),
+        Mode::Decode { .. } => t.to_exact_string(),
     }))
 }
 
 /// Parses an RFC 3339 time (`2024-03-01T10:04:30Z`, fractions and offsets allowed).
-pub(crate) fn parse_time(s: &str) -> Option<jiff::Timestamp> {
-    // RFC 3339 needs a date, `T`, a time and an offset (`Z` or ±hh:mm).
-    let bytes = s.as_bytes();
-    if bytes.len() < 20 || !matches!(bytes.get(10), Some(b'T' | b't')) {
-        return None;
+pub(crate) fn parse_time(s: &str) -> Option<Time> {
+    Time::parse(s)
+}
+
+/// Checks that `value` typed-decodes as `ty` (§1.4) without building
+/// anything: the same errors as [`encode`] and [`decode`], no allocation on
+/// success.
+pub(crate) fn check(object: &Value, path: &str, value: &Value, ty: &'static Ty) -> Result<()> {
+    let cx = Cx {
+        object,
+        mode: Mode::Decode { strict: false },
+        keep_unknown: false,
+    };
+    let root = Path::Root(path);
+    match value {
+        Value::Object(m) => check_struct(&cx, ty, m, &root),
+        Value::Null => Ok(()),
+        other => Err(cx.err(
+            &root,
+            format!("expected an object, got {}", type_name(other)),
+        )),
     }
-    s.parse::<jiff::Timestamp>().ok()
 }
 
-/// A time as Go's `metav1.Time` encodes it: UTC, whole seconds.
-pub(crate) fn format_seconds(ts: jiff::Timestamp) -> String {
-    jiff::Timestamp::from_second(ts.as_second())
-        .map(|t| t.to_string())
-        .unwrap_or_else(|_| ts.to_string())
+fn check_struct(
+    cx: &Cx<'_>,
+    ty: &'static Ty,
+    input: &Map<String, Value>,
+    path: &Path<'_>,
+) -> Result<()> {
+    for (key, v) in input {
+        if v.is_null() {
+            continue;
+        }
+        if let Some(field) = ty.field(key) {
+            check_value(cx, &field.kind, v, &Path::Key(path, key))?;
+        }
+    }
+    Ok(())
 }
 
-fn format_micro(ts: jiff::Timestamp) -> String {
-    format!("{ts:.6}")
+fn check_value(cx: &Cx<'_>, kind: &'static Kind, v: &Value, path: &Path<'_>) -> Result<()> {
+    match (kind, v) {
+        (Kind::Str, Value::String(_)) | (Kind::Bool, Value::Bool(_)) | (Kind::Any, _) => Ok(()),
+        (Kind::F64, Value::Number(_)) | (Kind::IntOrString, Value::String(_)) => Ok(()),
+        (Kind::I64, Value::Number(n)) if n.is_i64() => Ok(()),
+        (Kind::I32 | Kind::IntOrString, Value::Number(n))
+            if n.as_i64().is_some_and(|i| i32::try_from(i).is_ok()) =>
+        {
+            Ok(())
+        }
+        (Kind::Time | Kind::MicroTime, Value::String(s)) if Time::parse(s).is_some() => Ok(()),
+        (Kind::Struct(ty), Value::Object(m)) => check_struct(cx, ty, m, path),
+        (Kind::List(elem), Value::Array(items)) => {
+            for (i, item) in items.iter().enumerate() {
+                if !item.is_null() {
+                    check_value(cx, elem, item, &Path::Index(path, i))?;
+                }
+            }
+            Ok(())
+        }
+        (Kind::Map(elem), Value::Object(m)) => {
+            for (k, item) in m {
+                if !item.is_null() {
+                    check_value(cx, elem, item, &Path::Key(path, k))?;
+                }
+            }
+            Ok(())
+        }
+        // Everything else (quantities, bytes, integral floats, and every
+        // mismatch) takes the full path, which reports the error.
+        _ => walk_value(cx, kind, v, path).map(drop),
+    }
+}
+
+/// An integer field of a value that passed [`check`] (absent → 0).
+pub(crate) fn checked_int(m: &Map<String, Value>, key: &str) -> i64 {
+    match m.get(key) {
+        Some(Value::Number(n)) => n
+            .as_i64()
+            .or_else(|| n.as_f64().map(|f| f as i64))
+            .unwrap_or(0),
+        _ => 0,
+    }
 }
 
 /// An `i64` as a JSON number.

@@ -4,24 +4,24 @@
 use serde_json::{Map, Value};
 
 use super::{aggregate_inputs, decode_item, list, template_status, with_status};
-use crate::builtin::normalize::{self, parse_time, schema};
+use crate::builtin::normalize::{self, parse_time, schema, Time};
 use crate::error::Result;
 use crate::interpreter::{Outcome, Request};
 
 /// Concatenates the members' active jobs; latest schedule and success times.
 pub(crate) fn aggregate(request: &Request<'_>) -> Result<Outcome> {
     let (template, items) = aggregate_inputs(request)?;
-    let encoded = normalize::encode(template, "", template, &schema::CRON_JOB)?;
+    normalize::check(template, "", template, &schema::CRON_JOB)?;
     let old = template_status(template, &schema::CRON_JOB_STATUS)?;
     let mut active: Vec<Value> = Vec::new();
-    let mut last_schedule = None::<jiff::Timestamp>;
-    let mut last_success = None::<jiff::Timestamp>;
+    let mut last_schedule = None::<Time>;
+    let mut last_success = None::<Time>;
     for (i, item) in items.unwrap_or(&[]).iter().enumerate() {
         let Some(m) = decode_item(template, i, item, &schema::CRON_JOB_STATUS)? else {
             continue;
         };
         active.extend(list(&m, "active").iter().cloned());
-        let latest = |acc: Option<jiff::Timestamp>, key: &str| match m
+        let latest = |acc: Option<Time>, key: &str| match m
             .get(key)
             .and_then(Value::as_str)
             .and_then(parse_time)
@@ -37,13 +37,19 @@ pub(crate) fn aggregate(request: &Request<'_>) -> Result<Outcome> {
         new.insert("active".into(), Value::Array(active));
     }
     if let Some(t) = last_schedule {
-        new.insert("lastScheduleTime".into(), Value::String(t.to_string()));
+        new.insert(
+            "lastScheduleTime".into(),
+            Value::String(t.to_exact_string()),
+        );
     }
     if let Some(t) = last_success {
-        new.insert("lastSuccessfulTime".into(), Value::String(t.to_string()));
+        new.insert(
+            "lastSuccessfulTime".into(),
+            Value::String(t.to_exact_string()),
+        );
     }
     if new == old {
         return Ok(Outcome::Aggregated(template.clone()));
     }
-    with_status(template, encoded, new, &schema::CRON_JOB_STATUS)
+    with_status(template, &schema::CRON_JOB, new, &schema::CRON_JOB_STATUS)
 }

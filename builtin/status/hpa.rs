@@ -14,7 +14,7 @@ use crate::interpreter::{describe, Outcome, Request};
 pub(crate) fn aggregate(request: &Request<'_>) -> Result<Outcome> {
     let (template, items) = aggregate_inputs(request)?;
     let ty = &schema::HORIZONTAL_POD_AUTOSCALER_STATUS;
-    let encoded = normalize::encode(template, "", template, &schema::HORIZONTAL_POD_AUTOSCALER)?;
+    normalize::check(template, "", template, &schema::HORIZONTAL_POD_AUTOSCALER)?;
     let old = template_status(template, ty)?;
     let (mut current, mut desired) = (0i64, 0i64);
     for (i, item) in items.unwrap_or(&[]).iter().enumerate() {
@@ -38,7 +38,7 @@ pub(crate) fn aggregate(request: &Request<'_>) -> Result<Outcome> {
     if new == old {
         return Ok(Outcome::Aggregated(template.clone()));
     }
-    with_status(template, encoded, new, ty)
+    with_status(template, &schema::HORIZONTAL_POD_AUTOSCALER, new, ty)
 }
 
 /// Current and desired replicas; `currentMetrics` is always `null`.
@@ -47,21 +47,22 @@ pub(crate) fn reflect(request: &Request<'_>) -> Result<Outcome> {
     let Some(status) = reflected_status(object)? else {
         return Ok(Outcome::Status(None));
     };
-    let status = normalize::decode(
+    normalize::check(
         object,
         "status",
         status,
         &schema::HORIZONTAL_POD_AUTOSCALER_STATUS,
-        false,
     )?;
+    let empty = Map::new();
+    let status = status.as_object().unwrap_or(&empty);
     let mut out = Map::new();
-    let current = int(&status, "currentReplicas");
+    let current = normalize::checked_int(status, "currentReplicas");
     if current != 0 {
         out.insert("currentReplicas".into(), normalize::num(current));
     }
     out.insert(
         "desiredReplicas".into(),
-        normalize::num(int(&status, "desiredReplicas")),
+        normalize::num(normalize::checked_int(status, "desiredReplicas")),
     );
     out.insert("currentMetrics".into(), Value::Null);
     Ok(Outcome::Status(Some(Value::Object(out))))

@@ -13,7 +13,7 @@ use crate::interpreter::{Outcome, Request};
 /// The members' load-balancer ingress entries, merged and sorted.
 pub(crate) fn aggregate(request: &Request<'_>) -> Result<Outcome> {
     let (template, items) = aggregate_inputs(request)?;
-    let encoded = normalize::encode(template, "", template, &schema::INGRESS)?;
+    normalize::check(template, "", template, &schema::INGRESS)?;
     let old = template_status(template, &schema::INGRESS_STATUS)?;
     let decoded: Vec<_> = items
         .unwrap_or(&[])
@@ -38,5 +38,5 @@ pub(crate) fn aggregate(request: &Request<'_>) -> Result<Outcome> {
     if new == old {
         return Ok(Outcome::Aggregated(template.clone()));
     }
-    with_status(template, encoded, new, &schema::INGRESS_STATUS)
+    with_status(template, &schema::INGRESS, new, &schema::INGRESS_STATUS)
 }

@@ -6,7 +6,7 @@ use super::{
     aggregate_inputs, decode_item, int, list, put_int, reflected_status, string, template_status,
     with_status, Decoded,
 };
-use crate::builtin::normalize::{self, parse_time, schema};
+use crate::builtin::normalize::{self, parse_time, schema, Time};
 use crate::error::{Error, Result};
 use crate::interpreter::{describe, Outcome, Request};
 
@@ -26,7 +26,7 @@ fn has_true_condition(status: &Decoded, kind: &str) -> bool {
     })
 }
 
-fn time_of(status: &Decoded, key: &str) -> Option<jiff::Timestamp> {
+fn time_of(status: &Decoded, key: &str) -> Option<Time> {
     status.get(key).and_then(Value::as_str).and_then(parse_time)
 }
 
@@ -45,7 +45,7 @@ fn condition(kind: &str, reason: &str, message: String, now: &str) -> Value {
 /// SuccessCriteriaMet conditions; a finished template is left alone.
 pub(crate) fn aggregate(request: &Request<'_>) -> Result<Outcome> {
     let (template, items) = aggregate_inputs(request)?;
-    let encoded = normalize::encode(template, "", template, &schema::JOB)?;
+    normalize::check(template, "", template, &schema::JOB)?;
     let old = template_status(template, &schema::JOB_STATUS)?;
     if finished_state(&old).is_some() {
         return Ok(Outcome::Aggregated(template.clone()));
@@ -56,8 +56,8 @@ pub(crate) fn aggregate(request: &Request<'_>) -> Result<Outcome> {
     let mut successful = 0usize;
     let mut failed_clusters: Vec<&str> = Vec::new();
     let mut criteria_met = 0usize;
-    let (mut start, mut starts) = (None::<jiff::Timestamp>, 0usize);
-    let (mut completion, mut completions) = (None::<jiff::Timestamp>, 0usize);
+    let (mut start, mut starts) = (None::<Time>, 0usize);
+    let (mut completion, mut completions) = (None::<Time>, 0usize);
     for (i, item) in items.iter().enumerate() {
         let Some(m) = decode_item(template, i, item, &schema::JOB_STATUS)? else {
             continue;
@@ -95,7 +95,7 @@ pub(crate) fn aggregate(request: &Request<'_>) -> Result<Outcome> {
             });
         }
     }
-    let now = jiff::Timestamp::now().to_string();
+    let now = Time::now().to_exact_string();
     let mut conditions = Vec::new();
     if !failed_clusters.is_empty() {
         conditions.push(condition(
@@ -133,7 +133,7 @@ pub(crate) fn aggregate(request: &Request<'_>) -> Result<Outcome> {
     }
     let start = match old.get("startTime") {
         Some(existing) => Some(existing.clone()),
-        None if n > 0 && starts == n => start.map(|t| Value::String(t.to_string())),
+        None if n > 0 && starts == n => start.map(|t| Value::String(t.to_exact_string())),
         None => None,
     };
     if let Some(start) = start {
@@ -141,13 +141,13 @@ pub(crate) fn aggregate(request: &Request<'_>) -> Result<Outcome> {
     }
     if n > 0 && completions == n {
         if let Some(t) = completion {
-            new.insert("completionTime".into(), Value::String(t.to_string()));
+            new.insert("completionTime".into(), Value::String(t.to_exact_string()));
         }
     }
     if new == old {
         return Ok(Outcome::Aggregated(template.clone()));
     }
-    with_status(template, encoded, new, &schema::JOB_STATUS)
+    with_status(template, &schema::JOB, new, &schema::JOB_STATUS)
 }
 
 /// Conditions, start and completion times and the pod counters.

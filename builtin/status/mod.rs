@@ -88,13 +88,12 @@ pub(crate) fn object<'a>(m: &'a Decoded, key: &str) -> Option<&'a Decoded> {
     m.get(key).and_then(Value::as_object)
 }
 
-/// `metadata.generation` of a typed-decoded template (absent → 0).
-pub(crate) fn template_generation(encoded: &Value) -> i64 {
-    encoded
+/// `metadata.generation` of a template that passed [`normalize::check`] (absent → 0).
+pub(crate) fn template_generation(template: &Value) -> i64 {
+    template
         .get("metadata")
-        .and_then(|m| m.get("generation"))
-        .and_then(Value::as_i64)
-        .unwrap_or(0)
+        .and_then(Value::as_object)
+        .map_or(0, |m| normalize::checked_int(m, "generation"))
 }
 
 /// Writes an integer into a decoded value the way Go holds it: a zero value
@@ -110,14 +109,15 @@ pub(crate) fn put_int(m: &mut Decoded, ty: &'static Ty, key: &str, value: i64) {
     }
 }
 
-/// The normalized template (`encoded`, already typed-encoded) with `status`
-/// replaced by the encoding of the decoded `status`.
+/// The normalized template (root type `root_ty`) with `status` replaced by
+/// the encoding of the decoded `status`.
 pub(crate) fn with_status(
     template: &Value,
-    mut encoded: Value,
+    root_ty: &'static Ty,
     status: Decoded,
     status_ty: &'static Ty,
 ) -> Result<Outcome> {
+    let mut encoded = normalize::encode(template, "", template, root_ty)?;
     let status = normalize::encode(template, "status", &Value::Object(status), status_ty)?;
     if let Value::Object(m) = &mut encoded {
         m.insert("status".to_owned(), status);
@@ -195,11 +195,13 @@ pub(crate) fn generation_prefix(generation: i64, template_generation: i64) -> De
     out
 }
 
-/// Copies integer `keys` of a decoded status into `out`: `always` ones even
-/// when 0, the others only when non-zero.
-pub(crate) fn copy_ints(out: &mut Decoded, status: &Decoded, keys: &[(&str, bool)]) {
+/// Copies integer `keys` of a status that passed [`normalize::check`] into
+/// `out`: `always` ones even when 0, the others only when non-zero.
+pub(crate) fn copy_ints(out: &mut Decoded, status: &Value, keys: &[(&str, bool)]) {
+    let empty = Map::new();
+    let status = status.as_object().unwrap_or(&empty);
     for &(key, always) in keys {
-        let v = int(status, key);
+        let v = normalize::checked_int(status, key);
         if always || v != 0 {
             out.insert(key.to_owned(), normalize::num(v));
         }
@@ -327,9 +329,9 @@ pub(crate) struct Workload {
 /// its `observedGeneration` never advances; see COMPATIBILITY.md.)
 pub(crate) fn aggregate_workload(request: &Request<'_>, w: &Workload) -> Result<Outcome> {
     let (template, items) = aggregate_inputs(request)?;
-    let encoded = normalize::encode(template, "", template, w.root)?;
+    normalize::check(template, "", template, w.root)?;
     let old = template_status(template, w.status)?;
-    let generation = template_generation(&encoded);
+    let generation = template_generation(template);
     let items = items.unwrap_or(&[]);
     let mut sums = vec![0i64; w.counters.len()];
     let mut fresh = 0usize;
@@ -379,7 +381,7 @@ pub(crate) fn aggregate_workload(request: &Request<'_>, w: &Workload) -> Result<
     if unchanged {
         return Ok(Outcome::Aggregated(template.clone()));
     }
-    let mut encoded = encoded;
+    let mut encoded = normalize::encode(template, "", template, w.root)?;
     if let Some(Value::Object(status)) = encoded.get_mut("status") {
         set_encoded_int(status, w.status, "observedGeneration", observed);
         for (sum, key) in sums.iter().zip(w.counters) {

@@ -21,7 +21,7 @@ const COUNTERS: [&str; 4] = [
 /// Sums the counters; disrupted pods keyed `<cluster>/<pod>`.
 pub(crate) fn aggregate(request: &Request<'_>) -> Result<Outcome> {
     let (template, items) = aggregate_inputs(request)?;
-    let encoded = normalize::encode(template, "", template, &schema::POD_DISRUPTION_BUDGET)?;
+    normalize::check(template, "", template, &schema::POD_DISRUPTION_BUDGET)?;
     let old = template_status(template, &schema::POD_DISRUPTION_BUDGET_STATUS)?;
     let mut sums = [0i64; 4];
     let mut disrupted = Map::new();
@@ -55,7 +55,7 @@ pub(crate) fn aggregate(request: &Request<'_>) -> Result<Outcome> {
     }
     with_status(
         template,
-        encoded,
+        &schema::POD_DISRUPTION_BUDGET,
         new,
         &schema::POD_DISRUPTION_BUDGET_STATUS,
     )

@@ -12,7 +12,7 @@ use crate::interpreter::{Outcome, Request};
 /// Available, Bound, Released.
 pub(crate) fn aggregate(request: &Request<'_>) -> Result<Outcome> {
     let (template, items) = aggregate_inputs(request)?;
-    let encoded = normalize::encode(template, "", template, &schema::PERSISTENT_VOLUME)?;
+    normalize::check(template, "", template, &schema::PERSISTENT_VOLUME)?;
     let old = template_status(template, &schema::PERSISTENT_VOLUME_STATUS)?;
     let mut phases: Vec<String> = Vec::new();
     for (i, item) in items.unwrap_or(&[]).iter().enumerate() {
@@ -31,5 +31,10 @@ pub(crate) fn aggregate(request: &Request<'_>) -> Result<Outcome> {
     if new == old {
         return Ok(Outcome::Aggregated(template.clone()));
     }
-    with_status(template, encoded, new, &schema::PERSISTENT_VOLUME_STATUS)
+    with_status(
+        template,
+        &schema::PERSISTENT_VOLUME,
+        new,
+        &schema::PERSISTENT_VOLUME_STATUS,
+    )
 }

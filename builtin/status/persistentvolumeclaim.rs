@@ -12,7 +12,7 @@ use crate::interpreter::{Outcome, Request};
 /// last non-Bound phase (Karmada's rule, even an empty one).
 pub(crate) fn aggregate(request: &Request<'_>) -> Result<Outcome> {
     let (template, items) = aggregate_inputs(request)?;
-    let encoded = normalize::encode(template, "", template, &schema::PERSISTENT_VOLUME_CLAIM)?;
+    normalize::check(template, "", template, &schema::PERSISTENT_VOLUME_CLAIM)?;
     let old = template_status(template, &schema::PERSISTENT_VOLUME_CLAIM_STATUS)?;
     let mut phase = "Bound".to_owned();
     for (i, item) in items.unwrap_or(&[]).iter().enumerate() {
@@ -38,7 +38,7 @@ pub(crate) fn aggregate(request: &Request<'_>) -> Result<Outcome> {
     }
     with_status(
         template,
-        encoded,
+        &schema::PERSISTENT_VOLUME_CLAIM,
         new,
         &schema::PERSISTENT_VOLUME_CLAIM_STATUS,
     )

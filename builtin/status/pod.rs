@@ -25,11 +25,11 @@ fn container_entry(status: &Value) -> Value {
 /// members' container states, concatenated.
 pub(crate) fn aggregate(request: &Request<'_>) -> Result<Outcome> {
     let (template, items) = aggregate_inputs(request)?;
-    let encoded = normalize::encode(template, "", template, &schema::POD)?;
     let Some(items) = items else {
         // No item list at all: the normalized template, status untouched.
-        return Ok(Outcome::Aggregated(encoded));
+        return normalize::encode(template, "", template, &schema::POD).map(Outcome::Aggregated);
     };
+    normalize::check(template, "", template, &schema::POD)?;
     let old = template_status(template, &schema::POD_STATUS)?;
     let mut phases: Vec<String> = Vec::new();
     let mut containers = Vec::new();
@@ -62,5 +62,5 @@ pub(crate) fn aggregate(request: &Request<'_>) -> Result<Outcome> {
     if new == old {
         return Ok(Outcome::Aggregated(template.clone()));
     }
-    with_status(template, encoded, new, &schema::POD_STATUS)
+    with_status(template, &schema::POD, new, &schema::POD_STATUS)
 }

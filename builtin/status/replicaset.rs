@@ -29,12 +29,12 @@ pub(crate) fn reflect(request: &Request<'_>) -> Result<Outcome> {
     let Some(status) = reflected_status(object)? else {
         return Ok(Outcome::Status(None));
     };
-    let status = normalize::decode(object, "status", status, &schema::REPLICA_SET_STATUS, false)?;
+    normalize::check(object, "status", status, &schema::REPLICA_SET_STATUS)?;
     let (generation, template_generation) = generation_keys(object)?;
     let mut out = generation_prefix(generation, template_generation);
     copy_ints(
         &mut out,
-        &status,
+        status,
         &[
             ("replicas", true),
             ("readyReplicas", false),

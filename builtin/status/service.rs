@@ -22,7 +22,7 @@ fn is_load_balancer(object: &Value) -> bool {
 /// merged and sorted. Other services are returned unchanged.
 pub(crate) fn aggregate(request: &Request<'_>) -> Result<Outcome> {
     let (template, items) = aggregate_inputs(request)?;
-    let encoded = normalize::encode(template, "", template, &schema::SERVICE)?;
+    normalize::check(template, "", template, &schema::SERVICE)?;
     if !is_load_balancer(template) {
         return Ok(Outcome::Aggregated(template.clone()));
     }
@@ -50,7 +50,7 @@ pub(crate) fn aggregate(request: &Request<'_>) -> Result<Outcome> {
     if new == old {
         return Ok(Outcome::Aggregated(template.clone()));
     }
-    with_status(template, encoded, new, &schema::SERVICE_STATUS)
+    with_status(template, &schema::SERVICE, new, &schema::SERVICE_STATUS)
 }
 
 /// `{"loadBalancer": ...}` of LoadBalancer services; `null` for other types.

@@ -38,17 +38,11 @@ pub(crate) fn reflect(request: &Request<'_>) -> Result<Outcome> {
         return Ok(Outcome::Status(None));
     };
     let (generation, template_generation) = generation_keys(object)?;
-    let status = normalize::decode(
-        object,
-        "status",
-        status,
-        &schema::STATEFUL_SET_STATUS,
-        false,
-    )?;
+    normalize::check(object, "status", status, &schema::STATEFUL_SET_STATUS)?;
     let mut out = generation_prefix(generation, template_generation);
     copy_ints(
         &mut out,
-        &status,
+        status,
         &[
             ("observedGeneration", false),
             ("replicas", true),
