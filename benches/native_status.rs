@@ -4,18 +4,60 @@
 //!
 //! Each input is measured as `op` (the call on decoded values) and
 //! `decode all + op` (parsing every input from JSON bytes first), the two
-//! columns of `shared/bench-inputs/README.md`. The inputs are found through
+//! columns of `shared/bench-inputs/README.md`. Like Karmada's reference
+//! figures, the measurement is process CPU time per call (not wall time), so
+//! that other work on a shared machine does not inflate the numbers. The inputs are found through
 //! `KARMADA_BENCH_INPUTS` / `KARMADA_REFERENCE_CASES`, or as `shared/...` in
 //! an ancestor of the crate directory.
 
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
 
+use criterion::measurement::{Measurement, ValueFormatter, WallTime};
 use criterion::{criterion_group, criterion_main, Criterion};
 use karmada_interpreter::api::{AggregatedStatusItem, InterpreterOperation};
 use karmada_interpreter::golden::{load_cases, GoldenCase};
 use karmada_interpreter::interpreter::{Layer, Request};
 use serde_json::Value;
+
+/// Process CPU time (`CLOCK_PROCESS_CPUTIME_ID`), in nanoseconds.
+struct CpuTime;
+
+fn cpu_now() -> u64 {
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `ts` is a valid, writable timespec.
+    unsafe { libc::clock_gettime(libc::CLOCK_PROCESS_CPUTIME_ID, &mut ts) };
+    (ts.tv_sec as u64) * 1_000_000_000 + ts.tv_nsec as u64
+}
+
+static WALL: WallTime = WallTime;
+
+impl Measurement for CpuTime {
+    type Intermediate = u64;
+    type Value = u64;
+    fn start(&self) -> u64 {
+        cpu_now()
+    }
+    fn end(&self, start: u64) -> u64 {
+        cpu_now().saturating_sub(start)
+    }
+    fn add(&self, a: &u64, b: &u64) -> u64 {
+        a + b
+    }
+    fn zero(&self) -> u64 {
+        0
+    }
+    fn to_f64(&self, v: &u64) -> f64 {
+        *v as f64
+    }
+    fn formatter(&self) -> &dyn ValueFormatter {
+        // Nanoseconds, formatted like wall time.
+        WALL.formatter()
+    }
+}
 
 fn shared_dir(env: &str, name: &str) -> Option<PathBuf> {
     if let Ok(dir) = std::env::var(env) {
@@ -117,7 +159,7 @@ fn call(
     black_box(outcome.ok());
 }
 
-fn bench(c: &mut Criterion) {
+fn bench(c: &mut Criterion<CpuTime>) {
     let layer = karmada_interpreter::builtin::layer();
     for (label, case) in inputs() {
         let op = case.operation;
@@ -160,5 +202,9 @@ fn bench(c: &mut Criterion) {
     }
 }
 
-criterion_group!(benches, bench);
+criterion_group! {
+    name = benches;
+    config = Criterion::default().with_measurement(CpuTime);
+    targets = bench
+}
 criterion_main!(benches);

@@ -192,19 +192,30 @@ impl NativeLayer {
         gvk: &GroupVersionKind,
         operation: InterpreterOperation,
     ) -> Option<&'static Row> {
-        // An apiVersion Karmada cannot parse (more than one `/`) matches no
-        // kind's row; the `*/*` fallback (InterpretStatus) still serves it.
         let parsed = !(gvk.group.is_empty() && gvk.version.is_empty());
         let api_version = api_version_of(gvk);
-        let exact = TABLE.iter().find(|r| {
-            parsed && r.operation == operation && r.api_version == api_version && r.kind == gvk.kind
-        });
-        exact.or_else(|| {
-            TABLE
-                .iter()
-                .find(|r| r.operation == operation && r.api_version == "*" && r.kind == "*")
-        })
+        find_row(parsed.then_some(api_version.as_str()), &gvk.kind, operation)
     }
+}
+
+/// The row serving (`api_version`, `kind`, `operation`); `api_version` is
+/// `None` when Karmada cannot parse it (more than one `/`): such objects
+/// match no kind's row, only the `*/*` fallback (InterpretStatus).
+fn find_row(
+    api_version: Option<&str>,
+    kind: &str,
+    operation: InterpreterOperation,
+) -> Option<&'static Row> {
+    let exact = api_version.and_then(|api_version| {
+        TABLE
+            .iter()
+            .find(|r| r.operation == operation && r.api_version == api_version && r.kind == kind)
+    });
+    exact.or_else(|| {
+        TABLE
+            .iter()
+            .find(|r| r.operation == operation && r.api_version == "*" && r.kind == "*")
+    })
 }
 
 impl Layer for NativeLayer {
@@ -220,14 +231,23 @@ impl Layer for NativeLayer {
     }
 
     fn interpret(&self, request: &Request<'_>) -> Result<Outcome> {
-        let gvk = crate::interpreter::gvk_of(request.object());
-        match self.find(&gvk, request.operation()) {
+        // Dispatch without allocating: the object's own apiVersion and kind.
+        let object = request.object();
+        let field = |key: &str| object.get(key).and_then(serde_json::Value::as_str);
+        let api_version = field("apiVersion").unwrap_or("");
+        let kind = field("kind").unwrap_or("");
+        let (group, version) = crate::interpreter::split_api_version(api_version);
+        let parsed = !(group.is_empty() && version.is_empty());
+        match find_row(parsed.then_some(api_version), kind, request.operation()) {
             Some(row) => (row.handler)(request),
-            None => Err(crate::Error::NotServed {
-                api_version: api_version_of(&gvk),
-                kind: gvk.kind,
-                operation: request.operation(),
-            }),
+            None => {
+                let gvk = crate::interpreter::gvk_of(object);
+                Err(crate::Error::NotServed {
+                    api_version: api_version_of(&gvk),
+                    kind: gvk.kind,
+                    operation: request.operation(),
+                })
+            }
         }
     }
 

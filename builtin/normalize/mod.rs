@@ -123,6 +123,8 @@ enum Mode {
 #[derive(Clone, Copy)]
 pub(crate) enum Path<'a> {
     Root(&'a str),
+    /// `statusItems[index] (cluster "name").status`.
+    Item(usize, &'a str),
     Key(&'a Path<'a>, &'a str),
     Index(&'a Path<'a>, usize),
 }
@@ -131,6 +133,7 @@ impl Path<'_> {
     pub(crate) fn render(&self) -> String {
         match self {
             Path::Root(s) => (*s).to_owned(),
+            Path::Item(i, cluster) => format!("statusItems[{i}] (cluster {cluster:?}).status"),
             Path::Key(p, k) => {
                 let parent = p.render();
                 if parent.is_empty() {
@@ -212,12 +215,33 @@ pub(crate) fn decode(
     ty: &'static Ty,
     strict: bool,
 ) -> Result<Map<String, Value>> {
+    decode_at(object, Path::Root(path), value, ty, strict)
+}
+
+/// [`decode`] with the strict status-item rules (§1.6) for the status of
+/// item `index` (reported by cluster `cluster`).
+pub(crate) fn decode_item(
+    object: &Value,
+    index: usize,
+    cluster: &str,
+    value: &Value,
+    ty: &'static Ty,
+) -> Result<Map<String, Value>> {
+    decode_at(object, Path::Item(index, cluster), value, ty, true)
+}
+
+fn decode_at(
+    object: &Value,
+    root: Path<'_>,
+    value: &Value,
+    ty: &'static Ty,
+    strict: bool,
+) -> Result<Map<String, Value>> {
     let cx = Cx {
         object,
         mode: Mode::Decode { strict },
         keep_unknown: false,
     };
-    let root = Path::Root(path);
     match value {
         Value::Object(m) => walk_struct(&cx, ty, Some(m), &root),
         Value::Null => Ok(Map::new()),

@@ -48,11 +48,7 @@ pub(crate) fn decode_item(
     match &item.status {
         None | Some(Value::Null) => Ok(None),
         Some(status) => {
-            let path = format!(
-                "statusItems[{index}] (cluster {:?}).status",
-                item.cluster_name
-            );
-            normalize::decode(template, &path, status, ty, true).map(Some)
+            normalize::decode_item(template, index, &item.cluster_name, status, ty).map(Some)
         }
     }
 }
