@@ -402,6 +402,7 @@ fn walk_value(cx: &Cx<'_>, kind: &'static Kind, v: &Value, path: &Path<'_>) -> R
             _ => Err(mismatch("a number")),
         },
         Kind::Quantity => match v {
+            Value::String(text) if is_canonical_quantity(text) => Ok(v.clone()),
             Value::String(_) | Value::Number(_) => Quantity::from_json(v)
                 .map(|q| Value::String(q.to_canonical_string()))
                 .map_err(|e| cx.err(path, e.to_string())),
@@ -468,6 +469,29 @@ fn element(cx: &Cx<'_>, kind: &'static Kind, v: &Value, path: &Path<'_>) -> Resu
         };
     }
     walk_value(cx, kind, v, path)
+}
+
+/// Whether `text` is already a quantity's canonical form (Appendix B), so
+/// re-rendering would give it back unchanged: `0`, or a plain integer
+/// mantissa without leading zeros and a suffix it cannot be moved up from
+/// (`250m`, `1500m`, `256Mi`, `120`). Anything else takes the full parser.
+fn is_canonical_quantity(text: &str) -> bool {
+    if text == "0" {
+        return true;
+    }
+    let digits = text.bytes().take_while(u8::is_ascii_digit).count();
+    let (mantissa, suffix) = text.split_at(digits);
+    if digits == 0 || digits > 15 || mantissa.starts_with('0') {
+        return false;
+    }
+    let Ok(m) = mantissa.parse::<u64>() else {
+        return false;
+    };
+    match suffix {
+        "n" | "u" | "m" | "" | "k" | "M" | "G" | "T" | "P" => m % 1000 != 0,
+        "Ki" | "Mi" | "Gi" | "Ti" | "Pi" => m % 1024 != 0,
+        _ => false,
+    }
 }
 
 /// An integer field's value: integer literals; outside status items also
@@ -632,6 +656,46 @@ mod tests {
             err.contains("spec.containers[0].ports[0].containerPort"),
             "{err}"
         );
+    }
+
+    #[test]
+    fn canonical_quantity_fast_path_agrees_with_the_parser() {
+        for text in [
+            "0",
+            "1",
+            "250m",
+            "1500m",
+            "1000m",
+            "1k",
+            "1000",
+            "120",
+            "256Mi",
+            "1024Ki",
+            "1536Mi",
+            "2Gi",
+            "100n",
+            "5u",
+            "7P",
+            "3Pi",
+            "1E",
+            "1Ei",
+            "01",
+            "1.5",
+            "1e3",
+            "999999999999999",
+            "1000000",
+            "12345678",
+            "1023Ki",
+            "2048Ki",
+        ] {
+            let canonical = Quantity::parse(text).map(|q| q.to_canonical_string());
+            if is_canonical_quantity(text) {
+                assert_eq!(canonical.as_deref(), Ok(text), "{text}");
+            }
+        }
+        assert!(is_canonical_quantity("250m"));
+        assert!(!is_canonical_quantity("1000m"));
+        assert!(!is_canonical_quantity("2048Ki"));
     }
 
     #[test]

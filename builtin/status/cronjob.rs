@@ -3,15 +3,14 @@
 
 use serde_json::{Map, Value};
 
-use super::{aggregate_inputs, decode_item, list, template_status, with_status};
-use crate::builtin::normalize::{self, parse_time, schema, Time};
+use super::{aggregate_inputs, decode_item, list, template_status, unchanged, with_status};
+use crate::builtin::normalize::{parse_time, schema, Time};
 use crate::error::Result;
 use crate::interpreter::{Outcome, Request};
 
 /// Concatenates the members' active jobs; latest schedule and success times.
 pub(crate) fn aggregate(request: &Request<'_>) -> Result<Outcome> {
     let (template, items) = aggregate_inputs(request)?;
-    normalize::check(template, "", template, &schema::CRON_JOB)?;
     let old = template_status(template, &schema::CRON_JOB_STATUS)?;
     let mut active: Vec<Value> = Vec::new();
     let mut last_schedule = None::<Time>;
@@ -49,7 +48,7 @@ pub(crate) fn aggregate(request: &Request<'_>) -> Result<Outcome> {
         );
     }
     if new == old {
-        return Ok(Outcome::Aggregated(template.clone()));
+        return unchanged(template, &schema::CRON_JOB);
     }
     with_status(template, &schema::CRON_JOB, new, &schema::CRON_JOB_STATUS)
 }

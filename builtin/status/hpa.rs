@@ -4,7 +4,8 @@
 use serde_json::{Map, Value};
 
 use super::{
-    aggregate_inputs, decode_item, int, put_int, reflected_status, template_status, with_status,
+    aggregate_inputs, decode_item, int, put_int, reflected_status, template_status, unchanged,
+    with_status,
 };
 use crate::builtin::normalize::{self, schema};
 use crate::error::{Error, Result};
@@ -14,7 +15,6 @@ use crate::interpreter::{describe, Outcome, Request};
 pub(crate) fn aggregate(request: &Request<'_>) -> Result<Outcome> {
     let (template, items) = aggregate_inputs(request)?;
     let ty = &schema::HORIZONTAL_POD_AUTOSCALER_STATUS;
-    normalize::check(template, "", template, &schema::HORIZONTAL_POD_AUTOSCALER)?;
     let old = template_status(template, ty)?;
     let (mut current, mut desired) = (0i64, 0i64);
     for (i, item) in items.unwrap_or(&[]).iter().enumerate() {
@@ -36,7 +36,7 @@ pub(crate) fn aggregate(request: &Request<'_>) -> Result<Outcome> {
         put_int(&mut new, ty, key, sum);
     }
     if new == old {
-        return Ok(Outcome::Aggregated(template.clone()));
+        return unchanged(template, &schema::HORIZONTAL_POD_AUTOSCALER);
     }
     with_status(template, &schema::HORIZONTAL_POD_AUTOSCALER, new, ty)
 }

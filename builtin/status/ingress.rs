@@ -4,16 +4,16 @@
 use serde_json::{Map, Value};
 
 use super::{
-    aggregate_inputs, decode_item, list, loadbalancer, object, template_status, with_status,
+    aggregate_inputs, decode_item, list, loadbalancer, object, template_status, unchanged,
+    with_status,
 };
-use crate::builtin::normalize::{self, schema};
+use crate::builtin::normalize::schema;
 use crate::error::Result;
 use crate::interpreter::{Outcome, Request};
 
 /// The members' load-balancer ingress entries, merged and sorted.
 pub(crate) fn aggregate(request: &Request<'_>) -> Result<Outcome> {
     let (template, items) = aggregate_inputs(request)?;
-    normalize::check(template, "", template, &schema::INGRESS)?;
     let old = template_status(template, &schema::INGRESS_STATUS)?;
     let decoded: Vec<_> = items
         .unwrap_or(&[])
@@ -36,7 +36,7 @@ pub(crate) fn aggregate(request: &Request<'_>) -> Result<Outcome> {
     let mut new = Map::new();
     new.insert("loadBalancer".into(), Value::Object(lb));
     if new == old {
-        return Ok(Outcome::Aggregated(template.clone()));
+        return unchanged(template, &schema::INGRESS);
     }
     with_status(template, &schema::INGRESS, new, &schema::INGRESS_STATUS)
 }

@@ -4,7 +4,7 @@ use serde_json::{Map, Value};
 
 use super::{
     aggregate_inputs, decode_item, int, list, put_int, reflected_status, string, template_status,
-    with_status, Decoded,
+    unchanged, with_status, Decoded,
 };
 use crate::builtin::normalize::{self, parse_time, schema, Time};
 use crate::error::{Error, Result};
@@ -45,10 +45,9 @@ fn condition(kind: &str, reason: &str, message: String, now: &str) -> Value {
 /// SuccessCriteriaMet conditions; a finished template is left alone.
 pub(crate) fn aggregate(request: &Request<'_>) -> Result<Outcome> {
     let (template, items) = aggregate_inputs(request)?;
-    normalize::check(template, "", template, &schema::JOB)?;
     let old = template_status(template, &schema::JOB_STATUS)?;
     if finished_state(&old).is_some() {
-        return Ok(Outcome::Aggregated(template.clone()));
+        return unchanged(template, &schema::JOB);
     }
     let items = items.unwrap_or(&[]);
     let n = items.len();
@@ -145,7 +144,7 @@ pub(crate) fn aggregate(request: &Request<'_>) -> Result<Outcome> {
         }
     }
     if new == old {
-        return Ok(Outcome::Aggregated(template.clone()));
+        return unchanged(template, &schema::JOB);
     }
     with_status(template, &schema::JOB, new, &schema::JOB_STATUS)
 }

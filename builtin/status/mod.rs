@@ -325,7 +325,6 @@ pub(crate) struct Workload {
 /// its `observedGeneration` never advances; see COMPATIBILITY.md.)
 pub(crate) fn aggregate_workload(request: &Request<'_>, w: &Workload) -> Result<Outcome> {
     let (template, items) = aggregate_inputs(request)?;
-    normalize::check(template, "", template, w.root)?;
     let old = template_status(template, w.status)?;
     let generation = template_generation(template);
     let items = items.unwrap_or(&[]);
@@ -358,7 +357,7 @@ pub(crate) fn aggregate_workload(request: &Request<'_>, w: &Workload) -> Result<
             });
         }
     }
-    let unchanged = if w.whole_status_compare {
+    let same = if w.whole_status_compare {
         let mut new = Map::new();
         put_int(&mut new, w.status, "observedGeneration", observed);
         for (sum, key) in sums.iter().zip(w.counters) {
@@ -374,8 +373,8 @@ pub(crate) fn aggregate_workload(request: &Request<'_>, w: &Workload) -> Result<
                 .zip(w.counters)
                 .all(|(sum, key)| int(&old, key) == *sum)
     };
-    if unchanged {
-        return Ok(Outcome::Aggregated(template.clone()));
+    if same {
+        return unchanged(template, w.root);
     }
     let mut encoded = normalize::encode(template, "", template, w.root)?;
     if let Some(Value::Object(status)) = encoded.get_mut("status") {
@@ -385,6 +384,13 @@ pub(crate) fn aggregate_workload(request: &Request<'_>, w: &Workload) -> Result<
         }
     }
     Ok(Outcome::Aggregated(encoded))
+}
+
+/// The "unchanged" result: the template exactly as given, once it is known
+/// to typed-decode (§7: the template is always decoded).
+pub(crate) fn unchanged(template: &Value, root: &'static Ty) -> Result<Outcome> {
+    normalize::check(template, "", template, root)?;
+    Ok(Outcome::Aggregated(template.clone()))
 }
 
 /// Writes an integer into an encoded value as Go's encoder would.

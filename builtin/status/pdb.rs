@@ -5,7 +5,7 @@ use serde_json::{Map, Value};
 
 use super::{
     aggregate_inputs, decode_item, int, object, put_int, reflected_status, template_status,
-    with_status,
+    unchanged, with_status,
 };
 use crate::builtin::normalize::{self, schema};
 use crate::error::{Error, Result};
@@ -21,7 +21,6 @@ const COUNTERS: [&str; 4] = [
 /// Sums the counters; disrupted pods keyed `<cluster>/<pod>`.
 pub(crate) fn aggregate(request: &Request<'_>) -> Result<Outcome> {
     let (template, items) = aggregate_inputs(request)?;
-    normalize::check(template, "", template, &schema::POD_DISRUPTION_BUDGET)?;
     let old = template_status(template, &schema::POD_DISRUPTION_BUDGET_STATUS)?;
     let mut sums = [0i64; 4];
     let mut disrupted = Map::new();
@@ -51,7 +50,7 @@ pub(crate) fn aggregate(request: &Request<'_>) -> Result<Outcome> {
     }
     new.insert("disruptedPods".into(), Value::Object(disrupted));
     if new == old {
-        return Ok(Outcome::Aggregated(template.clone()));
+        return unchanged(template, &schema::POD_DISRUPTION_BUDGET);
     }
     with_status(
         template,

@@ -3,8 +3,8 @@
 
 use serde_json::{Map, Value};
 
-use super::{aggregate_inputs, decode_item, string, template_status, with_status};
-use crate::builtin::normalize::{self, schema};
+use super::{aggregate_inputs, decode_item, string, template_status, unchanged, with_status};
+use crate::builtin::normalize::schema;
 use crate::error::Result;
 use crate::interpreter::{Outcome, Request};
 
@@ -12,7 +12,6 @@ use crate::interpreter::{Outcome, Request};
 /// last non-Bound phase (Karmada's rule, even an empty one).
 pub(crate) fn aggregate(request: &Request<'_>) -> Result<Outcome> {
     let (template, items) = aggregate_inputs(request)?;
-    normalize::check(template, "", template, &schema::PERSISTENT_VOLUME_CLAIM)?;
     let old = template_status(template, &schema::PERSISTENT_VOLUME_CLAIM_STATUS)?;
     let mut phase = "Bound".to_owned();
     for (i, item) in items.unwrap_or(&[]).iter().enumerate() {
@@ -34,7 +33,7 @@ pub(crate) fn aggregate(request: &Request<'_>) -> Result<Outcome> {
         new.insert("phase".into(), Value::from(phase));
     }
     if new == old {
-        return Ok(Outcome::Aggregated(template.clone()));
+        return unchanged(template, &schema::PERSISTENT_VOLUME_CLAIM);
     }
     with_status(
         template,

@@ -3,7 +3,7 @@
 
 use serde_json::{Map, Value};
 
-use super::{aggregate_inputs, decode_item, list, string, template_status, with_status};
+use super::{aggregate_inputs, decode_item, list, string, template_status, unchanged, with_status};
 use crate::builtin::normalize::{self, schema};
 use crate::error::Result;
 use crate::interpreter::{Outcome, Request};
@@ -29,7 +29,6 @@ pub(crate) fn aggregate(request: &Request<'_>) -> Result<Outcome> {
         // No item list at all: the normalized template, status untouched.
         return normalize::encode(template, "", template, &schema::POD).map(Outcome::Aggregated);
     };
-    normalize::check(template, "", template, &schema::POD)?;
     let old = template_status(template, &schema::POD_STATUS)?;
     let mut phases: Vec<String> = Vec::new();
     let mut containers = Vec::new();
@@ -60,7 +59,7 @@ pub(crate) fn aggregate(request: &Request<'_>) -> Result<Outcome> {
         Value::Array(init_containers),
     );
     if new == old {
-        return Ok(Outcome::Aggregated(template.clone()));
+        return unchanged(template, &schema::POD);
     }
     with_status(template, &schema::POD, new, &schema::POD_STATUS)
 }

@@ -4,7 +4,7 @@ use serde_json::{Map, Value};
 
 use super::{
     aggregate_inputs, decode_item, list, loadbalancer, object, reflected_status, template_status,
-    with_status,
+    unchanged, with_status,
 };
 use crate::builtin::normalize::{self, schema};
 use crate::error::Result;
@@ -22,9 +22,8 @@ fn is_load_balancer(object: &Value) -> bool {
 /// merged and sorted. Other services are returned unchanged.
 pub(crate) fn aggregate(request: &Request<'_>) -> Result<Outcome> {
     let (template, items) = aggregate_inputs(request)?;
-    normalize::check(template, "", template, &schema::SERVICE)?;
     if !is_load_balancer(template) {
-        return Ok(Outcome::Aggregated(template.clone()));
+        return unchanged(template, &schema::SERVICE);
     }
     let old = template_status(template, &schema::SERVICE_STATUS)?;
     let decoded: Vec<_> = items
@@ -48,7 +47,7 @@ pub(crate) fn aggregate(request: &Request<'_>) -> Result<Outcome> {
     let mut new = Map::new();
     new.insert("loadBalancer".into(), Value::Object(lb));
     if new == old {
-        return Ok(Outcome::Aggregated(template.clone()));
+        return unchanged(template, &schema::SERVICE);
     }
     with_status(template, &schema::SERVICE, new, &schema::SERVICE_STATUS)
 }
