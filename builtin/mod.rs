@@ -2,6 +2,15 @@
 //! (apiVersion, kind, operation) → handler.
 //!
 //! Adding a kind means writing its module and adding its rows to [`TABLE`].
+//!
+//! - `normalize`: typed decoding and Go-style re-encoding of Kubernetes
+//!   objects held as JSON (§1.4–§1.6, Appendix A), driven by the generated
+//!   Kubernetes 1.36 type graph `normalize/schema.rs`
+//!   (`tools/gen_k8s_schema.py`). Usable by any handler that must reject
+//!   objects Karmada's typed decoding rejects.
+//! - `status/<kind>.rs`: AggregateStatus (§7) and InterpretStatus (§8).
+//! - `pod_retain.rs`: Pod Retain (§6.2).
+//! - `generic.rs`: whole-status reflection for every other kind (§8.10).
 
 mod generic;
 pub(crate) mod normalize;
