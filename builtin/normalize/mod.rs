@@ -269,6 +269,76 @@ fn walk_struct(
     input: Option<&Map<String, Value>>,
     path: &Path<'_>,
 ) -> Result<Map<String, Value>> {
+    let strict = matches!(cx.mode, Mode::Decode { strict: true });
+    if strict || ty.base.is_some() {
+        return walk_struct_lookup(cx, ty, input, path);
+    }
+    // Input keys and schema fields are both sorted: walk them side by side.
+    let encode = cx.mode == Mode::Encode;
+    let fields = ty.fields;
+    let empty = Map::new();
+    let input = input.unwrap_or(&empty);
+    let mut out: Vec<(String, Value)> = Vec::with_capacity(input.len() + 2);
+    let mut next = 0;
+    let always = |f: &Field| matches!(f.emit, Emit::AlwaysZero | Emit::AlwaysNull);
+    let zero = |f: &'static Field| -> Result<Value> {
+        if f.emit == Emit::AlwaysNull {
+            Ok(Value::Null)
+        } else {
+            zero_of(cx, &f.kind, path)
+        }
+    };
+    for (key, v) in input {
+        while let Some(f) = fields.get(next) {
+            if f.json >= key.as_str() {
+                break;
+            }
+            if encode && always(f) {
+                out.push((f.json.to_owned(), zero(f)?));
+            }
+            next += 1;
+        }
+        let field = match fields.get(next) {
+            Some(f) if f.json == key.as_str() => {
+                next += 1;
+                f
+            }
+            _ => {
+                if cx.keep_unknown {
+                    out.push((key.clone(), v.clone()));
+                }
+                continue;
+            }
+        };
+        if v.is_null() {
+            if encode && always(field) {
+                out.push((field.json.to_owned(), zero(field)?));
+            }
+            continue;
+        }
+        let value = walk_value(cx, &field.kind, v, &Path::Key(path, key))?;
+        if keep(cx.mode, field, &value) {
+            out.push((field.json.to_owned(), value));
+        }
+    }
+    if encode {
+        for f in fields.get(next..).unwrap_or(&[]) {
+            if always(f) {
+                out.push((f.json.to_owned(), zero(f)?));
+            }
+        }
+    }
+    Ok(out.into_iter().collect())
+}
+
+/// [`walk_struct`] by field lookup: status items (case-insensitive keys) and
+/// wrapped types.
+fn walk_struct_lookup(
+    cx: &Cx<'_>,
+    ty: &'static Ty,
+    input: Option<&Map<String, Value>>,
+    path: &Path<'_>,
+) -> Result<Map<String, Value>> {
     let mut out = Map::new();
     let strict = matches!(cx.mode, Mode::Decode { strict: true });
     if let Some(input) = input {
@@ -554,11 +624,20 @@ fn check_struct(
     input: &Map<String, Value>,
     path: &Path<'_>,
 ) -> Result<()> {
+    let fields = ty.fields;
+    let mut next = 0;
     for (key, v) in input {
-        if v.is_null() {
-            continue;
+        while fields.get(next).is_some_and(|f| f.json < key.as_str()) {
+            next += 1;
         }
-        if let Some(field) = ty.field(key) {
+        let field = match fields.get(next) {
+            Some(f) if f.json == key.as_str() => f,
+            _ => match ty.base.and_then(|b| b.field(key)) {
+                Some(f) => f,
+                None => continue,
+            },
+        };
+        if !v.is_null() {
             check_value(cx, &field.kind, v, &Path::Key(path, key))?;
         }
     }
