@@ -1,7 +1,8 @@
 //! RFC 3339 times as Kubernetes' `metav1.Time` reads and writes them.
 //!
 //! Parsing accepts what Go's `time.Parse(time.RFC3339, …)` accepts
-//! (`2024-03-01T10:04:30Z`, optional fraction of 1–9 digits, `Z` or a
+//! (`2024-03-01T10:04:30Z`, optional fraction of 1–9 digits after `.` or
+//! `,`, `Z` or a
 //! `±hh:mm` offset); formatting writes UTC. Hand-written because status
 //! handling parses many times per call.
 
@@ -55,7 +56,8 @@ impl Time {
         }
         let mut i = 19;
         let mut nanos = 0u32;
-        if sep(i, b'.') {
+        // Go accepts `,` as the decimal separator as well.
+        if sep(i, b'.') || sep(i, b',') {
             i += 1;
             let start = i;
             while b.get(i).is_some_and(u8::is_ascii_digit) {
@@ -182,7 +184,7 @@ mod tests {
         assert_eq!(t.to_exact_string(), "2024-03-01T10:04:30.123456789Z");
         let t = Time::parse("1969-12-31T23:59:59Z").unwrap();
         assert_eq!(t.to_exact_string(), "1969-12-31T23:59:59Z");
-        let t = Time::parse("2000-02-29T00:00:00.5-00:30").unwrap();
+        let t = Time::parse("2000-02-29T00:00:00,5-00:30").unwrap();
         assert_eq!(t.to_exact_string(), "2000-02-29T00:30:00.5Z");
     }
 
