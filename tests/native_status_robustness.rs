@@ -7,6 +7,10 @@
 //! values of every JSON type at random paths), so runs are reproducible.
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// How many reflected statuses were fed back to AggregateStatus.
+static ROUND_TRIPS: AtomicUsize = AtomicUsize::new(0);
 use std::path::PathBuf;
 
 use karmada_interpreter::api::{AggregatedStatusItem, InterpreterOperation};
@@ -248,6 +252,7 @@ fn exercise(case: &GoldenCase, rng: &mut Rng, rounds: usize) {
             }
             InterpreterOperation::InterpretStatus => {
                 run(&Request::InterpretStatus { object: &object }, &label);
+                reflected_status_aggregates(&object, &label);
             }
             _ => run(
                 &Request::Retain {
@@ -260,12 +265,71 @@ fn exercise(case: &GoldenCase, rng: &mut Rng, rounds: usize) {
     }
 }
 
+/// Kinds whose InterpretStatus builds a typed status that AggregateStatus reads back.
+const TYPED_REFLECTION: &[(&str, &str)] = &[
+    ("apps/v1", "Deployment"),
+    ("apps/v1", "ReplicaSet"),
+    ("apps/v1", "StatefulSet"),
+    ("apps/v1", "DaemonSet"),
+    ("batch/v1", "Job"),
+    ("v1", "Service"),
+    ("policy/v1", "PodDisruptionBudget"),
+    ("autoscaling/v2", "HorizontalPodAutoscaler"),
+];
+
+/// What InterpretStatus reflects from a member object, AggregateStatus must
+/// accept as that member's status item (the two halves of one round trip).
+fn reflected_status_aggregates(object: &Value, label: &str) {
+    let kind = object.get("kind").and_then(Value::as_str).unwrap_or("");
+    let api_version = object
+        .get("apiVersion")
+        .and_then(Value::as_str)
+        .unwrap_or("");
+    if !TYPED_REFLECTION.contains(&(api_version, kind)) {
+        return;
+    }
+    let layer = karmada_interpreter::builtin::layer();
+    let Ok(Outcome::Status(Some(status))) = layer.interpret(&Request::InterpretStatus { object })
+    else {
+        return;
+    };
+    let template = json!({
+        "apiVersion": object.get("apiVersion").cloned().unwrap_or(Value::Null),
+        "kind": kind,
+        "metadata": {"name": "t"},
+        "spec": {"type": "LoadBalancer"},
+    });
+    let template = if kind == "Service" {
+        template
+    } else {
+        let mut t = template;
+        t.as_object_mut().map(|m| m.remove("spec"));
+        t
+    };
+    let items = [AggregatedStatusItem {
+        cluster_name: "member".into(),
+        status: Some(status.clone()),
+        ..Default::default()
+    }];
+    let result = layer.interpret(&Request::AggregateStatus {
+        object: &template,
+        items: Some(&items),
+    });
+    ROUND_TRIPS.fetch_add(1, Ordering::Relaxed);
+    assert!(
+        result.is_ok(),
+        "{label}: reflected status {status} does not aggregate: {result:?}"
+    );
+}
+
 #[test]
 fn mutated_golden_inputs_never_panic() {
     let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
     for case in seeds() {
         exercise(&case, &mut rng, 60);
     }
+    let trips = ROUND_TRIPS.load(Ordering::Relaxed);
+    assert!(trips > 200, "only {trips} reflect → aggregate round trips");
 }
 
 #[test]
