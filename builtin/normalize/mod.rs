@@ -797,6 +797,21 @@ mod tests {
     }
 
     #[test]
+    fn status_item_errors_name_the_item_cluster_and_field() {
+        let template =
+            json!({"kind": "Deployment", "metadata": {"name": "web", "namespace": "shop"}});
+        let status = json!({"conditions": [{"type": "Available", "lastUpdateTime": "soon"}]});
+        let err = decode_item(&template, 1, "west", &status, &WRAPPED_DEPLOYMENT_STATUS)
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("Deployment shop/web"), "{err}");
+        assert!(
+            err.contains(r#"statusItems[1] (cluster "west").status.conditions[0].lastUpdateTime"#),
+            "{err}"
+        );
+    }
+
+    #[test]
     fn out_of_range_32_bit_values_are_errors() {
         let status = json!({"replicas": 4294967297u64});
         assert!(decode(&status, "", &status, &DEPLOYMENT_STATUS, false).is_err());
