@@ -2,8 +2,20 @@
 //! (apiVersion, kind, operation) → handler.
 //!
 //! Adding a kind means writing its module and adding its rows to [`TABLE`].
+//!
+//! - `normalize`: typed decoding and Go-style re-encoding of Kubernetes
+//!   objects held as JSON (§1.4–§1.6, Appendix A), driven by the generated
+//!   Kubernetes 1.36 type graph `normalize/schema.rs`
+//!   (`tools/gen_k8s_schema.py`). Usable by any handler that must reject
+//!   objects Karmada's typed decoding rejects.
+//! - `status/<kind>.rs`: AggregateStatus (§7) and InterpretStatus (§8).
+//! - `pod_retain.rs`: Pod Retain (§6.2).
+//! - `generic.rs`: whole-status reflection for every other kind (§8.10).
 
 mod generic;
+pub(crate) mod normalize;
+mod pod_retain;
+mod status;
 
 use kube::core::GroupVersionKind;
 use std::sync::{Arc, OnceLock};
@@ -41,12 +53,129 @@ const fn row(
 use InterpreterOperation as Op;
 
 /// Every (kind, operation) Karmada's native interpreter serves.
-static TABLE: &[Row] = &[row(
-    "*",
-    "*",
-    Op::InterpretStatus,
-    generic::reflect_whole_status,
-)];
+static TABLE: &[Row] = &[
+    // AggregateStatus (§7)
+    row(
+        "apps/v1",
+        "Deployment",
+        Op::AggregateStatus,
+        status::deployment::aggregate,
+    ),
+    row(
+        "apps/v1",
+        "ReplicaSet",
+        Op::AggregateStatus,
+        status::replicaset::aggregate,
+    ),
+    row(
+        "apps/v1",
+        "StatefulSet",
+        Op::AggregateStatus,
+        status::statefulset::aggregate,
+    ),
+    row(
+        "apps/v1",
+        "DaemonSet",
+        Op::AggregateStatus,
+        status::daemonset::aggregate,
+    ),
+    row(
+        "batch/v1",
+        "Job",
+        Op::AggregateStatus,
+        status::job::aggregate,
+    ),
+    row(
+        "batch/v1",
+        "CronJob",
+        Op::AggregateStatus,
+        status::cronjob::aggregate,
+    ),
+    row("v1", "Pod", Op::AggregateStatus, status::pod::aggregate),
+    row(
+        "v1",
+        "Service",
+        Op::AggregateStatus,
+        status::service::aggregate,
+    ),
+    row(
+        "networking.k8s.io/v1",
+        "Ingress",
+        Op::AggregateStatus,
+        status::ingress::aggregate,
+    ),
+    row(
+        "v1",
+        "PersistentVolume",
+        Op::AggregateStatus,
+        status::persistentvolume::aggregate,
+    ),
+    row(
+        "v1",
+        "PersistentVolumeClaim",
+        Op::AggregateStatus,
+        status::persistentvolumeclaim::aggregate,
+    ),
+    row(
+        "policy/v1",
+        "PodDisruptionBudget",
+        Op::AggregateStatus,
+        status::pdb::aggregate,
+    ),
+    row(
+        "autoscaling/v2",
+        "HorizontalPodAutoscaler",
+        Op::AggregateStatus,
+        status::hpa::aggregate,
+    ),
+    // InterpretStatus (§8); every other kind falls back to the `*/*` row.
+    row(
+        "apps/v1",
+        "Deployment",
+        Op::InterpretStatus,
+        status::deployment::reflect,
+    ),
+    row(
+        "apps/v1",
+        "ReplicaSet",
+        Op::InterpretStatus,
+        status::replicaset::reflect,
+    ),
+    row(
+        "apps/v1",
+        "StatefulSet",
+        Op::InterpretStatus,
+        status::statefulset::reflect,
+    ),
+    row(
+        "apps/v1",
+        "DaemonSet",
+        Op::InterpretStatus,
+        status::daemonset::reflect,
+    ),
+    row(
+        "v1",
+        "Service",
+        Op::InterpretStatus,
+        status::service::reflect,
+    ),
+    row("batch/v1", "Job", Op::InterpretStatus, status::job::reflect),
+    row(
+        "policy/v1",
+        "PodDisruptionBudget",
+        Op::InterpretStatus,
+        status::pdb::reflect,
+    ),
+    row(
+        "autoscaling/v2",
+        "HorizontalPodAutoscaler",
+        Op::InterpretStatus,
+        status::hpa::reflect,
+    ),
+    row("*", "*", Op::InterpretStatus, generic::reflect_whole_status),
+    // Retain (§6)
+    row("v1", "Pod", Op::Retain, pod_retain::retain),
+];
 
 /// The native layer of the chain.
 #[derive(Debug, Default)]
@@ -72,20 +201,30 @@ impl NativeLayer {
         gvk: &GroupVersionKind,
         operation: InterpreterOperation,
     ) -> Option<&'static Row> {
-        // An apiVersion Karmada cannot parse (more than one `/`) matches nothing.
-        if gvk.group.is_empty() && gvk.version.is_empty() {
-            return None;
-        }
+        let parsed = !(gvk.group.is_empty() && gvk.version.is_empty());
         let api_version = api_version_of(gvk);
-        let exact = TABLE.iter().find(|r| {
-            r.operation == operation && r.api_version == api_version && r.kind == gvk.kind
-        });
-        exact.or_else(|| {
-            TABLE
-                .iter()
-                .find(|r| r.operation == operation && r.api_version == "*" && r.kind == "*")
-        })
+        find_row(parsed.then_some(api_version.as_str()), &gvk.kind, operation)
     }
+}
+
+/// The row serving (`api_version`, `kind`, `operation`); `api_version` is
+/// `None` when Karmada cannot parse it (more than one `/`): such objects
+/// match no kind's row, only the `*/*` fallback (InterpretStatus).
+fn find_row(
+    api_version: Option<&str>,
+    kind: &str,
+    operation: InterpreterOperation,
+) -> Option<&'static Row> {
+    let exact = api_version.and_then(|api_version| {
+        TABLE
+            .iter()
+            .find(|r| r.operation == operation && r.api_version == api_version && r.kind == kind)
+    });
+    exact.or_else(|| {
+        TABLE
+            .iter()
+            .find(|r| r.operation == operation && r.api_version == "*" && r.kind == "*")
+    })
 }
 
 impl Layer for NativeLayer {
@@ -101,14 +240,23 @@ impl Layer for NativeLayer {
     }
 
     fn interpret(&self, request: &Request<'_>) -> Result<Outcome> {
-        let gvk = crate::interpreter::gvk_of(request.object());
-        match self.find(&gvk, request.operation()) {
+        // Dispatch without allocating: the object's own apiVersion and kind.
+        let object = request.object();
+        let field = |key: &str| object.get(key).and_then(serde_json::Value::as_str);
+        let api_version = field("apiVersion").unwrap_or("");
+        let kind = field("kind").unwrap_or("");
+        let (group, version) = crate::interpreter::split_api_version(api_version);
+        let parsed = !(group.is_empty() && version.is_empty());
+        match find_row(parsed.then_some(api_version), kind, request.operation()) {
             Some(row) => (row.handler)(request),
-            None => Err(crate::Error::NotServed {
-                api_version: api_version_of(&gvk),
-                kind: gvk.kind,
-                operation: request.operation(),
-            }),
+            None => {
+                let gvk = crate::interpreter::gvk_of(object);
+                Err(crate::Error::NotServed {
+                    api_version: api_version_of(&gvk),
+                    kind: gvk.kind,
+                    operation: request.operation(),
+                })
+            }
         }
     }
 

@@ -1,0 +1,210 @@
+//! Native AggregateStatus, InterpretStatus (ReflectStatus) and Pod Retain on
+//! Karmada's benchmark inputs (`shared/bench-inputs/native-*-AggregateStatus`,
+//! `native-*-ReflectStatus`) and a realistic Pod Retain case.
+//!
+//! Each input is measured as `op` (the call on decoded values) and
+//! `decode all + op` (parsing every input from JSON bytes first), the two
+//! columns of `shared/bench-inputs/README.md`. Like Karmada's reference
+//! figures, the measurement is process CPU time per call (not wall time), so
+//! that other work on a shared machine does not inflate the numbers. The inputs are found through
+//! `KARMADA_BENCH_INPUTS` / `KARMADA_REFERENCE_CASES`, or as `shared/...` in
+//! an ancestor of the crate directory.
+
+use std::hint::black_box;
+use std::path::{Path, PathBuf};
+
+use criterion::measurement::{Measurement, ValueFormatter, WallTime};
+use criterion::{criterion_group, criterion_main, Criterion};
+use karmada_interpreter::api::{AggregatedStatusItem, InterpreterOperation};
+use karmada_interpreter::golden::{load_cases, GoldenCase};
+use karmada_interpreter::interpreter::{Layer, Request};
+use serde_json::Value;
+
+/// Process CPU time (`CLOCK_PROCESS_CPUTIME_ID`), in nanoseconds.
+struct CpuTime;
+
+fn cpu_now() -> u64 {
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `ts` is a valid, writable timespec.
+    unsafe { libc::clock_gettime(libc::CLOCK_PROCESS_CPUTIME_ID, &mut ts) };
+    (ts.tv_sec as u64) * 1_000_000_000 + ts.tv_nsec as u64
+}
+
+static WALL: WallTime = WallTime;
+
+impl Measurement for CpuTime {
+    type Intermediate = u64;
+    type Value = u64;
+    fn start(&self) -> u64 {
+        cpu_now()
+    }
+    fn end(&self, start: u64) -> u64 {
+        cpu_now().saturating_sub(start)
+    }
+    fn add(&self, a: &u64, b: &u64) -> u64 {
+        a + b
+    }
+    fn zero(&self) -> u64 {
+        0
+    }
+    fn to_f64(&self, v: &u64) -> f64 {
+        *v as f64
+    }
+    fn formatter(&self) -> &dyn ValueFormatter {
+        // Nanoseconds, formatted like wall time.
+        WALL.formatter()
+    }
+}
+
+fn shared_dir(env: &str, name: &str) -> Option<PathBuf> {
+    if let Ok(dir) = std::env::var(env) {
+        return Some(PathBuf::from(dir));
+    }
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .ancestors()
+        .map(|a| a.join("shared").join(name))
+        .find(|p| p.is_dir())
+}
+
+fn first_case(path: &Path) -> Option<GoldenCase> {
+    load_cases(path).into_iter().flatten().next()
+}
+
+/// (label, case) for every input found.
+fn inputs() -> Vec<(String, GoldenCase)> {
+    let mut out = Vec::new();
+    if let Some(dir) = shared_dir("KARMADA_BENCH_INPUTS", "bench-inputs") {
+        let mut files: Vec<_> = std::fs::read_dir(&dir)
+            .into_iter()
+            .flatten()
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| {
+                let name = p.file_name().and_then(|n| n.to_str()).unwrap_or("");
+                name.starts_with("native-")
+                    && (name.ends_with("-AggregateStatus.yaml")
+                        || name.ends_with("-ReflectStatus.yaml"))
+            })
+            .collect();
+        files.sort();
+        for file in files {
+            if let Some(case) = first_case(&file) {
+                let label = file.file_stem().and_then(|s| s.to_str()).unwrap_or("?");
+                out.push((label.to_owned(), case));
+            }
+        }
+    } else {
+        eprintln!("shared/bench-inputs not found: set KARMADA_BENCH_INPUTS");
+    }
+    let pod_retain = shared_dir("KARMADA_REFERENCE_CASES", "reference-cases")
+        .map(|d| d.join("native/core/v1/Pod/retain-test.yaml"))
+        .filter(|p| p.is_file())
+        .unwrap_or_else(|| {
+            Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("conformance/native/core/v1/Pod/retain-test.yaml")
+        });
+    if let Some(case) = first_case(&pod_retain) {
+        out.push(("native-pod-Retain".to_owned(), case));
+    }
+    out
+}
+
+/// The case's inputs as compact JSON bytes (what a caller starting from bytes has).
+struct Bytes {
+    object: Vec<u8>,
+    observed: Vec<u8>,
+    items: Option<Vec<u8>>,
+}
+
+fn bytes_of(case: &GoldenCase) -> Bytes {
+    let enc = |v: &Option<Value>| {
+        v.as_ref()
+            .map(|v| serde_json::to_vec(v).unwrap_or_default())
+            .unwrap_or_default()
+    };
+    Bytes {
+        object: enc(if case.operation == InterpreterOperation::InterpretStatus {
+            &case.observed
+        } else {
+            &case.desired
+        }),
+        observed: enc(&case.observed),
+        items: case
+            .status_items
+            .as_ref()
+            .map(|i| serde_json::to_vec(i).unwrap_or_default()),
+    }
+}
+
+fn call(
+    layer: &dyn Layer,
+    op: InterpreterOperation,
+    object: &Value,
+    observed: &Value,
+    items: Option<&[AggregatedStatusItem]>,
+) {
+    let request = match op {
+        InterpreterOperation::AggregateStatus => Request::AggregateStatus { object, items },
+        InterpreterOperation::InterpretStatus => Request::InterpretStatus { object },
+        _ => Request::Retain {
+            desired: object,
+            observed,
+        },
+    };
+    let outcome = layer.interpret(&request);
+    assert!(outcome.is_ok(), "benchmark input failed: {outcome:?}");
+    black_box(outcome.ok());
+}
+
+fn bench(c: &mut Criterion<CpuTime>) {
+    let layer = karmada_interpreter::builtin::layer();
+    for (label, case) in inputs() {
+        let op = case.operation;
+        let object = if op == InterpreterOperation::InterpretStatus {
+            case.observed.clone()
+        } else {
+            case.desired.clone()
+        }
+        .unwrap_or(Value::Null);
+        let observed = case.observed.clone().unwrap_or(Value::Null);
+        let items = case.status_items.clone();
+        c.bench_function(&format!("{label}/op"), |b| {
+            b.iter(|| {
+                call(
+                    layer.as_ref(),
+                    op,
+                    black_box(&object),
+                    black_box(&observed),
+                    items.as_deref(),
+                )
+            })
+        });
+        let raw = bytes_of(&case);
+        c.bench_function(&format!("{label}/decode all + op"), |b| {
+            b.iter(|| {
+                let object: Value =
+                    serde_json::from_slice(black_box(&raw.object)).unwrap_or(Value::Null);
+                let observed: Value = if op == InterpreterOperation::Retain {
+                    serde_json::from_slice(black_box(&raw.observed)).unwrap_or(Value::Null)
+                } else {
+                    Value::Null
+                };
+                let items: Option<Vec<AggregatedStatusItem>> = raw
+                    .items
+                    .as_ref()
+                    .and_then(|i| serde_json::from_slice(black_box(i)).ok());
+                call(layer.as_ref(), op, &object, &observed, items.as_deref());
+            })
+        });
+    }
+}
+
+criterion_group! {
+    name = benches;
+    config = Criterion::default().with_measurement(CpuTime);
+    targets = bench
+}
+criterion_main!(benches);

@@ -1,0 +1,54 @@
+//! batch/v1 CronJob: AggregateStatus (§7.6). InterpretStatus is the
+//! whole-status reflection (§8.10).
+
+use serde_json::{Map, Value};
+
+use super::{aggregate_inputs, decode_item, list, template_status, unchanged, with_status};
+use crate::builtin::normalize::{parse_time, schema, Time};
+use crate::error::Result;
+use crate::interpreter::{Outcome, Request};
+
+/// Concatenates the members' active jobs; latest schedule and success times.
+pub(crate) fn aggregate(request: &Request<'_>) -> Result<Outcome> {
+    let (template, items) = aggregate_inputs(request)?;
+    let old = template_status(template, &schema::CRON_JOB_STATUS)?;
+    let mut active: Vec<Value> = Vec::new();
+    let mut last_schedule = None::<Time>;
+    let mut last_success = None::<Time>;
+    for (i, item) in items.unwrap_or(&[]).iter().enumerate() {
+        let Some(m) = decode_item(template, i, item, &schema::CRON_JOB_STATUS)? else {
+            continue;
+        };
+        active.extend(list(&m, "active").iter().cloned());
+        let latest = |acc: Option<Time>, key: &str| match m
+            .get(key)
+            .and_then(Value::as_str)
+            .and_then(parse_time)
+        {
+            Some(t) => Some(acc.map_or(t, |a| a.max(t))),
+            None => acc,
+        };
+        last_schedule = latest(last_schedule, "lastScheduleTime");
+        last_success = latest(last_success, "lastSuccessfulTime");
+    }
+    let mut new = Map::new();
+    if !active.is_empty() {
+        new.insert("active".into(), Value::Array(active));
+    }
+    if let Some(t) = last_schedule {
+        new.insert(
+            "lastScheduleTime".into(),
+            Value::String(t.to_exact_string()),
+        );
+    }
+    if let Some(t) = last_success {
+        new.insert(
+            "lastSuccessfulTime".into(),
+            Value::String(t.to_exact_string()),
+        );
+    }
+    if new == old {
+        return unchanged(template, &schema::CRON_JOB);
+    }
+    with_status(template, &schema::CRON_JOB, new, &schema::CRON_JOB_STATUS)
+}

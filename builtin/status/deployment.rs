@@ -1,0 +1,56 @@
+//! apps/v1 Deployment: AggregateStatus (§7.1) and InterpretStatus (§8.1).
+
+use serde_json::Value;
+
+use super::{
+    aggregate_workload, copy_ints, generation_keys, generation_prefix, reflected_status, Workload,
+};
+use crate::builtin::normalize::{self, schema};
+use crate::error::Result;
+use crate::interpreter::{Outcome, Request};
+
+const WORKLOAD: Workload = Workload {
+    root: &schema::DEPLOYMENT,
+    status: &schema::DEPLOYMENT_STATUS,
+    wrapped: &schema::WRAPPED_DEPLOYMENT_STATUS,
+    counters: &[
+        "replicas",
+        "readyReplicas",
+        "updatedReplicas",
+        "availableReplicas",
+        "unavailableReplicas",
+    ],
+    whole_status_compare: false,
+};
+
+/// Sums the members' counters; `observedGeneration` follows the template
+/// once every member is fresh.
+pub(crate) fn aggregate(request: &Request<'_>) -> Result<Outcome> {
+    aggregate_workload(request, &WORKLOAD)
+}
+
+/// The counters and generations; `null` when all are zero.
+pub(crate) fn reflect(request: &Request<'_>) -> Result<Outcome> {
+    let object = request.object();
+    let Some(status) = reflected_status(object)? else {
+        return Ok(Outcome::Status(None));
+    };
+    normalize::check(object, "status", status, &schema::DEPLOYMENT_STATUS)?;
+    let (generation, template_generation) = generation_keys(object)?;
+    let mut out = generation_prefix(generation, template_generation);
+    copy_ints(
+        &mut out,
+        status,
+        &[
+            ("observedGeneration", false),
+            ("replicas", false),
+            ("updatedReplicas", false),
+            ("readyReplicas", false),
+            ("availableReplicas", false),
+            ("unavailableReplicas", false),
+        ],
+    );
+    Ok(Outcome::Status(
+        (!out.is_empty()).then_some(Value::Object(out)),
+    ))
+}

@@ -1,0 +1,69 @@
+//! autoscaling/v2 HorizontalPodAutoscaler: AggregateStatus (§7.11) and
+//! InterpretStatus (§8.9).
+
+use serde_json::{Map, Value};
+
+use super::{
+    aggregate_inputs, decode_item, int, put_int, reflected_status, template_status, unchanged,
+    with_status,
+};
+use crate::builtin::normalize::{self, schema};
+use crate::error::{Error, Result};
+use crate::interpreter::{describe, Outcome, Request};
+
+/// Sums current and desired replicas.
+pub(crate) fn aggregate(request: &Request<'_>) -> Result<Outcome> {
+    let (template, items) = aggregate_inputs(request)?;
+    let ty = &schema::HORIZONTAL_POD_AUTOSCALER_STATUS;
+    let old = template_status(template, ty)?;
+    let (mut current, mut desired) = (0i64, 0i64);
+    for (i, item) in items.unwrap_or(&[]).iter().enumerate() {
+        let Some(m) = decode_item(template, i, item, ty)? else {
+            continue;
+        };
+        current += int(&m, "currentReplicas");
+        desired += int(&m, "desiredReplicas");
+    }
+    let mut new = Map::new();
+    for (key, sum) in [("currentReplicas", current), ("desiredReplicas", desired)] {
+        if i32::try_from(sum).is_err() {
+            return Err(Error::InvalidField {
+                object: describe(template),
+                field: format!("status.{key}"),
+                reason: format!("the sum over member clusters ({sum}) does not fit 32 bits"),
+            });
+        }
+        put_int(&mut new, ty, key, sum);
+    }
+    if new == old {
+        return unchanged(template, &schema::HORIZONTAL_POD_AUTOSCALER);
+    }
+    with_status(template, &schema::HORIZONTAL_POD_AUTOSCALER, new, ty)
+}
+
+/// Current and desired replicas; `currentMetrics` is always `null`.
+pub(crate) fn reflect(request: &Request<'_>) -> Result<Outcome> {
+    let object = request.object();
+    let Some(status) = reflected_status(object)? else {
+        return Ok(Outcome::Status(None));
+    };
+    normalize::check(
+        object,
+        "status",
+        status,
+        &schema::HORIZONTAL_POD_AUTOSCALER_STATUS,
+    )?;
+    let empty = Map::new();
+    let status = status.as_object().unwrap_or(&empty);
+    let mut out = Map::new();
+    let current = normalize::checked_int(status, "currentReplicas");
+    if current != 0 {
+        out.insert("currentReplicas".into(), normalize::num(current));
+    }
+    out.insert(
+        "desiredReplicas".into(),
+        normalize::num(normalize::checked_int(status, "desiredReplicas")),
+    );
+    out.insert("currentMetrics".into(), Value::Null);
+    Ok(Outcome::Status(Some(Value::Object(out))))
+}

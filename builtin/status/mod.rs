@@ -1,0 +1,404 @@
+//! AggregateStatus (`native-builtins.md` §7, §12) and InterpretStatus (§8):
+//! one module per kind, shared helpers here.
+
+pub(crate) mod cronjob;
+pub(crate) mod daemonset;
+pub(crate) mod deployment;
+pub(crate) mod hpa;
+pub(crate) mod ingress;
+pub(crate) mod job;
+pub(crate) mod pdb;
+pub(crate) mod persistentvolume;
+pub(crate) mod persistentvolumeclaim;
+pub(crate) mod pod;
+pub(crate) mod replicaset;
+pub(crate) mod service;
+pub(crate) mod statefulset;
+
+use serde_json::{Map, Value};
+
+use crate::api::AggregatedStatusItem;
+use crate::builtin::normalize::{self, Emit, Ty};
+use crate::error::{Error, Result};
+use crate::interpreter::{describe, Outcome, Request};
+
+/// A decoded (typed) JSON object, see [`normalize::decode`].
+pub(crate) type Decoded = Map<String, Value>;
+
+/// The template and the status items of an AggregateStatus request.
+pub(crate) fn aggregate_inputs<'a>(
+    request: &Request<'a>,
+) -> Result<(&'a Value, Option<&'a [AggregatedStatusItem]>)> {
+    match *request {
+        Request::AggregateStatus { object, items } => Ok((object, items)),
+        _ => Err(Error::InvalidInput {
+            operation: request.operation(),
+            reason: "not an AggregateStatus request".to_owned(),
+        }),
+    }
+}
+
+/// Decodes one item's status (§1.6); `None` when it has none.
+pub(crate) fn decode_item(
+    template: &Value,
+    index: usize,
+    item: &AggregatedStatusItem,
+    ty: &'static Ty,
+) -> Result<Option<Decoded>> {
+    match &item.status {
+        None | Some(Value::Null) => Ok(None),
+        Some(status) => {
+            normalize::decode_item(template, index, &item.cluster_name, status, ty).map(Some)
+        }
+    }
+}
+
+/// The template's `status`, typed-decoded as `ty` (absent → empty).
+pub(crate) fn template_status(template: &Value, ty: &'static Ty) -> Result<Decoded> {
+    match template.get("status") {
+        None => Ok(Map::new()),
+        Some(status) => normalize::decode(template, "status", status, ty, false),
+    }
+}
+
+/// An integer of a decoded object (absent → 0).
+pub(crate) fn int(m: &Decoded, key: &str) -> i64 {
+    m.get(key).and_then(Value::as_i64).unwrap_or(0)
+}
+
+/// A string of a decoded object (absent → "").
+pub(crate) fn string<'a>(m: &'a Decoded, key: &str) -> &'a str {
+    m.get(key).and_then(Value::as_str).unwrap_or("")
+}
+
+/// A list of a decoded object (absent → empty).
+pub(crate) fn list<'a>(m: &'a Decoded, key: &str) -> &'a [Value] {
+    m.get(key)
+        .and_then(Value::as_array)
+        .map(Vec::as_slice)
+        .unwrap_or(&[])
+}
+
+/// An object of a decoded object.
+pub(crate) fn object<'a>(m: &'a Decoded, key: &str) -> Option<&'a Decoded> {
+    m.get(key).and_then(Value::as_object)
+}
+
+/// `metadata.generation` of a template that passed [`normalize::check`] (absent → 0).
+pub(crate) fn template_generation(template: &Value) -> i64 {
+    template
+        .get("metadata")
+        .and_then(Value::as_object)
+        .map_or(0, |m| normalize::checked_int(m, "generation"))
+}
+
+/// Writes an integer into a decoded value the way Go holds it: a zero value
+/// field is the same as unset.
+pub(crate) fn put_int(m: &mut Decoded, ty: &'static Ty, key: &str, value: i64) {
+    let omits_zero = ty
+        .field(key)
+        .is_some_and(|f| matches!(f.emit, Emit::OmitZero | Emit::AlwaysZero));
+    if value == 0 && omits_zero {
+        m.remove(key);
+    } else {
+        m.insert(key.to_owned(), normalize::num(value));
+    }
+}
+
+/// The normalized template (root type `root_ty`) with `status` replaced by
+/// the encoding of the decoded `status`.
+pub(crate) fn with_status(
+    template: &Value,
+    root_ty: &'static Ty,
+    status: Decoded,
+    status_ty: &'static Ty,
+) -> Result<Outcome> {
+    let mut encoded = normalize::encode(template, "", template, root_ty)?;
+    let status = normalize::encode(template, "status", &Value::Object(status), status_ty)?;
+    if let Value::Object(m) = &mut encoded {
+        m.insert("status".to_owned(), status);
+    }
+    Ok(Outcome::Aggregated(encoded))
+}
+
+/// The `status` of an object for InterpretStatus: absent → `None`; present
+/// but not an object (including `null`) → error.
+pub(crate) fn reflected_status(object: &Value) -> Result<Option<&Value>> {
+    match object.get("status") {
+        None => Ok(None),
+        Some(status @ Value::Object(_)) => Ok(Some(status)),
+        Some(other) => Err(Error::InvalidField {
+            object: describe(object),
+            field: "status".to_owned(),
+            reason: format!("expected an object, got {other}"),
+        }),
+    }
+}
+
+/// The generation keys InterpretStatus adds for Deployment, ReplicaSet,
+/// StatefulSet and DaemonSet (§8): the object's `metadata.generation` (0
+/// unless an integer) and its `resourcetemplate.karmada.io/generation`
+/// annotation (required, base-10 `i64`).
+pub(crate) fn generation_keys(object: &Value) -> Result<(i64, i64)> {
+    let meta = object.get("metadata");
+    let generation = meta
+        .and_then(|m| m.get("generation"))
+        .and_then(Value::as_i64)
+        .unwrap_or(0);
+    let annotation = meta
+        .and_then(|m| m.get("annotations"))
+        .and_then(Value::as_object)
+        .and_then(|a| a.get(GENERATION_ANNOTATION));
+    let err = |reason: String| Error::InvalidField {
+        object: describe(object),
+        field: format!("metadata.annotations[{GENERATION_ANNOTATION}]"),
+        reason,
+    };
+    let text = match annotation {
+        Some(Value::String(s)) if !s.is_empty() => s,
+        Some(Value::String(_)) | Some(Value::Null) | None => {
+            return Err(err(
+                "missing: the resource template generation is required".into()
+            ))
+        }
+        Some(other) => return Err(err(format!("expected a string, got {other}"))),
+    };
+    let digits = text.strip_prefix(['+', '-']).unwrap_or(text);
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(err(format!("{text:?} is not a base-10 integer")));
+    }
+    let value = text
+        .parse::<i64>()
+        .map_err(|e| err(format!("{text:?} is not a 64-bit integer: {e}")))?;
+    Ok((generation, value))
+}
+
+/// The annotation carrying the resource template's generation.
+pub(crate) const GENERATION_ANNOTATION: &str = "resourcetemplate.karmada.io/generation";
+
+/// Starts a reflected status with the generation keys (omitted when 0).
+pub(crate) fn generation_prefix(generation: i64, template_generation: i64) -> Decoded {
+    let mut out = Map::new();
+    if generation != 0 {
+        out.insert("generation".into(), normalize::num(generation));
+    }
+    if template_generation != 0 {
+        out.insert(
+            "resourceTemplateGeneration".into(),
+            normalize::num(template_generation),
+        );
+    }
+    out
+}
+
+/// Copies integer `keys` of a status that passed [`normalize::check`] into
+/// `out`: `always` ones even when 0, the others only when non-zero.
+pub(crate) fn copy_ints(out: &mut Decoded, status: &Value, keys: &[(&str, bool)]) {
+    let empty = Map::new();
+    let status = status.as_object().unwrap_or(&empty);
+    for &(key, always) in keys {
+        let v = normalize::checked_int(status, key);
+        if always || v != 0 {
+            out.insert(key.to_owned(), normalize::num(v));
+        }
+    }
+}
+
+/// Load-balancer ingress merging for Service and Ingress (§7.4).
+pub(crate) mod loadbalancer {
+    use std::cmp::Ordering;
+
+    use serde_json::{Map, Value};
+
+    /// Merges entries: group by (hostname, ip, ipMode), union of ports,
+    /// both levels sorted. `with_ip_mode` is false for Ingress.
+    pub(crate) fn merge(entries: Vec<&Map<String, Value>>, with_ip_mode: bool) -> Vec<Value> {
+        struct Group<'a> {
+            hostname: &'a str,
+            ip: &'a str,
+            ip_mode: Option<&'a str>,
+            ports: Vec<&'a Map<String, Value>>,
+        }
+        let mut groups: Vec<Group<'_>> = Vec::new();
+        for e in entries {
+            let hostname = e.get("hostname").and_then(Value::as_str).unwrap_or("");
+            let ip = e.get("ip").and_then(Value::as_str).unwrap_or("");
+            let ip_mode = if with_ip_mode {
+                e.get("ipMode").and_then(Value::as_str)
+            } else {
+                None
+            };
+            let ports = e
+                .get("ports")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+                .filter_map(Value::as_object);
+            let idx = match groups
+                .iter()
+                .position(|g| g.hostname == hostname && g.ip == ip && g.ip_mode == ip_mode)
+            {
+                Some(i) => i,
+                None => {
+                    groups.push(Group {
+                        hostname,
+                        ip,
+                        ip_mode,
+                        ports: Vec::new(),
+                    });
+                    groups.len() - 1
+                }
+            };
+            if let Some(g) = groups.get_mut(idx) {
+                for p in ports {
+                    if !g.ports.iter().any(|q| port_key(q) == port_key(p)) {
+                        g.ports.push(p);
+                    }
+                }
+            }
+        }
+        groups.sort_by(|a, b| {
+            // Non-empty hostnames first, ascending; then ip; then ipMode
+            // (present before absent, ascending).
+            (a.hostname.is_empty(), a.hostname, a.ip)
+                .cmp(&(b.hostname.is_empty(), b.hostname, b.ip))
+                .then_with(|| match (a.ip_mode, b.ip_mode) {
+                    (Some(x), Some(y)) => x.cmp(y),
+                    (Some(_), None) => Ordering::Less,
+                    (None, Some(_)) => Ordering::Greater,
+                    (None, None) => Ordering::Equal,
+                })
+        });
+        groups
+            .into_iter()
+            .map(|mut g| {
+                g.ports.sort_by(|a, b| port_key(a).cmp(&port_key(b)));
+                let mut m = Map::new();
+                if !g.hostname.is_empty() {
+                    m.insert("hostname".into(), g.hostname.into());
+                }
+                if !g.ip.is_empty() {
+                    m.insert("ip".into(), g.ip.into());
+                }
+                if let Some(mode) = g.ip_mode {
+                    m.insert("ipMode".into(), mode.into());
+                }
+                if !g.ports.is_empty() {
+                    let ports = g.ports.into_iter().map(|p| Value::Object(p.clone()));
+                    m.insert("ports".into(), Value::Array(ports.collect()));
+                }
+                Value::Object(m)
+            })
+            .collect()
+    }
+
+    /// (port, protocol, error): entries without an error sort first.
+    fn port_key(p: &Map<String, Value>) -> (i64, &str, Option<&str>) {
+        (
+            p.get("port").and_then(Value::as_i64).unwrap_or(0),
+            p.get("protocol").and_then(Value::as_str).unwrap_or(""),
+            p.get("error").and_then(Value::as_str),
+        )
+    }
+}
+
+/// A generation-aware workload kind (§7.1).
+pub(crate) struct Workload {
+    /// The kind's object type.
+    pub root: &'static Ty,
+    /// The kind's status type.
+    pub status: &'static Ty,
+    /// The member status shape (status plus generation keys).
+    pub wrapped: &'static Ty,
+    /// Counters summed over members.
+    pub counters: &'static [&'static str],
+    /// DaemonSet: the whole old status decides "unchanged", not only the counters.
+    pub whole_status_compare: bool,
+}
+
+/// AggregateStatus for Deployment, ReplicaSet, StatefulSet and DaemonSet (§7.1).
+///
+/// A member is fresh when it has observed its own latest generation and was
+/// produced from the template's current generation; when every member is
+/// fresh, `observedGeneration` follows the template's generation. (Karmada's
+/// StatefulSet handler compares with the member's own generation instead, so
+/// its `observedGeneration` never advances; see COMPATIBILITY.md.)
+pub(crate) fn aggregate_workload(request: &Request<'_>, w: &Workload) -> Result<Outcome> {
+    let (template, items) = aggregate_inputs(request)?;
+    let old = template_status(template, w.status)?;
+    let generation = template_generation(template);
+    let items = items.unwrap_or(&[]);
+    let mut sums = vec![0i64; w.counters.len()];
+    let mut fresh = 0usize;
+    for (i, item) in items.iter().enumerate() {
+        let Some(m) = decode_item(template, i, item, w.wrapped)? else {
+            continue;
+        };
+        if int(&m, "observedGeneration") >= int(&m, "generation")
+            && int(&m, "resourceTemplateGeneration") >= generation
+        {
+            fresh += 1;
+        }
+        for (sum, key) in sums.iter_mut().zip(w.counters) {
+            *sum += int(&m, key);
+        }
+    }
+    let observed = if fresh == items.len() {
+        generation
+    } else {
+        int(&old, "observedGeneration")
+    };
+    for (sum, key) in sums.iter().zip(w.counters) {
+        if i32::try_from(*sum).is_err() {
+            return Err(Error::InvalidField {
+                object: describe(template),
+                field: format!("status.{key}"),
+                reason: format!("the sum over member clusters ({sum}) does not fit 32 bits"),
+            });
+        }
+    }
+    let same = if w.whole_status_compare {
+        let mut new = Map::new();
+        put_int(&mut new, w.status, "observedGeneration", observed);
+        for (sum, key) in sums.iter().zip(w.counters) {
+            put_int(&mut new, w.status, key, *sum);
+        }
+        let mut old_cmp = old.clone();
+        old_cmp.retain(|_, v| !matches!(v, Value::Array(a) if a.is_empty()));
+        old_cmp == new
+    } else {
+        int(&old, "observedGeneration") == observed
+            && sums
+                .iter()
+                .zip(w.counters)
+                .all(|(sum, key)| int(&old, key) == *sum)
+    };
+    if same {
+        return unchanged(template, w.root);
+    }
+    let mut encoded = normalize::encode(template, "", template, w.root)?;
+    if let Some(Value::Object(status)) = encoded.get_mut("status") {
+        set_encoded_int(status, w.status, "observedGeneration", observed);
+        for (sum, key) in sums.iter().zip(w.counters) {
+            set_encoded_int(status, w.status, key, *sum);
+        }
+    }
+    Ok(Outcome::Aggregated(encoded))
+}
+
+/// The "unchanged" result: the template exactly as given, once it is known
+/// to typed-decode (§7: the template is always decoded).
+pub(crate) fn unchanged(template: &Value, root: &'static Ty) -> Result<Outcome> {
+    normalize::check(template, "", template, root)?;
+    Ok(Outcome::Aggregated(template.clone()))
+}
+
+/// Writes an integer into an encoded value as Go's encoder would.
+fn set_encoded_int(m: &mut Map<String, Value>, ty: &'static Ty, key: &str, value: i64) {
+    let omit = value == 0 && ty.field(key).is_some_and(|f| f.emit == Emit::OmitZero);
+    if omit {
+        m.remove(key);
+    } else {
+        m.insert(key.to_owned(), normalize::num(value));
+    }
+}

@@ -1,0 +1,388 @@
+//! Robustness of the native status operations: arbitrary and mutated objects
+//! and status items never make AggregateStatus, InterpretStatus or Pod Retain
+//! panic; they answer or fail with an error that names the object.
+//!
+//! Seeds are the project's own golden cases (`conformance/native`); a small
+//! deterministic generator mutates them (replacing, deleting and inserting
+//! values of every JSON type at random paths), so runs are reproducible.
+
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// How many reflected statuses were fed back to AggregateStatus.
+static ROUND_TRIPS: AtomicUsize = AtomicUsize::new(0);
+use std::path::PathBuf;
+
+use karmada_interpreter::api::{AggregatedStatusItem, InterpreterOperation};
+use karmada_interpreter::golden::{discover, load_cases, GoldenCase};
+use karmada_interpreter::interpreter::{Outcome, Request};
+use serde_json::{json, Map, Value};
+
+/// xorshift64*: deterministic, dependency-free.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n.max(1) as u64) as usize
+    }
+}
+
+const KEYS: &[&str] = &[
+    "status",
+    "spec",
+    "metadata",
+    "replicas",
+    "readyReplicas",
+    "generation",
+    "resourceTemplateGeneration",
+    "observedGeneration",
+    "conditions",
+    "containers",
+    "containerStatuses",
+    "loadBalancer",
+    "ingress",
+    "ports",
+    "phase",
+    "startTime",
+    "disruptedPods",
+    "active",
+    "type",
+    "annotations",
+    "labels",
+    "volumes",
+    "name",
+    "template",
+    "Replicas",
+    "currentMetrics",
+    "capacity",
+    "resources",
+];
+
+fn random_leaf(rng: &mut Rng) -> Value {
+    match rng.below(14) {
+        0 => Value::Null,
+        1 => Value::Bool(rng.below(2) == 0),
+        2 => json!(rng.below(5) as i64 - 2),
+        3 => json!(i64::MAX),
+        4 => json!(u64::MAX),
+        5 => json!(2.5),
+        6 => json!(3.0),
+        7 => json!(-1e300),
+        8 => json!("2025-01-01T00:00:00Z"),
+        9 => json!("1500m"),
+        10 => json!("LoadBalancer"),
+        11 => json!("not a time or quantity \u{1F600}"),
+        12 => json!("True"),
+        _ => json!(""),
+    }
+}
+
+fn random_value(rng: &mut Rng, depth: usize) -> Value {
+    if depth == 0 || rng.below(3) == 0 {
+        return random_leaf(rng);
+    }
+    if rng.below(2) == 0 {
+        Value::Array(
+            (0..rng.below(3))
+                .map(|_| random_value(rng, depth - 1))
+                .collect(),
+        )
+    } else {
+        let mut m = Map::new();
+        for _ in 0..rng.below(4) {
+            let k = KEYS[rng.below(KEYS.len())];
+            m.insert(k.to_owned(), random_value(rng, depth - 1));
+        }
+        Value::Object(m)
+    }
+}
+
+/// Applies one random mutation somewhere inside `v`.
+fn mutate(rng: &mut Rng, v: &mut Value, depth: usize) {
+    let descend = depth < 8 && rng.below(4) != 0;
+    match v {
+        Value::Object(m) if descend && !m.is_empty() => {
+            let key = m
+                .keys()
+                .nth(rng.below(m.len()))
+                .cloned()
+                .unwrap_or_default();
+            if let Some(child) = m.get_mut(&key) {
+                mutate(rng, child, depth + 1);
+            }
+        }
+        Value::Array(a) if descend && !a.is_empty() => {
+            let i = rng.below(a.len());
+            mutate(rng, &mut a[i], depth + 1);
+        }
+        Value::Object(m) => match rng.below(3) {
+            0 if !m.is_empty() => {
+                let key = m
+                    .keys()
+                    .nth(rng.below(m.len()))
+                    .cloned()
+                    .unwrap_or_default();
+                m.remove(&key);
+            }
+            1 => {
+                let k = KEYS[rng.below(KEYS.len())];
+                m.insert(k.to_owned(), random_value(rng, 3));
+            }
+            _ => *v = random_value(rng, 3),
+        },
+        _ => *v = random_value(rng, 3),
+    }
+}
+
+fn seeds() -> Vec<GoldenCase> {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("conformance/native");
+    let files = discover(&[root]).expect("conformance/native exists");
+    let mut out = Vec::new();
+    for file in files {
+        for case in load_cases(&file.path).into_iter().flatten() {
+            let op = case.operation;
+            let served = op == InterpreterOperation::AggregateStatus
+                || op == InterpreterOperation::InterpretStatus
+                || (op == InterpreterOperation::Retain
+                    && case.desired.as_ref().and_then(|d| d.get("kind")) == Some(&json!("Pod")));
+            if served {
+                out.push(case);
+            }
+        }
+    }
+    assert!(
+        out.len() > 100,
+        "expected the project's golden cases as seeds"
+    );
+    out
+}
+
+/// Runs one request; a panic fails the test, an error must name something.
+fn run(request: &Request<'_>, label: &str) {
+    let layer = karmada_interpreter::builtin::layer();
+    let result = catch_unwind(AssertUnwindSafe(|| layer.interpret(request)));
+    match result {
+        Err(_) => panic!("panicked on {label}: {request:?}"),
+        Ok(Err(e)) => assert!(!e.to_string().is_empty(), "empty error on {label}"),
+        Ok(Ok(outcome)) => {
+            if let Outcome::Aggregated(v) | Outcome::Retained(v) = &outcome {
+                assert!(v.is_object(), "{label}: result is not an object: {v}");
+            }
+        }
+    }
+}
+
+fn exercise(case: &GoldenCase, rng: &mut Rng, rounds: usize) {
+    let object = case
+        .desired
+        .clone()
+        .or_else(|| case.observed.clone())
+        .unwrap_or_else(|| json!({}));
+    for round in 0..rounds {
+        let mut object = object.clone();
+        let mut other = case
+            .observed
+            .clone()
+            .unwrap_or_else(|| json!({"kind": "Pod"}));
+        let mut items: Option<Vec<Value>> = case.status_items.as_ref().map(|items| {
+            items
+                .iter()
+                .map(|i| serde_json::to_value(i).unwrap_or_default())
+                .collect()
+        });
+        for _ in 0..1 + rng.below(3) {
+            match rng.below(3) {
+                0 => mutate(rng, &mut object, 0),
+                1 => mutate(rng, &mut other, 0),
+                _ => {
+                    let list = items.get_or_insert_with(Vec::new);
+                    if list.is_empty() || rng.below(4) == 0 {
+                        list.push(json!({"clusterName": format!("c{round}"), "status": random_value(rng, 4)}));
+                    } else {
+                        let i = rng.below(list.len());
+                        if let Some(status) = list[i].get_mut("status") {
+                            mutate(rng, status, 0);
+                        } else {
+                            list[i]["status"] = random_value(rng, 4);
+                        }
+                    }
+                }
+            }
+        }
+        // Keep the dispatch key so the kind's own handler is exercised.
+        for key in ["apiVersion", "kind"] {
+            if let (Some(v), Some(m)) = (
+                case.desired
+                    .as_ref()
+                    .or(case.observed.as_ref())
+                    .and_then(|o| o.get(key)),
+                object.as_object_mut(),
+            ) {
+                m.insert(key.to_owned(), v.clone());
+            }
+        }
+        let items: Option<Vec<AggregatedStatusItem>> = items.map(|list| {
+            list.into_iter()
+                .filter_map(|i| serde_json::from_value(i).ok())
+                .collect()
+        });
+        let label = format!("{} round {round}", case.label());
+        match case.operation {
+            InterpreterOperation::AggregateStatus => {
+                run(
+                    &Request::AggregateStatus {
+                        object: &object,
+                        items: items.as_deref(),
+                    },
+                    &label,
+                );
+                run(
+                    &Request::AggregateStatus {
+                        object: &object,
+                        items: None,
+                    },
+                    &label,
+                );
+            }
+            InterpreterOperation::InterpretStatus => {
+                run(&Request::InterpretStatus { object: &object }, &label);
+                reflected_status_aggregates(&object, &label);
+            }
+            _ => run(
+                &Request::Retain {
+                    desired: &object,
+                    observed: &other,
+                },
+                &label,
+            ),
+        }
+    }
+}
+
+/// Kinds whose InterpretStatus builds a typed status that AggregateStatus reads back.
+const TYPED_REFLECTION: &[(&str, &str)] = &[
+    ("apps/v1", "Deployment"),
+    ("apps/v1", "ReplicaSet"),
+    ("apps/v1", "StatefulSet"),
+    ("apps/v1", "DaemonSet"),
+    ("batch/v1", "Job"),
+    ("v1", "Service"),
+    ("policy/v1", "PodDisruptionBudget"),
+    ("autoscaling/v2", "HorizontalPodAutoscaler"),
+];
+
+/// What InterpretStatus reflects from a member object, AggregateStatus must
+/// accept as that member's status item (the two halves of one round trip).
+fn reflected_status_aggregates(object: &Value, label: &str) {
+    let kind = object.get("kind").and_then(Value::as_str).unwrap_or("");
+    let api_version = object
+        .get("apiVersion")
+        .and_then(Value::as_str)
+        .unwrap_or("");
+    if !TYPED_REFLECTION.contains(&(api_version, kind)) {
+        return;
+    }
+    let layer = karmada_interpreter::builtin::layer();
+    let Ok(Outcome::Status(Some(status))) = layer.interpret(&Request::InterpretStatus { object })
+    else {
+        return;
+    };
+    let template = json!({
+        "apiVersion": object.get("apiVersion").cloned().unwrap_or(Value::Null),
+        "kind": kind,
+        "metadata": {"name": "t"},
+        "spec": {"type": "LoadBalancer"},
+    });
+    let template = if kind == "Service" {
+        template
+    } else {
+        let mut t = template;
+        t.as_object_mut().map(|m| m.remove("spec"));
+        t
+    };
+    let items = [AggregatedStatusItem {
+        cluster_name: "member".into(),
+        status: Some(status.clone()),
+        ..Default::default()
+    }];
+    let result = layer.interpret(&Request::AggregateStatus {
+        object: &template,
+        items: Some(&items),
+    });
+    ROUND_TRIPS.fetch_add(1, Ordering::Relaxed);
+    assert!(
+        result.is_ok(),
+        "{label}: reflected status {status} does not aggregate: {result:?}"
+    );
+}
+
+#[test]
+fn mutated_golden_inputs_never_panic() {
+    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+    for case in seeds() {
+        exercise(&case, &mut rng, 60);
+    }
+    let trips = ROUND_TRIPS.load(Ordering::Relaxed);
+    assert!(trips > 200, "only {trips} reflect → aggregate round trips");
+}
+
+#[test]
+fn arbitrary_values_never_panic_for_every_served_kind() {
+    let kinds = [
+        ("apps/v1", "Deployment"),
+        ("apps/v1", "ReplicaSet"),
+        ("apps/v1", "StatefulSet"),
+        ("apps/v1", "DaemonSet"),
+        ("batch/v1", "Job"),
+        ("batch/v1", "CronJob"),
+        ("v1", "Pod"),
+        ("v1", "Service"),
+        ("networking.k8s.io/v1", "Ingress"),
+        ("v1", "PersistentVolume"),
+        ("v1", "PersistentVolumeClaim"),
+        ("policy/v1", "PodDisruptionBudget"),
+        ("autoscaling/v2", "HorizontalPodAutoscaler"),
+        ("example.io/v1", "Widget"),
+    ];
+    let mut rng = Rng(42);
+    for (api_version, kind) in kinds {
+        for round in 0..300 {
+            let mut object = random_value(&mut rng, 5);
+            if !object.is_object() {
+                object = json!({"spec": object});
+            }
+            object["apiVersion"] = json!(api_version);
+            object["kind"] = json!(kind);
+            let items: Vec<AggregatedStatusItem> = (0..rng.below(4))
+                .map(|i| AggregatedStatusItem {
+                    cluster_name: format!("m{i}"),
+                    status: Some(random_value(&mut rng, 4)),
+                    ..Default::default()
+                })
+                .collect();
+            let label = format!("{kind} round {round}");
+            run(
+                &Request::AggregateStatus {
+                    object: &object,
+                    items: Some(&items),
+                },
+                &label,
+            );
+            run(&Request::InterpretStatus { object: &object }, &label);
+            let observed = random_value(&mut rng, 5);
+            run(
+                &Request::Retain {
+                    desired: &object,
+                    observed: &observed,
+                },
+                &label,
+            );
+        }
+    }
+}
