@@ -3,7 +3,28 @@
 //!
 //! Adding a kind means writing its module and adding its rows to [`TABLE`].
 
+mod access;
+mod cronjob;
+mod daemonset;
+mod decode;
+pub mod dependencies;
+mod deployment;
 mod generic;
+mod ingress;
+mod job;
+mod persistentvolume;
+mod persistentvolumeclaim;
+mod pod;
+mod poddisruptionbudget;
+mod podtemplate;
+mod replicaset;
+pub mod requirements;
+mod secret;
+mod service;
+mod serviceaccount;
+mod serviceimport;
+mod statefulset;
+mod workload;
 
 use kube::core::GroupVersionKind;
 use std::sync::{Arc, OnceLock};
@@ -41,12 +62,178 @@ const fn row(
 use InterpreterOperation as Op;
 
 /// Every (kind, operation) Karmada's native interpreter serves.
-static TABLE: &[Row] = &[row(
-    "*",
-    "*",
-    Op::InterpretStatus,
-    generic::reflect_whole_status,
-)];
+static TABLE: &[Row] = &[
+    // apps/v1
+    row(
+        "apps/v1",
+        "Deployment",
+        Op::InterpretReplica,
+        deployment::interpret_replica,
+    ),
+    row(
+        "apps/v1",
+        "Deployment",
+        Op::ReviseReplica,
+        deployment::revise_replica,
+    ),
+    row("apps/v1", "Deployment", Op::Retain, deployment::retain),
+    row(
+        "apps/v1",
+        "Deployment",
+        Op::InterpretHealth,
+        deployment::interpret_health,
+    ),
+    row(
+        "apps/v1",
+        "Deployment",
+        Op::InterpretDependency,
+        deployment::interpret_dependency,
+    ),
+    row(
+        "apps/v1",
+        "ReplicaSet",
+        Op::InterpretReplica,
+        replicaset::interpret_replica,
+    ),
+    row(
+        "apps/v1",
+        "ReplicaSet",
+        Op::ReviseReplica,
+        replicaset::revise_replica,
+    ),
+    row(
+        "apps/v1",
+        "ReplicaSet",
+        Op::InterpretHealth,
+        replicaset::interpret_health,
+    ),
+    row(
+        "apps/v1",
+        "ReplicaSet",
+        Op::InterpretDependency,
+        replicaset::interpret_dependency,
+    ),
+    row(
+        "apps/v1",
+        "StatefulSet",
+        Op::InterpretReplica,
+        statefulset::interpret_replica,
+    ),
+    row(
+        "apps/v1",
+        "StatefulSet",
+        Op::ReviseReplica,
+        statefulset::revise_replica,
+    ),
+    row(
+        "apps/v1",
+        "StatefulSet",
+        Op::InterpretHealth,
+        statefulset::interpret_health,
+    ),
+    row(
+        "apps/v1",
+        "StatefulSet",
+        Op::InterpretDependency,
+        statefulset::interpret_dependency,
+    ),
+    row(
+        "apps/v1",
+        "DaemonSet",
+        Op::InterpretHealth,
+        daemonset::interpret_health,
+    ),
+    row(
+        "apps/v1",
+        "DaemonSet",
+        Op::InterpretDependency,
+        daemonset::interpret_dependency,
+    ),
+    // batch/v1
+    row(
+        "batch/v1",
+        "Job",
+        Op::InterpretReplica,
+        job::interpret_replica,
+    ),
+    row("batch/v1", "Job", Op::ReviseReplica, job::revise_replica),
+    row("batch/v1", "Job", Op::Retain, job::retain),
+    row(
+        "batch/v1",
+        "Job",
+        Op::InterpretDependency,
+        job::interpret_dependency,
+    ),
+    row(
+        "batch/v1",
+        "CronJob",
+        Op::InterpretDependency,
+        cronjob::interpret_dependency,
+    ),
+    // v1
+    row("v1", "Pod", Op::InterpretReplica, pod::interpret_replica),
+    row("v1", "Pod", Op::InterpretHealth, pod::interpret_health),
+    row(
+        "v1",
+        "Pod",
+        Op::InterpretDependency,
+        pod::interpret_dependency,
+    ),
+    row("v1", "Service", Op::Retain, service::retain),
+    row(
+        "v1",
+        "Service",
+        Op::InterpretHealth,
+        service::interpret_health,
+    ),
+    row("v1", "ServiceAccount", Op::Retain, serviceaccount::retain),
+    row(
+        "v1",
+        "PersistentVolumeClaim",
+        Op::Retain,
+        persistentvolumeclaim::retain,
+    ),
+    row(
+        "v1",
+        "PersistentVolumeClaim",
+        Op::InterpretHealth,
+        persistentvolumeclaim::interpret_health,
+    ),
+    row(
+        "v1",
+        "PersistentVolume",
+        Op::Retain,
+        persistentvolume::retain,
+    ),
+    row("v1", "Secret", Op::Retain, secret::retain),
+    // networking.k8s.io/v1, policy/v1, multicluster.x-k8s.io/v1alpha1
+    row(
+        "networking.k8s.io/v1",
+        "Ingress",
+        Op::InterpretHealth,
+        ingress::interpret_health,
+    ),
+    row(
+        "networking.k8s.io/v1",
+        "Ingress",
+        Op::InterpretDependency,
+        ingress::interpret_dependency,
+    ),
+    row(
+        "policy/v1",
+        "PodDisruptionBudget",
+        Op::InterpretHealth,
+        poddisruptionbudget::interpret_health,
+    ),
+    row(
+        "multicluster.x-k8s.io/v1alpha1",
+        "ServiceImport",
+        Op::InterpretDependency,
+        serviceimport::interpret_dependency,
+    ),
+    // Every kind.
+    row("*", "*", Op::InterpretStatus, generic::reflect_whole_status),
+];
 
 /// The native layer of the chain.
 #[derive(Debug, Default)]
