@@ -82,7 +82,7 @@ fn has_integral_float(value: &Value) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use k8s_openapi::api::apps::v1::Deployment;
+    use k8s_openapi::api::apps::v1::{Deployment, DeploymentSpec};
     use serde_json::json;
 
     #[test]
@@ -102,7 +102,7 @@ mod tests {
     fn integral_floats_are_integers_and_nulls_are_unset() {
         let obj = json!({"apiVersion": "apps/v1", "kind": "Deployment",
             "spec": {"replicas": 2.0, "selector": null, "template": {"spec": {"containers": [{"name": null}]}}}});
-        let d: Deployment = decode(&obj).unwrap();
+        let d: Object<DeploymentSpec, serde_json::Value> = decode(&obj).unwrap();
         assert_eq!(d.spec.unwrap().replicas, Some(2));
         let bad = json!({"apiVersion": "apps/v1", "kind": "Deployment", "spec": {"replicas": 2.5}});
         assert!(decode::<Deployment>(&bad).is_err());
