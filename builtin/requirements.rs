@@ -224,7 +224,7 @@ impl Ctx<'_> {
                     Measure::Binary => Quantity::from_int(v, Format::BinarySI),
                     Measure::Decimal => Quantity::from_int(v, Format::DecimalSI),
                 };
-                (name.to_owned(), K8sQuantity(q.to_string()))
+                (name.to_owned(), K8sQuantity(q.to_canonical_string()))
             })
             .collect())
     }
@@ -322,15 +322,10 @@ pub fn resource_add<'a>(
 ) -> std::result::Result<String, QuantityError> {
     let mut total = Quantity::zero();
     for q in quantities.into_iter().flatten() {
-        let q = Quantity::parse(q)?;
-        total = if total == Quantity::zero() {
-            // The total takes the format of the argument added to a zero total.
-            q.add(&total)
-        } else {
-            total.add(&q)
-        };
+        // Go `Add`: a zero total takes the format of what is added to it.
+        total = &total + &Quantity::parse(q)?;
     }
-    Ok(total.to_string())
+    Ok(total.to_canonical_string())
 }
 
 #[cfg(test)]
