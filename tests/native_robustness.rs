@@ -38,7 +38,7 @@ fn random_value(rng: &mut Rng, depth: u32) -> Value {
     let pick = rng.below(if depth > 2 { 12 } else { 15 });
     match pick {
         0 => Value::Null,
-        1 => Value::Bool(rng.next() % 2 == 0),
+        1 => Value::Bool(rng.next().is_multiple_of(2)),
         2 => json!(rng.next() as i64 % 1000),
         3 => json!([i64::MAX, i64::MIN, 2_147_483_648_i64, -1, 0][rng.below(5)]),
         4 => json!([0.5, 2.0, -3.25, 1e300, 1e-300][rng.below(5)]),
