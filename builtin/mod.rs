@@ -2,6 +2,23 @@
 //! (apiVersion, kind, operation) → handler.
 //!
 //! Adding a kind means writing its module and adding its rows to [`TABLE`].
+//!
+//! Shared building blocks (`native-builtins.md` §1.3, §1.4, §3, §10):
+//! - `access`: raw field getters/setters on the JSON tree (ReviseReplica,
+//!   Retain), errors naming the object and the dotted field;
+//! - `decode`: typed decoding into the Kubernetes schema (k8s-openapi types),
+//!   errors naming the field;
+//! - `podtemplate`: quantity checks of pod specs; `workload`: handler pieces
+//!   shared by the workload kinds.
+//!
+//! **Entry points shared with the Lua `kube` module** (`lua-environment.md`
+//! §7), so that Lua scripts and native handlers compute exactly the same thing:
+//! - `kube.accuratePodRequirements` → [`requirements::pod_spec_requirements`]
+//!   (typed pod spec) / [`requirements::pod_template_requirements`] (JSON);
+//! - `kube.getPodDependencies` → [`dependencies::pod_spec_dependencies`] /
+//!   [`dependencies::pod_template_dependencies`];
+//! - `kube.resourceAdd` → [`requirements::resource_add`];
+//! - `kube.getResourceQuantity` → [`crate::quantity::Quantity::as_approximate_f64`].
 
 mod access;
 mod cronjob;
