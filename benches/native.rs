@@ -165,5 +165,35 @@ fn bench(c: &mut Criterion) {
     }
 }
 
-criterion_group!(benches, bench);
+/// Floors for comparison: what cloning and typed-decoding the Deployment
+/// input cost on their own (every owned result needs the clone; every typed
+/// operation needs the decode).
+fn floors(c: &mut Criterion) {
+    let Some(case) = inputs()
+        .into_iter()
+        .find(|(label, _)| label == "native-deployment-GetReplicas")
+    else {
+        return;
+    };
+    let object = request(&case.1).object().clone();
+    let mut group = c.benchmark_group("floor native-deployment-GetReplicas");
+    group.bench_function("clone", |b| {
+        b.iter(|| std::hint::black_box(&object).clone())
+    });
+    group.bench_function("typed decode (k8s-openapi)", |b| {
+        b.iter(|| {
+            <k8s_openapi::api::apps::v1::Deployment as serde::Deserialize>::deserialize(
+                std::hint::black_box(&object),
+            )
+            .map(|_| ())
+        })
+    });
+    let bytes = serde_json::to_vec(&object).expect("encodes");
+    group.bench_function("json bytes to Value", |b| {
+        b.iter(|| serde_json::from_slice::<Value>(std::hint::black_box(&bytes)).map(|_| ()))
+    });
+    group.finish();
+}
+
+criterion_group!(benches, bench, floors);
 criterion_main!(benches);

@@ -32,7 +32,7 @@ use k8s_openapi::api::core::v1::{PodSpec, PodTemplateSpec, ResourceRequirements}
 use k8s_openapi::apimachinery::pkg::api::resource::Quantity as K8sQuantity;
 use serde_json::Value;
 
-use super::podtemplate::parse_quantity;
+use super::podtemplate::{parse_quantity, FieldPath};
 use crate::api::{NodeClaim, ReplicaRequirements};
 use crate::error::{Error, Result};
 use crate::interpreter::describe;
@@ -78,10 +78,20 @@ fn is_scalar_resource_name(name: &str) -> bool {
 }
 
 fn is_extended_resource_name(name: &str) -> bool {
-    name.contains('/')
-        && !name.contains("kubernetes.io/")
-        && !name.starts_with("requests.")
-        && is_qualified_name(&format!("requests.{name}"))
+    if !name.contains('/') || name.contains("kubernetes.io/") || name.starts_with("requests.") {
+        return false;
+    }
+    // `requests.<name>` must be a qualified name; "requests" is itself a
+    // valid DNS label, so only the rest needs checking (without allocating).
+    match name.split_once('/') {
+        Some((prefix, rest)) => {
+            "requests.".len() + prefix.len() <= 253
+                && is_dns1123_subdomain(prefix)
+                && !rest.contains('/')
+                && is_qualified_name(rest)
+        }
+        None => false,
+    }
 }
 
 /// `[prefix/]name`: prefix a DNS-1123 subdomain, name ≤ 63 characters of
@@ -129,8 +139,8 @@ struct Ctx<'a> {
 }
 
 impl Ctx<'_> {
-    fn measure(&self, field: &str, q: &K8sQuantity, m: Measure) -> Result<i64> {
-        let q = parse_quantity(self.object, &format!("{}.{field}", self.prefix), q)?;
+    fn measure(&self, field: FieldPath<'_>, q: &K8sQuantity, m: Measure) -> Result<i64> {
+        let q = parse_quantity(self.object, field, q)?;
         Ok(match m {
             Measure::Milli => q.milli_value_ceil(),
             Measure::Binary | Measure::Decimal => q.value_ceil(),
@@ -149,21 +159,19 @@ impl Ctx<'_> {
     /// without a request; only measured names, as (name, measure, value).
     fn container_requests<'r>(
         &self,
-        field: &str,
+        at: FieldPath<'_>,
         r: Option<&'r ResourceRequirements>,
         out: &mut Vec<(&'r str, Measure, i64)>,
     ) -> Result<()> {
         out.clear();
         let Some(r) = r else { return Ok(()) };
+        let requests = at.key("requests");
         for (name, q) in r.requests.iter().flatten() {
             if let Some(m) = measure_of(name) {
-                out.push((
-                    name,
-                    m,
-                    self.measure(&format!("{field}.requests.{name}"), q, m)?,
-                ));
+                out.push((name, m, self.measure(requests.key(name), q, m)?));
             }
         }
+        let limits = at.key("limits");
         for (name, q) in r.limits.iter().flatten() {
             let requested = r
                 .requests
@@ -173,44 +181,38 @@ impl Ctx<'_> {
                 continue;
             }
             if let Some(m) = measure_of(name) {
-                out.push((
-                    name,
-                    m,
-                    self.measure(&format!("{field}.limits.{name}"), q, m)?,
-                ));
+                out.push((name, m, self.measure(limits.key(name), q, m)?));
             }
         }
         Ok(())
     }
 
     fn resource_request(&self, spec: &PodSpec) -> Result<BTreeMap<String, K8sQuantity>> {
+        let root = FieldPath::root(self.prefix);
         let mut totals: BTreeMap<&str, (Measure, i64)> = BTreeMap::new();
         let mut scratch = Vec::new();
+        let containers = root.key("containers");
         for (i, c) in spec.containers.iter().enumerate() {
-            self.container_requests(
-                &format!("containers[{i}].resources"),
-                c.resources.as_ref(),
-                &mut scratch,
-            )?;
+            let at = containers.index(i);
+            self.container_requests(at.key("resources"), c.resources.as_ref(), &mut scratch)?;
             for &(name, m, v) in &scratch {
                 let slot = totals.entry(name).or_insert((m, 0));
                 slot.1 = slot.1.checked_add(v).ok_or_else(|| self.overflow(name))?;
             }
         }
+        let init = root.key("initContainers");
         for (i, c) in spec.init_containers.iter().flatten().enumerate() {
-            self.container_requests(
-                &format!("initContainers[{i}].resources"),
-                c.resources.as_ref(),
-                &mut scratch,
-            )?;
+            let at = init.index(i);
+            self.container_requests(at.key("resources"), c.resources.as_ref(), &mut scratch)?;
             for &(name, m, v) in &scratch {
                 let slot = totals.entry(name).or_insert((m, 0));
                 slot.1 = slot.1.max(v);
             }
         }
+        let overhead = root.key("overhead");
         for (name, q) in spec.overhead.iter().flatten() {
             if let Some(m) = measure_of(name) {
-                let v = self.measure(&format!("overhead.{name}"), q, m)?;
+                let v = self.measure(overhead.key(name), q, m)?;
                 let slot = totals.entry(name).or_insert((m, 0));
                 slot.1 = slot.1.checked_add(v).ok_or_else(|| self.overflow(name))?;
             }
@@ -344,6 +346,11 @@ mod tests {
         assert!(!is_extended_resource_name("Example.com/gpu"));
         assert!(!is_extended_resource_name("foo"));
         assert!(!is_extended_resource_name("kubernetes.io/foo"));
+        assert!(!is_extended_resource_name("a/b/c"));
+        assert!(!is_extended_resource_name("/gpu"));
+        assert!(!is_extended_resource_name("example.com/"));
+        assert!(!is_extended_resource_name("requests.example.com/x"));
+        assert_eq!(is_extended_resource_name("example.com/x"), is_qualified_name("requests.example.com/x"));
         assert_eq!(measure_of("storage"), None);
         assert_eq!(measure_of("hugepages-2Mi"), Some(Measure::Binary));
         assert_eq!(
