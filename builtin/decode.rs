@@ -8,9 +8,14 @@
 //! k8s-openapi types; handlers that decode pod specs check it with
 //! [`crate::builtin::podtemplate::check_quantities`].
 //!
-//! Deliberate difference from the reference: an integer too large for a
-//! 32-bit field is rejected instead of being wrapped modulo 2^32
-//! (`native-builtins.md` §14 item 14).
+//! Differences from the reference's decoder:
+//! - deliberate: an integer too large for a 32-bit field is rejected instead
+//!   of being wrapped modulo 2^32 (`native-builtins.md` §14 item 14) — a
+//!   silently wrapped replica count would be a wrong answer;
+//! - known limit: a `null` *element* of a list or *value* of a map (e.g.
+//!   `containers: [null]`, `labels: {a: null}`) is an error here, where Go
+//!   decodes it as the zero value. `null` for an object field is unset, as in
+//!   Go.
 
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
 use serde::de::DeserializeOwned;

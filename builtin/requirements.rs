@@ -350,7 +350,10 @@ mod tests {
         assert!(!is_extended_resource_name("/gpu"));
         assert!(!is_extended_resource_name("example.com/"));
         assert!(!is_extended_resource_name("requests.example.com/x"));
-        assert_eq!(is_extended_resource_name("example.com/x"), is_qualified_name("requests.example.com/x"));
+        assert_eq!(
+            is_extended_resource_name("example.com/x"),
+            is_qualified_name("requests.example.com/x")
+        );
         assert_eq!(measure_of("storage"), None);
         assert_eq!(measure_of("hugepages-2Mi"), Some(Measure::Binary));
         assert_eq!(

@@ -83,3 +83,73 @@ pub(crate) fn wrong_request(request: &Request<'_>, expected: &str) -> Error {
         ),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use crate::interpreter::{Layer, Request};
+
+    fn error_of(request: Request<'_>) -> String {
+        match super::super::layer().interpret(&request) {
+            Err(e) => e.to_string(),
+            Ok(outcome) => panic!("expected an error, got {outcome:?}"),
+        }
+    }
+
+    #[test]
+    fn errors_name_the_object_and_the_field() {
+        let d = json!({"apiVersion": "apps/v1", "kind": "Deployment",
+            "metadata": {"name": "web", "namespace": "shop"}, "spec": {"replicas": "3"}});
+        let e = error_of(Request::ReviseReplica {
+            object: &d,
+            replicas: 1,
+        });
+        assert!(
+            e.contains("Deployment shop/web") && e.contains("spec.replicas"),
+            "{e}"
+        );
+        let e = error_of(Request::InterpretReplica { object: &d });
+        assert!(
+            e.contains("Deployment shop/web") && e.contains("spec.replicas"),
+            "{e}"
+        );
+
+        let pod = json!({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p"},
+            "spec": {"containers": [{"name": "a"}, {"name": "b", "resources": {"limits": {"memory": "lots"}}}]}});
+        let e = error_of(Request::InterpretReplica { object: &pod });
+        assert!(
+            e.contains("spec.containers[1].resources.limits.memory"),
+            "{e}"
+        );
+
+        let job = json!({"apiVersion": "batch/v1", "kind": "Job", "metadata": {"name": "j"}});
+        let observed = json!({"apiVersion": "batch/v1", "kind": "Job",
+            "spec": {"template": {"metadata": {"labels": {"a": 1}}}}});
+        let e = error_of(Request::Retain {
+            desired: &job,
+            observed: &observed,
+        });
+        assert!(e.contains("spec.template.metadata.labels.a"), "{e}");
+
+        let ing = json!({"apiVersion": "networking.k8s.io/v1", "kind": "Ingress",
+            "metadata": {"name": "i", "namespace": "web"}, "spec": {"tls": [{"hosts": ["a"]}]}});
+        let e = error_of(Request::InterpretDependency { object: &ing });
+        assert!(
+            e.contains("Ingress web/i") && e.contains("dependencies[0]"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn raw_access_returns_the_input_unchanged_when_nothing_is_owned() {
+        let d = json!({"apiVersion": "apps/v1", "kind": "Deployment", "spec": {"x": {"y": [1, 2.5]}}, "extra": null});
+        match super::super::layer().interpret(&Request::ReviseReplica {
+            object: &d,
+            replicas: 4,
+        }) {
+            Ok(crate::interpreter::Outcome::Revised(v)) => assert_eq!(v, d),
+            other => panic!("{other:?}"),
+        }
+    }
+}
