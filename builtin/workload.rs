@@ -88,7 +88,7 @@ pub(crate) fn wrong_request(request: &Request<'_>, expected: &str) -> Error {
 mod tests {
     use serde_json::json;
 
-    use crate::interpreter::{Layer, Request};
+    use crate::interpreter::Request;
 
     fn error_of(request: Request<'_>) -> String {
         match super::super::layer().interpret(&request) {
