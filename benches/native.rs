@@ -188,6 +188,17 @@ fn floors(c: &mut Criterion) {
             .map(|_| ())
         })
     });
+    group.bench_function("parse 4 quantities", |b| {
+        b.iter(|| {
+            ["250m", "256Mi", "500m", "512Mi"]
+                .iter()
+                .map(|q| {
+                    karmada_interpreter::quantity::Quantity::parse(std::hint::black_box(q))
+                        .map(|q| q.milli_value_ceil())
+                })
+                .collect::<Vec<_>>()
+        })
+    });
     let bytes = serde_json::to_vec(&object).expect("encodes");
     group.bench_function("json bytes to Value", |b| {
         b.iter(|| serde_json::from_slice::<Value>(std::hint::black_box(&bytes)).map(|_| ()))
