@@ -11,11 +11,48 @@
 //! - `status/<kind>.rs`: AggregateStatus (§7) and InterpretStatus (§8).
 //! - `pod_retain.rs`: Pod Retain (§6.2).
 //! - `generic.rs`: whole-status reflection for every other kind (§8.10).
+//! Shared building blocks (`native-builtins.md` §1.3, §1.4, §3, §10):
+//! - `access`: raw field getters/setters on the JSON tree (ReviseReplica,
+//!   Retain), errors naming the object and the dotted field;
+//! - `decode`: typed decoding into the Kubernetes schema (k8s-openapi types),
+//!   errors naming the field;
+//! - `podtemplate`: quantity checks of pod specs; `workload`: handler pieces
+//!   shared by the workload kinds.
+//!
+//! **Entry points shared with the Lua `kube` module** (`lua-environment.md`
+//! §7), so that Lua scripts and native handlers compute exactly the same thing:
+//! - `kube.accuratePodRequirements` → [`requirements::pod_spec_requirements`]
+//!   (typed pod spec) / [`requirements::pod_template_requirements`] (JSON);
+//! - `kube.getPodDependencies` → [`dependencies::pod_spec_dependencies`] /
+//!   [`dependencies::pod_template_dependencies`];
+//! - `kube.resourceAdd` → [`requirements::resource_add`];
+//! - `kube.getResourceQuantity` → [`crate::quantity::Quantity::as_approximate_f64`].
 
+mod access;
+mod cronjob;
+mod daemonset;
+mod decode;
+pub mod dependencies;
+mod deployment;
 mod generic;
 pub(crate) mod normalize;
 mod pod_retain;
 mod status;
+mod ingress;
+mod job;
+mod persistentvolume;
+mod persistentvolumeclaim;
+mod pod;
+mod poddisruptionbudget;
+mod podtemplate;
+mod replicaset;
+pub mod requirements;
+mod secret;
+mod service;
+mod serviceaccount;
+mod serviceimport;
+mod statefulset;
+mod workload;
 
 use kube::core::GroupVersionKind;
 use std::sync::{Arc, OnceLock};
@@ -53,128 +90,73 @@ const fn row(
 use InterpreterOperation as Op;
 
 /// Every (kind, operation) Karmada's native interpreter serves.
+#[rustfmt::skip]
 static TABLE: &[Row] = &[
+    // apps/v1
+    row("apps/v1", "Deployment", Op::InterpretReplica, deployment::interpret_replica),
+    row("apps/v1", "Deployment", Op::ReviseReplica, deployment::revise_replica),
+    row("apps/v1", "Deployment", Op::Retain, deployment::retain),
+    row("apps/v1", "Deployment", Op::InterpretHealth, deployment::interpret_health),
+    row("apps/v1", "Deployment", Op::InterpretDependency, deployment::interpret_dependency),
+    row("apps/v1", "ReplicaSet", Op::InterpretReplica, replicaset::interpret_replica),
+    row("apps/v1", "ReplicaSet", Op::ReviseReplica, replicaset::revise_replica),
+    row("apps/v1", "ReplicaSet", Op::InterpretHealth, replicaset::interpret_health),
+    row("apps/v1", "ReplicaSet", Op::InterpretDependency, replicaset::interpret_dependency),
+    row("apps/v1", "StatefulSet", Op::InterpretReplica, statefulset::interpret_replica),
+    row("apps/v1", "StatefulSet", Op::ReviseReplica, statefulset::revise_replica),
+    row("apps/v1", "StatefulSet", Op::InterpretHealth, statefulset::interpret_health),
+    row("apps/v1", "StatefulSet", Op::InterpretDependency, statefulset::interpret_dependency),
+    row("apps/v1", "DaemonSet", Op::InterpretHealth, daemonset::interpret_health),
+    row("apps/v1", "DaemonSet", Op::InterpretDependency, daemonset::interpret_dependency),
+    // batch/v1
+    row("batch/v1", "Job", Op::InterpretReplica, job::interpret_replica),
+    row("batch/v1", "Job", Op::ReviseReplica, job::revise_replica),
+    row("batch/v1", "Job", Op::Retain, job::retain),
+    row("batch/v1", "Job", Op::InterpretDependency, job::interpret_dependency),
+    row("batch/v1", "CronJob", Op::InterpretDependency, cronjob::interpret_dependency),
+    // v1
+    row("v1", "Pod", Op::InterpretReplica, pod::interpret_replica),
+    row("v1", "Pod", Op::InterpretHealth, pod::interpret_health),
+    row("v1", "Pod", Op::InterpretDependency, pod::interpret_dependency),
+    row("v1", "Service", Op::Retain, service::retain),
+    row("v1", "Service", Op::InterpretHealth, service::interpret_health),
+    row("v1", "ServiceAccount", Op::Retain, serviceaccount::retain),
+    row("v1", "PersistentVolumeClaim", Op::Retain, persistentvolumeclaim::retain),
+    row("v1", "PersistentVolumeClaim", Op::InterpretHealth, persistentvolumeclaim::interpret_health),
+    row("v1", "PersistentVolume", Op::Retain, persistentvolume::retain),
+    row("v1", "Secret", Op::Retain, secret::retain),
+    // networking.k8s.io/v1, policy/v1, multicluster.x-k8s.io/v1alpha1
+    row("networking.k8s.io/v1", "Ingress", Op::InterpretHealth, ingress::interpret_health),
+    row("networking.k8s.io/v1", "Ingress", Op::InterpretDependency, ingress::interpret_dependency),
+    row("policy/v1", "PodDisruptionBudget", Op::InterpretHealth, poddisruptionbudget::interpret_health),
+    row("multicluster.x-k8s.io/v1alpha1", "ServiceImport", Op::InterpretDependency, serviceimport::interpret_dependency),
     // AggregateStatus (§7)
-    row(
-        "apps/v1",
-        "Deployment",
-        Op::AggregateStatus,
-        status::deployment::aggregate,
-    ),
-    row(
-        "apps/v1",
-        "ReplicaSet",
-        Op::AggregateStatus,
-        status::replicaset::aggregate,
-    ),
-    row(
-        "apps/v1",
-        "StatefulSet",
-        Op::AggregateStatus,
-        status::statefulset::aggregate,
-    ),
-    row(
-        "apps/v1",
-        "DaemonSet",
-        Op::AggregateStatus,
-        status::daemonset::aggregate,
-    ),
-    row(
-        "batch/v1",
-        "Job",
-        Op::AggregateStatus,
-        status::job::aggregate,
-    ),
-    row(
-        "batch/v1",
-        "CronJob",
-        Op::AggregateStatus,
-        status::cronjob::aggregate,
-    ),
+    row("apps/v1", "Deployment", Op::AggregateStatus, status::deployment::aggregate),
+    row("apps/v1", "ReplicaSet", Op::AggregateStatus, status::replicaset::aggregate),
+    row("apps/v1", "StatefulSet", Op::AggregateStatus, status::statefulset::aggregate),
+    row("apps/v1", "DaemonSet", Op::AggregateStatus, status::daemonset::aggregate),
+    row("batch/v1", "Job", Op::AggregateStatus, status::job::aggregate),
+    row("batch/v1", "CronJob", Op::AggregateStatus, status::cronjob::aggregate),
     row("v1", "Pod", Op::AggregateStatus, status::pod::aggregate),
-    row(
-        "v1",
-        "Service",
-        Op::AggregateStatus,
-        status::service::aggregate,
-    ),
-    row(
-        "networking.k8s.io/v1",
-        "Ingress",
-        Op::AggregateStatus,
-        status::ingress::aggregate,
-    ),
-    row(
-        "v1",
-        "PersistentVolume",
-        Op::AggregateStatus,
-        status::persistentvolume::aggregate,
-    ),
-    row(
-        "v1",
-        "PersistentVolumeClaim",
-        Op::AggregateStatus,
-        status::persistentvolumeclaim::aggregate,
-    ),
-    row(
-        "policy/v1",
-        "PodDisruptionBudget",
-        Op::AggregateStatus,
-        status::pdb::aggregate,
-    ),
-    row(
-        "autoscaling/v2",
-        "HorizontalPodAutoscaler",
-        Op::AggregateStatus,
-        status::hpa::aggregate,
-    ),
-    // InterpretStatus (§8); every other kind falls back to the `*/*` row.
-    row(
-        "apps/v1",
-        "Deployment",
-        Op::InterpretStatus,
-        status::deployment::reflect,
-    ),
-    row(
-        "apps/v1",
-        "ReplicaSet",
-        Op::InterpretStatus,
-        status::replicaset::reflect,
-    ),
-    row(
-        "apps/v1",
-        "StatefulSet",
-        Op::InterpretStatus,
-        status::statefulset::reflect,
-    ),
-    row(
-        "apps/v1",
-        "DaemonSet",
-        Op::InterpretStatus,
-        status::daemonset::reflect,
-    ),
-    row(
-        "v1",
-        "Service",
-        Op::InterpretStatus,
-        status::service::reflect,
-    ),
+    row("v1", "Service", Op::AggregateStatus, status::service::aggregate),
+    row("networking.k8s.io/v1", "Ingress", Op::AggregateStatus, status::ingress::aggregate),
+    row("v1", "PersistentVolume", Op::AggregateStatus, status::persistentvolume::aggregate),
+    row("v1", "PersistentVolumeClaim", Op::AggregateStatus, status::persistentvolumeclaim::aggregate),
+    row("policy/v1", "PodDisruptionBudget", Op::AggregateStatus, status::pdb::aggregate),
+    row("autoscaling/v2", "HorizontalPodAutoscaler", Op::AggregateStatus, status::hpa::aggregate),
+    // InterpretStatus (§8): dedicated handlers
+    row("apps/v1", "Deployment", Op::InterpretStatus, status::deployment::reflect),
+    row("apps/v1", "ReplicaSet", Op::InterpretStatus, status::replicaset::reflect),
+    row("apps/v1", "StatefulSet", Op::InterpretStatus, status::statefulset::reflect),
+    row("apps/v1", "DaemonSet", Op::InterpretStatus, status::daemonset::reflect),
+    row("v1", "Service", Op::InterpretStatus, status::service::reflect),
     row("batch/v1", "Job", Op::InterpretStatus, status::job::reflect),
-    row(
-        "policy/v1",
-        "PodDisruptionBudget",
-        Op::InterpretStatus,
-        status::pdb::reflect,
-    ),
-    row(
-        "autoscaling/v2",
-        "HorizontalPodAutoscaler",
-        Op::InterpretStatus,
-        status::hpa::reflect,
-    ),
-    row("*", "*", Op::InterpretStatus, generic::reflect_whole_status),
-    // Retain (§6)
+    row("policy/v1", "PodDisruptionBudget", Op::InterpretStatus, status::pdb::reflect),
+    row("autoscaling/v2", "HorizontalPodAutoscaler", Op::InterpretStatus, status::hpa::reflect),
+    // Pod Retain (§6.2)
     row("v1", "Pod", Op::Retain, pod_retain::retain),
+    // Every other kind: whole-status reflection (§8.10).
+    row("*", "*", Op::InterpretStatus, generic::reflect_whole_status),
 ];
 
 /// The native layer of the chain.

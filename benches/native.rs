@@ -1,0 +1,210 @@
+//! Benchmarks of the native built-ins this crate serves for InterpretReplica,
+//! ReviseReplica, Retain, InterpretHealth and InterpretDependency.
+//!
+//! Inputs: the `native-*` cases of `bench-inputs/` (Karmada's reference
+//! figures are in its README), found through `KARMADA_BENCH_INPUTS` or at
+//! `../shared/bench-inputs` / `../../shared/bench-inputs`, plus realistic
+//! objects from the project's own golden cases. Cases are loaded when the
+//! benchmark starts. Each input is measured three ways:
+//! - `op`: the native handler on an already decoded object (Karmada's "op");
+//! - `chain`: the same request through the whole interpreter chain;
+//! - `decode+op`: decoding every input from compact JSON bytes, then the
+//!   chain call (Karmada's "decode all + op").
+
+use std::path::{Path, PathBuf};
+
+use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
+use karmada_interpreter::api::InterpreterOperation as Op;
+use karmada_interpreter::golden::{load_cases, GoldenCase};
+use karmada_interpreter::interpreter::{Interpreter, Request};
+use serde_json::Value;
+
+/// The operations under test.
+const OPS: [Op; 5] = [
+    Op::InterpretReplica,
+    Op::ReviseReplica,
+    Op::Retain,
+    Op::InterpretHealth,
+    Op::InterpretDependency,
+];
+
+fn bench_inputs_dir() -> Option<PathBuf> {
+    if let Ok(dir) = std::env::var("KARMADA_BENCH_INPUTS") {
+        return Some(PathBuf::from(dir));
+    }
+    let here = Path::new(env!("CARGO_MANIFEST_DIR"));
+    ["../shared/bench-inputs", "../../shared/bench-inputs"]
+        .iter()
+        .map(|p| here.join(p))
+        .find(|p| p.is_dir())
+}
+
+/// (label, case) pairs to measure.
+fn inputs() -> Vec<(String, GoldenCase)> {
+    let mut out = Vec::new();
+    if let Some(dir) = bench_inputs_dir() {
+        let mut files: Vec<_> = std::fs::read_dir(&dir)
+            .map(|rd| rd.flatten().map(|e| e.path()).collect())
+            .unwrap_or_default();
+        files.sort();
+        for file in files {
+            let name = file
+                .file_stem()
+                .and_then(|s| s.to_str())
+                .unwrap_or("")
+                .to_owned();
+            if !name.starts_with("native-") {
+                continue;
+            }
+            for case in load_cases(&file).into_iter().flatten() {
+                if OPS.contains(&case.operation) {
+                    out.push((name.clone(), case));
+                }
+            }
+        }
+    } else {
+        eprintln!("bench-inputs not found (set KARMADA_BENCH_INPUTS); measuring golden cases only");
+    }
+    // Realistic objects from the project's golden cases.
+    let golden = Path::new(env!("CARGO_MANIFEST_DIR")).join("conformance/native");
+    let picks = [
+        (
+            "apps/v1/StatefulSet/interpretreplica-test.yaml",
+            "statefulset spec example with init container and overhead",
+        ),
+        (
+            "batch/v1/Job/interpretdependency-test.yaml",
+            "job every dependency source",
+        ),
+        (
+            "core/v1/ServiceAccount/retain-test.yaml",
+            "serviceaccount observed empty desired",
+        ),
+        (
+            "core/v1/Service/interprethealth-test.yaml",
+            "service load balancer with ip",
+        ),
+        (
+            "apps/v1/Deployment/revisereplica-test.yaml",
+            "deployment revise replicas up",
+        ),
+        (
+            "networking.k8s.io/v1/Ingress/interpretdependency-test.yaml",
+            "ingress tls secrets in order",
+        ),
+    ];
+    for (file, name) in picks {
+        let path = golden.join(file);
+        if let Some(case) = load_cases(&path)
+            .into_iter()
+            .flatten()
+            .find(|c| c.name == name)
+        {
+            out.push((format!("golden: {name}"), case));
+        }
+    }
+    out
+}
+
+fn request(case: &GoldenCase) -> Request<'_> {
+    case.request()
+        .unwrap_or_else(|e| panic!("bench case {:?}: {e}", case.name))
+}
+
+fn bench(c: &mut Criterion) {
+    let chain = Interpreter::builder()
+        .build()
+        .expect("the default chain builds");
+    let native = karmada_interpreter::builtin::layer();
+    for (label, case) in inputs() {
+        let mut group = c.benchmark_group(format!("{} {label}", case.operation));
+        let req = request(&case);
+        // Every input must be answered: a failing benchmark measures nothing useful.
+        if let Err(e) = chain.interpret(&req) {
+            panic!("{label}: {e}");
+        }
+        group.bench_function(BenchmarkId::new("op", ""), |b| {
+            b.iter(|| native.interpret(std::hint::black_box(&req)))
+        });
+        group.bench_function(BenchmarkId::new("chain", ""), |b| {
+            b.iter(|| chain.interpret(std::hint::black_box(&req)))
+        });
+        let primary = serde_json::to_vec(req.object()).expect("encodes");
+        let observed = match req {
+            Request::Retain { observed, .. } => {
+                Some(serde_json::to_vec(observed).expect("encodes"))
+            }
+            _ => None,
+        };
+        let replicas = case.input_replicas;
+        let op = case.operation;
+        group.bench_function(BenchmarkId::new("decode+op", ""), |b| {
+            b.iter(|| {
+                let object: Value =
+                    serde_json::from_slice(std::hint::black_box(&primary)).expect("decodes");
+                let other: Option<Value> = observed
+                    .as_ref()
+                    .map(|o| serde_json::from_slice(o).expect("decodes"));
+                let request = match op {
+                    Op::InterpretReplica => Request::InterpretReplica { object: &object },
+                    Op::ReviseReplica => Request::ReviseReplica {
+                        object: &object,
+                        replicas,
+                    },
+                    Op::Retain => Request::Retain {
+                        desired: &object,
+                        observed: other.as_ref().unwrap_or(&object),
+                    },
+                    Op::InterpretHealth => Request::InterpretHealth { object: &object },
+                    _ => Request::InterpretDependency { object: &object },
+                };
+                chain.interpret(&request).map(|_| ())
+            })
+        });
+        group.finish();
+    }
+}
+
+/// Floors for comparison: what cloning and typed-decoding the Deployment
+/// input cost on their own (every owned result needs the clone; every typed
+/// operation needs the decode).
+fn floors(c: &mut Criterion) {
+    let Some(case) = inputs()
+        .into_iter()
+        .find(|(label, _)| label == "native-deployment-GetReplicas")
+    else {
+        return;
+    };
+    let object = request(&case.1).object().clone();
+    let mut group = c.benchmark_group("floor native-deployment-GetReplicas");
+    group.bench_function("clone", |b| {
+        b.iter(|| std::hint::black_box(&object).clone())
+    });
+    group.bench_function("typed decode (k8s-openapi)", |b| {
+        b.iter(|| {
+            <k8s_openapi::api::apps::v1::Deployment as serde::Deserialize>::deserialize(
+                std::hint::black_box(&object),
+            )
+            .map(|_| ())
+        })
+    });
+    group.bench_function("parse 4 quantities", |b| {
+        b.iter(|| {
+            ["250m", "256Mi", "500m", "512Mi"]
+                .iter()
+                .map(|q| {
+                    karmada_interpreter::quantity::Quantity::parse(std::hint::black_box(q))
+                        .map(|q| q.milli_value_ceil())
+                })
+                .collect::<Vec<_>>()
+        })
+    });
+    let bytes = serde_json::to_vec(&object).expect("encodes");
+    group.bench_function("json bytes to Value", |b| {
+        b.iter(|| serde_json::from_slice::<Value>(std::hint::black_box(&bytes)).map(|_| ()))
+    });
+    group.finish();
+}
+
+criterion_group!(benches, bench, floors);
+criterion_main!(benches);

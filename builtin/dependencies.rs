@@ -1,0 +1,367 @@
+//! Objects a pod spec depends on (`native-builtins.md` §10.1) and the
+//! validation of dependency lists (§10.4).
+//!
+//! **Shared entry points.** The native `InterpretDependency` handlers and the
+//! Lua `kube.getPodDependencies` (`lua-environment.md` §7.3) use exactly this
+//! code: [`pod_spec_dependencies`] on a typed [`PodSpec`],
+//! [`pod_template_dependencies`] on a pod template given as JSON.
+//!
+//! ```
+//! use karmada_interpreter::builtin::dependencies::pod_template_dependencies;
+//!
+//! let template = serde_json::json!({"spec": {
+//!     "containers": [{"name": "a", "envFrom": [{"configMapRef": {"name": "settings"}}]}],
+//!     "volumes": [{"name": "data", "persistentVolumeClaim": {"claimName": "data"}}],
+//!     "serviceAccountName": "default",
+//! }});
+//! let deps = pod_template_dependencies(&template, "shop").unwrap();
+//! let names: Vec<_> = deps.iter().map(|d| (d.kind.as_str(), d.name.as_str())).collect();
+//! assert_eq!(names, [("ConfigMap", "settings"), ("PersistentVolumeClaim", "data")]);
+//! assert!(deps.iter().all(|d| d.namespace == "shop"));
+//! ```
+
+use std::collections::BTreeSet;
+
+use k8s_openapi::api::core::v1::{
+    Container, EnvFromSource, EnvVar, PodSpec, PodTemplateSpec, Volume,
+};
+use k8s_openapi::apimachinery::pkg::apis::meta::v1::LabelSelector;
+use serde_json::Value;
+
+use super::requirements::is_qualified_name;
+use crate::api::DependentObjectReference;
+use crate::error::{Error, Result};
+use crate::interpreter::describe;
+
+/// Names collected per group; sets give de-duplication and ascending order.
+#[derive(Default)]
+struct Names<'a> {
+    config_maps: BTreeSet<&'a str>,
+    secrets: BTreeSet<&'a str>,
+    service_accounts: BTreeSet<&'a str>,
+    claims: BTreeSet<&'a str>,
+}
+
+fn insert<'a>(set: &mut BTreeSet<&'a str>, name: &'a str) {
+    if !name.is_empty() {
+        set.insert(name);
+    }
+}
+
+fn from_env<'a>(
+    names: &mut Names<'a>,
+    env: Option<&'a Vec<EnvVar>>,
+    env_from: Option<&'a Vec<EnvFromSource>>,
+) {
+    for e in env_from.into_iter().flatten() {
+        if let Some(r) = &e.config_map_ref {
+            insert(&mut names.config_maps, &r.name);
+        }
+        if let Some(r) = &e.secret_ref {
+            insert(&mut names.secrets, &r.name);
+        }
+    }
+    for e in env.into_iter().flatten() {
+        if let Some(from) = &e.value_from {
+            if let Some(r) = &from.config_map_key_ref {
+                insert(&mut names.config_maps, &r.name);
+            }
+            if let Some(r) = &from.secret_key_ref {
+                insert(&mut names.secrets, &r.name);
+            }
+        }
+    }
+}
+
+fn from_container<'a>(names: &mut Names<'a>, c: &'a Container) {
+    from_env(names, c.env.as_ref(), c.env_from.as_ref());
+}
+
+/// The secret a volume refers to: only the first present source among the
+/// secret-bearing ones is examined.
+fn volume_secrets<'a>(names: &mut Names<'a>, v: &'a Volume) {
+    let name_of = |r: &'a Option<k8s_openapi::api::core::v1::LocalObjectReference>| {
+        r.as_ref().map(|r| r.name.as_str())
+    };
+    let single: Option<&'a str> = if let Some(s) = &v.azure_file {
+        Some(&s.secret_name)
+    } else if let Some(s) = &v.cephfs {
+        name_of(&s.secret_ref)
+    } else if let Some(s) = &v.cinder {
+        name_of(&s.secret_ref)
+    } else if let Some(s) = &v.flex_volume {
+        name_of(&s.secret_ref)
+    } else if let Some(p) = &v.projected {
+        for s in p.sources.iter().flatten() {
+            if let Some(secret) = &s.secret {
+                insert(&mut names.secrets, &secret.name);
+            }
+        }
+        None
+    } else if let Some(s) = &v.rbd {
+        name_of(&s.secret_ref)
+    } else if let Some(s) = &v.secret {
+        s.secret_name.as_deref()
+    } else if let Some(s) = &v.scale_io {
+        Some(&s.secret_ref.name)
+    } else if let Some(s) = &v.iscsi {
+        name_of(&s.secret_ref)
+    } else if let Some(s) = &v.storageos {
+        name_of(&s.secret_ref)
+    } else if let Some(s) = &v.csi {
+        name_of(&s.node_publish_secret_ref)
+    } else {
+        None
+    };
+    if let Some(name) = single {
+        insert(&mut names.secrets, name);
+    }
+}
+
+fn collect(spec: &PodSpec) -> Names<'_> {
+    let mut names = Names::default();
+    for c in spec
+        .init_containers
+        .iter()
+        .flatten()
+        .chain(&spec.containers)
+    {
+        from_container(&mut names, c);
+    }
+    for c in spec.ephemeral_containers.iter().flatten() {
+        from_env(&mut names, c.env.as_ref(), c.env_from.as_ref());
+    }
+    for r in spec.image_pull_secrets.iter().flatten() {
+        insert(&mut names.secrets, &r.name);
+    }
+    for v in spec.volumes.iter().flatten() {
+        if let Some(p) = &v.projected {
+            for s in p.sources.iter().flatten() {
+                if let Some(cm) = &s.config_map {
+                    insert(&mut names.config_maps, &cm.name);
+                }
+            }
+        } else if let Some(cm) = &v.config_map {
+            insert(&mut names.config_maps, &cm.name);
+        }
+        volume_secrets(&mut names, v);
+        if let Some(pvc) = &v.persistent_volume_claim {
+            insert(&mut names.claims, &pvc.claim_name);
+        }
+    }
+    if let Some(sa) = spec.service_account_name.as_deref() {
+        if sa != "default" {
+            insert(&mut names.service_accounts, sa);
+        }
+    }
+    names
+}
+
+/// Everything a pod with this spec depends on, in the namespace given
+/// (empty → references without namespace): ConfigMaps, then Secrets, then
+/// the ServiceAccount, then PersistentVolumeClaims; each group de-duplicated
+/// and in ascending name order.
+pub fn pod_spec_dependencies(spec: &PodSpec, namespace: &str) -> Vec<DependentObjectReference> {
+    let names = collect(spec);
+    let groups = [
+        ("ConfigMap", &names.config_maps),
+        ("Secret", &names.secrets),
+        ("ServiceAccount", &names.service_accounts),
+        ("PersistentVolumeClaim", &names.claims),
+    ];
+    groups
+        .into_iter()
+        .flat_map(|(kind, set)| {
+            set.iter()
+                .map(move |name| DependentObjectReference::named("v1", kind, namespace, name))
+        })
+        .collect()
+}
+
+/// [`pod_spec_dependencies`] of a pod template given as JSON
+/// (`{"metadata": …, "spec": …}`; only `spec` matters, the template's own
+/// namespace is not used). The template is typed-decoded first.
+pub fn pod_template_dependencies(
+    template: &Value,
+    namespace: &str,
+) -> Result<Vec<DependentObjectReference>> {
+    let object = serde_json::json!({"kind": "PodTemplateSpec"});
+    let typed: PodTemplateSpec = super::decode::decode_at(&object, template, "")?;
+    Ok(pod_spec_dependencies(
+        &typed.spec.unwrap_or_default(),
+        namespace,
+    ))
+}
+
+/// Valid label value: at most 63 characters, empty or alphanumeric at both
+/// ends with `[-A-Za-z0-9_.]` inside.
+fn is_label_value(value: &str) -> bool {
+    let b = value.as_bytes();
+    b.is_empty()
+        || (b.len() <= 63
+            && b[0].is_ascii_alphanumeric()
+            && b[b.len() - 1].is_ascii_alphanumeric()
+            && b.iter()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, b'-' | b'_' | b'.')))
+}
+
+fn selector_problem(selector: &LabelSelector) -> Option<String> {
+    for (key, value) in selector.match_labels.iter().flatten() {
+        if !is_qualified_name(key) {
+            return Some(format!("matchLabels key {key:?} is not a qualified name"));
+        }
+        if !is_label_value(value) {
+            return Some(format!(
+                "matchLabels value {value:?} (key {key:?}) is not a valid label value"
+            ));
+        }
+    }
+    for e in selector.match_expressions.iter().flatten() {
+        if !is_qualified_name(&e.key) {
+            return Some(format!(
+                "matchExpressions key {:?} is not a qualified name",
+                e.key
+            ));
+        }
+        let values = e.values.as_deref().unwrap_or_default();
+        match e.operator.as_str() {
+            "In" | "NotIn" if values.is_empty() => {
+                return Some(format!(
+                    "matchExpressions {:?}: operator {} needs values",
+                    e.key, e.operator
+                ))
+            }
+            "Exists" | "DoesNotExist" if !values.is_empty() => {
+                return Some(format!(
+                    "matchExpressions {:?}: operator {} takes no values",
+                    e.key, e.operator
+                ))
+            }
+            "In" | "NotIn" | "Exists" | "DoesNotExist" => {}
+            other => {
+                return Some(format!(
+                    "matchExpressions {:?}: unknown operator {other:?}",
+                    e.key
+                ))
+            }
+        }
+        if let Some(v) = values.iter().find(|v| !is_label_value(v)) {
+            return Some(format!(
+                "matchExpressions {:?}: {v:?} is not a valid label value",
+                e.key
+            ));
+        }
+    }
+    None
+}
+
+/// Checks every reference of a dependency result (§10.4): non-empty
+/// `apiVersion` and `kind`, a name or a label selector, and a valid selector.
+pub fn validate_dependencies(object: &Value, deps: &[DependentObjectReference]) -> Result<()> {
+    for (i, d) in deps.iter().enumerate() {
+        let problem = if d.api_version.is_empty() {
+            Some("apiVersion is empty".to_owned())
+        } else if d.kind.is_empty() {
+            Some("kind is empty".to_owned())
+        } else if d.name.is_empty() && d.label_selector.is_none() {
+            Some(format!(
+                "{} reference has neither a name nor a label selector",
+                d.kind
+            ))
+        } else {
+            d.label_selector.as_ref().and_then(selector_problem)
+        };
+        if let Some(reason) = problem {
+            return Err(Error::InvalidField {
+                object: describe(object),
+                field: format!("dependencies[{i}]"),
+                reason,
+            });
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn deps(spec: Value) -> Vec<(String, String)> {
+        pod_template_dependencies(&json!({ "spec": spec }), "ns")
+            .unwrap()
+            .into_iter()
+            .map(|d| (d.kind, d.name))
+            .collect()
+    }
+
+    fn pairs(list: &[(&str, &str)]) -> Vec<(String, String)> {
+        list.iter()
+            .map(|(k, n)| (k.to_string(), n.to_string()))
+            .collect()
+    }
+
+    #[test]
+    fn every_source_is_collected_once_in_group_order() {
+        let got = deps(json!({
+        "initContainers": [{"name": "i", "env": [{"name": "A", "valueFrom": {"secretKeyRef": {"name": "s-env", "key": "k"}}}]}],
+        "containers": [{"name": "c", "envFrom": [{"configMapRef": {"name": "cm-b"}}, {"secretRef": {"name": "s-from"}}],
+            "env": [{"name": "B", "valueFrom": {"configMapKeyRef": {"name": "cm-a", "key": "k"}}}]}],
+        "ephemeralContainers": [{"name": "e", "envFrom": [{"configMapRef": {"name": "cm-b"}}]}],
+        "imagePullSecrets": [{"name": "pull"}, {"name": ""}],
+        "serviceAccountName": "robot",
+        "volumes": [
+            {"name": "v1", "configMap": {"name": "cm-vol"}},
+            {"name": "v2", "projected": {"sources": [{"configMap": {"name": "cm-proj"}}, {"secret": {"name": "s-proj"}}]}},
+            {"name": "v3", "secret": {"secretName": "s-vol"}},
+            {"name": "v4", "persistentVolumeClaim": {"claimName": "data"}},
+            {"name": "v5", "csi": {"driver": "d", "nodePublishSecretRef": {"name": "s-csi"}}}
+        ]}));
+        assert_eq!(
+            got,
+            pairs(&[
+                ("ConfigMap", "cm-a"),
+                ("ConfigMap", "cm-b"),
+                ("ConfigMap", "cm-proj"),
+                ("ConfigMap", "cm-vol"),
+                ("Secret", "pull"),
+                ("Secret", "s-csi"),
+                ("Secret", "s-env"),
+                ("Secret", "s-from"),
+                ("Secret", "s-proj"),
+                ("Secret", "s-vol"),
+                ("ServiceAccount", "robot"),
+                ("PersistentVolumeClaim", "data"),
+            ])
+        );
+    }
+
+    #[test]
+    fn only_the_first_secret_source_counts_and_projected_shadows_config_map() {
+        let got = deps(json!({"volumes": [
+            {"name": "v", "cephfs": {"monitors": []}, "secret": {"secretName": "ignored"},
+             "projected": {"sources": [{"configMap": {"name": "p"}}]}, "configMap": {"name": "shadowed"}}]}));
+        assert_eq!(got, pairs(&[("ConfigMap", "p")]));
+    }
+
+    #[test]
+    fn validation_rejects_empty_names_and_bad_selectors() {
+        let obj = json!({"kind": "X"});
+        let ok = DependentObjectReference::named("v1", "Secret", "ns", "a");
+        assert!(validate_dependencies(&obj, &[ok]).is_ok());
+        let empty = DependentObjectReference::named("v1", "Secret", "ns", "");
+        assert!(validate_dependencies(&obj, &[empty]).is_err());
+        let mut sel = DependentObjectReference::named("v1", "EndpointSlice", "ns", "");
+        sel.label_selector = Some(LabelSelector {
+            match_labels: Some(
+                [(
+                    "kubernetes.io/service-name".to_owned(),
+                    "derived-".to_owned(),
+                )]
+                .into(),
+            ),
+            ..Default::default()
+        });
+        assert!(validate_dependencies(&obj, &[sel]).is_err());
+    }
+}

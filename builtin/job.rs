@@ -1,0 +1,81 @@
+//! batch/v1 Job: InterpretReplica (§3), ReviseReplica (§5, `parallelism`),
+//! Retain (§6.7), InterpretDependency (§10.1).
+
+use k8s_openapi::api::batch::v1::{JobSpec, JobStatus};
+use serde_json::Value;
+
+use super::access;
+use super::decode::{decode, namespace_of, Object};
+use super::podtemplate::check_quantities;
+use super::workload::{dependencies_of, replicas_of, retain_args, revise_int_field};
+use crate::error::Result;
+use crate::interpreter::{Outcome, Request};
+
+/// `min(parallelism, completions)`, absent parallelism → 0, absent
+/// completions → parallelism.
+pub(crate) fn interpret_replica(request: &Request<'_>) -> Result<Outcome> {
+    let object = request.object();
+    let job = load(object)?;
+    let spec = job.spec.unwrap_or_default();
+    let parallelism = spec.parallelism.unwrap_or(0);
+    let completions = spec.completions.unwrap_or(parallelism);
+    replicas_of(
+        object,
+        "spec.template.spec",
+        spec.template.spec.as_ref(),
+        parallelism.min(completions),
+    )
+}
+
+/// Writes `spec.parallelism`.
+pub(crate) fn revise_replica(request: &Request<'_>) -> Result<Outcome> {
+    revise_int_field(request, &["spec", "parallelism"])
+}
+
+/// The member's generated selector labels and template labels replace the
+/// desired ones (no merge).
+pub(crate) fn retain(request: &Request<'_>) -> Result<Outcome> {
+    let (desired, observed) = retain_args(request)?;
+    let selector = access::get_string_map(observed, &["spec", "selector", "matchLabels"])?;
+    let labels = access::get_string_map(observed, &["spec", "template", "metadata", "labels"])?;
+    let mut retained = desired.clone();
+    if let Some(selector) = selector {
+        access::set(
+            &mut retained,
+            &["spec", "selector", "matchLabels"],
+            Value::Object(selector.clone()),
+        )?;
+    }
+    if let Some(labels) = labels {
+        access::set(
+            &mut retained,
+            &["spec", "template", "metadata", "labels"],
+            Value::Object(labels.clone()),
+        )?;
+    }
+    Ok(Outcome::Retained(retained))
+}
+
+/// ConfigMaps, Secrets, ServiceAccount and PVCs of the pod template.
+pub(crate) fn interpret_dependency(request: &Request<'_>) -> Result<Outcome> {
+    let object = request.object();
+    let job = load(object)?;
+    let spec = job.spec.unwrap_or_default();
+    let deps = dependencies_of(
+        object,
+        namespace_of(&job.metadata),
+        spec.template.spec.as_ref(),
+    )?;
+    Ok(Outcome::Dependencies(deps))
+}
+
+/// Typed decoding (§1.4), quantities included.
+type Job = Object<JobSpec, JobStatus>;
+
+fn load(object: &Value) -> Result<Job> {
+    let typed: Job = decode(object)?;
+    if let Some(pod) = typed.spec.as_ref().and_then(|s| s.template.spec.as_ref()) {
+        check_quantities(object, "spec.template.spec", pod)?;
+    }
+    Ok(typed)
+}

@@ -1,0 +1,18 @@
+//! v1 PersistentVolume: Retain (§6.6).
+
+use super::access;
+use super::workload::retain_args;
+use crate::error::Result;
+use crate::interpreter::{Outcome, Request};
+
+/// Keeps the member's `spec.claimRef` whenever the member has the key
+/// (even `null`).
+pub(crate) fn retain(request: &Request<'_>) -> Result<Outcome> {
+    let (desired, observed) = retain_args(request)?;
+    let claim = access::get_any(observed, observed, &["spec", "claimRef"])?;
+    let mut retained = desired.clone();
+    if let Some(claim) = claim {
+        access::set(&mut retained, &["spec", "claimRef"], claim.clone())?;
+    }
+    Ok(Outcome::Retained(retained))
+}

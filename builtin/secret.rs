@@ -1,0 +1,27 @@
+//! v1 Secret: Retain (§6.8).
+
+use serde_json::Value;
+
+use super::access;
+use super::workload::retain_args;
+use crate::error::Result;
+use crate::interpreter::{Outcome, Request};
+
+/// Secrets whose `data` the member cluster fills in.
+const SERVICE_ACCOUNT_TOKEN: &str = "kubernetes.io/service-account-token";
+
+/// For service-account-token secrets, the member's `data` replaces the
+/// desired one; other secrets are returned unchanged.
+pub(crate) fn retain(request: &Request<'_>) -> Result<Outcome> {
+    let (desired, observed) = retain_args(request)?;
+    // A `type` that cannot be read means "no type".
+    let is_token =
+        access::get_str(desired, &["type"]).ok().flatten() == Some(SERVICE_ACCOUNT_TOKEN);
+    let mut retained = desired.clone();
+    if is_token {
+        if let Some(data) = access::get_string_map(observed, &["data"])? {
+            access::set(&mut retained, &["data"], Value::Object(data.clone()))?;
+        }
+    }
+    Ok(Outcome::Retained(retained))
+}

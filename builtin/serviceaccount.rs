@@ -1,0 +1,56 @@
+//! v1 ServiceAccount: Retain (§6.4).
+
+use serde_json::Value;
+
+use super::access;
+use super::workload::retain_args;
+use crate::error::Result;
+use crate::interpreter::{Outcome, Request};
+
+/// The `name` of each entry of the list at `field`; entries must be objects
+/// with a string `name` (the reference crashes otherwise).
+fn entry_name<'a>(object: &Value, field: &str, i: usize, entry: &'a Value) -> Result<&'a str> {
+    entry.get("name").and_then(Value::as_str).ok_or_else(|| {
+        access::invalid(
+            object,
+            &format!("{field}[{i}].name"),
+            "expected an entry with a string name",
+        )
+    })
+}
+
+/// Desired entries, then observed entries whose name is not yet present;
+/// an empty result is written as `null`.
+fn merge(desired: &Value, observed: &Value, field: &str) -> Result<Value> {
+    let mine = access::get_list(desired, &[field])?;
+    let theirs = access::get_list(observed, &[field])?;
+    let mut merged: Vec<Value> = Vec::new();
+    let mut names: Vec<&str> = Vec::new();
+    for (i, entry) in mine.into_iter().flatten().enumerate() {
+        names.push(entry_name(desired, field, i, entry)?);
+        merged.push(entry.clone());
+    }
+    for (i, entry) in theirs.into_iter().flatten().enumerate() {
+        let name = entry_name(observed, field, i, entry)?;
+        if !names.contains(&name) {
+            names.push(name);
+            merged.push(entry.clone());
+        }
+    }
+    Ok(if merged.is_empty() {
+        Value::Null
+    } else {
+        Value::Array(merged)
+    })
+}
+
+/// Merges `secrets` and `imagePullSecrets` by name.
+pub(crate) fn retain(request: &Request<'_>) -> Result<Outcome> {
+    let (desired, observed) = retain_args(request)?;
+    let secrets = merge(desired, observed, "secrets")?;
+    let pull = merge(desired, observed, "imagePullSecrets")?;
+    let mut retained = desired.clone();
+    access::set(&mut retained, &["secrets"], secrets)?;
+    access::set(&mut retained, &["imagePullSecrets"], pull)?;
+    Ok(Outcome::Retained(retained))
+}

@@ -1,0 +1,155 @@
+//! Handler pieces shared by the workload kinds (Deployment, ReplicaSet,
+//! StatefulSet, DaemonSet, Job, CronJob, Pod): replica and dependency
+//! results from a decoded pod spec, raw replica revision, and the argument
+//! plumbing of two-input operations.
+
+use k8s_openapi::api::core::v1::PodSpec;
+use serde_json::Value;
+
+use super::access;
+use super::dependencies::{pod_spec_dependencies, validate_dependencies};
+use super::requirements::{requirements_at, RequirementsOptions};
+use crate::error::{Error, Result};
+use crate::interpreter::{Outcome, ReplicaResult, Request};
+
+/// `InterpretReplica` result for `replicas` replicas of the pod spec at
+/// `prefix` (absent spec = empty spec). The object's quantities must have
+/// been checked (each kind's `load`).
+pub(crate) fn replicas_of(
+    object: &Value,
+    prefix: &str,
+    spec: Option<&PodSpec>,
+    replicas: i32,
+) -> Result<Outcome> {
+    let empty;
+    let spec = match spec {
+        Some(spec) => spec,
+        None => {
+            empty = PodSpec::default();
+            &empty
+        }
+    };
+    let requirements = requirements_at(object, prefix, spec, RequirementsOptions::default())?;
+    Ok(Outcome::Replicas(ReplicaResult {
+        replicas,
+        requirements,
+    }))
+}
+
+/// `InterpretDependency` result for a pod spec, in the
+/// namespace of the workload's own metadata (the template's is never used).
+pub(crate) fn dependencies_of(
+    object: &Value,
+    namespace: &str,
+    spec: Option<&PodSpec>,
+) -> Result<Vec<crate::api::DependentObjectReference>> {
+    let Some(spec) = spec else {
+        return Ok(Vec::new());
+    };
+    let deps = pod_spec_dependencies(spec, namespace);
+    validate_dependencies(object, &deps)?;
+    Ok(deps)
+}
+
+/// `ReviseReplica` of an integer field (§5): present integer → replaced;
+/// absent (or an absent/`null` parent) → unchanged; anything else → error.
+pub(crate) fn revise_int_field(request: &Request<'_>, path: &[&str]) -> Result<Outcome> {
+    let Request::ReviseReplica { object, replicas } = *request else {
+        return Err(wrong_request(request, "ReviseReplica"));
+    };
+    if access::get_int(object, path)?.is_none() {
+        return Ok(Outcome::Revised(object.clone()));
+    }
+    let mut revised = object.clone();
+    access::set(&mut revised, path, Value::from(replicas))?;
+    Ok(Outcome::Revised(revised))
+}
+
+/// The (desired, observed) pair of a `Retain` request.
+pub(crate) fn retain_args<'a>(request: &Request<'a>) -> Result<(&'a Value, &'a Value)> {
+    match *request {
+        Request::Retain { desired, observed } => Ok((desired, observed)),
+        _ => Err(wrong_request(request, "Retain")),
+    }
+}
+
+/// A handler reached with another operation's request (a table bug).
+pub(crate) fn wrong_request(request: &Request<'_>, expected: &str) -> Error {
+    Error::InvalidInput {
+        operation: request.operation(),
+        reason: format!(
+            "native {expected} handler called for {}",
+            request.operation()
+        ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use crate::interpreter::Request;
+
+    fn error_of(request: Request<'_>) -> String {
+        match super::super::layer().interpret(&request) {
+            Err(e) => e.to_string(),
+            Ok(outcome) => panic!("expected an error, got {outcome:?}"),
+        }
+    }
+
+    #[test]
+    fn errors_name_the_object_and_the_field() {
+        let d = json!({"apiVersion": "apps/v1", "kind": "Deployment",
+            "metadata": {"name": "web", "namespace": "shop"}, "spec": {"replicas": "3"}});
+        let e = error_of(Request::ReviseReplica {
+            object: &d,
+            replicas: 1,
+        });
+        assert!(
+            e.contains("Deployment shop/web") && e.contains("spec.replicas"),
+            "{e}"
+        );
+        let e = error_of(Request::InterpretReplica { object: &d });
+        assert!(
+            e.contains("Deployment shop/web") && e.contains("spec.replicas"),
+            "{e}"
+        );
+
+        let pod = json!({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p"},
+            "spec": {"containers": [{"name": "a"}, {"name": "b", "resources": {"limits": {"memory": "lots"}}}]}});
+        let e = error_of(Request::InterpretReplica { object: &pod });
+        assert!(
+            e.contains("spec.containers[1].resources.limits.memory"),
+            "{e}"
+        );
+
+        let job = json!({"apiVersion": "batch/v1", "kind": "Job", "metadata": {"name": "j"}});
+        let observed = json!({"apiVersion": "batch/v1", "kind": "Job",
+            "spec": {"template": {"metadata": {"labels": {"a": 1}}}}});
+        let e = error_of(Request::Retain {
+            desired: &job,
+            observed: &observed,
+        });
+        assert!(e.contains("spec.template.metadata.labels.a"), "{e}");
+
+        let ing = json!({"apiVersion": "networking.k8s.io/v1", "kind": "Ingress",
+            "metadata": {"name": "i", "namespace": "web"}, "spec": {"tls": [{"hosts": ["a"]}]}});
+        let e = error_of(Request::InterpretDependency { object: &ing });
+        assert!(
+            e.contains("Ingress web/i") && e.contains("dependencies[0]"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn raw_access_returns_the_input_unchanged_when_nothing_is_owned() {
+        let d = json!({"apiVersion": "apps/v1", "kind": "Deployment", "spec": {"x": {"y": [1, 2.5]}}, "extra": null});
+        match super::super::layer().interpret(&Request::ReviseReplica {
+            object: &d,
+            replicas: 4,
+        }) {
+            Ok(crate::interpreter::Outcome::Revised(v)) => assert_eq!(v, d),
+            other => panic!("{other:?}"),
+        }
+    }
+}
