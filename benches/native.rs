@@ -13,11 +13,52 @@
 
 use std::path::{Path, PathBuf};
 
+use criterion::measurement::{Measurement, ValueFormatter, WallTime};
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use karmada_interpreter::api::InterpreterOperation as Op;
 use karmada_interpreter::golden::{load_cases, GoldenCase};
 use karmada_interpreter::interpreter::{Interpreter, Request};
 use serde_json::Value;
+
+/// Process CPU time (`CLOCK_PROCESS_CPUTIME_ID`), in nanoseconds: other work
+/// on a shared machine does not inflate it (Karmada's figures are CPU time too).
+struct CpuTime;
+
+fn cpu_now() -> u64 {
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `ts` is a valid, writable timespec.
+    unsafe { libc::clock_gettime(libc::CLOCK_PROCESS_CPUTIME_ID, &mut ts) };
+    (ts.tv_sec as u64) * 1_000_000_000 + ts.tv_nsec as u64
+}
+
+static WALL: WallTime = WallTime;
+
+impl Measurement for CpuTime {
+    type Intermediate = u64;
+    type Value = u64;
+    fn start(&self) -> u64 {
+        cpu_now()
+    }
+    fn end(&self, start: u64) -> u64 {
+        cpu_now().saturating_sub(start)
+    }
+    fn add(&self, a: &u64, b: &u64) -> u64 {
+        a + b
+    }
+    fn zero(&self) -> u64 {
+        0
+    }
+    fn to_f64(&self, v: &u64) -> f64 {
+        *v as f64
+    }
+    fn formatter(&self) -> &dyn ValueFormatter {
+        // Nanoseconds, formatted like wall time.
+        WALL.formatter()
+    }
+}
 
 /// The operations under test.
 const OPS: [Op; 5] = [
@@ -111,7 +152,7 @@ fn request(case: &GoldenCase) -> Request<'_> {
         .unwrap_or_else(|e| panic!("bench case {:?}: {e}", case.name))
 }
 
-fn bench(c: &mut Criterion) {
+fn bench(c: &mut Criterion<CpuTime>) {
     let chain = Interpreter::builder()
         .build()
         .expect("the default chain builds");
@@ -168,7 +209,7 @@ fn bench(c: &mut Criterion) {
 /// Floors for comparison: what cloning and typed-decoding the Deployment
 /// input cost on their own (every owned result needs the clone; every typed
 /// operation needs the decode).
-fn floors(c: &mut Criterion) {
+fn floors(c: &mut Criterion<CpuTime>) {
     let Some(case) = inputs()
         .into_iter()
         .find(|(label, _)| label == "native-deployment-GetReplicas")
@@ -206,5 +247,9 @@ fn floors(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, bench, floors);
+criterion_group! {
+    name = benches;
+    config = Criterion::default().with_measurement(CpuTime);
+    targets = bench, floors
+}
 criterion_main!(benches);
