@@ -14,10 +14,10 @@
 use std::path::{Path, PathBuf};
 
 use criterion::measurement::{Measurement, ValueFormatter, WallTime};
-use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
+use criterion::{criterion_group, criterion_main, BatchSize, BenchmarkId, Criterion};
 use karmada_interpreter::api::InterpreterOperation as Op;
 use karmada_interpreter::golden::{load_cases, GoldenCase};
-use karmada_interpreter::interpreter::{Interpreter, Request};
+use karmada_interpreter::interpreter::{Interpreter, OwnedRequest, Request};
 use serde_json::Value;
 
 /// Process CPU time (`CLOCK_PROCESS_CPUTIME_ID`), in nanoseconds: other work
@@ -170,6 +170,34 @@ fn bench(c: &mut Criterion<CpuTime>) {
         group.bench_function(BenchmarkId::new("chain", ""), |b| {
             b.iter(|| chain.interpret(std::hint::black_box(&req)))
         });
+        // Editing operations on an object the caller hands over (the copy
+        // made for each iteration is not measured): the in-place edit alone.
+        let owned = |object: Value| match req {
+            Request::ReviseReplica { replicas, .. } => {
+                Some(OwnedRequest::ReviseReplica { object, replicas })
+            }
+            Request::Retain { observed, .. } => Some(OwnedRequest::Retain {
+                desired: object,
+                observed,
+            }),
+            _ => None,
+        };
+        if owned(Value::Null).is_some() {
+            group.bench_function(BenchmarkId::new("op owned", ""), |b| {
+                b.iter_batched(
+                    || owned(req.object().clone()),
+                    |r| r.map(|r| native.interpret_owned(r)),
+                    BatchSize::SmallInput,
+                )
+            });
+            group.bench_function(BenchmarkId::new("chain owned", ""), |b| {
+                b.iter_batched(
+                    || owned(req.object().clone()),
+                    |r| r.map(|r| chain.interpret_owned(r)),
+                    BatchSize::SmallInput,
+                )
+            });
+        }
         let primary = serde_json::to_vec(req.object()).expect("encodes");
         let observed = match req {
             Request::Retain { observed, .. } => {
@@ -186,16 +214,23 @@ fn bench(c: &mut Criterion<CpuTime>) {
                 let other: Option<Value> = observed
                     .as_ref()
                     .map(|o| serde_json::from_slice(o).expect("decodes"));
+                // The decoded object is the caller's: editing operations hand it over.
                 let request = match op {
                     Op::InterpretReplica => Request::InterpretReplica { object: &object },
-                    Op::ReviseReplica => Request::ReviseReplica {
-                        object: &object,
-                        replicas,
-                    },
-                    Op::Retain => Request::Retain {
-                        desired: &object,
-                        observed: other.as_ref().unwrap_or(&object),
-                    },
+                    Op::ReviseReplica => {
+                        return chain
+                            .interpret_owned(OwnedRequest::ReviseReplica { object, replicas })
+                            .map(|_| ())
+                    }
+                    Op::Retain => {
+                        let observed = other.unwrap_or(Value::Null);
+                        return chain
+                            .interpret_owned(OwnedRequest::Retain {
+                                desired: object,
+                                observed: &observed,
+                            })
+                            .map(|_| ());
+                    }
                     Op::InterpretHealth => Request::InterpretHealth { object: &object },
                     _ => Request::InterpretDependency { object: &object },
                 };

@@ -8,6 +8,7 @@ use super::access;
 use super::decode::{decode, generation_of, namespace_of, Object};
 use super::podtemplate::check_quantities;
 use super::workload::{dependencies_of, replicas_of, retain_args, revise_int_field};
+use super::Edit;
 use crate::error::Result;
 use crate::interpreter::{Outcome, Request};
 
@@ -29,20 +30,20 @@ pub(crate) fn interpret_replica(request: &Request<'_>) -> Result<Outcome> {
 }
 
 /// Writes `spec.replicas`.
-pub(crate) fn revise_replica(request: &Request<'_>) -> Result<Outcome> {
-    revise_int_field(request, &["spec", "replicas"])
+pub(crate) fn revise_replica(edit: Edit<'_>) -> Result<Outcome> {
+    revise_int_field(edit, &["spec", "replicas"])
 }
 
 /// Keeps the member's `spec.replicas` when the desired object carries the
 /// retain-replicas label with value `"true"`.
-pub(crate) fn retain(request: &Request<'_>) -> Result<Outcome> {
-    let (desired, observed) = retain_args(request)?;
-    let labels = access::get_string_map(desired, &["metadata", "labels"])?;
+pub(crate) fn retain(edit: Edit<'_>) -> Result<Outcome> {
+    let (desired, observed) = retain_args(edit)?;
+    let labels = access::get_string_map(&desired, &["metadata", "labels"])?;
     let opted_in = labels
         .and_then(|l| l.get(RETAIN_REPLICAS_LABEL))
         .and_then(Value::as_str)
         == Some("true");
-    let mut retained = desired.clone();
+    let mut retained = desired.into_owned();
     if opted_in {
         let replicas = access::get_int(observed, &["spec", "replicas"])?.ok_or_else(|| {
             access::invalid(

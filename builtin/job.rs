@@ -8,6 +8,7 @@ use super::access;
 use super::decode::{decode, namespace_of, Object};
 use super::podtemplate::check_quantities;
 use super::workload::{dependencies_of, replicas_of, retain_args, revise_int_field};
+use super::Edit;
 use crate::error::Result;
 use crate::interpreter::{Outcome, Request};
 
@@ -28,17 +29,17 @@ pub(crate) fn interpret_replica(request: &Request<'_>) -> Result<Outcome> {
 }
 
 /// Writes `spec.parallelism`.
-pub(crate) fn revise_replica(request: &Request<'_>) -> Result<Outcome> {
-    revise_int_field(request, &["spec", "parallelism"])
+pub(crate) fn revise_replica(edit: Edit<'_>) -> Result<Outcome> {
+    revise_int_field(edit, &["spec", "parallelism"])
 }
 
 /// The member's generated selector labels and template labels replace the
 /// desired ones (no merge).
-pub(crate) fn retain(request: &Request<'_>) -> Result<Outcome> {
-    let (desired, observed) = retain_args(request)?;
+pub(crate) fn retain(edit: Edit<'_>) -> Result<Outcome> {
+    let (desired, observed) = retain_args(edit)?;
     let selector = access::get_string_map(observed, &["spec", "selector", "matchLabels"])?;
     let labels = access::get_string_map(observed, &["spec", "template", "metadata", "labels"])?;
-    let mut retained = desired.clone();
+    let mut retained = desired.into_owned();
     if let Some(selector) = selector {
         access::set(
             &mut retained,

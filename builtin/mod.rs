@@ -11,6 +11,7 @@
 //! - `status/<kind>.rs`: AggregateStatus (§7) and InterpretStatus (§8).
 //! - `pod_retain.rs`: Pod Retain (§6.2).
 //! - `generic.rs`: whole-status reflection for every other kind (§8.10).
+//!
 //! Shared building blocks (`native-builtins.md` §1.3, §1.4, §3, §10):
 //! - `access`: raw field getters/setters on the JSON tree (ReviseReplica,
 //!   Retain), errors naming the object and the dotted field;
@@ -35,14 +36,13 @@ mod decode;
 pub mod dependencies;
 mod deployment;
 mod generic;
-pub(crate) mod normalize;
-mod pod_retain;
-mod status;
 mod ingress;
 mod job;
+pub(crate) mod normalize;
 mod persistentvolume;
 mod persistentvolumeclaim;
 mod pod;
+mod pod_retain;
 mod poddisruptionbudget;
 mod podtemplate;
 mod replicaset;
@@ -52,17 +52,82 @@ mod service;
 mod serviceaccount;
 mod serviceimport;
 mod statefulset;
+mod status;
 mod workload;
 
 use kube::core::GroupVersionKind;
+use serde_json::Value;
+use std::borrow::Cow;
 use std::sync::{Arc, OnceLock};
 
 use crate::api::InterpreterOperation;
 use crate::error::Result;
-use crate::interpreter::{CatalogEntry, Layer, LayerKind, Outcome, Request, Source};
+use crate::interpreter::{CatalogEntry, Layer, LayerKind, Outcome, OwnedRequest, Request, Source};
 
 /// A native handler for one (kind, operation).
-pub(crate) type Handler = fn(&Request<'_>) -> Result<Outcome>;
+#[derive(Clone, Copy)]
+pub(crate) enum Handler {
+    /// Reads the request's objects.
+    Read(fn(&Request<'_>) -> Result<Outcome>),
+    /// Edits the object (ReviseReplica, Retain): owned when the caller gave
+    /// it away ([`Layer::interpret_owned`]), copied on write otherwise.
+    Edit(fn(Edit<'_>) -> Result<Outcome>),
+}
+
+/// The inputs of an editing operation, the edited object possibly owned.
+pub(crate) enum Edit<'a> {
+    /// `ReviseReplica`.
+    Revise {
+        /// The object to revise.
+        object: Cow<'a, Value>,
+        /// The replica count to write.
+        replicas: i64,
+    },
+    /// `Retain`.
+    Retain {
+        /// The manifest about to be applied.
+        desired: Cow<'a, Value>,
+        /// The live member object.
+        observed: &'a Value,
+    },
+}
+
+impl<'a> Edit<'a> {
+    fn borrowed(request: &Request<'a>) -> Option<Self> {
+        match *request {
+            Request::ReviseReplica { object, replicas } => Some(Edit::Revise {
+                object: Cow::Borrowed(object),
+                replicas,
+            }),
+            Request::Retain { desired, observed } => Some(Edit::Retain {
+                desired: Cow::Borrowed(desired),
+                observed,
+            }),
+            _ => None,
+        }
+    }
+
+    fn owned(request: OwnedRequest<'a>) -> Self {
+        match request {
+            OwnedRequest::ReviseReplica { object, replicas } => Edit::Revise {
+                object: Cow::Owned(object),
+                replicas,
+            },
+            OwnedRequest::Retain { desired, observed } => Edit::Retain {
+                desired: Cow::Owned(desired),
+                observed,
+            },
+        }
+    }
+
+    /// The operation.
+    pub(crate) fn operation(&self) -> InterpreterOperation {
+        match self {
+            Edit::Revise { .. } => InterpreterOperation::ReviseReplica,
+            Edit::Retain { .. } => InterpreterOperation::Retain,
+        }
+    }
+}
 
 /// One row of the native table. `"*"` in `api_version` and `kind` marks a
 /// fallback that serves every kind without a row of its own.
@@ -77,13 +142,28 @@ const fn row(
     api_version: &'static str,
     kind: &'static str,
     operation: InterpreterOperation,
-    handler: Handler,
+    handler: fn(&Request<'_>) -> Result<Outcome>,
 ) -> Row {
     Row {
         api_version,
         kind,
         operation,
-        handler,
+        handler: Handler::Read(handler),
+    }
+}
+
+/// A row whose handler edits the object ([`Handler::Edit`]).
+const fn edit(
+    api_version: &'static str,
+    kind: &'static str,
+    operation: InterpreterOperation,
+    handler: fn(Edit<'_>) -> Result<Outcome>,
+) -> Row {
+    Row {
+        api_version,
+        kind,
+        operation,
+        handler: Handler::Edit(handler),
     }
 }
 
@@ -94,37 +174,37 @@ use InterpreterOperation as Op;
 static TABLE: &[Row] = &[
     // apps/v1
     row("apps/v1", "Deployment", Op::InterpretReplica, deployment::interpret_replica),
-    row("apps/v1", "Deployment", Op::ReviseReplica, deployment::revise_replica),
-    row("apps/v1", "Deployment", Op::Retain, deployment::retain),
+    edit("apps/v1", "Deployment", Op::ReviseReplica, deployment::revise_replica),
+    edit("apps/v1", "Deployment", Op::Retain, deployment::retain),
     row("apps/v1", "Deployment", Op::InterpretHealth, deployment::interpret_health),
     row("apps/v1", "Deployment", Op::InterpretDependency, deployment::interpret_dependency),
     row("apps/v1", "ReplicaSet", Op::InterpretReplica, replicaset::interpret_replica),
-    row("apps/v1", "ReplicaSet", Op::ReviseReplica, replicaset::revise_replica),
+    edit("apps/v1", "ReplicaSet", Op::ReviseReplica, replicaset::revise_replica),
     row("apps/v1", "ReplicaSet", Op::InterpretHealth, replicaset::interpret_health),
     row("apps/v1", "ReplicaSet", Op::InterpretDependency, replicaset::interpret_dependency),
     row("apps/v1", "StatefulSet", Op::InterpretReplica, statefulset::interpret_replica),
-    row("apps/v1", "StatefulSet", Op::ReviseReplica, statefulset::revise_replica),
+    edit("apps/v1", "StatefulSet", Op::ReviseReplica, statefulset::revise_replica),
     row("apps/v1", "StatefulSet", Op::InterpretHealth, statefulset::interpret_health),
     row("apps/v1", "StatefulSet", Op::InterpretDependency, statefulset::interpret_dependency),
     row("apps/v1", "DaemonSet", Op::InterpretHealth, daemonset::interpret_health),
     row("apps/v1", "DaemonSet", Op::InterpretDependency, daemonset::interpret_dependency),
     // batch/v1
     row("batch/v1", "Job", Op::InterpretReplica, job::interpret_replica),
-    row("batch/v1", "Job", Op::ReviseReplica, job::revise_replica),
-    row("batch/v1", "Job", Op::Retain, job::retain),
+    edit("batch/v1", "Job", Op::ReviseReplica, job::revise_replica),
+    edit("batch/v1", "Job", Op::Retain, job::retain),
     row("batch/v1", "Job", Op::InterpretDependency, job::interpret_dependency),
     row("batch/v1", "CronJob", Op::InterpretDependency, cronjob::interpret_dependency),
     // v1
     row("v1", "Pod", Op::InterpretReplica, pod::interpret_replica),
     row("v1", "Pod", Op::InterpretHealth, pod::interpret_health),
     row("v1", "Pod", Op::InterpretDependency, pod::interpret_dependency),
-    row("v1", "Service", Op::Retain, service::retain),
+    edit("v1", "Service", Op::Retain, service::retain),
     row("v1", "Service", Op::InterpretHealth, service::interpret_health),
-    row("v1", "ServiceAccount", Op::Retain, serviceaccount::retain),
-    row("v1", "PersistentVolumeClaim", Op::Retain, persistentvolumeclaim::retain),
+    edit("v1", "ServiceAccount", Op::Retain, serviceaccount::retain),
+    edit("v1", "PersistentVolumeClaim", Op::Retain, persistentvolumeclaim::retain),
     row("v1", "PersistentVolumeClaim", Op::InterpretHealth, persistentvolumeclaim::interpret_health),
-    row("v1", "PersistentVolume", Op::Retain, persistentvolume::retain),
-    row("v1", "Secret", Op::Retain, secret::retain),
+    edit("v1", "PersistentVolume", Op::Retain, persistentvolume::retain),
+    edit("v1", "Secret", Op::Retain, secret::retain),
     // networking.k8s.io/v1, policy/v1, multicluster.x-k8s.io/v1alpha1
     row("networking.k8s.io/v1", "Ingress", Op::InterpretHealth, ingress::interpret_health),
     row("networking.k8s.io/v1", "Ingress", Op::InterpretDependency, ingress::interpret_dependency),
@@ -178,34 +258,72 @@ fn api_version_of(gvk: &GroupVersionKind) -> String {
 }
 
 impl NativeLayer {
-    fn find(
-        &self,
-        gvk: &GroupVersionKind,
-        operation: InterpreterOperation,
-    ) -> Option<&'static Row> {
+    /// The row serving objects of `gvk`, without allocating.
+    fn find(&self, gvk: &GroupVersionKind, operation: InterpreterOperation) -> Option<usize> {
         let parsed = !(gvk.group.is_empty() && gvk.version.is_empty());
-        let api_version = api_version_of(gvk);
-        find_row(parsed.then_some(api_version.as_str()), &gvk.kind, operation)
+        let (group, version) = (gvk.group.as_str(), gvk.version.as_str());
+        let matches = |api_version: &str| {
+            if group.is_empty() {
+                api_version == version
+            } else {
+                api_version.split_once('/') == Some((group, version))
+            }
+        };
+        find_row(parsed.then_some(matches), &gvk.kind, operation)
+    }
+
+    /// The row serving `object`.
+    fn find_for(&self, object: &Value, operation: InterpreterOperation) -> Result<&'static Row> {
+        // Dispatch without allocating: the object's own apiVersion and kind.
+        let field = |key: &str| object.get(key).and_then(Value::as_str);
+        let api_version = field("apiVersion").unwrap_or("");
+        let kind = field("kind").unwrap_or("");
+        let (group, version) = crate::interpreter::split_api_version(api_version);
+        let parsed = !(group.is_empty() && version.is_empty());
+        let matches = |candidate: &str| candidate == api_version;
+        match find_row(parsed.then_some(matches), kind, operation).and_then(|i| TABLE.get(i)) {
+            Some(row) => Ok(row),
+            None => {
+                let gvk = crate::interpreter::gvk_of(object);
+                Err(crate::Error::NotServed {
+                    api_version: api_version_of(&gvk),
+                    kind: gvk.kind,
+                    operation,
+                })
+            }
+        }
     }
 }
 
-/// The row serving (`api_version`, `kind`, `operation`); `api_version` is
-/// `None` when Karmada cannot parse it (more than one `/`): such objects
-/// match no kind's row, only the `*/*` fallback (InterpretStatus).
+/// The index of the row serving (`api_version`, `kind`, `operation`), where
+/// `api_version` tells whether a row's apiVersion is the object's; it is
+/// `None` when Karmada cannot parse the object's (more than one `/`): such
+/// objects match no kind's row, only the `*/*` fallback (InterpretStatus).
 fn find_row(
-    api_version: Option<&str>,
+    api_version: Option<impl Fn(&str) -> bool>,
     kind: &str,
     operation: InterpreterOperation,
-) -> Option<&'static Row> {
-    let exact = api_version.and_then(|api_version| {
+) -> Option<usize> {
+    let exact = api_version.and_then(|matches| {
         TABLE
             .iter()
-            .find(|r| r.operation == operation && r.api_version == api_version && r.kind == kind)
+            .position(|r| r.operation == operation && r.kind == kind && matches(r.api_version))
     });
     exact.or_else(|| {
         TABLE
             .iter()
-            .find(|r| r.operation == operation && r.api_version == "*" && r.kind == "*")
+            .position(|r| r.operation == operation && r.api_version == "*" && r.kind == "*")
+    })
+}
+
+/// `Source.name` of each row (`apps/v1/Deployment Retain`), built once.
+fn row_names() -> &'static [String] {
+    static NAMES: OnceLock<Vec<String>> = OnceLock::new();
+    NAMES.get_or_init(|| {
+        TABLE
+            .iter()
+            .map(|r| format!("{}/{} {}", r.api_version, r.kind, r.operation))
+            .collect()
     })
 }
 
@@ -215,30 +333,29 @@ impl Layer for NativeLayer {
     }
 
     fn source(&self, gvk: &GroupVersionKind, operation: InterpreterOperation) -> Option<Source> {
-        self.find(gvk, operation).map(|r| Source {
+        let name = row_names().get(self.find(gvk, operation)?)?;
+        Some(Source {
             layer: LayerKind::Native,
-            name: format!("{}/{} {}", r.api_version, r.kind, r.operation),
+            name: Cow::Borrowed(name.as_str()),
         })
     }
 
     fn interpret(&self, request: &Request<'_>) -> Result<Outcome> {
-        // Dispatch without allocating: the object's own apiVersion and kind.
-        let object = request.object();
-        let field = |key: &str| object.get(key).and_then(serde_json::Value::as_str);
-        let api_version = field("apiVersion").unwrap_or("");
-        let kind = field("kind").unwrap_or("");
-        let (group, version) = crate::interpreter::split_api_version(api_version);
-        let parsed = !(group.is_empty() && version.is_empty());
-        match find_row(parsed.then_some(api_version), kind, request.operation()) {
-            Some(row) => (row.handler)(request),
-            None => {
-                let gvk = crate::interpreter::gvk_of(object);
-                Err(crate::Error::NotServed {
-                    api_version: api_version_of(&gvk),
-                    kind: gvk.kind,
-                    operation: request.operation(),
-                })
-            }
+        let row = self.find_for(request.object(), request.operation())?;
+        match row.handler {
+            Handler::Read(handler) => handler(request),
+            Handler::Edit(handler) => match Edit::borrowed(request) {
+                Some(edit) => handler(edit),
+                None => Err(workload::wrong_request(request, "editing")),
+            },
+        }
+    }
+
+    fn interpret_owned(&self, request: OwnedRequest<'_>) -> Result<Outcome> {
+        let row = self.find_for(request.object(), request.operation())?;
+        match row.handler {
+            Handler::Read(handler) => handler(&request.as_request()),
+            Handler::Edit(handler) => handler(Edit::owned(request)),
         }
     }
 
@@ -251,7 +368,7 @@ impl Layer for NativeLayer {
                 operation: r.operation,
                 source: Source {
                     layer: LayerKind::Native,
-                    name: format!("builtin {}/{}", r.api_version, r.kind),
+                    name: format!("builtin {}/{}", r.api_version, r.kind).into(),
                 },
             })
             .collect()

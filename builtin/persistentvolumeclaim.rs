@@ -7,14 +7,15 @@ use super::access;
 use super::decode::{decode, Object};
 use super::podtemplate::check_pvc_spec_quantities;
 use super::workload::retain_args;
+use super::Edit;
 use crate::error::Result;
 use crate::interpreter::{Outcome, Request};
 
 /// Keeps the member's bound `spec.volumeName` when non-empty.
-pub(crate) fn retain(request: &Request<'_>) -> Result<Outcome> {
-    let (desired, observed) = retain_args(request)?;
+pub(crate) fn retain(edit: Edit<'_>) -> Result<Outcome> {
+    let (desired, observed) = retain_args(edit)?;
     let volume = access::get_str(observed, &["spec", "volumeName"])?;
-    let mut retained = desired.clone();
+    let mut retained = desired.into_owned();
     if let Some(volume) = volume.filter(|v| !v.is_empty()) {
         access::set(&mut retained, &["spec", "volumeName"], Value::from(volume))?;
     }

@@ -7,6 +7,7 @@ use serde_json::Value;
 use super::decode::{decode, generation_of, namespace_of, Object};
 use super::podtemplate::check_quantities;
 use super::workload::{dependencies_of, replicas_of, revise_int_field};
+use super::Edit;
 use crate::error::Result;
 use crate::interpreter::{Outcome, Request};
 
@@ -25,8 +26,8 @@ pub(crate) fn interpret_replica(request: &Request<'_>) -> Result<Outcome> {
 }
 
 /// Writes `spec.replicas`.
-pub(crate) fn revise_replica(request: &Request<'_>) -> Result<Outcome> {
-    revise_int_field(request, &["spec", "replicas"])
+pub(crate) fn revise_replica(edit: Edit<'_>) -> Result<Outcome> {
+    revise_int_field(edit, &["spec", "replicas"])
 }
 
 /// Observed generation current and enough available replicas.

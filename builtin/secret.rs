@@ -4,20 +4,21 @@ use serde_json::Value;
 
 use super::access;
 use super::workload::retain_args;
+use super::Edit;
 use crate::error::Result;
-use crate::interpreter::{Outcome, Request};
+use crate::interpreter::Outcome;
 
 /// Secrets whose `data` the member cluster fills in.
 const SERVICE_ACCOUNT_TOKEN: &str = "kubernetes.io/service-account-token";
 
 /// For service-account-token secrets, the member's `data` replaces the
 /// desired one; other secrets are returned unchanged.
-pub(crate) fn retain(request: &Request<'_>) -> Result<Outcome> {
-    let (desired, observed) = retain_args(request)?;
+pub(crate) fn retain(edit: Edit<'_>) -> Result<Outcome> {
+    let (desired, observed) = retain_args(edit)?;
     // A `type` that cannot be read means "no type".
     let is_token =
-        access::get_str(desired, &["type"]).ok().flatten() == Some(SERVICE_ACCOUNT_TOKEN);
-    let mut retained = desired.clone();
+        access::get_str(&desired, &["type"]).ok().flatten() == Some(SERVICE_ACCOUNT_TOKEN);
+    let mut retained = desired.into_owned();
     if is_token {
         if let Some(data) = access::get_string_map(observed, &["data"])? {
             access::set(&mut retained, &["data"], Value::Object(data.clone()))?;

@@ -6,16 +6,17 @@ use serde_json::Value;
 use super::access;
 use super::decode::{decode, Object};
 use super::workload::retain_args;
+use super::Edit;
 use crate::error::Result;
 use crate::interpreter::{Outcome, Request};
 
 /// Keeps the member's `spec.healthCheckNodePort` (when > 0) and
 /// `spec.clusterIP` (when non-empty); nothing else.
-pub(crate) fn retain(request: &Request<'_>) -> Result<Outcome> {
-    let (desired, observed) = retain_args(request)?;
+pub(crate) fn retain(edit: Edit<'_>) -> Result<Outcome> {
+    let (desired, observed) = retain_args(edit)?;
     let node_port = access::get_int(observed, &["spec", "healthCheckNodePort"])?;
     let cluster_ip = access::get_str(observed, &["spec", "clusterIP"])?;
-    let mut retained = desired.clone();
+    let mut retained = desired.into_owned();
     if let Some(port) = node_port.filter(|p| *p > 0) {
         access::set(
             &mut retained,

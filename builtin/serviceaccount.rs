@@ -4,8 +4,9 @@ use serde_json::Value;
 
 use super::access;
 use super::workload::retain_args;
+use super::Edit;
 use crate::error::Result;
-use crate::interpreter::{Outcome, Request};
+use crate::interpreter::Outcome;
 
 /// The `name` of each entry of the list at `field`; entries must be objects
 /// with a string `name` (the reference crashes otherwise).
@@ -45,11 +46,11 @@ fn merge(desired: &Value, observed: &Value, field: &str) -> Result<Value> {
 }
 
 /// Merges `secrets` and `imagePullSecrets` by name.
-pub(crate) fn retain(request: &Request<'_>) -> Result<Outcome> {
-    let (desired, observed) = retain_args(request)?;
-    let secrets = merge(desired, observed, "secrets")?;
-    let pull = merge(desired, observed, "imagePullSecrets")?;
-    let mut retained = desired.clone();
+pub(crate) fn retain(edit: Edit<'_>) -> Result<Outcome> {
+    let (desired, observed) = retain_args(edit)?;
+    let secrets = merge(&desired, observed, "secrets")?;
+    let pull = merge(&desired, observed, "imagePullSecrets")?;
+    let mut retained = desired.into_owned();
     access::set(&mut retained, &["secrets"], secrets)?;
     access::set(&mut retained, &["imagePullSecrets"], pull)?;
     Ok(Outcome::Retained(retained))

@@ -6,9 +6,13 @@
 use k8s_openapi::api::core::v1::PodSpec;
 use serde_json::Value;
 
+use std::borrow::Cow;
+
 use super::access;
 use super::dependencies::{pod_spec_dependencies, validate_dependencies};
 use super::requirements::{requirements_at, RequirementsOptions};
+use super::Edit;
+use crate::api::InterpreterOperation;
 use crate::error::{Error, Result};
 use crate::interpreter::{Outcome, ReplicaResult, Request};
 
@@ -53,34 +57,37 @@ pub(crate) fn dependencies_of(
 
 /// `ReviseReplica` of an integer field (§5): present integer → replaced;
 /// absent (or an absent/`null` parent) → unchanged; anything else → error.
-pub(crate) fn revise_int_field(request: &Request<'_>, path: &[&str]) -> Result<Outcome> {
-    let Request::ReviseReplica { object, replicas } = *request else {
-        return Err(wrong_request(request, "ReviseReplica"));
+/// The object is copied only when the caller did not hand it over.
+pub(crate) fn revise_int_field(edit: Edit<'_>, path: &[&str]) -> Result<Outcome> {
+    let Edit::Revise { object, replicas } = edit else {
+        return Err(wrong_operation(edit.operation(), "ReviseReplica"));
     };
-    if access::get_int(object, path)?.is_none() {
-        return Ok(Outcome::Revised(object.clone()));
+    if access::get_int(&object, path)?.is_none() {
+        return Ok(Outcome::Revised(object.into_owned()));
     }
-    let mut revised = object.clone();
+    let mut revised = object.into_owned();
     access::set(&mut revised, path, Value::from(replicas))?;
     Ok(Outcome::Revised(revised))
 }
 
 /// The (desired, observed) pair of a `Retain` request.
-pub(crate) fn retain_args<'a>(request: &Request<'a>) -> Result<(&'a Value, &'a Value)> {
-    match *request {
-        Request::Retain { desired, observed } => Ok((desired, observed)),
-        _ => Err(wrong_request(request, "Retain")),
+pub(crate) fn retain_args(edit: Edit<'_>) -> Result<(Cow<'_, Value>, &Value)> {
+    match edit {
+        Edit::Retain { desired, observed } => Ok((desired, observed)),
+        other => Err(wrong_operation(other.operation(), "Retain")),
     }
 }
 
 /// A handler reached with another operation's request (a table bug).
 pub(crate) fn wrong_request(request: &Request<'_>, expected: &str) -> Error {
+    wrong_operation(request.operation(), expected)
+}
+
+/// A handler for `expected` reached with `operation` (a table bug).
+pub(crate) fn wrong_operation(operation: InterpreterOperation, expected: &str) -> Error {
     Error::InvalidInput {
-        operation: request.operation(),
-        reason: format!(
-            "native {expected} handler called for {}",
-            request.operation()
-        ),
+        operation,
+        reason: format!("native {expected} handler called for {operation}"),
     }
 }
 

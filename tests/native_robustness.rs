@@ -12,7 +12,7 @@ use std::path::Path;
 
 use karmada_interpreter::api::InterpreterOperation as Op;
 use karmada_interpreter::golden::load_cases;
-use karmada_interpreter::interpreter::{Outcome, Request};
+use karmada_interpreter::interpreter::{Outcome, OwnedRequest, Request};
 use serde_json::{json, Map, Value};
 
 struct Rng(u64);
@@ -324,6 +324,28 @@ fn mutated_objects_never_panic_and_raw_access_keeps_foreign_fields() {
                     serde_json::to_string(&request_input(&request)).unwrap_or_default()
                 )
             });
+            // Handing the object over must give exactly the same answer.
+            let by_value = match request {
+                Request::ReviseReplica { object, replicas } => Some(OwnedRequest::ReviseReplica {
+                    object: object.clone(),
+                    replicas,
+                }),
+                Request::Retain { desired, observed } => Some(OwnedRequest::Retain {
+                    desired: desired.clone(),
+                    observed,
+                }),
+                _ => None,
+            };
+            if let Some(by_value) = by_value {
+                let owned_result =
+                    catch_unwind(AssertUnwindSafe(|| layer.interpret_owned(by_value)))
+                        .unwrap_or_else(|_| panic!("round {round}: owned {op} panicked"));
+                match (&result, &owned_result) {
+                    (Ok(a), Ok(b)) => assert_eq!(a, b, "owned {op} answered differently"),
+                    (Err(a), Err(b)) => assert_eq!(a.to_string(), b.to_string()),
+                    _ => panic!("owned {op}: {owned_result:?}, borrowed: {result:?}"),
+                }
+            }
             match result {
                 Err(e) => {
                     failed += 1;

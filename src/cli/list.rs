@@ -27,7 +27,7 @@ pub fn run(args: ListArgs) -> karmada_interpreter::Result<ExitCode> {
                 e.kind,
                 e.operation.to_string(),
                 e.source.layer.to_string(),
-                e.source.name,
+                e.source.name.into_owned(),
             ]
         })
         .collect();

@@ -107,7 +107,7 @@ impl WebhookRunner {
         };
         let source = Source {
             layer: LayerKind::Webhook,
-            name: identity.clone(),
+            name: identity.clone().into(),
         };
         let mut violations = Vec::new();
         match (&exchange.response_body, &exchange.request.request) {

@@ -5,7 +5,9 @@ use std::sync::Arc;
 use kube::core::GroupVersionKind;
 use serde_json::Value;
 
-use super::layer::{Answer, CatalogEntry, Layer, Outcome, ReplicaResult, Request, Source};
+use super::layer::{
+    Answer, CatalogEntry, Layer, Outcome, OwnedRequest, ReplicaResult, Request, Source,
+};
 use super::object::gvk_of;
 use crate::api::{
     AggregatedStatusItem, Component, DependentObjectReference, InterpreterOperation,
@@ -98,10 +100,27 @@ impl Interpreter {
 
     /// Runs one operation through the chain.
     pub fn interpret(&self, request: &Request<'_>) -> Result<Answer<Outcome>> {
-        let object = request.object();
+        let (layer, source) = self.dispatch(request.object(), request.operation())?;
+        checked(layer.interpret(request)?, request.operation(), source)
+    }
+
+    /// Runs one operation whose object the caller hands over (no copy of it
+    /// when the serving layer edits it in place, as the native one does).
+    pub fn interpret_owned(&self, request: OwnedRequest<'_>) -> Result<Answer<Outcome>> {
+        let operation = request.operation();
+        let (layer, source) = self.dispatch(request.object(), operation)?;
+        checked(layer.interpret_owned(request)?, operation, source)
+    }
+
+    /// The first layer serving `operation` for `object`, and what in it serves.
+    fn dispatch(
+        &self,
+        object: &Value,
+        operation: InterpreterOperation,
+    ) -> Result<(&dyn Layer, Source)> {
         if !object.is_object() {
             return Err(Error::InvalidInput {
-                operation: request.operation(),
+                operation,
                 reason: format!(
                     "the object must be a JSON object, got {}",
                     type_name(object)
@@ -109,20 +128,9 @@ impl Interpreter {
             });
         }
         let gvk = gvk_of(object);
-        let operation = request.operation();
         for layer in &self.layers {
             if let Some(source) = layer.source(&gvk, operation) {
-                let value = layer.interpret(request)?;
-                if value.operation() != operation {
-                    return Err(Error::InvalidInput {
-                        operation,
-                        reason: format!("layer {source} answered {} instead", value.operation()),
-                    });
-                }
-                return Ok(Answer {
-                    value,
-                    served_by: source,
-                });
+                return Ok((layer.as_ref(), source));
             }
         }
         Err(Error::NotServed {
@@ -163,9 +171,42 @@ impl Interpreter {
         })
     }
 
+    /// [`Interpreter::revise_replica`] taking the object by value: the native
+    /// layer then revises it in place instead of copying it.
+    pub fn revise_replica_owned(&self, object: Value, replicas: i64) -> Result<Answer<Value>> {
+        let answer = self.interpret_owned(OwnedRequest::ReviseReplica { object, replicas })?;
+        unwrap_outcome(answer, |o| match o {
+            Outcome::Revised(v) => Some(v),
+            _ => None,
+        })
+    }
+
     /// `Retain`: the desired object with member-owned fields kept from `observed`.
     pub fn retain(&self, desired: &Value, observed: &Value) -> Result<Answer<Value>> {
         let answer = self.interpret(&Request::Retain { desired, observed })?;
+        unwrap_outcome(answer, |o| match o {
+            Outcome::Retained(v) => Some(v),
+            _ => None,
+        })
+    }
+
+    /// [`Interpreter::retain`] taking the desired object by value: the native
+    /// layer then edits it in place instead of copying it.
+    ///
+    /// ```
+    /// use karmada_interpreter::Interpreter;
+    /// use serde_json::json;
+    ///
+    /// let chain = Interpreter::builder().bundled(false).build().unwrap();
+    /// let desired = json!({"apiVersion": "v1", "kind": "PersistentVolumeClaim",
+    ///                      "metadata": {"name": "data"}, "spec": {}});
+    /// let observed = json!({"apiVersion": "v1", "kind": "PersistentVolumeClaim",
+    ///                       "spec": {"volumeName": "pv-1"}});
+    /// let kept = chain.retain_owned(desired, &observed).unwrap().value;
+    /// assert_eq!(kept["spec"]["volumeName"], "pv-1");
+    /// ```
+    pub fn retain_owned(&self, desired: Value, observed: &Value) -> Result<Answer<Value>> {
+        let answer = self.interpret_owned(OwnedRequest::Retain { desired, observed })?;
         unwrap_outcome(answer, |o| match o {
             Outcome::Retained(v) => Some(v),
             _ => None,
@@ -214,6 +255,24 @@ impl Interpreter {
             _ => None,
         })
     }
+}
+
+/// `value` answered by `source`, checked to answer `operation`.
+fn checked(
+    value: Outcome,
+    operation: InterpreterOperation,
+    source: Source,
+) -> Result<Answer<Outcome>> {
+    if value.operation() != operation {
+        return Err(Error::InvalidInput {
+            operation,
+            reason: format!("layer {source} answered {} instead", value.operation()),
+        });
+    }
+    Ok(Answer {
+        value,
+        served_by: source,
+    })
 }
 
 fn unwrap_outcome<T>(

@@ -1,5 +1,6 @@
 //! What a layer of the chain is: the trait, its request and outcome types.
 
+use std::borrow::Cow;
 use std::fmt;
 
 use kube::core::GroupVersionKind;
@@ -48,8 +49,9 @@ impl fmt::Display for LayerKind {
 pub struct Source {
     /// The layer.
     pub layer: LayerKind,
-    /// What inside the layer answered.
-    pub name: String,
+    /// What inside the layer answered. Borrowed when the layer can name
+    /// its entries without allocating (the native table does).
+    pub name: Cow<'static, str>,
 }
 
 impl fmt::Display for Source {
@@ -159,6 +161,54 @@ impl<'a> Request<'a> {
     }
 }
 
+/// A request whose object the caller hands over (`ReviseReplica`,
+/// `Retain`): a layer that edits the object can then answer without copying
+/// it. Layers that cannot use the ownership answer it as the borrowed
+/// [`Request`] ([`OwnedRequest::as_request`]).
+#[derive(Debug, Clone, PartialEq)]
+pub enum OwnedRequest<'a> {
+    /// `ReviseReplica(object, replicas)`.
+    ReviseReplica {
+        /// The object to revise.
+        object: Value,
+        /// The replica count to write.
+        replicas: i64,
+    },
+    /// `Retain(desired, observed)`.
+    Retain {
+        /// The manifest about to be applied.
+        desired: Value,
+        /// The live object in the member cluster.
+        observed: &'a Value,
+    },
+}
+
+impl OwnedRequest<'_> {
+    /// The operation.
+    pub fn operation(&self) -> InterpreterOperation {
+        self.as_request().operation()
+    }
+
+    /// The object the chain dispatches on (the desired object for `Retain`).
+    pub fn object(&self) -> &Value {
+        match self {
+            Self::ReviseReplica { object, .. } => object,
+            Self::Retain { desired, .. } => desired,
+        }
+    }
+
+    /// The same request, borrowing the object.
+    pub fn as_request(&self) -> Request<'_> {
+        match self {
+            Self::ReviseReplica { object, replicas } => Request::ReviseReplica {
+                object,
+                replicas: *replicas,
+            },
+            Self::Retain { desired, observed } => Request::Retain { desired, observed },
+        }
+    }
+}
+
 /// `InterpretReplica`'s result.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ReplicaResult {
@@ -233,6 +283,13 @@ pub trait Layer: Send + Sync {
 
     /// Runs one operation.
     fn interpret(&self, request: &Request<'_>) -> Result<Outcome>;
+
+    /// Runs an operation whose object the caller hands over. The default
+    /// answers the borrowed request; layers that edit the object override it
+    /// to skip the copy.
+    fn interpret_owned(&self, request: OwnedRequest<'_>) -> Result<Outcome> {
+        self.interpret(&request.as_request())
+    }
 
     /// Every (kind, operation) this layer serves, for listings. Layers whose
     /// coverage is open-ended (webhook rules with wildcards) list their rules.

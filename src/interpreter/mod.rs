@@ -11,6 +11,8 @@ mod layer;
 mod object;
 
 pub use chain::{Interpreter, InterpreterBuilder};
-pub use layer::{Answer, CatalogEntry, Layer, LayerKind, Outcome, ReplicaResult, Request, Source};
+pub use layer::{
+    Answer, CatalogEntry, Layer, LayerKind, Outcome, OwnedRequest, ReplicaResult, Request, Source,
+};
 pub(crate) use object::split_api_version;
 pub use object::{describe, from_dynamic, from_resource, gvk_of};

@@ -96,7 +96,7 @@ impl Layer for LuaLayer {
     fn source(&self, gvk: &GroupVersionKind, operation: InterpreterOperation) -> Option<Source> {
         self.names(gvk, operation).map(|name| Source {
             layer: self.kind,
-            name,
+            name: name.into(),
         })
     }
 
@@ -119,7 +119,7 @@ impl Layer for LuaLayer {
                     operation: op,
                     source: Source {
                         layer: self.kind,
-                        name: name.to_owned(),
+                        name: name.to_owned().into(),
                     },
                 })
             };

@@ -162,7 +162,7 @@ impl Layer for WebhookLayer {
     fn source(&self, gvk: &GroupVersionKind, operation: InterpreterOperation) -> Option<Source> {
         self.select(gvk, operation).map(|h| Source {
             layer: LayerKind::Webhook,
-            name: h.identity.clone(),
+            name: h.identity.clone().into(),
         })
     }
 
@@ -215,7 +215,7 @@ impl Layer for WebhookLayer {
                                     operation: op,
                                     source: Source {
                                         layer: LayerKind::Webhook,
-                                        name: hook.identity.clone(),
+                                        name: hook.identity.clone().into(),
                                     },
                                 });
                             }
