@@ -22,12 +22,11 @@
 
 use std::collections::BTreeSet;
 
-use k8s_openapi::api::core::v1::{
-    Container, EnvFromSource, EnvVar, PodSpec, PodTemplateSpec, Volume,
-};
+use k8s_openapi::api::core::v1::PodSpec;
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::LabelSelector;
 use serde_json::Value;
 
+use super::normalize::{self, schema};
 use super::requirements::is_qualified_name;
 use crate::api::DependentObjectReference;
 use crate::error::{Error, Result};
@@ -48,68 +47,82 @@ fn insert<'a>(set: &mut BTreeSet<&'a str>, name: &'a str) {
     }
 }
 
-fn from_env<'a>(
-    names: &mut Names<'a>,
-    env: Option<&'a Vec<EnvVar>>,
-    env_from: Option<&'a Vec<EnvFromSource>>,
-) {
-    for e in env_from.into_iter().flatten() {
-        if let Some(r) = &e.config_map_ref {
-            insert(&mut names.config_maps, &r.name);
-        }
-        if let Some(r) = &e.secret_ref {
-            insert(&mut names.secrets, &r.name);
-        }
-    }
-    for e in env.into_iter().flatten() {
-        if let Some(from) = &e.value_from {
-            if let Some(r) = &from.config_map_key_ref {
-                insert(&mut names.config_maps, &r.name);
-            }
-            if let Some(r) = &from.secret_key_ref {
-                insert(&mut names.secrets, &r.name);
-            }
-        }
-    }
+/// The non-null value at `key` of `v`.
+fn at<'v>(v: Option<&'v Value>, key: &str) -> Option<&'v Value> {
+    v?.get(key).filter(|x| !x.is_null())
 }
 
-fn from_container<'a>(names: &mut Names<'a>, c: &'a Container) {
-    from_env(names, c.env.as_ref(), c.env_from.as_ref());
+/// The list at `key` of `v`, empty when absent.
+fn list<'v>(v: Option<&'v Value>, key: &str) -> &'v [Value] {
+    at(v, key)
+        .and_then(Value::as_array)
+        .map(Vec::as_slice)
+        .unwrap_or_default()
+}
+
+/// The string at `key` of `v`, empty when absent.
+fn text<'v>(v: Option<&'v Value>, key: &str) -> &'v str {
+    at(v, key).and_then(Value::as_str).unwrap_or_default()
+}
+
+/// `name` of the reference object at `key` of `v`.
+fn ref_name<'v>(v: Option<&'v Value>, key: &str) -> Option<&'v str> {
+    at(v, key).map(|r| text(Some(r), "name"))
+}
+
+fn from_container<'a>(names: &mut Names<'a>, c: &'a Value) {
+    let c = Some(c);
+    for e in list(c, "envFrom") {
+        if let Some(name) = ref_name(Some(e), "configMapRef") {
+            insert(&mut names.config_maps, name);
+        }
+        if let Some(name) = ref_name(Some(e), "secretRef") {
+            insert(&mut names.secrets, name);
+        }
+    }
+    for e in list(c, "env") {
+        let from = at(Some(e), "valueFrom");
+        if let Some(name) = ref_name(from, "configMapKeyRef") {
+            insert(&mut names.config_maps, name);
+        }
+        if let Some(name) = ref_name(from, "secretKeyRef") {
+            insert(&mut names.secrets, name);
+        }
+    }
 }
 
 /// The secret a volume refers to: only the first present source among the
 /// secret-bearing ones is examined.
-fn volume_secrets<'a>(names: &mut Names<'a>, v: &'a Volume) {
-    let name_of = |r: &'a Option<k8s_openapi::api::core::v1::LocalObjectReference>| {
-        r.as_ref().map(|r| r.name.as_str())
-    };
-    let single: Option<&'a str> = if let Some(s) = &v.azure_file {
-        Some(&s.secret_name)
-    } else if let Some(s) = &v.cephfs {
-        name_of(&s.secret_ref)
-    } else if let Some(s) = &v.cinder {
-        name_of(&s.secret_ref)
-    } else if let Some(s) = &v.flex_volume {
-        name_of(&s.secret_ref)
-    } else if let Some(p) = &v.projected {
-        for s in p.sources.iter().flatten() {
-            if let Some(secret) = &s.secret {
-                insert(&mut names.secrets, &secret.name);
+fn volume_secrets<'a>(names: &mut Names<'a>, v: &'a Value) {
+    let v = Some(v);
+    let source = |key: &str| at(v, key).map(Some);
+    let single: Option<&'a str> = if let Some(s) = source("azureFile") {
+        Some(text(s, "secretName"))
+    } else if let Some(s) = source("cephfs") {
+        ref_name(s, "secretRef")
+    } else if let Some(s) = source("cinder") {
+        ref_name(s, "secretRef")
+    } else if let Some(s) = source("flexVolume") {
+        ref_name(s, "secretRef")
+    } else if let Some(p) = source("projected") {
+        for s in list(p, "sources") {
+            if let Some(name) = ref_name(Some(s), "secret") {
+                insert(&mut names.secrets, name);
             }
         }
         None
-    } else if let Some(s) = &v.rbd {
-        name_of(&s.secret_ref)
-    } else if let Some(s) = &v.secret {
-        s.secret_name.as_deref()
-    } else if let Some(s) = &v.scale_io {
-        Some(&s.secret_ref.name)
-    } else if let Some(s) = &v.iscsi {
-        name_of(&s.secret_ref)
-    } else if let Some(s) = &v.storageos {
-        name_of(&s.secret_ref)
-    } else if let Some(s) = &v.csi {
-        name_of(&s.node_publish_secret_ref)
+    } else if let Some(s) = source("rbd") {
+        ref_name(s, "secretRef")
+    } else if let Some(s) = source("secret") {
+        at(s, "secretName").and_then(Value::as_str)
+    } else if let Some(s) = source("scaleIO") {
+        Some(ref_name(s, "secretRef").unwrap_or_default())
+    } else if let Some(s) = source("iscsi") {
+        ref_name(s, "secretRef")
+    } else if let Some(s) = source("storageos") {
+        ref_name(s, "secretRef")
+    } else if let Some(s) = source("csi") {
+        ref_name(s, "nodePublishSecretRef")
     } else {
         None
     };
@@ -118,50 +131,47 @@ fn volume_secrets<'a>(names: &mut Names<'a>, v: &'a Volume) {
     }
 }
 
-fn collect(spec: &PodSpec) -> Names<'_> {
+fn collect(spec: Option<&Value>) -> Names<'_> {
     let mut names = Names::default();
-    for c in spec
-        .init_containers
+    for c in list(spec, "initContainers")
         .iter()
-        .flatten()
-        .chain(&spec.containers)
+        .chain(list(spec, "containers"))
+        .chain(list(spec, "ephemeralContainers"))
     {
         from_container(&mut names, c);
     }
-    for c in spec.ephemeral_containers.iter().flatten() {
-        from_env(&mut names, c.env.as_ref(), c.env_from.as_ref());
+    for r in list(spec, "imagePullSecrets") {
+        insert(&mut names.secrets, text(Some(r), "name"));
     }
-    for r in spec.image_pull_secrets.iter().flatten() {
-        insert(&mut names.secrets, &r.name);
-    }
-    for v in spec.volumes.iter().flatten() {
-        if let Some(p) = &v.projected {
-            for s in p.sources.iter().flatten() {
-                if let Some(cm) = &s.config_map {
-                    insert(&mut names.config_maps, &cm.name);
+    for v in list(spec, "volumes") {
+        if let Some(p) = at(Some(v), "projected") {
+            for s in list(Some(p), "sources") {
+                if let Some(name) = ref_name(Some(s), "configMap") {
+                    insert(&mut names.config_maps, name);
                 }
             }
-        } else if let Some(cm) = &v.config_map {
-            insert(&mut names.config_maps, &cm.name);
+        } else if let Some(name) = ref_name(Some(v), "configMap") {
+            insert(&mut names.config_maps, name);
         }
         volume_secrets(&mut names, v);
-        if let Some(pvc) = &v.persistent_volume_claim {
-            insert(&mut names.claims, &pvc.claim_name);
+        if let Some(pvc) = at(Some(v), "persistentVolumeClaim") {
+            insert(&mut names.claims, text(Some(pvc), "claimName"));
         }
     }
-    if let Some(sa) = spec.service_account_name.as_deref() {
-        if sa != "default" {
-            insert(&mut names.service_accounts, sa);
-        }
+    let sa = text(spec, "serviceAccountName");
+    if sa != "default" {
+        insert(&mut names.service_accounts, sa);
     }
     names
 }
 
-/// Everything a pod with this spec depends on, in the namespace given
-/// (empty → references without namespace): ConfigMaps, then Secrets, then
-/// the ServiceAccount, then PersistentVolumeClaims; each group de-duplicated
-/// and in ascending name order.
-pub fn pod_spec_dependencies(spec: &PodSpec, namespace: &str) -> Vec<DependentObjectReference> {
+/// Everything a pod with this spec (JSON; absent = empty) depends on, in
+/// the namespace given. The spec must have passed [`normalize::check`]
+/// (field types are not checked again).
+pub(crate) fn dependencies_at(
+    spec: Option<&Value>,
+    namespace: &str,
+) -> Vec<DependentObjectReference> {
     let names = collect(spec);
     let groups = [
         ("ConfigMap", &names.config_maps),
@@ -178,19 +188,25 @@ pub fn pod_spec_dependencies(spec: &PodSpec, namespace: &str) -> Vec<DependentOb
         .collect()
 }
 
+/// Everything a pod with this spec depends on, in the namespace given
+/// (empty → references without namespace): ConfigMaps, then Secrets, then
+/// the ServiceAccount, then PersistentVolumeClaims; each group de-duplicated
+/// and in ascending name order.
+pub fn pod_spec_dependencies(spec: &PodSpec, namespace: &str) -> Vec<DependentObjectReference> {
+    let spec = serde_json::to_value(spec).unwrap_or_default();
+    dependencies_at(Some(&spec), namespace)
+}
+
 /// [`pod_spec_dependencies`] of a pod template given as JSON
 /// (`{"metadata": …, "spec": …}`; only `spec` matters, the template's own
-/// namespace is not used). The template is typed-decoded first.
+/// namespace is not used). The template is typed-checked first.
 pub fn pod_template_dependencies(
     template: &Value,
     namespace: &str,
 ) -> Result<Vec<DependentObjectReference>> {
     let object = serde_json::json!({"kind": "PodTemplateSpec"});
-    let typed: PodTemplateSpec = super::decode::decode_at(&object, template, "")?;
-    Ok(pod_spec_dependencies(
-        &typed.spec.unwrap_or_default(),
-        namespace,
-    ))
+    normalize::check(&object, "", template, &schema::POD_TEMPLATE_SPEC)?;
+    Ok(dependencies_at(template.get("spec"), namespace))
 }
 
 /// Valid label value: at most 63 characters, empty or alphanumeric at both

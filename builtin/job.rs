@@ -1,13 +1,13 @@
 //! batch/v1 Job: InterpretReplica (§3), ReviseReplica (§5, `parallelism`),
 //! Retain (§6.7), InterpretDependency (§10.1).
 
-use k8s_openapi::api::batch::v1::{JobSpec, JobStatus};
 use serde_json::Value;
 
 use super::access;
-use super::decode::{decode, namespace_of, Object};
-use super::podtemplate::check_quantities;
-use super::workload::{dependencies_of, replicas_of, retain_args, revise_int_field};
+use super::normalize::schema::JOB;
+use super::workload::{
+    check, dependencies_of, get, int32, replicas_of, retain_args, revise_int_field,
+};
 use super::Edit;
 use crate::error::Result;
 use crate::interpreter::{Outcome, Request};
@@ -16,14 +16,13 @@ use crate::interpreter::{Outcome, Request};
 /// completions → parallelism.
 pub(crate) fn interpret_replica(request: &Request<'_>) -> Result<Outcome> {
     let object = request.object();
-    let job = load(object)?;
-    let spec = job.spec.unwrap_or_default();
-    let parallelism = spec.parallelism.unwrap_or(0);
-    let completions = spec.completions.unwrap_or(parallelism);
+    check(object, &JOB)?;
+    let parallelism = int32(object, &["spec", "parallelism"]).unwrap_or(0);
+    let completions = int32(object, &["spec", "completions"]).unwrap_or(parallelism);
     replicas_of(
         object,
         "spec.template.spec",
-        spec.template.spec.as_ref(),
+        get(object, &["spec", "template", "spec"]),
         parallelism.min(completions),
     )
 }
@@ -60,23 +59,7 @@ pub(crate) fn retain(edit: Edit<'_>) -> Result<Outcome> {
 /// ConfigMaps, Secrets, ServiceAccount and PVCs of the pod template.
 pub(crate) fn interpret_dependency(request: &Request<'_>) -> Result<Outcome> {
     let object = request.object();
-    let job = load(object)?;
-    let spec = job.spec.unwrap_or_default();
-    let deps = dependencies_of(
-        object,
-        namespace_of(&job.metadata),
-        spec.template.spec.as_ref(),
-    )?;
+    check(object, &JOB)?;
+    let deps = dependencies_of(object, get(object, &["spec", "template", "spec"]))?;
     Ok(Outcome::Dependencies(deps))
-}
-
-/// Typed decoding (§1.4), quantities included.
-type Job = Object<JobSpec, JobStatus>;
-
-fn load(object: &Value) -> Result<Job> {
-    let typed: Job = decode(object)?;
-    if let Some(pod) = typed.spec.as_ref().and_then(|s| s.template.spec.as_ref()) {
-        check_quantities(object, "spec.template.spec", pod)?;
-    }
-    Ok(typed)
 }

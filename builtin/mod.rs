@@ -6,8 +6,13 @@
 //! - `normalize`: typed decoding and Go-style re-encoding of Kubernetes
 //!   objects held as JSON (§1.4–§1.6, Appendix A), driven by the generated
 //!   Kubernetes 1.36 type graph `normalize/schema.rs`
-//!   (`tools/gen_k8s_schema.py`). Usable by any handler that must reject
-//!   objects Karmada's typed decoding rejects.
+//!   (`tools/gen_k8s_schema.py`). **The one typed-acceptance mechanism**:
+//!   every handler that must reject what Karmada's typed decoding rejects
+//!   runs `normalize::check` on the whole object (no allocation on success;
+//!   errors name the object and the field), then reads the few fields it
+//!   needs raw (`workload::get`/`int`). Typed k8s-openapi values are built
+//!   only where the *result* is typed (`NodeClaim`'s node affinity and
+//!   tolerations), from `normalize::decode`'s canonical form.
 //! - `status/<kind>.rs`: AggregateStatus (§7) and InterpretStatus (§8).
 //! - `pod_retain.rs`: Pod Retain (§6.2).
 //! - `generic.rs`: whole-status reflection for every other kind (§8.10).
@@ -15,10 +20,8 @@
 //! Shared building blocks (`native-builtins.md` §1.3, §1.4, §3, §10):
 //! - `access`: raw field getters/setters on the JSON tree (ReviseReplica,
 //!   Retain), errors naming the object and the dotted field;
-//! - `decode`: typed decoding into the Kubernetes schema (k8s-openapi types),
-//!   errors naming the field;
-//! - `podtemplate`: quantity checks of pod specs; `workload`: handler pieces
-//!   shared by the workload kinds.
+//! - `podtemplate`: lazily rendered field paths; `workload`: handler pieces
+//!   shared by the workload kinds (acceptance check, raw reads, results).
 //!
 //! **Entry points shared with the Lua `kube` module** (`lua-environment.md`
 //! §7), so that Lua scripts and native handlers compute exactly the same thing:
@@ -32,7 +35,6 @@
 mod access;
 mod cronjob;
 mod daemonset;
-mod decode;
 pub mod dependencies;
 mod deployment;
 mod generic;

@@ -1,12 +1,10 @@
 //! v1 PersistentVolumeClaim: Retain (§6.5), InterpretHealth (§9).
 
-use k8s_openapi::api::core::v1::{PersistentVolumeClaimSpec, PersistentVolumeClaimStatus};
 use serde_json::Value;
 
 use super::access;
-use super::decode::{decode, Object};
-use super::podtemplate::check_pvc_spec_quantities;
-use super::workload::retain_args;
+use super::normalize::schema::PERSISTENT_VOLUME_CLAIM;
+use super::workload::{check, get, retain_args};
 use super::Edit;
 use crate::error::Result;
 use crate::interpreter::{Outcome, Request};
@@ -25,10 +23,7 @@ pub(crate) fn retain(edit: Edit<'_>) -> Result<Outcome> {
 /// Healthy iff `status.phase` is `Bound`.
 pub(crate) fn interpret_health(request: &Request<'_>) -> Result<Outcome> {
     let object = request.object();
-    let pvc: Object<PersistentVolumeClaimSpec, PersistentVolumeClaimStatus> = decode(object)?;
-    if let Some(spec) = &pvc.spec {
-        check_pvc_spec_quantities(object, "spec", spec)?;
-    }
-    let phase = pvc.status.and_then(|s| s.phase);
-    Ok(Outcome::Healthy(phase.as_deref() == Some("Bound")))
+    check(object, &PERSISTENT_VOLUME_CLAIM)?;
+    let phase = get(object, &["status", "phase"]).and_then(Value::as_str);
+    Ok(Outcome::Healthy(phase == Some("Bound")))
 }

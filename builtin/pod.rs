@@ -1,34 +1,37 @@
 //! v1 Pod: InterpretReplica (§3, always one replica), InterpretHealth (§9),
 //! InterpretDependency (§10.1).
 
-use k8s_openapi::api::core::v1::{PodSpec, PodStatus};
 use serde_json::Value;
 
-use super::decode::{decode, namespace_of, Object};
-use super::podtemplate::check_quantities;
-use super::workload::{dependencies_of, replicas_of};
+use super::normalize::schema::POD;
+use super::workload::{check, dependencies_of, get, replicas_of};
 use crate::error::Result;
 use crate::interpreter::{Outcome, Request};
+
+/// The string at `key` of `v`, empty when absent.
+fn text<'a>(v: &'a Value, key: &str) -> &'a str {
+    get(v, &[key]).and_then(Value::as_str).unwrap_or("")
+}
 
 /// One replica with the requirements of the Pod's own spec.
 pub(crate) fn interpret_replica(request: &Request<'_>) -> Result<Outcome> {
     let object = request.object();
-    let pod = load(object)?;
-    replicas_of(object, "spec", pod.spec.as_ref(), 1)
+    check(object, &POD)?;
+    replicas_of(object, "spec", get(object, &["spec"]), 1)
 }
 
 /// Succeeded, or Running with the first `Ready` condition `"True"`.
 pub(crate) fn interpret_health(request: &Request<'_>) -> Result<Outcome> {
-    let pod = load(request.object())?;
-    let status = pod.status.unwrap_or_default();
-    let healthy = match status.phase.as_deref() {
+    let pod = request.object();
+    check(pod, &POD)?;
+    let healthy = match get(pod, &["status", "phase"]).and_then(Value::as_str) {
         Some("Succeeded") => true,
-        Some("Running") => status
-            .conditions
-            .iter()
+        Some("Running") => get(pod, &["status", "conditions"])
+            .and_then(Value::as_array)
+            .into_iter()
             .flatten()
-            .find(|c| c.type_ == "Ready")
-            .is_some_and(|c| c.status == "True"),
+            .find(|c| text(c, "type") == "Ready")
+            .is_some_and(|c| text(c, "status") == "True"),
         _ => false,
     };
     Ok(Outcome::Healthy(healthy))
@@ -37,18 +40,7 @@ pub(crate) fn interpret_health(request: &Request<'_>) -> Result<Outcome> {
 /// ConfigMaps, Secrets, ServiceAccount and PVCs of the Pod's spec.
 pub(crate) fn interpret_dependency(request: &Request<'_>) -> Result<Outcome> {
     let object = request.object();
-    let pod = load(object)?;
-    let deps = dependencies_of(object, namespace_of(&pod.metadata), pod.spec.as_ref())?;
+    check(object, &POD)?;
+    let deps = dependencies_of(object, get(object, &["spec"]))?;
     Ok(Outcome::Dependencies(deps))
-}
-
-/// Typed decoding (§1.4), quantities of the spec included.
-type Pod = Object<PodSpec, PodStatus>;
-
-fn load(object: &Value) -> Result<Pod> {
-    let typed: Pod = decode(object)?;
-    if let Some(spec) = &typed.spec {
-        check_quantities(object, "spec", spec)?;
-    }
-    Ok(typed)
 }

@@ -1,15 +1,15 @@
 //! policy/v1 PodDisruptionBudget: InterpretHealth (§9).
 
-use k8s_openapi::api::policy::v1::{PodDisruptionBudgetSpec, PodDisruptionBudgetStatus};
-
-use super::decode::{decode, Object};
+use super::normalize::schema::POD_DISRUPTION_BUDGET;
+use super::workload::{check, int};
 use crate::error::Result;
 use crate::interpreter::{Outcome, Request};
 
 /// Healthy iff `currentHealthy >= desiredHealthy`.
 pub(crate) fn interpret_health(request: &Request<'_>) -> Result<Outcome> {
-    let pdb: Object<PodDisruptionBudgetSpec, PodDisruptionBudgetStatus> = decode(request.object())?;
-    let status = pdb.status.unwrap_or_default();
-    let healthy = status.current_healthy.unwrap_or(0) >= status.desired_healthy.unwrap_or(0);
+    let pdb = request.object();
+    check(pdb, &POD_DISRUPTION_BUDGET)?;
+    let status = |field: &str| int(pdb, &["status", field]).unwrap_or(0);
+    let healthy = status("currentHealthy") >= status("desiredHealthy");
     Ok(Outcome::Healthy(healthy))
 }

@@ -28,11 +28,12 @@
 
 use std::collections::BTreeMap;
 
-use k8s_openapi::api::core::v1::{PodSpec, PodTemplateSpec, ResourceRequirements};
+use k8s_openapi::api::core::v1::PodSpec;
 use k8s_openapi::apimachinery::pkg::api::resource::Quantity as K8sQuantity;
-use serde_json::Value;
+use serde_json::{Map, Value};
 
-use super::podtemplate::{parse_quantity, FieldPath};
+use super::normalize::{self, schema, Ty};
+use super::podtemplate::FieldPath;
 use crate::api::{NodeClaim, ReplicaRequirements};
 use crate::error::{Error, Result};
 use crate::interpreter::describe;
@@ -138,9 +139,36 @@ struct Ctx<'a> {
     prefix: &'a str,
 }
 
+/// The non-null value at `key` of `v` (`None` for a missing key, a `null`
+/// value or a `v` that is not an object).
+fn at<'v>(v: Option<&'v Value>, key: &str) -> Option<&'v Value> {
+    v?.get(key).filter(|x| !x.is_null())
+}
+
+/// The quantity map at `key` of `v` (`requests`, `limits`, `overhead`).
+fn quantities<'v>(v: Option<&'v Value>, key: &str) -> Option<&'v Map<String, Value>> {
+    at(v, key).and_then(Value::as_object)
+}
+
+/// The list at `key` of `v`, empty when absent.
+fn list<'v>(v: Option<&'v Value>, key: &str) -> &'v [Value] {
+    at(v, key)
+        .and_then(Value::as_array)
+        .map(Vec::as_slice)
+        .unwrap_or_default()
+}
+
 impl Ctx<'_> {
-    fn measure(&self, field: FieldPath<'_>, q: &K8sQuantity, m: Measure) -> Result<i64> {
-        let q = parse_quantity(self.object, field, q)?;
+    fn measure(&self, field: FieldPath<'_>, q: &Value, m: Measure) -> Result<i64> {
+        // A `null` quantity is Go's zero value.
+        if q.is_null() {
+            return Ok(0);
+        }
+        let q = Quantity::from_json(q).map_err(|e| Error::InvalidField {
+            object: describe(self.object),
+            field: field.to_string(),
+            reason: e.to_string(),
+        })?;
         Ok(match m {
             Measure::Milli => q.milli_value_ceil(),
             Measure::Binary | Measure::Decimal => q.value_ceil(),
@@ -159,25 +187,21 @@ impl Ctx<'_> {
     /// without a request; only measured names, as (name, measure, value).
     fn container_requests<'r>(
         &self,
-        at: FieldPath<'_>,
-        r: Option<&'r ResourceRequirements>,
+        at_path: FieldPath<'_>,
+        r: Option<&'r Value>,
         out: &mut Vec<(&'r str, Measure, i64)>,
     ) -> Result<()> {
         out.clear();
-        let Some(r) = r else { return Ok(()) };
-        let requests = at.key("requests");
-        for (name, q) in r.requests.iter().flatten() {
+        let requested = quantities(r, "requests");
+        let requests = at_path.key("requests");
+        for (name, q) in requested.into_iter().flatten() {
             if let Some(m) = measure_of(name) {
                 out.push((name, m, self.measure(requests.key(name), q, m)?));
             }
         }
-        let limits = at.key("limits");
-        for (name, q) in r.limits.iter().flatten() {
-            let requested = r
-                .requests
-                .as_ref()
-                .is_some_and(|req| req.contains_key(name));
-            if requested {
+        let limits = at_path.key("limits");
+        for (name, q) in quantities(r, "limits").into_iter().flatten() {
+            if requested.is_some_and(|req| req.contains_key(name)) {
                 continue;
             }
             if let Some(m) = measure_of(name) {
@@ -187,30 +211,38 @@ impl Ctx<'_> {
         Ok(())
     }
 
-    fn resource_request(&self, spec: &PodSpec) -> Result<BTreeMap<String, K8sQuantity>> {
+    fn resource_request(&self, spec: Option<&Value>) -> Result<BTreeMap<String, K8sQuantity>> {
         let root = FieldPath::root(self.prefix);
         let mut totals: BTreeMap<&str, (Measure, i64)> = BTreeMap::new();
         let mut scratch = Vec::new();
         let containers = root.key("containers");
-        for (i, c) in spec.containers.iter().enumerate() {
-            let at = containers.index(i);
-            self.container_requests(at.key("resources"), c.resources.as_ref(), &mut scratch)?;
+        for (i, c) in list(spec, "containers").iter().enumerate() {
+            let path = containers.index(i);
+            self.container_requests(
+                path.key("resources"),
+                at(Some(c), "resources"),
+                &mut scratch,
+            )?;
             for &(name, m, v) in &scratch {
                 let slot = totals.entry(name).or_insert((m, 0));
                 slot.1 = slot.1.checked_add(v).ok_or_else(|| self.overflow(name))?;
             }
         }
         let init = root.key("initContainers");
-        for (i, c) in spec.init_containers.iter().flatten().enumerate() {
-            let at = init.index(i);
-            self.container_requests(at.key("resources"), c.resources.as_ref(), &mut scratch)?;
+        for (i, c) in list(spec, "initContainers").iter().enumerate() {
+            let path = init.index(i);
+            self.container_requests(
+                path.key("resources"),
+                at(Some(c), "resources"),
+                &mut scratch,
+            )?;
             for &(name, m, v) in &scratch {
                 let slot = totals.entry(name).or_insert((m, 0));
                 slot.1 = slot.1.max(v);
             }
         }
         let overhead = root.key("overhead");
-        for (name, q) in spec.overhead.iter().flatten() {
+        for (name, q) in quantities(spec, "overhead").into_iter().flatten() {
             if let Some(m) = measure_of(name) {
                 let v = self.measure(overhead.key(name), q, m)?;
                 let slot = totals.entry(name).or_insert((m, 0));
@@ -230,38 +262,82 @@ impl Ctx<'_> {
             })
             .collect())
     }
-}
 
-fn node_claim(spec: &PodSpec) -> Option<NodeClaim> {
-    let hard = spec
-        .affinity
-        .as_ref()
-        .and_then(|a| a.node_affinity.as_ref())
-        .and_then(|n| {
-            n.required_during_scheduling_ignored_during_execution
-                .as_ref()
-        });
-    let tolerations = spec.tolerations.as_deref().unwrap_or_default();
-    if spec.node_selector.is_none() && hard.is_none() && tolerations.is_empty() {
-        return None;
+    /// A part of the pod spec as its typed value (Go's decoding: nulls and
+    /// unknown keys dropped).
+    fn typed<T: serde::de::DeserializeOwned>(
+        &self,
+        path: &str,
+        value: &Value,
+        ty: &'static Ty,
+    ) -> Result<T> {
+        let decoded = normalize::decode(self.object, path, value, ty, false)?;
+        serde_json::from_value(Value::Object(decoded)).map_err(|e| Error::InvalidField {
+            object: describe(self.object),
+            field: path.to_owned(),
+            reason: e.to_string(),
+        })
     }
-    Some(NodeClaim {
-        hard_node_affinity: hard.cloned(),
-        node_selector: spec.node_selector.clone().unwrap_or_default(),
-        tolerations: tolerations.to_vec(),
-    })
+
+    fn node_claim(&self, spec: Option<&Value>) -> Result<Option<NodeClaim>> {
+        let selector = quantities(spec, "nodeSelector");
+        let hard = at(
+            at(at(spec, "affinity"), "nodeAffinity"),
+            "requiredDuringSchedulingIgnoredDuringExecution",
+        );
+        let tolerations = list(spec, "tolerations");
+        if selector.is_none() && hard.is_none() && tolerations.is_empty() {
+            return Ok(None);
+        }
+        let field = |rest: &str| {
+            if self.prefix.is_empty() {
+                rest.to_owned()
+            } else {
+                format!("{}.{rest}", self.prefix)
+            }
+        };
+        let hard_node_affinity = match hard {
+            Some(h) => Some(self.typed(
+                &field("affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution"),
+                h,
+                &schema::NODE_SELECTOR,
+            )?),
+            None => None,
+        };
+        let mut typed_tolerations = Vec::with_capacity(tolerations.len());
+        for (i, t) in tolerations.iter().enumerate() {
+            typed_tolerations.push(self.typed(
+                &field(&format!("tolerations[{i}]")),
+                t,
+                &schema::TOLERATION,
+            )?);
+        }
+        Ok(Some(NodeClaim {
+            hard_node_affinity,
+            // A `null` value is Go's zero value, the empty string.
+            node_selector: selector
+                .into_iter()
+                .flatten()
+                .map(|(k, v)| (k.clone(), v.as_str().unwrap_or_default().to_owned()))
+                .collect(),
+            tolerations: typed_tolerations,
+        }))
+    }
 }
 
-/// Requirements of the pod spec found at `prefix` in `object` (for errors).
+/// Requirements of the pod spec `spec` (JSON, absent = empty) found at
+/// `prefix` in `object` (for errors). The object must have passed
+/// [`normalize::check`]: field types are not checked again, only quantities
+/// are parsed.
 pub(crate) fn requirements_at(
     object: &Value,
     prefix: &str,
-    spec: &PodSpec,
+    spec: Option<&Value>,
     options: RequirementsOptions,
 ) -> Result<Option<ReplicaRequirements>> {
     let ctx = Ctx { object, prefix };
     let resource_request = ctx.resource_request(spec)?;
-    let node_claim = node_claim(spec);
+    let node_claim = ctx.node_claim(spec)?;
     if node_claim.is_none() && resource_request.is_empty() {
         return Ok(None);
     }
@@ -270,7 +346,10 @@ pub(crate) fn requirements_at(
         resource_request,
         namespace: String::new(),
         priority_class_name: if options.resource_quota_estimate {
-            spec.priority_class_name.clone().unwrap_or_default()
+            at(spec, "priorityClassName")
+                .and_then(Value::as_str)
+                .unwrap_or_default()
+                .to_owned()
         } else {
             String::new()
         },
@@ -289,21 +368,24 @@ pub fn pod_spec_requirements(
     options: RequirementsOptions,
 ) -> Result<Option<ReplicaRequirements>> {
     let object = serde_json::json!({"kind": "PodSpec"});
-    requirements_at(&object, "spec", spec, options)
+    let spec = serde_json::to_value(spec).map_err(|e| Error::InvalidField {
+        object: describe(&object),
+        field: "spec".to_owned(),
+        reason: e.to_string(),
+    })?;
+    requirements_at(&object, "spec", Some(&spec), options)
 }
 
 /// [`pod_spec_requirements`] of a pod template given as JSON
 /// (`{"metadata": …, "spec": …}`; only `spec` matters). The template is
-/// typed-decoded first; a decoding error names the field.
+/// typed-checked first; an error names the field.
 pub fn pod_template_requirements(
     template: &Value,
     options: RequirementsOptions,
 ) -> Result<Option<ReplicaRequirements>> {
     let object = serde_json::json!({"kind": "PodTemplateSpec"});
-    let typed: PodTemplateSpec = super::decode::decode_at(&object, template, "")?;
-    let spec = typed.spec.unwrap_or_default();
-    super::podtemplate::check_quantities(&object, "spec", &spec)?;
-    requirements_at(&object, "spec", &spec, options)
+    normalize::check(&object, "", template, &schema::POD_TEMPLATE_SPEC)?;
+    requirements_at(&object, "spec", template.get("spec"), options)
 }
 
 /// The exact sum of quantities, `None` counting as zero, rendered

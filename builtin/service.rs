@@ -1,11 +1,11 @@
 //! v1 Service: Retain (§6.3), InterpretHealth (§9).
 
-use k8s_openapi::api::core::v1::{ServiceSpec, ServiceStatus};
 use serde_json::Value;
 
 use super::access;
-use super::decode::{decode, Object};
-use super::workload::retain_args;
+use super::ingress::has_load_balancer_address;
+use super::normalize::schema::SERVICE;
+use super::workload::{check, get, retain_args};
 use super::Edit;
 use crate::error::Result;
 use crate::interpreter::{Outcome, Request};
@@ -32,20 +32,8 @@ pub(crate) fn retain(edit: Edit<'_>) -> Result<Outcome> {
 
 /// Healthy unless a LoadBalancer has no ingress with an IP or hostname yet.
 pub(crate) fn interpret_health(request: &Request<'_>) -> Result<Outcome> {
-    let svc: Object<ServiceSpec, ServiceStatus> = decode(request.object())?;
-    let is_lb = svc.spec.as_ref().and_then(|s| s.type_.as_deref()) == Some("LoadBalancer");
-    if !is_lb {
-        return Ok(Outcome::Healthy(true));
-    }
-    let healthy = svc
-        .status
-        .and_then(|s| s.load_balancer)
-        .and_then(|lb| lb.ingress)
-        .unwrap_or_default()
-        .iter()
-        .any(|i| {
-            i.ip.as_deref().is_some_and(|s| !s.is_empty())
-                || i.hostname.as_deref().is_some_and(|s| !s.is_empty())
-        });
-    Ok(Outcome::Healthy(healthy))
+    let svc = request.object();
+    check(svc, &SERVICE)?;
+    let is_lb = get(svc, &["spec", "type"]).and_then(Value::as_str) == Some("LoadBalancer");
+    Ok(Outcome::Healthy(!is_lb || has_load_balancer_address(svc)))
 }

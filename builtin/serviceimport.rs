@@ -2,67 +2,139 @@
 
 use std::collections::BTreeMap;
 
-use k8s_openapi::api::core::v1::SessionAffinityConfig;
-use k8s_openapi::apimachinery::pkg::apis::meta::v1::{LabelSelector, ObjectMeta};
-use serde::Deserialize;
+use k8s_openapi::apimachinery::pkg::apis::meta::v1::LabelSelector;
 
-use super::decode::decode;
 use super::dependencies::validate_dependencies;
+use super::normalize::schema::{OBJECT_META, SESSION_AFFINITY_CONFIG};
+use super::normalize::{Emit, Field, Kind, Ty};
+use super::workload::{check, get, namespace};
 use crate::api::DependentObjectReference;
 use crate::error::Result;
 use crate::interpreter::{Outcome, Request};
 
-/// The MCS API schema (`sigs.k8s.io/mcs-api` v1alpha1), for typed decoding.
-#[derive(Deserialize)]
-#[allow(dead_code)]
-struct ServiceImport {
-    metadata: Option<ObjectMeta>,
-    spec: Option<ServiceImportSpec>,
-    status: Option<ServiceImportStatus>,
-}
+/// `multicluster.x-k8s.io/v1alpha1` ServiceImport (a CRD, not in the
+/// generated Kubernetes graph): the fields Karmada's Go type declares.
+static SERVICE_IMPORT: Ty = Ty {
+    name: "ServiceImport",
+    fields: &[
+        Field {
+            json: "apiVersion",
+            kind: Kind::Str,
+            emit: Emit::Omit,
+        },
+        Field {
+            json: "kind",
+            kind: Kind::Str,
+            emit: Emit::Omit,
+        },
+        Field {
+            json: "metadata",
+            kind: Kind::Struct(&OBJECT_META),
+            emit: Emit::Omit,
+        },
+        Field {
+            json: "spec",
+            kind: Kind::Struct(&SERVICE_IMPORT_SPEC),
+            emit: Emit::Omit,
+        },
+        Field {
+            json: "status",
+            kind: Kind::Struct(&SERVICE_IMPORT_STATUS),
+            emit: Emit::Omit,
+        },
+    ],
+    base: None,
+};
 
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-#[allow(dead_code)]
-struct ServiceImportSpec {
-    ports: Option<Vec<ServicePort>>,
-    ips: Option<Vec<String>>,
-    #[serde(rename = "type")]
-    type_: Option<String>,
-    session_affinity: Option<String>,
-    session_affinity_config: Option<SessionAffinityConfig>,
-}
+static SERVICE_IMPORT_SPEC: Ty = Ty {
+    name: "ServiceImportSpec",
+    fields: &[
+        Field {
+            json: "ips",
+            kind: Kind::List(&Kind::Str),
+            emit: Emit::Omit,
+        },
+        Field {
+            json: "ports",
+            kind: Kind::List(&Kind::Struct(&SERVICE_PORT)),
+            emit: Emit::Omit,
+        },
+        Field {
+            json: "sessionAffinity",
+            kind: Kind::Str,
+            emit: Emit::Omit,
+        },
+        Field {
+            json: "sessionAffinityConfig",
+            kind: Kind::Struct(&SESSION_AFFINITY_CONFIG),
+            emit: Emit::Omit,
+        },
+        Field {
+            json: "type",
+            kind: Kind::Str,
+            emit: Emit::Omit,
+        },
+    ],
+    base: None,
+};
 
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-#[allow(dead_code)]
-struct ServicePort {
-    name: Option<String>,
-    protocol: Option<String>,
-    app_protocol: Option<String>,
-    port: Option<i32>,
-}
+static SERVICE_PORT: Ty = Ty {
+    name: "ServicePort",
+    fields: &[
+        Field {
+            json: "appProtocol",
+            kind: Kind::Str,
+            emit: Emit::Omit,
+        },
+        Field {
+            json: "name",
+            kind: Kind::Str,
+            emit: Emit::Omit,
+        },
+        Field {
+            json: "port",
+            kind: Kind::I32,
+            emit: Emit::Omit,
+        },
+        Field {
+            json: "protocol",
+            kind: Kind::Str,
+            emit: Emit::Omit,
+        },
+    ],
+    base: None,
+};
 
-#[derive(Deserialize)]
-#[allow(dead_code)]
-struct ServiceImportStatus {
-    clusters: Option<Vec<ClusterStatus>>,
-}
+static SERVICE_IMPORT_STATUS: Ty = Ty {
+    name: "ServiceImportStatus",
+    fields: &[Field {
+        json: "clusters",
+        kind: Kind::List(&Kind::Struct(&CLUSTER_STATUS)),
+        emit: Emit::Omit,
+    }],
+    base: None,
+};
 
-#[derive(Deserialize)]
-#[allow(dead_code)]
-struct ClusterStatus {
-    cluster: Option<String>,
-}
+static CLUSTER_STATUS: Ty = Ty {
+    name: "ClusterStatus",
+    fields: &[Field {
+        json: "cluster",
+        kind: Kind::Str,
+        emit: Emit::Omit,
+    }],
+    base: None,
+};
 
 /// The derived Service `derived-<name>` and its EndpointSlices (selected by
 /// the `kubernetes.io/service-name` label), in the import's namespace.
 pub(crate) fn interpret_dependency(request: &Request<'_>) -> Result<Outcome> {
     let object = request.object();
-    let import: ServiceImport = decode(object)?;
-    let metadata = import.metadata.unwrap_or_default();
-    let derived = format!("derived-{}", metadata.name.as_deref().unwrap_or(""));
-    let namespace = metadata.namespace.as_deref().unwrap_or("");
+    check(object, &SERVICE_IMPORT)?;
+    let name = get(object, &["metadata", "name"])
+        .and_then(serde_json::Value::as_str)
+        .unwrap_or("");
+    let derived = format!("derived-{name}");
+    let namespace = namespace(object);
     let mut slices =
         DependentObjectReference::named("discovery.k8s.io/v1", "EndpointSlice", namespace, "");
     slices.label_selector = Some(LabelSelector {

@@ -3,36 +3,65 @@
 //! results from a decoded pod spec, raw replica revision, and the argument
 //! plumbing of two-input operations.
 
-use k8s_openapi::api::core::v1::PodSpec;
 use serde_json::Value;
 
 use std::borrow::Cow;
 
 use super::access;
-use super::dependencies::{pod_spec_dependencies, validate_dependencies};
+use super::dependencies::{dependencies_at, validate_dependencies};
+use super::normalize::{self, Ty};
 use super::requirements::{requirements_at, RequirementsOptions};
 use super::Edit;
 use crate::api::InterpreterOperation;
 use crate::error::{Error, Result};
 use crate::interpreter::{Outcome, ReplicaResult, Request};
 
+/// Typed acceptance of the whole object (§1.4): every field the kind's
+/// schema knows must have its type, quantities must parse. Handlers then read
+/// the few fields they need with [`get`] and [`int`].
+pub(crate) fn check(object: &Value, ty: &'static Ty) -> Result<()> {
+    normalize::check(object, "", object, ty)
+}
+
+/// The non-null value at `path` of a [`check`]ed object.
+pub(crate) fn get<'a>(object: &'a Value, path: &[&str]) -> Option<&'a Value> {
+    path.iter()
+        .try_fold(object, |v, key| v.get(key))
+        .filter(|v| !v.is_null())
+}
+
+/// The integer at `path` of a [`check`]ed object (typed decoding also
+/// accepts floats with an integral value, `2.0`, which [`check`] verified).
+pub(crate) fn int(object: &Value, path: &[&str]) -> Option<i64> {
+    let n = get(object, path)?.as_number()?;
+    n.as_i64().or_else(|| n.as_f64().map(|f| f as i64))
+}
+
+/// [`int`] of a 32-bit field ([`check`] verified the range).
+pub(crate) fn int32(object: &Value, path: &[&str]) -> Option<i32> {
+    int(object, path).and_then(|n| i32::try_from(n).ok())
+}
+
+/// `metadata.namespace`, empty when absent.
+pub(crate) fn namespace(object: &Value) -> &str {
+    get(object, &["metadata", "namespace"])
+        .and_then(Value::as_str)
+        .unwrap_or_default()
+}
+
+/// `metadata.generation`, 0 when absent.
+pub(crate) fn generation(object: &Value) -> i64 {
+    int(object, &["metadata", "generation"]).unwrap_or(0)
+}
+
 /// `InterpretReplica` result for `replicas` replicas of the pod spec at
-/// `prefix` (absent spec = empty spec). The object's quantities must have
-/// been checked (each kind's `load`).
+/// `prefix` (absent spec = empty spec) of a [`check`]ed object.
 pub(crate) fn replicas_of(
     object: &Value,
     prefix: &str,
-    spec: Option<&PodSpec>,
+    spec: Option<&Value>,
     replicas: i32,
 ) -> Result<Outcome> {
-    let empty;
-    let spec = match spec {
-        Some(spec) => spec,
-        None => {
-            empty = PodSpec::default();
-            &empty
-        }
-    };
     let requirements = requirements_at(object, prefix, spec, RequirementsOptions::default())?;
     Ok(Outcome::Replicas(ReplicaResult {
         replicas,
@@ -40,17 +69,16 @@ pub(crate) fn replicas_of(
     }))
 }
 
-/// `InterpretDependency` result for a pod spec, in the
-/// namespace of the workload's own metadata (the template's is never used).
+/// `InterpretDependency` result for the pod spec of a [`check`]ed object, in
+/// the namespace of the workload's own metadata (the template's is never used).
 pub(crate) fn dependencies_of(
     object: &Value,
-    namespace: &str,
-    spec: Option<&PodSpec>,
+    spec: Option<&Value>,
 ) -> Result<Vec<crate::api::DependentObjectReference>> {
     let Some(spec) = spec else {
         return Ok(Vec::new());
     };
-    let deps = pod_spec_dependencies(spec, namespace);
+    let deps = dependencies_at(Some(spec), namespace(object));
     validate_dependencies(object, &deps)?;
     Ok(deps)
 }
@@ -146,6 +174,35 @@ mod tests {
             e.contains("Ingress web/i") && e.contains("dependencies[0]"),
             "{e}"
         );
+    }
+
+    #[test]
+    fn typed_acceptance_names_deep_fields_and_reads_like_go() {
+        let bad = json!({"apiVersion": "apps/v1", "kind": "Deployment",
+            "metadata": {"name": "d", "namespace": "n"},
+            "spec": {"template": {"spec": {"containers": [{"name": "a", "ports": [{"containerPort": "80"}]}]}}}});
+        let e = error_of(Request::InterpretDependency { object: &bad });
+        assert!(e.contains("Deployment n/d"), "{e}");
+        assert!(
+            e.contains("spec.template.spec.containers[0].ports[0].containerPort"),
+            "{e}"
+        );
+        // Integral floats are integers, nulls are unset, `null` list
+        // elements are Go's zero value.
+        let d = json!({"apiVersion": "apps/v1", "kind": "Deployment",
+            "spec": {"replicas": 2.0, "selector": null,
+                     "template": {"spec": {"containers": [{"name": null}, null]}}}});
+        match super::super::layer().interpret(&Request::InterpretReplica { object: &d }) {
+            Ok(crate::interpreter::Outcome::Replicas(r)) => assert_eq!(r.replicas, 2),
+            other => panic!("{other:?}"),
+        }
+        let frac =
+            json!({"apiVersion": "apps/v1", "kind": "Deployment", "spec": {"replicas": 2.5}});
+        let e = error_of(Request::InterpretReplica { object: &frac });
+        assert!(e.contains("spec.replicas"), "{e}");
+        let wide = json!({"apiVersion": "apps/v1", "kind": "Deployment", "spec": {"replicas": 4294967298_i64}});
+        let e = error_of(Request::InterpretHealth { object: &wide });
+        assert!(e.contains("spec.replicas"), "{e}");
     }
 
     #[test]

@@ -655,6 +655,7 @@ fn check_value(cx: &Cx<'_>, kind: &'static Kind, v: &Value, path: &Path<'_>) -> 
             Ok(())
         }
         (Kind::Time | Kind::MicroTime, Value::String(s)) if Time::parse(s).is_some() => Ok(()),
+        (Kind::Quantity, Value::String(s)) if is_canonical_quantity(s) => Ok(()),
         (Kind::Struct(ty), Value::Object(m)) => check_struct(cx, ty, m, path),
         (Kind::List(elem), Value::Array(items)) => {
             for (i, item) in items.iter().enumerate() {
