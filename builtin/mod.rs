@@ -4,6 +4,7 @@
 //! Adding a kind means writing its module and adding its rows to [`TABLE`].
 
 mod generic;
+pub mod shared;
 
 use kube::core::GroupVersionKind;
 use std::sync::{Arc, OnceLock};

@@ -1,0 +1,261 @@
+//! The sandboxed Lua state (`lua-environment.md` §6): which libraries exist,
+//! the host-implemented functions that replace standard ones, and the deadline
+//! hook.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::{Instant, SystemTime, UNIX_EPOCH};
+
+use mlua::{
+    Function, HookTriggers, Lua, LuaOptions, MultiValue, StdLib, Table, Value as LuaValue, VmState,
+};
+
+use super::text::{self, FmtArg};
+
+const PRELUDE: &str = include_str!("prelude.lua");
+
+/// The message of the deadline error.
+pub const DEADLINE_MESSAGE: &str = "context deadline exceeded";
+
+/// How often (in VM instructions) the deadline is checked.
+const HOOK_INTERVAL: u32 = 1000;
+
+/// A per-VM deadline, in nanoseconds since the VM's creation; `u64::MAX`
+/// when no run is in progress.
+#[derive(Debug, Clone)]
+pub(crate) struct Deadline {
+    base: Instant,
+    at: Arc<AtomicU64>,
+}
+
+impl Deadline {
+    fn new() -> Self {
+        Self {
+            base: Instant::now(),
+            at: Arc::new(AtomicU64::new(u64::MAX)),
+        }
+    }
+
+    pub(crate) fn set(&self, after: std::time::Duration) {
+        let now = self.base.elapsed();
+        let at = now.saturating_add(after).as_nanos();
+        self.at
+            .store(u64::try_from(at).unwrap_or(u64::MAX), Ordering::Relaxed);
+    }
+
+    pub(crate) fn clear(&self) {
+        self.at.store(u64::MAX, Ordering::Relaxed);
+    }
+
+    fn expired(&self) -> bool {
+        let at = self.at.load(Ordering::Relaxed);
+        at != u64::MAX && self.base.elapsed().as_nanos() >= u128::from(at)
+    }
+}
+
+/// A freshly built sandboxed state: the VM, its `run` function (prelude) and
+/// its deadline.
+pub(crate) struct Sandbox {
+    pub lua: Lua,
+    pub run: Function,
+    pub deadline: Deadline,
+}
+
+fn arg_text(v: &LuaValue) -> String {
+    match v {
+        LuaValue::Nil => "nil".to_owned(),
+        LuaValue::Boolean(b) => b.to_string(),
+        LuaValue::Integer(i) => i.to_string(),
+        LuaValue::Number(n) => text::number_to_string(*n),
+        LuaValue::String(s) => s.to_string_lossy(),
+        other => format!("{}: {:p}", super::convert::type_name(other), other.to_pointer()),
+    }
+}
+
+fn string_arg(v: &LuaValue, n: usize, func: &str) -> mlua::Result<Vec<u8>> {
+    match v {
+        LuaValue::String(s) => Ok(s.as_bytes().to_vec()),
+        LuaValue::Integer(_) | LuaValue::Number(_) => Ok(arg_text(v).into_bytes()),
+        other => Err(mlua::Error::runtime(format!(
+            "bad argument #{n} to {func} (string expected, got {})",
+            super::convert::type_name(other)
+        ))),
+    }
+}
+
+/// Builds a sandboxed state with a memory limit of `memory` bytes (0 = none).
+pub(crate) fn build(memory: usize) -> mlua::Result<Sandbox> {
+    let lua = Lua::new_with(
+        StdLib::STRING | StdLib::TABLE | StdLib::MATH,
+        LuaOptions::default(),
+    )?;
+    let deadline = Deadline::new();
+    let h = lua.create_table()?;
+
+    let d = deadline.clone();
+    h.set(
+        "check",
+        lua.create_function(move |_, ()| {
+            if d.expired() {
+                Err(mlua::Error::runtime(DEADLINE_MESSAGE))
+            } else {
+                Ok(())
+            }
+        })?,
+    )?;
+    h.set(
+        "upper",
+        lua.create_function(|lua, v: LuaValue| {
+            let s = string_arg(&v, 1, "upper")?;
+            lua.create_string(text::map_case(&s, true))
+        })?,
+    )?;
+    h.set(
+        "lower",
+        lua.create_function(|lua, v: LuaValue| {
+            let s = string_arg(&v, 1, "lower")?;
+            lua.create_string(text::map_case(&s, false))
+        })?,
+    )?;
+    h.set(
+        "format",
+        lua.create_function(|lua, args: MultiValue| {
+            let mut it = args.into_iter();
+            let fmt = string_arg(&it.next().unwrap_or(LuaValue::Nil), 1, "format")?;
+            let wanted = text::count_verbs(&fmt);
+            let args: Vec<FmtArg> = it
+                .take(wanted)
+                .map(|v| match v {
+                    LuaValue::Nil => FmtArg::Nil,
+                    LuaValue::Boolean(b) => FmtArg::Bool(b),
+                    LuaValue::Integer(i) => FmtArg::Number(i as f64),
+                    LuaValue::Number(n) => FmtArg::Number(n),
+                    LuaValue::String(s) => FmtArg::Str(s.as_bytes().to_vec()),
+                    other => FmtArg::Other(super::convert::type_name(&other), arg_text(&other)),
+                })
+                .collect();
+            lua.create_string(text::go_format(&fmt, &args))
+        })?,
+    )?;
+    let raw_tostring: Function = lua.globals().get("tostring")?;
+    h.set(
+        "tostring",
+        lua.create_function(move |lua, args: MultiValue| {
+            let Some(v) = args.into_iter().next() else {
+                return Err(mlua::Error::runtime(
+                    "bad argument #1 to tostring (value expected)",
+                ));
+            };
+            match v {
+                LuaValue::Integer(i) => lua.create_string(i.to_string()),
+                LuaValue::Number(n) => lua.create_string(text::number_to_string(n)),
+                other => raw_tostring.call(other),
+            }
+        })?,
+    )?;
+    h.set(
+        "tonumber",
+        lua.create_function(|_, args: MultiValue| {
+            let mut it = args.into_iter();
+            let Some(v) = it.next() else {
+                return Err(mlua::Error::runtime(
+                    "bad argument #1 to tonumber (value expected)",
+                ));
+            };
+            let base = match it.next() {
+                None | Some(LuaValue::Nil) => None,
+                Some(LuaValue::Integer(b)) => Some(u32::try_from(b).unwrap_or(0)),
+                Some(LuaValue::Number(b)) => Some(b as u32),
+                Some(other) => {
+                    return Err(mlua::Error::runtime(format!(
+                        "bad argument #2 to tonumber (number expected, got {})",
+                        super::convert::type_name(&other)
+                    )))
+                }
+            };
+            Ok(match v {
+                LuaValue::Integer(i) => Some(i as f64),
+                LuaValue::Number(n) => Some(n),
+                LuaValue::String(s) => text::tonumber_str(&s.to_string_lossy(), base),
+                _ => None,
+            })
+        })?,
+    )?;
+    h.set(
+        "print",
+        lua.create_function(|_, args: MultiValue| {
+            let line: Vec<String> = args.iter().map(arg_text).collect();
+            eprintln!("{}", line.join("\t"));
+            Ok(())
+        })?,
+    )?;
+    h.set(
+        "ostime",
+        lua.create_function(|_, t: Option<Table>| {
+            let Some(t) = t else {
+                let now = SystemTime::now()
+                    .duration_since(UNIX_EPOCH)
+                    .map(|d| d.as_secs() as f64)
+                    .unwrap_or(0.0);
+                return Ok(now);
+            };
+            let field = |k: &str, d: f64| -> mlua::Result<f64> {
+                Ok(t.get::<Option<f64>>(k)?.unwrap_or(d))
+            };
+            let (y, mo, d) = (field("year", -1.0)?, field("month", -1.0)?, field("day", -1.0)?);
+            let (h, mi, s) = (field("hour", 12.0)?, field("min", 0.0)?, field("sec", 0.0)?);
+            let days = super::osdate::days_from_civil(y as i64, mo as i64, d as i64);
+            Ok((days * 86400) as f64 + h.trunc() * 3600.0 + mi.trunc() * 60.0 + s.trunc())
+        })?,
+    )?;
+    h.set(
+        "osdate",
+        lua.create_function(|lua, (fmt, t): (Option<String>, Option<f64>)| {
+            let now = SystemTime::now()
+                .duration_since(UNIX_EPOCH)
+                .map(|d| d.as_secs() as i64)
+                .unwrap_or(0);
+            let secs = t.map_or(now, |t| t as i64);
+            let fmt = fmt.unwrap_or_else(|| "%c".to_owned());
+            let fmt = fmt.strip_prefix('!').unwrap_or(&fmt);
+            let parts = super::osdate::Civil::from_unix(secs);
+            if fmt.starts_with("*t") {
+                let tbl = lua.create_table()?;
+                tbl.set("year", parts.year)?;
+                tbl.set("month", parts.month)?;
+                tbl.set("day", parts.day)?;
+                tbl.set("hour", parts.hour)?;
+                tbl.set("min", parts.min)?;
+                tbl.set("sec", parts.sec)?;
+                tbl.set("wday", parts.wday + 1)?;
+                tbl.set("yday", 0)?;
+                tbl.set("isdst", false)?;
+                return Ok(LuaValue::Table(tbl));
+            }
+            Ok(LuaValue::String(lua.create_string(parts.format(fmt))?))
+        })?,
+    )?;
+    h.set("kube", super::kube::module(&lua)?)?;
+
+    let run: Function = lua
+        .load(PRELUDE)
+        .set_name("=prelude")
+        .set_mode(mlua::chunk::ChunkMode::Text)
+        .call(h)?;
+
+    let d = deadline.clone();
+    lua.set_hook(
+        HookTriggers::new().every_nth_instruction(HOOK_INTERVAL),
+        move |_, _| {
+            if d.expired() {
+                Err(mlua::Error::runtime(DEADLINE_MESSAGE))
+            } else {
+                Ok(VmState::Continue)
+            }
+        },
+    )?;
+    if memory > 0 {
+        lua.set_memory_limit(lua.used_memory() + memory)?;
+    }
+    Ok(Sandbox { lua, run, deadline })
+}
