@@ -230,9 +230,22 @@ impl Default for Engine {
     }
 }
 
+/// Runs only the top-level code of `text` in a fresh sandboxed state and
+/// reports whether it leaves a global function `function` behind.
+pub fn defines_function(text: &str, function: &str, limits: Limits) -> Result<bool, RunError> {
+    let vm = Vm::new(&limits)?;
+    let chunk = compile(&vm.sandbox.lua, text).map_err(RunError::Compile)?;
+    vm.sandbox.deadline.set(limits.timeout);
+    let r = vm.sandbox.probe.call::<String>((chunk, function));
+    vm.sandbox.deadline.clear();
+    r.map(|t| t == "function")
+        .map_err(|e| RunError::Runtime(lua_message(&e)))
+}
+
 /// Compiles `text` in a fresh sandboxed state without running it (§1.5).
 /// Returns the compiler message on failure.
 pub fn compile_check(text: &str) -> Result<(), String> {
-    let sb = sandbox::build(0).map_err(|e| lua_message(&e))?;
-    compile(&sb.lua, text).map(|_| ())
+    let lua = Lua::new_with(mlua::StdLib::NONE, mlua::LuaOptions::default())
+        .map_err(|e| lua_message(&e))?;
+    compile(&lua, text).map(|_| ())
 }

@@ -237,4 +237,12 @@ local function run(chunk, name, ...)
   return f(...)
 end
 
-return run
+-- Runs the top-level code only and reports the type of global `name`.
+local function probe(chunk, name)
+  local env = newenv()
+  setfenv(chunk, env)
+  chunk()
+  return type(rawget(env, name))
+end
+
+return run, probe

@@ -58,6 +58,7 @@ impl Deadline {
 pub(crate) struct Sandbox {
     pub lua: Lua,
     pub run: Function,
+    pub probe: Function,
     pub deadline: Deadline,
 }
 
@@ -237,7 +238,7 @@ pub(crate) fn build(memory: usize) -> mlua::Result<Sandbox> {
     )?;
     h.set("kube", super::kube::module(&lua)?)?;
 
-    let run: Function = lua
+    let (run, probe): (Function, Function) = lua
         .load(PRELUDE)
         .set_name("=prelude")
         .set_mode(mlua::chunk::ChunkMode::Text)
@@ -257,5 +258,10 @@ pub(crate) fn build(memory: usize) -> mlua::Result<Sandbox> {
     if memory > 0 {
         lua.set_memory_limit(lua.used_memory() + memory)?;
     }
-    Ok(Sandbox { lua, run, deadline })
+    Ok(Sandbox {
+        lua,
+        run,
+        probe,
+        deadline,
+    })
 }

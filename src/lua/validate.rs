@@ -3,7 +3,7 @@
 
 use crate::api::{InterpreterOperation, ResourceInterpreterCustomization};
 
-use super::engine::compile_check;
+use super::engine::{compile_check, defines_function, Limits};
 
 /// Why a customization is denied.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -69,16 +69,20 @@ pub fn admit(
 pub enum RuleStatus {
     /// No script (or an empty one).
     Unset,
-    /// The script compiles and defines its entry function at top level.
+    /// The script compiles and its top-level code defines the entry function.
     Pass,
-    /// The script compiles but never assigns the entry function's global.
+    /// The script compiles but its top-level code leaves no global function
+    /// of the entry point's name.
     MissingFunction,
     /// The script does not compile.
     Error(String),
+    /// The script compiles but its top-level code fails (every call would).
+    TopLevelError(String),
 }
 
 /// Checks every rule of a customization, in canonical order: compile status
-/// and whether the entry function is defined.
+/// and whether the entry function is defined (the top-level code is run in
+/// the sandbox, with the default limits, to find out).
 pub fn check_rules(c: &ResourceInterpreterCustomization) -> Vec<(InterpreterOperation, RuleStatus)> {
     InterpreterOperation::ALL
         .iter()
@@ -87,57 +91,14 @@ pub fn check_rules(c: &ResourceInterpreterCustomization) -> Vec<(InterpreterOper
                 None => RuleStatus::Unset,
                 Some(script) => match compile_check(script) {
                     Err(m) => RuleStatus::Error(m.trim().to_owned()),
-                    Ok(()) if defines_function(script, op.lua_function()) => RuleStatus::Pass,
-                    Ok(()) => RuleStatus::MissingFunction,
+                    Ok(()) => match defines_function(script, op.lua_function(), Limits::default()) {
+                        Ok(true) => RuleStatus::Pass,
+                        Ok(false) => RuleStatus::MissingFunction,
+                        Err(e) => RuleStatus::TopLevelError(e.message().trim().to_owned()),
+                    },
                 },
             };
             (op, status)
         })
         .collect()
-}
-
-/// Whether the text assigns the global `name` as a function: `function
-/// name(`, or `name = function`. A textual check (the script is not run).
-pub fn defines_function(script: &str, name: &str) -> bool {
-    let bytes = script.as_bytes();
-    let mut start = 0;
-    while let Some(pos) = script[start..].find(name) {
-        let at = start + pos;
-        let end = at + name.len();
-        start = end;
-        let before_ok = at == 0 || {
-            let b = bytes[at - 1];
-            !(b.is_ascii_alphanumeric() || b == b'_' || b == b'.' || b == b':')
-        };
-        let after_ok = bytes
-            .get(end)
-            .is_none_or(|b| !(b.is_ascii_alphanumeric() || *b == b'_'));
-        if !before_ok || !after_ok {
-            continue;
-        }
-        let prefix = script[..at].trim_end();
-        let suffix = script[end..].trim_start();
-        let local_fn = prefix.ends_with("local function");
-        if prefix.ends_with("function") && !local_fn && suffix.starts_with('(') {
-            return true;
-        }
-        if suffix.starts_with('=') && !suffix.starts_with("==") && !prefix.ends_with("local") {
-            return true;
-        }
-    }
-    false
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn function_definitions() {
-        assert!(defines_function("function GetReplicas(obj) end", "GetReplicas"));
-        assert!(defines_function("GetReplicas = function(o) end", "GetReplicas"));
-        assert!(!defines_function("local function GetReplicas(o) end", "GetReplicas"));
-        assert!(!defines_function("function GetReplicasX(o) end", "GetReplicas"));
-        assert!(!defines_function("if GetReplicas == nil then end", "GetReplicas"));
-    }
 }
