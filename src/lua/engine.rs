@@ -152,7 +152,7 @@ impl Vm {
         self.sandbox.deadline.clear();
         result.map_err(|e| {
             let message = lua_message(&e);
-            if matches!(e, mlua::Error::MemoryError(_)) || message.contains(DEADLINE_MESSAGE) {
+            if message.contains(DEADLINE_MESSAGE) || message.contains("not enough memory") {
                 self.poisoned = true;
             }
             RunError::Runtime(message)
@@ -213,6 +213,14 @@ impl Engine {
             None => Vm::new(&self.limits)?,
         };
         let out = f(&mut vm, self.limits.timeout);
+        // Lua 5.1 has no emergency collection: keep pooled states well below
+        // their limit so garbage of one run cannot fail the next.
+        if !vm.poisoned
+            && self.limits.memory > 0
+            && vm.lua().used_memory() > self.limits.memory / 2
+        {
+            vm.poisoned = vm.lua().gc_collect().is_err();
+        }
         if !vm.poisoned {
             if let Ok(mut p) = self.pool.lock() {
                 if p.len() < Self::POOL_SIZE {

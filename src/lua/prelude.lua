@@ -34,8 +34,17 @@ end
 local function pcall_(...)
   return pass(rawpcall(...))
 end
-local function xpcall_(...)
-  return pass(rawxpcall(...))
+-- Lua 5.1 runs an error handler with hooks disabled when the error was
+-- raised by a hook (the deadline): a looping handler would then never be
+-- stopped. The handler is therefore skipped once the deadline has passed.
+local expired = H.expired
+local function xpcall_(f, handler)
+  return pass(rawxpcall(f, function(e)
+    if expired() then
+      return e
+    end
+    return handler(e)
+  end))
 end
 
 -- string library (§6.4)

@@ -104,6 +104,11 @@ pub(crate) fn build(memory: usize) -> mlua::Result<Sandbox> {
             }
         })?,
     )?;
+    let d = deadline.clone();
+    h.set(
+        "expired",
+        lua.create_function(move |_, ()| Ok(d.expired()))?,
+    )?;
     h.set(
         "upper",
         lua.create_function(|lua, v: LuaValue| {
