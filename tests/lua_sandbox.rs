@@ -184,8 +184,12 @@ fn wrap(body: &str) -> String {
 )]
 #[case::deep_recursion("local function f(n) return 1 + f(n + 1) end f(1)", "stack overflow")]
 #[case::pattern_too_complex(
-    "local p = '' for i = 1, 300 do p = p .. 'a?' end string.find('aaaa', p)",
+    "local p, s = '', '' for i = 1, 300 do p = p .. 'a?' s = s .. 'a' end string.find(s, p)",
     "pattern too complex"
+)]
+#[case::backtracking_pattern(
+    "local s = 'a' for i = 1, 14 do s = s .. s end string.find(s, 'a*a*a*a*a*a*b')",
+    "context deadline exceeded"
 )]
 #[case::huge_string_input(
     "local s = 'x' for i = 1, 21 do s = s .. s end string.upper(s)",

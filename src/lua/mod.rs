@@ -37,6 +37,7 @@ mod decode;
 mod engine;
 mod kube;
 mod osdate;
+mod pattern;
 mod sandbox;
 mod text;
 pub mod validate;

@@ -7,9 +7,8 @@ local H = ...
 local rawpcall, rawxpcall, setfenv, setmetatable, getmetatable, rawget =
   pcall, xpcall, setfenv, setmetatable, getmetatable, rawget
 local type, error, select, tostring_raw = type, error, select, tostring
-local sfind, smatch, sgmatch, ssub, sbyte, schar, sreverse, slen, sgsub =
-  string.find, string.match, string.gmatch, string.sub, string.byte, string.char,
-  string.reverse, string.len, string.gsub
+local ssub, sbyte, schar, sreverse, slen =
+  string.sub, string.byte, string.char, string.reverse, string.len
 local check = H.check
 
 local NOT_SUPPORTED = " is not supported in karmada customized resourceinterpreter."
@@ -54,21 +53,6 @@ local function lim(s)
     error("string length " .. #s .. " exceeds the maximum allowed input string length 1000000 "
       .. "in Karmada lua string lib, please check your lua script.", 3)
   end
-end
--- the C pattern matcher recurses once per quantifier/capture: bound it
-local function complex(p)
-  if type(p) == "string" and #p > 200 then
-    local _, n = sgsub(p, "[%?%*%-%(%)]", "")
-    if n > 200 then
-      error("pattern too complex", 3)
-    end
-  end
-end
-local function nomatch(first, ...)
-  if first == nil and select("#", ...) == 0 then
-    return
-  end
-  return first, ...
 end
 
 local S = {}
@@ -117,26 +101,25 @@ S.find = function(...)
   if p == "" then
     return 1, 0
   end
-  if n == 4 and plain then
-    return sfind(s, p, init, true)
-  end
-  complex(p)
-  if n >= 3 then
-    return sfind(s, p, init)
-  end
-  return sfind(s, p)
+  return H.find(s, p, init, n == 4 and plain and true or false)
 end
 S.match = function(s, p, init)
   lim(s)
   lim(p)
-  complex(p)
-  return nomatch(smatch(s, p, init))
+  return H.match(s, p, init)
 end
 S.gmatch = function(s, p)
   lim(s)
   lim(p)
-  complex(p)
-  return sgmatch(s, p)
+  local all = H.gmatch(s, p)
+  local i = 0
+  return function()
+    i = i + 1
+    local m = all[i]
+    if m ~= nil then
+      return unpack(m)
+    end
+  end
 end
 S.gfind = S.gmatch
 S.format = function(fmt, ...)

@@ -241,6 +241,7 @@ pub(crate) fn build(memory: usize) -> mlua::Result<Sandbox> {
             Ok(LuaValue::String(lua.create_string(parts.format(fmt))?))
         })?,
     )?;
+    install_patterns(&lua, &h, &deadline)?;
     h.set("kube", super::kube::module(&lua)?)?;
 
     let (run, probe): (Function, Function) = lua
@@ -269,4 +270,104 @@ pub(crate) fn build(memory: usize) -> mlua::Result<Sandbox> {
         probe,
         deadline,
     })
+}
+
+fn int_arg(v: Option<&LuaValue>, n: usize, func: &str, default: i64) -> mlua::Result<i64> {
+    match v {
+        None | Some(LuaValue::Nil) => Ok(default),
+        Some(LuaValue::Integer(i)) => Ok(*i),
+        Some(LuaValue::Number(x)) => Ok(*x as i64),
+        Some(LuaValue::String(s)) => s
+            .to_string_lossy()
+            .trim()
+            .parse::<f64>()
+            .map(|x| x as i64)
+            .map_err(|_| {
+                mlua::Error::runtime(format!(
+                    "bad argument #{n} to {func} (number expected, got string)"
+                ))
+            }),
+        Some(other) => Err(mlua::Error::runtime(format!(
+            "bad argument #{n} to {func} (number expected, got {})",
+            super::convert::type_name(other)
+        ))),
+    }
+}
+
+fn push_captures(
+    lua: &Lua,
+    src: &[u8],
+    captures: &[super::pattern::Capture],
+    out: &mut MultiValue,
+) -> mlua::Result<()> {
+    for c in captures {
+        out.push_back(match c {
+            super::pattern::Capture::Str(a, b) => LuaValue::String(lua.create_string(&src[*a..*b])?),
+            super::pattern::Capture::Pos(p) => LuaValue::Number(*p as f64),
+        });
+    }
+    Ok(())
+}
+
+/// `string.find`, `string.match` and `string.gmatch` on the Rust matcher.
+fn install_patterns(lua: &Lua, h: &Table, deadline: &Deadline) -> mlua::Result<()> {
+    let d = deadline.clone();
+    h.set(
+        "find",
+        lua.create_function(move |lua, args: MultiValue| {
+            let s = string_arg(args.front().unwrap_or(&LuaValue::Nil), 1, "find")?;
+            let p = string_arg(args.get(1).unwrap_or(&LuaValue::Nil), 2, "find")?;
+            let init = int_arg(args.get(2), 3, "find", 1)?;
+            let plain = matches!(args.get(3), Some(LuaValue::Boolean(true)));
+            let expired = || d.expired();
+            let found = super::pattern::find(&s, &p, init, plain, true, &expired)
+                .map_err(mlua::Error::runtime)?;
+            let mut out = MultiValue::new();
+            match found {
+                None => out.push_back(LuaValue::Nil),
+                Some(f) => {
+                    out.push_back(LuaValue::Number((f.start + 1) as f64));
+                    out.push_back(LuaValue::Number(f.end as f64));
+                    push_captures(lua, &s, &f.captures, &mut out)?;
+                }
+            }
+            Ok(out)
+        })?,
+    )?;
+    let d = deadline.clone();
+    h.set(
+        "match",
+        lua.create_function(move |lua, args: MultiValue| {
+            let s = string_arg(args.front().unwrap_or(&LuaValue::Nil), 1, "match")?;
+            let p = string_arg(args.get(1).unwrap_or(&LuaValue::Nil), 2, "match")?;
+            let init = int_arg(args.get(2), 3, "match", 1)?;
+            let expired = || d.expired();
+            let found = super::pattern::find(&s, &p, init, false, false, &expired)
+                .map_err(mlua::Error::runtime)?;
+            let mut out = MultiValue::new();
+            if let Some(f) = found {
+                push_captures(lua, &s, &f.captures, &mut out)?;
+            }
+            Ok(out)
+        })?,
+    )?;
+    let d = deadline.clone();
+    h.set(
+        "gmatch",
+        lua.create_function(move |lua, args: MultiValue| {
+            let s = string_arg(args.front().unwrap_or(&LuaValue::Nil), 1, "gmatch")?;
+            let p = string_arg(args.get(1).unwrap_or(&LuaValue::Nil), 2, "gmatch")?;
+            let expired = || d.expired();
+            let all = super::pattern::gmatch(&s, &p, &expired).map_err(mlua::Error::runtime)?;
+            let t = lua.create_table_with_capacity(all.len(), 0)?;
+            for (i, caps) in all.iter().enumerate() {
+                let mut mv = MultiValue::new();
+                push_captures(lua, &s, caps, &mut mv)?;
+                let row = lua.create_sequence_from(mv)?;
+                t.raw_set(i + 1, row)?;
+            }
+            Ok(t)
+        })?,
+    )?;
+    Ok(())
 }
