@@ -133,8 +133,30 @@ S.dump = unsupported_string("dump")
 -- method syntax on strings uses the restricted library
 getmetatable("").__index = S
 
+-- table.concat formats numbers like tostring (§6.3), not with %.14g
+local tconcat, tostring_h = table.concat, H.tostring
+local function concat(t, sep, i, j)
+  if type(t) ~= "table" then
+    return tconcat(t, sep, i, j)
+  end
+  i = i or 1
+  j = j or #t
+  local parts = {}
+  for k = i, j do
+    local v = t[k]
+    local tv = type(v)
+    if tv == "number" then
+      v = tostring_h(v)
+    elseif tv ~= "string" then
+      error("invalid value (" .. tv .. ") at index " .. k .. " in table for concat", 2)
+    end
+    parts[k - i + 1] = v
+  end
+  return tconcat(parts, sep or "")
+end
+
 local T = {
-  concat = table.concat, getn = table.getn, insert = table.insert, maxn = table.maxn,
+  concat = concat, getn = table.getn, insert = table.insert, maxn = table.maxn,
   remove = table.remove, sort = table.sort,
 }
 
