@@ -24,9 +24,12 @@ fn bench_inputs_dir() -> Option<PathBuf> {
         return Some(PathBuf::from(dir));
     }
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    [root.join("../shared/bench-inputs"), root.join("../../shared/bench-inputs")]
-        .into_iter()
-        .find(|p| p.is_dir())
+    [
+        root.join("../shared/bench-inputs"),
+        root.join("../../shared/bench-inputs"),
+    ]
+    .into_iter()
+    .find(|p| p.is_dir())
 }
 
 fn bench_inputs(c: &mut Criterion) {
@@ -41,17 +44,28 @@ fn bench_inputs(c: &mut Criterion) {
     files.sort();
     let mut group = c.benchmark_group("lua-bench-inputs");
     for file in files {
-        let name = file.file_stem().and_then(|s| s.to_str()).unwrap_or_default().to_owned();
+        let name = file
+            .file_stem()
+            .and_then(|s| s.to_str())
+            .unwrap_or_default()
+            .to_owned();
         if !name.starts_with("lua-") {
             continue;
         }
-        let Ok(text) = std::fs::read_to_string(&file) else { continue };
+        let Ok(text) = std::fs::read_to_string(&file) else {
+            continue;
+        };
         for case in parse_cases(&text, &file).into_iter().flatten() {
-            let Ok(request) = case.request() else { continue };
+            let Ok(request) = case.request() else {
+                continue;
+            };
             match chain.interpret(&request) {
                 Ok(answer) if answer.served_by.layer == LayerKind::Bundled => {}
                 Ok(answer) => {
-                    eprintln!("{name}: served by {}, not by a bundled customization: skipped", answer.served_by);
+                    eprintln!(
+                        "{name}: served by {}, not by a bundled customization: skipped",
+                        answer.served_by
+                    );
                     continue;
                 }
                 Err(e) => {
@@ -59,14 +73,17 @@ fn bench_inputs(c: &mut Criterion) {
                     continue;
                 }
             }
-            group.bench_function(&name, |b| b.iter(|| black_box(chain.interpret(&request).unwrap())));
+            group.bench_function(&name, |b| {
+                b.iter(|| black_box(chain.interpret(&request).unwrap()))
+            });
         }
     }
     group.finish();
 }
 
 fn engine_layer() -> LuaLayer {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("conformance/lua/engine/customizations.yaml");
+    let path =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("conformance/lua/engine/customizations.yaml");
     let items = karmada_interpreter::load::customizations_from_file(&path).unwrap();
     LuaLayer::customizations(items).unwrap()
 }
@@ -106,18 +123,44 @@ fn entry_points(c: &mut Criterion) {
         .collect();
     let requests: Vec<(&str, Request<'_>)> = vec![
         ("GetReplicas", Request::InterpretReplica { object: &obj }),
-        ("GetComponents", Request::InterpretComponent { object: &obj }),
-        ("ReviseReplica", Request::ReviseReplica { object: &obj, replicas: 5 }),
-        ("Retain", Request::Retain { desired: &obj, observed: &obj }),
-        ("AggregateStatus", Request::AggregateStatus { object: &obj, items: Some(&items) }),
+        (
+            "GetComponents",
+            Request::InterpretComponent { object: &obj },
+        ),
+        (
+            "ReviseReplica",
+            Request::ReviseReplica {
+                object: &obj,
+                replicas: 5,
+            },
+        ),
+        (
+            "Retain",
+            Request::Retain {
+                desired: &obj,
+                observed: &obj,
+            },
+        ),
+        (
+            "AggregateStatus",
+            Request::AggregateStatus {
+                object: &obj,
+                items: Some(&items),
+            },
+        ),
         ("ReflectStatus", Request::InterpretStatus { object: &obj }),
         ("InterpretHealth", Request::InterpretHealth { object: &obj }),
-        ("GetDependencies", Request::InterpretDependency { object: &obj }),
+        (
+            "GetDependencies",
+            Request::InterpretDependency { object: &obj },
+        ),
     ];
     let mut group = c.benchmark_group("lua-entry-points");
     for (name, request) in &requests {
         layer.interpret(request).unwrap();
-        group.bench_function(*name, |b| b.iter(|| black_box(layer.interpret(request).unwrap())));
+        group.bench_function(*name, |b| {
+            b.iter(|| black_box(layer.interpret(request).unwrap()))
+        });
     }
     group.finish();
 }
@@ -141,11 +184,29 @@ spec:
     let obj = workload();
     let mut group = c.benchmark_group("lua-conversion");
     group.bench_function("InterpretHealth-noop (to Lua only)", |b| {
-        b.iter(|| black_box(layer.interpret(&Request::InterpretHealth { object: &obj }).unwrap()))
+        b.iter(|| {
+            black_box(
+                layer
+                    .interpret(&Request::InterpretHealth { object: &obj })
+                    .unwrap(),
+            )
+        })
     });
-    group.bench_function("Retain-identity (to Lua twice, back once, reconcile)", |b| {
-        b.iter(|| black_box(layer.interpret(&Request::Retain { desired: &obj, observed: &obj }).unwrap()))
-    });
+    group.bench_function(
+        "Retain-identity (to Lua twice, back once, reconcile)",
+        |b| {
+            b.iter(|| {
+                black_box(
+                    layer
+                        .interpret(&Request::Retain {
+                            desired: &obj,
+                            observed: &obj,
+                        })
+                        .unwrap(),
+                )
+            })
+        },
+    );
     group.finish();
 }
 

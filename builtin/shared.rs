@@ -150,15 +150,16 @@ pub fn accurate_pod_requirements(template: &Value) -> Result<Option<ReplicaRequi
     ) {
         None => None,
         Some(v) => Some(
-            serde_json::from_value(v.clone())
-                .map_err(|e| format!("affinity.nodeAffinity: {e}"))?,
+            serde_json::from_value(v.clone()).map_err(|e| format!("affinity.nodeAffinity: {e}"))?,
         ),
     };
-    let node_claim = (!node_selector.is_empty() || !tolerations.is_empty() || hard.is_some())
-        .then(|| NodeClaim {
-            hard_node_affinity: hard,
-            node_selector,
-            tolerations,
+    let node_claim =
+        (!node_selector.is_empty() || !tolerations.is_empty() || hard.is_some()).then(|| {
+            NodeClaim {
+                hard_node_affinity: hard,
+                node_selector,
+                tolerations,
+            }
         });
 
     // requests
@@ -250,7 +251,8 @@ pub fn pod_dependencies(
                 config_maps.insert(
                     str_at(e, &["valueFrom", "configMapKeyRef", "name"], "env")?.to_owned(),
                 );
-                secrets.insert(str_at(e, &["valueFrom", "secretKeyRef", "name"], "env")?.to_owned());
+                secrets
+                    .insert(str_at(e, &["valueFrom", "secretKeyRef", "name"], "env")?.to_owned());
             }
         }
     }
@@ -331,7 +333,10 @@ mod tests {
 
     #[test]
     fn requirements_none_for_empty_template() {
-        assert_eq!(accurate_pod_requirements(&json!({"spec": {"containers": [{"name": "x"}]}})).unwrap(), None);
+        assert_eq!(
+            accurate_pod_requirements(&json!({"spec": {"containers": [{"name": "x"}]}})).unwrap(),
+            None
+        );
     }
 
     #[test]

@@ -4,8 +4,8 @@
 use std::time::Duration;
 
 use karmada_interpreter::api::{
-    AggregatedStatusItem, CustomizationRules, CustomizationTarget, InterpreterOperation,
-    LuaScript, ResourceInterpreterCustomization, ResourceInterpreterCustomizationSpec,
+    AggregatedStatusItem, CustomizationRules, CustomizationTarget, InterpreterOperation, LuaScript,
+    ResourceInterpreterCustomization, ResourceInterpreterCustomizationSpec,
 };
 use karmada_interpreter::interpreter::{Layer, Outcome, Request};
 use karmada_interpreter::lua::validate::{admit, check_rules, Denial, RuleStatus};
@@ -33,7 +33,11 @@ fn rules(op: InterpreterOperation, script: &str) -> CustomizationRules {
     r
 }
 
-fn customization(name: &str, kind: &str, rules: CustomizationRules) -> ResourceInterpreterCustomization {
+fn customization(
+    name: &str,
+    kind: &str,
+    rules: CustomizationRules,
+) -> ResourceInterpreterCustomization {
     ResourceInterpreterCustomization {
         metadata: k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta {
             name: Some(name.to_owned()),
@@ -56,14 +60,21 @@ fn object() -> Value {
 }
 
 fn run(op: InterpreterOperation, script: &str) -> Result<Outcome, Error> {
-    let layer = LuaLayer::customizations(vec![customization("c", "Thing", rules(op, script))]).unwrap();
+    let layer =
+        LuaLayer::customizations(vec![customization("c", "Thing", rules(op, script))]).unwrap();
     let obj = object();
     let items: Vec<AggregatedStatusItem> = Vec::new();
     let request = match op {
         InterpreterOperation::InterpretReplica => Request::InterpretReplica { object: &obj },
         InterpreterOperation::InterpretComponent => Request::InterpretComponent { object: &obj },
-        InterpreterOperation::ReviseReplica => Request::ReviseReplica { object: &obj, replicas: 3 },
-        InterpreterOperation::Retain => Request::Retain { desired: &obj, observed: &obj },
+        InterpreterOperation::ReviseReplica => Request::ReviseReplica {
+            object: &obj,
+            replicas: 3,
+        },
+        InterpreterOperation::Retain => Request::Retain {
+            desired: &obj,
+            observed: &obj,
+        },
         InterpreterOperation::AggregateStatus => Request::AggregateStatus {
             object: &obj,
             items: Some(&items),
@@ -85,39 +96,167 @@ fn message(r: Result<Outcome, Error>) -> String {
 use InterpreterOperation as Op;
 
 #[rstest]
-#[case(Op::InterpretReplica, "function GetReplicas(o) return nil end", "result type 0 is not number")]
-#[case(Op::InterpretReplica, "function GetReplicas(o) return '3' end", "result type 3 is not number")]
-#[case(Op::InterpretReplica, "function GetReplicas(o) return 3, 'x' end", "expect the returned requires type is table but got string")]
-#[case(Op::InterpretComponent, "function GetComponents(o) return 1 end", "expected result type 'table' or 'nil' from GetComponents, but got 'number'")]
-#[case(Op::InterpretComponent, "function GetComponents(o) error('x', 0) end", "failed to run 'GetComponents' script: x")]
+#[case(
+    Op::InterpretReplica,
+    "function GetReplicas(o) return nil end",
+    "result type 0 is not number"
+)]
+#[case(
+    Op::InterpretReplica,
+    "function GetReplicas(o) return '3' end",
+    "result type 3 is not number"
+)]
+#[case(
+    Op::InterpretReplica,
+    "function GetReplicas(o) return 3, 'x' end",
+    "expect the returned requires type is table but got string"
+)]
+#[case(
+    Op::InterpretComponent,
+    "function GetComponents(o) return 1 end",
+    "expected result type 'table' or 'nil' from GetComponents, but got 'number'"
+)]
+#[case(
+    Op::InterpretComponent,
+    "function GetComponents(o) error('x', 0) end",
+    "failed to run 'GetComponents' script: x"
+)]
 #[case(Op::InterpretComponent, "function GetComponents(o) return {{name = print}} end", "failed to convert lua table for components: encode lua result to json failed: cannot encode function to JSON")]
-#[case(Op::ReviseReplica, "function ReviseReplica(o, n) return n end", "expect the returned requires type is table but got number")]
-#[case(Op::ReviseReplica, "function ReviseReplica(o, n) o.kind = nil return o end", "Object 'Kind' is missing in")]
-#[case(Op::ReviseReplica, "function ReviseReplica(o, n) local t = {} o.a = t o.b = t return o end", "encode lua result to json failed: cannot encode recursively nested tables to JSON")]
-#[case(Op::ReviseReplica, "function ReviseReplica(o, n) o.a = {1, nil, 3} return o end", "cannot encode sparse array")]
-#[case(Op::ReviseReplica, "function ReviseReplica(o, n) o.a = {1, x = 2} return o end", "cannot encode mixed or invalid key types")]
-#[case(Op::ReviseReplica, "function ReviseReplica(o, n) o.a = 0/0 return o end", "json: unsupported value: NaN")]
-#[case(Op::ReviseReplica, "function ReviseReplica(o, n) o.a = -1/0 return o end", "json: unsupported value: -Inf")]
-#[case(Op::Retain, "function Retain(d, o) return true end", "expect the returned requires type is table but got boolean")]
-#[case(Op::InterpretStatus, "function ReflectStatus(o) return nil end", "expect the returned replica type is table but got nil")]
-#[case(Op::InterpretHealth, "function InterpretHealth(o) end", "result type 0 is not bool")]
-#[case(Op::InterpretHealth, "function InterpretHealth(o) return 1 end", "result type 2 is not bool")]
-#[case(Op::InterpretHealth, "function InterpretHealth(o) return {} end", "result type 7 is not bool")]
-#[case(Op::InterpretHealth, "function InterpretHeatlh(o) return true end", "not found function InterpretHealth")]
-#[case(Op::InterpretHealth, "InterpretHealth = 5", "InterpretHealth is not a function: number")]
-#[case(Op::InterpretHealth, "function InterpretHealth(o)\n  local x = nil\n  return x.y\nend", "<string>:3: attempt to index local 'x' (a nil value)")]
-#[case(Op::InterpretHealth, "function InterpretHealth(o) error('boom') end", "<string>:1: boom")]
-#[case(Op::InterpretHealth, "return +", "<string>:1: unexpected symbol near '+'")]
-#[case(Op::InterpretHealth, "function InterpretHealth(o) return require('nope') end", "module nope not found:\n\tno field package.preload['nope']")]
-#[case(Op::InterpretHealth, "function InterpretHealth(o) return load end", "result type 4 is not bool")]
-#[case(Op::InterpretHealth, "function InterpretHealth(o) load('x') end", "call function load is not supported in karmada customized resourceinterpreter.")]
-#[case(Op::InterpretHealth, "function InterpretHealth(o) return require('kube').resourceAdd(1) end", "bad argument #1 to resourceAdd (string expected, got number)")]
-#[case(Op::InterpretHealth, "function InterpretHealth(o) return require('kube').resourceAdd('1x') end", "cannot parse '1x'")]
-#[case(Op::InterpretHealth, "function InterpretHealth(o) return require('kube').accuratePodRequirements() end", "getPodRequirements only accepts one argument")]
-#[case(Op::InterpretHealth, "function InterpretHealth(o) return require('kube').getPodDependencies({}) end", "getPodDependencies only accepts two argument")]
-#[case(Op::InterpretHealth, "function InterpretHealth(o) return require('kube').getResourceQuantity('-1') end", "int approximation unexpectedly returned a negative value")]
-#[case(Op::InterpretHealth, "function InterpretHealth(o) return string.rep('x', 2) end", "The Lua function string.rep is not supported by Karmada.")]
-#[case(Op::InterpretDependency, "function GetDependencies(o) return nil end", "expect the returned requires type is table but got nil")]
+#[case(
+    Op::ReviseReplica,
+    "function ReviseReplica(o, n) return n end",
+    "expect the returned requires type is table but got number"
+)]
+#[case(
+    Op::ReviseReplica,
+    "function ReviseReplica(o, n) o.kind = nil return o end",
+    "Object 'Kind' is missing in"
+)]
+#[case(
+    Op::ReviseReplica,
+    "function ReviseReplica(o, n) local t = {} o.a = t o.b = t return o end",
+    "encode lua result to json failed: cannot encode recursively nested tables to JSON"
+)]
+#[case(
+    Op::ReviseReplica,
+    "function ReviseReplica(o, n) o.a = {1, nil, 3} return o end",
+    "cannot encode sparse array"
+)]
+#[case(
+    Op::ReviseReplica,
+    "function ReviseReplica(o, n) o.a = {1, x = 2} return o end",
+    "cannot encode mixed or invalid key types"
+)]
+#[case(
+    Op::ReviseReplica,
+    "function ReviseReplica(o, n) o.a = 0/0 return o end",
+    "json: unsupported value: NaN"
+)]
+#[case(
+    Op::ReviseReplica,
+    "function ReviseReplica(o, n) o.a = -1/0 return o end",
+    "json: unsupported value: -Inf"
+)]
+#[case(
+    Op::Retain,
+    "function Retain(d, o) return true end",
+    "expect the returned requires type is table but got boolean"
+)]
+#[case(
+    Op::InterpretStatus,
+    "function ReflectStatus(o) return nil end",
+    "expect the returned replica type is table but got nil"
+)]
+#[case(
+    Op::InterpretHealth,
+    "function InterpretHealth(o) end",
+    "result type 0 is not bool"
+)]
+#[case(
+    Op::InterpretHealth,
+    "function InterpretHealth(o) return 1 end",
+    "result type 2 is not bool"
+)]
+#[case(
+    Op::InterpretHealth,
+    "function InterpretHealth(o) return {} end",
+    "result type 7 is not bool"
+)]
+#[case(
+    Op::InterpretHealth,
+    "function InterpretHeatlh(o) return true end",
+    "not found function InterpretHealth"
+)]
+#[case(
+    Op::InterpretHealth,
+    "InterpretHealth = 5",
+    "InterpretHealth is not a function: number"
+)]
+#[case(
+    Op::InterpretHealth,
+    "function InterpretHealth(o)\n  local x = nil\n  return x.y\nend",
+    "<string>:3: attempt to index local 'x' (a nil value)"
+)]
+#[case(
+    Op::InterpretHealth,
+    "function InterpretHealth(o) error('boom') end",
+    "<string>:1: boom"
+)]
+#[case(
+    Op::InterpretHealth,
+    "return +",
+    "<string>:1: unexpected symbol near '+'"
+)]
+#[case(
+    Op::InterpretHealth,
+    "function InterpretHealth(o) return require('nope') end",
+    "module nope not found:\n\tno field package.preload['nope']"
+)]
+#[case(
+    Op::InterpretHealth,
+    "function InterpretHealth(o) return load end",
+    "result type 4 is not bool"
+)]
+#[case(
+    Op::InterpretHealth,
+    "function InterpretHealth(o) load('x') end",
+    "call function load is not supported in karmada customized resourceinterpreter."
+)]
+#[case(
+    Op::InterpretHealth,
+    "function InterpretHealth(o) return require('kube').resourceAdd(1) end",
+    "bad argument #1 to resourceAdd (string expected, got number)"
+)]
+#[case(
+    Op::InterpretHealth,
+    "function InterpretHealth(o) return require('kube').resourceAdd('1x') end",
+    "cannot parse '1x'"
+)]
+#[case(
+    Op::InterpretHealth,
+    "function InterpretHealth(o) return require('kube').accuratePodRequirements() end",
+    "getPodRequirements only accepts one argument"
+)]
+#[case(
+    Op::InterpretHealth,
+    "function InterpretHealth(o) return require('kube').getPodDependencies({}) end",
+    "getPodDependencies only accepts two argument"
+)]
+#[case(
+    Op::InterpretHealth,
+    "function InterpretHealth(o) return require('kube').getResourceQuantity('-1') end",
+    "int approximation unexpectedly returned a negative value"
+)]
+#[case(
+    Op::InterpretHealth,
+    "function InterpretHealth(o) return string.rep('x', 2) end",
+    "The Lua function string.rep is not supported by Karmada."
+)]
+#[case(
+    Op::InterpretDependency,
+    "function GetDependencies(o) return nil end",
+    "expect the returned requires type is table but got nil"
+)]
 #[case(Op::InterpretDependency, "function GetDependencies(o) return {{apiVersion = 'v1', kind = 'Secret'}} end", "dependencies[0]: Invalid value: {\"apiVersion\":\"v1\",\"kind\":\"Secret\"}: dependency can not leave name and labelSelector all empty")]
 fn error_texts(#[case] op: InterpreterOperation, #[case] script: &str, #[case] expected: &str) {
     let m = message(run(op, script));
@@ -126,7 +265,11 @@ fn error_texts(#[case] op: InterpreterOperation, #[case] script: &str, #[case] e
 
 #[test]
 fn error_names_customization_and_operation() {
-    let err = run(Op::InterpretHealth, "function InterpretHealth(o) error('boom') end").unwrap_err();
+    let err = run(
+        Op::InterpretHealth,
+        "function InterpretHealth(o) error('boom') end",
+    )
+    .unwrap_err();
     assert_eq!(
         err.to_string(),
         "customization \"c\": InterpretHealth: <string>:1: boom"
@@ -135,8 +278,16 @@ fn error_names_customization_and_operation() {
 
 #[test]
 fn replica_count_is_truncated_toward_zero() {
-    for (script, want) in [("return 2.9", 2), ("return -1.5", -1), ("return o.spec.replicas", 2)] {
-        let out = run(Op::InterpretReplica, &format!("function GetReplicas(o) {script} end")).unwrap();
+    for (script, want) in [
+        ("return 2.9", 2),
+        ("return -1.5", -1),
+        ("return o.spec.replicas", 2),
+    ] {
+        let out = run(
+            Op::InterpretReplica,
+            &format!("function GetReplicas(o) {script} end"),
+        )
+        .unwrap();
         assert_eq!(
             out,
             Outcome::Replicas(karmada_interpreter::interpreter::ReplicaResult {
@@ -149,7 +300,11 @@ fn replica_count_is_truncated_toward_zero() {
 
 #[test]
 fn revise_replica_gets_a_number_and_returns_an_integer() {
-    let out = run(Op::ReviseReplica, "function ReviseReplica(o, n) o.spec.replicas = n o.spec.t = type(n) return o end").unwrap();
+    let out = run(
+        Op::ReviseReplica,
+        "function ReviseReplica(o, n) o.spec.replicas = n o.spec.t = type(n) return o end",
+    )
+    .unwrap();
     let Outcome::Revised(v) = out else { panic!() };
     assert_eq!(v["spec"]["replicas"], json!(3));
     assert!(v["spec"]["replicas"].is_i64());
@@ -170,7 +325,9 @@ fn top_level_code_runs_on_every_call() {
     let obj = object();
     for _ in 0..5 {
         assert_eq!(
-            layer.interpret(&Request::InterpretHealth { object: &obj }).unwrap(),
+            layer
+                .interpret(&Request::InterpretHealth { object: &obj })
+                .unwrap(),
             Outcome::Healthy(true)
         );
     }
@@ -191,8 +348,13 @@ fn deadline_is_configurable() {
     )
     .unwrap();
     let obj = object();
-    let err = layer.interpret(&Request::InterpretHealth { object: &obj }).unwrap_err();
-    assert!(err.to_string().contains("context deadline exceeded"), "{err}");
+    let err = layer
+        .interpret(&Request::InterpretHealth { object: &obj })
+        .unwrap_err();
+    assert!(
+        err.to_string().contains("context deadline exceeded"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -201,7 +363,10 @@ fn concurrent_calls_share_the_pool() {
         LuaLayer::customizations(vec![customization(
             "c",
             "Thing",
-            rules(Op::InterpretHealth, "function InterpretHealth(o) return o.spec.replicas == 2 end"),
+            rules(
+                Op::InterpretHealth,
+                "function InterpretHealth(o) return o.spec.replicas == 2 end",
+            ),
         )])
         .unwrap(),
     );
@@ -212,7 +377,9 @@ fn concurrent_calls_share_the_pool() {
                 let obj = object();
                 for _ in 0..50 {
                     assert_eq!(
-                        layer.interpret(&Request::InterpretHealth { object: &obj }).unwrap(),
+                        layer
+                            .interpret(&Request::InterpretHealth { object: &obj })
+                            .unwrap(),
                         Outcome::Healthy(true)
                     );
                 }
@@ -238,7 +405,10 @@ fn with_rules(name: &str, kind: &str, pairs: &[(Op, &str)]) -> ResourceInterpret
         m.status_reflection = m.status_reflection.take().or(r.status_reflection);
         m.status_aggregation = m.status_aggregation.take().or(r.status_aggregation);
         m.health_interpretation = m.health_interpretation.take().or(r.health_interpretation);
-        m.dependency_interpretation = m.dependency_interpretation.take().or(r.dependency_interpretation);
+        m.dependency_interpretation = m
+            .dependency_interpretation
+            .take()
+            .or(r.dependency_interpretation);
     }
     c
 }
@@ -247,7 +417,14 @@ fn with_rules(name: &str, kind: &str, pairs: &[(Op, &str)]) -> ResourceInterpret
 fn admission_conflicts() {
     let existing = vec![
         with_rules("other-kind", "Else", &[(Op::Retain, "x = 1")]),
-        with_rules("first", "Thing", &[(Op::InterpretDependency, "x = 1"), (Op::InterpretHealth, "x = 1")]),
+        with_rules(
+            "first",
+            "Thing",
+            &[
+                (Op::InterpretDependency, "x = 1"),
+                (Op::InterpretHealth, "x = 1"),
+            ],
+        ),
     ];
     // dependency scripts never conflict
     let deps = with_rules("new", "Thing", &[(Op::InterpretDependency, "y = 1")]);
@@ -268,7 +445,10 @@ fn admission_compile_check() {
     let bad = with_rules(
         "new",
         "Thing",
-        &[(Op::Retain, "function Retain(d, o) return d end"), (Op::InterpretReplica, "bad format")],
+        &[
+            (Op::Retain, "function Retain(d, o) return d end"),
+            (Op::InterpretReplica, "bad format"),
+        ],
     );
     match admit(&bad, &[]).unwrap_err() {
         Denial::Compile { operation, message } => {
@@ -290,19 +470,34 @@ fn rule_check_reports_every_rule() {
         &[
             (Op::Retain, "function Retain(d, o) return d end"),
             (Op::InterpretReplica, "bad format"),
-            (Op::InterpretHealth, "local function InterpretHealth(o) return true end"),
-            (Op::InterpretStatus, "ReflectStatus = function(o) return {} end"),
+            (
+                Op::InterpretHealth,
+                "local function InterpretHealth(o) return true end",
+            ),
+            (
+                Op::InterpretStatus,
+                "ReflectStatus = function(o) return {} end",
+            ),
             (Op::AggregateStatus, "error('top')"),
         ],
     );
     let got = check_rules(&c);
     let order: Vec<Op> = got.iter().map(|(op, _)| *op).collect();
     assert_eq!(order, InterpreterOperation::ALL.to_vec());
-    let status = |op: Op| got.iter().find(|(o, _)| *o == op).map(|(_, s)| s.clone()).unwrap();
+    let status = |op: Op| {
+        got.iter()
+            .find(|(o, _)| *o == op)
+            .map(|(_, s)| s.clone())
+            .unwrap()
+    };
     assert_eq!(status(Op::Retain), RuleStatus::Pass);
-    assert!(matches!(status(Op::InterpretReplica), RuleStatus::Error(m) if m.starts_with("<string>:1:")));
+    assert!(
+        matches!(status(Op::InterpretReplica), RuleStatus::Error(m) if m.starts_with("<string>:1:"))
+    );
     assert_eq!(status(Op::InterpretHealth), RuleStatus::MissingFunction);
     assert_eq!(status(Op::InterpretStatus), RuleStatus::Pass);
-    assert!(matches!(status(Op::AggregateStatus), RuleStatus::TopLevelError(m) if m.contains("top")));
+    assert!(
+        matches!(status(Op::AggregateStatus), RuleStatus::TopLevelError(m) if m.contains("top"))
+    );
     assert_eq!(status(Op::InterpretDependency), RuleStatus::Unset);
 }

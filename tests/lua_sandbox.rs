@@ -157,22 +157,40 @@ fn wrap(body: &str) -> String {
 #[case::load("load('return 1')", "call function load is not supported")]
 #[case::loadstring("loadstring('return 1')", "call function loadstring is not supported")]
 #[case::string_dump("local b = string.dump(print)", "string.dump is not supported")]
-#[case::loadstring_bytecode("loadstring('\\27Lua\\81\\0')", "call function loadstring is not supported")]
+#[case::loadstring_bytecode(
+    "loadstring('\\27Lua\\81\\0')",
+    "call function loadstring is not supported"
+)]
 // debug and environment tricks
 #[case::debug("debug.getinfo(1)", "global 'debug'")]
 #[case::getfenv("local g = getfenv(0)", "call function getfenv is not supported")]
 #[case::setfenv("setfenv(1, {})", "call function setfenv is not supported")]
-#[case::getmetatable_string("getmetatable('').__index.rep = nil", "call function getmetatable is not supported")]
-#[case::setmetatable_g("setmetatable(_G, {__index = function() end})", "call function setmetatable is not supported")]
+#[case::getmetatable_string(
+    "getmetatable('').__index.rep = nil",
+    "call function getmetatable is not supported"
+)]
+#[case::setmetatable_g(
+    "setmetatable(_G, {__index = function() end})",
+    "call function setmetatable is not supported"
+)]
 #[case::rawset("rawset(string, 'x', 1)", "call function rawset is not supported")]
-#[case::collectgarbage("collectgarbage('stop')", "call function collectgarbage is not supported")]
+#[case::collectgarbage(
+    "collectgarbage('stop')",
+    "call function collectgarbage is not supported"
+)]
 #[case::newproxy("newproxy(true)", "call function newproxy is not supported")]
 #[case::string_method_rep("local s = ('x'):rep(1e9)", "string.rep is not supported")]
 #[case::string_method_gsub("local s = ('x'):gsub('x', 'y')", "string.gsub is not supported")]
-#[case::coroutine("local co = coroutine.create(function() while true do end end)", "global 'coroutine'")]
+#[case::coroutine(
+    "local co = coroutine.create(function() while true do end end)",
+    "global 'coroutine'"
+)]
 // limits
 #[case::infinite_loop("while true do end", "context deadline exceeded")]
-#[case::loop_in_pcall("while true do pcall(function() while true do end end) end", "context deadline exceeded")]
+#[case::loop_in_pcall(
+    "while true do pcall(function() while true do end end) end",
+    "context deadline exceeded"
+)]
 #[case::pcall_swallows_errors("repeat pcall(error, 'x') until false", "context deadline exceeded")]
 #[case::xpcall_handler_loops(
     "while true do xpcall(function() while true do end end, function(e) while true do end end) end",
@@ -206,14 +224,21 @@ fn hostile_scripts(#[case] body: &str, #[case] expected: &str) {
 #[case::string_doubling("local s = 'x' while true do s = s .. s end", "not enough memory")]
 fn memory_bombs(#[case] body: &str, #[case] expected: &str) {
     let script = wrap(body);
-    hostile_with(&script, expected, layer_with(&script, MEMORY_LIMITS), MEMORY_LIMITS.timeout);
+    hostile_with(
+        &script,
+        expected,
+        layer_with(&script, MEMORY_LIMITS),
+        MEMORY_LIMITS.timeout,
+    );
 }
 
 #[test]
 fn memory_bomb_inside_pcall_loop_still_ends() {
     // pcall catches each out-of-memory error; the deadline ends the loop.
     hostile(
-        &wrap("while true do pcall(function() local t = {} for i = 1, 1e9 do t[i] = i end end) end"),
+        &wrap(
+            "while true do pcall(function() local t = {} for i = 1, 1e9 do t[i] = i end end) end",
+        ),
         "",
     );
 }
@@ -221,7 +246,9 @@ fn memory_bomb_inside_pcall_loop_still_ends() {
 #[test]
 fn deep_recursion_through_pcall_ends_cleanly() {
     hostile(
-        &wrap("local function f() local ok = pcall(f) return ok end f() error('recursion survived')"),
+        &wrap(
+            "local function f() local ok = pcall(f) return ok end f() error('recursion survived')",
+        ),
         "recursion survived",
     );
 }
@@ -257,7 +284,11 @@ fn leftover_entry_point_is_not_found() {
     let layer = LuaLayer::customizations_with_limits(
         vec![
             customization("benign", "Benign", BENIGN),
-            customization("typo", "Typo", "function InterpretHeatlh(obj) return true end"),
+            customization(
+                "typo",
+                "Typo",
+                "function InterpretHeatlh(obj) return true end",
+            ),
         ],
         Limits::default(),
     )
@@ -265,7 +296,8 @@ fn leftover_entry_point_is_not_found() {
     assert_benign_works(&layer);
     let err = health(&layer, "Typo").unwrap_err();
     assert!(
-        err.to_string().contains("not found function InterpretHealth"),
+        err.to_string()
+            .contains("not found function InterpretHealth"),
         "{err}"
     );
 }

@@ -29,7 +29,10 @@ impl TabWriter {
     fn render(&self) -> String {
         let rows: Vec<Vec<&str>> = self.lines.iter().map(|l| l.split('\t').collect()).collect();
         // widths[row][col] for every tab-terminated cell
-        let mut widths: Vec<Vec<usize>> = rows.iter().map(|r| vec![0; r.len().saturating_sub(1)]).collect();
+        let mut widths: Vec<Vec<usize>> = rows
+            .iter()
+            .map(|r| vec![0; r.len().saturating_sub(1)])
+            .collect();
         let mut memory: Vec<usize> = Vec::new();
         fn layout(
             rows: &[Vec<&str>],
@@ -89,10 +92,11 @@ pub fn run(args: CheckArgs) -> karmada_interpreter::Result<ExitCode> {
     let mut failed = 0usize;
     let mut checked = 0usize;
     for path in &args.files {
-        let text = std::fs::read_to_string(path).map_err(|source| karmada_interpreter::Error::Io {
-            path: path.clone(),
-            source,
-        })?;
+        let text =
+            std::fs::read_to_string(path).map_err(|source| karmada_interpreter::Error::Io {
+                path: path.clone(),
+                source,
+            })?;
         for doc in karmada_interpreter::yaml::documents(&text) {
             let doc = doc.map_err(|e| karmada_interpreter::Error::Config {
                 source_name: path.display().to_string(),
@@ -107,7 +111,10 @@ pub fn run(args: CheckArgs) -> karmada_interpreter::Result<ExitCode> {
                 .filter(|s| !s.is_empty())
                 .map_or_else(|| path.display().to_string(), str::to_owned);
             tw.line(format!("SOURCE: {name}"));
-            let api_version = value.get("apiVersion").and_then(|v| v.as_str()).unwrap_or("");
+            let api_version = value
+                .get("apiVersion")
+                .and_then(|v| v.as_str())
+                .unwrap_or("");
             let kind = value.get("kind").and_then(|v| v.as_str()).unwrap_or("");
             if kind != "ResourceInterpreterCustomization" {
                 let (group, version) = match api_version.split_once('/') {

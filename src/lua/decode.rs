@@ -34,7 +34,10 @@ const TOLERATION: Shape = Struct(&[
     ("tolerationSeconds", Leaf),
 ]);
 const NODE_CLAIM: Shape = Struct(&[
-    ("hardNodeAffinity", Struct(&[("nodeSelectorTerms", List(&TERM))])),
+    (
+        "hardNodeAffinity",
+        Struct(&[("nodeSelectorTerms", List(&TERM))]),
+    ),
     ("nodeSelector", Leaf),
     ("tolerations", List(&TOLERATION)),
 ]);
@@ -78,8 +81,9 @@ fn fold(value: &mut Value, shape: &Shape, path: &str) -> Result<(), String> {
                         exact.insert(k, v);
                     }
                     None => {
-                        if let Some((name, _)) =
-                            fields.iter().find(|(name, _)| name.eq_ignore_ascii_case(&k))
+                        if let Some((name, _)) = fields
+                            .iter()
+                            .find(|(name, _)| name.eq_ignore_ascii_case(&k))
                         {
                             folded.push(((*name).to_owned(), v));
                         }
@@ -195,7 +199,9 @@ pub fn validate_dependencies(deps: &[DependentObjectReference]) -> Result<(), St
             ));
         }
         if d.kind.is_empty() {
-            add(format!("{p}.kind: Invalid value: \"\": missing required kind"));
+            add(format!(
+                "{p}.kind: Invalid value: \"\": missing required kind"
+            ));
         }
         match &d.label_selector {
             None if d.name.is_empty() => {
@@ -295,7 +301,10 @@ mod tests {
             validate_dependencies(&deps).unwrap_err(),
             "dependencies[0]: Invalid value: {\"apiVersion\":\"v1\",\"kind\":\"Secret\"}: dependency can not leave name and labelSelector all empty"
         );
-        let deps = dependencies(json!([{"kind": "Secret", "name": "x"}, {"apiVersion": "v1", "name": "y"}])).unwrap();
+        let deps = dependencies(
+            json!([{"kind": "Secret", "name": "x"}, {"apiVersion": "v1", "name": "y"}]),
+        )
+        .unwrap();
         assert_eq!(
             validate_dependencies(&deps).unwrap_err(),
             "[dependencies[0].apiVersion: Invalid value: \"\": missing required apiVersion, dependencies[1].kind: Invalid value: \"\": missing required kind]"

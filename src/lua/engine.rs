@@ -85,7 +85,9 @@ pub fn lua_message(e: &mlua::Error) -> String {
         mlua::Error::WithContext { cause, .. } => return lua_message(cause),
         mlua::Error::RuntimeError(m) => m.clone(),
         mlua::Error::SyntaxError { message, .. } => message.clone(),
-        mlua::Error::MemoryError(_) => "not enough memory (memory limit of the Lua state reached)".to_owned(),
+        mlua::Error::MemoryError(_) => {
+            "not enough memory (memory limit of the Lua state reached)".to_owned()
+        }
         mlua::Error::StackError => "stack overflow".to_owned(),
         other => other.to_string(),
     };
@@ -106,8 +108,9 @@ pub(crate) struct Vm {
 
 impl Vm {
     fn new(limits: &Limits) -> Result<Self, RunError> {
-        let sandbox = sandbox::build(limits.memory)
-            .map_err(|e| RunError::Runtime(format!("cannot create Lua state: {}", lua_message(&e))))?;
+        let sandbox = sandbox::build(limits.memory).map_err(|e| {
+            RunError::Runtime(format!("cannot create Lua state: {}", lua_message(&e)))
+        })?;
         Ok(Self {
             sandbox,
             compiled: HashMap::new(),
@@ -215,9 +218,7 @@ impl Engine {
         let out = f(&mut vm, self.limits.timeout);
         // Lua 5.1 has no emergency collection: keep pooled states well below
         // their limit so garbage of one run cannot fail the next.
-        if !vm.poisoned
-            && self.limits.memory > 0
-            && vm.lua().used_memory() > self.limits.memory / 2
+        if !vm.poisoned && self.limits.memory > 0 && vm.lua().used_memory() > self.limits.memory / 2
         {
             vm.poisoned = vm.lua().gc_collect().is_err();
         }

@@ -32,8 +32,9 @@ fn template_arg(lua: &Lua, v: &LuaValue, func: &str) -> mlua::Result<Value> {
     let LuaValue::Table(_) = v else {
         return Err(bad_arg(1, func, "table", v));
     };
-    let json = convert::from_lua(lua, v)
-        .map_err(|e| mlua::Error::runtime(format!("fail to convert lua value to PodTemplateSpec: {e}")))?;
+    let json = convert::from_lua(lua, v).map_err(|e| {
+        mlua::Error::runtime(format!("fail to convert lua value to PodTemplateSpec: {e}"))
+    })?;
     let json = convert::reconcile(json, &[], Target::Object);
     if !json.is_object() {
         return Err(mlua::Error::runtime(format!(
@@ -52,9 +53,9 @@ pub(crate) fn module(lua: &Lua) -> mlua::Result<Table> {
             let mut total = Quantity::zero();
             for (i, v) in args.iter().enumerate() {
                 if let Some(q) = quantity_arg(v, i + 1, "resourceAdd")? {
-                    total = total.checked_add(&q).ok_or_else(|| {
-                        mlua::Error::runtime("resourceAdd: quantity overflow")
-                    })?;
+                    total = total
+                        .checked_add(&q)
+                        .ok_or_else(|| mlua::Error::runtime("resourceAdd: quantity overflow"))?;
                 }
             }
             Ok(total.to_canonical_string())
@@ -69,8 +70,12 @@ pub(crate) fn module(lua: &Lua) -> mlua::Result<Table> {
                 ));
             }
             let template = template_arg(lua, &args[0], "accuratePodRequirements")?;
-            let req = crate::builtin::shared::accurate_pod_requirements(&template)
-                .map_err(|e| mlua::Error::runtime(format!("fail to convert lua value to PodTemplateSpec: {e}")))?;
+            let req =
+                crate::builtin::shared::accurate_pod_requirements(&template).map_err(|e| {
+                    mlua::Error::runtime(format!(
+                        "fail to convert lua value to PodTemplateSpec: {e}"
+                    ))
+                })?;
             match req {
                 None => Ok(LuaValue::Nil),
                 Some(r) => {
@@ -96,8 +101,12 @@ pub(crate) fn module(lua: &Lua) -> mlua::Result<Table> {
                 LuaValue::Number(n) => super::text::number_to_string(*n),
                 other => return Err(bad_arg(2, "getPodDependencies", "string", other)),
             };
-            let deps = crate::builtin::shared::pod_dependencies(&template, &namespace)
-                .map_err(|e| mlua::Error::runtime(format!("fail to convert lua value to corev1.PodTemplateSpec: {e}")))?;
+            let deps =
+                crate::builtin::shared::pod_dependencies(&template, &namespace).map_err(|e| {
+                    mlua::Error::runtime(format!(
+                        "fail to convert lua value to corev1.PodTemplateSpec: {e}"
+                    ))
+                })?;
             if deps.is_empty() {
                 return Ok(LuaValue::Nil);
             }
@@ -135,4 +144,3 @@ pub(crate) fn module(lua: &Lua) -> mlua::Result<Table> {
     )?;
     Ok(m)
 }
-

@@ -55,9 +55,7 @@ use crate::api::{
     ResourceInterpreterCustomization,
 };
 use crate::error::{Error, Result};
-use crate::interpreter::{
-    CatalogEntry, Layer, LayerKind, Outcome, ReplicaResult, Request, Source,
-};
+use crate::interpreter::{CatalogEntry, Layer, LayerKind, Outcome, ReplicaResult, Request, Source};
 use convert::{from_lua, reconcile, type_code, type_name, Target};
 
 /// Group, version and kind a customization targets, parsed like Karmada:
@@ -92,7 +90,11 @@ pub struct LuaLayer {
 impl LuaLayer {
     /// The declarative layer for user customizations, with default limits.
     pub fn customizations(items: Vec<ResourceInterpreterCustomization>) -> Result<Self> {
-        Ok(Self::merge(LayerKind::Customization, items, Limits::default()))
+        Ok(Self::merge(
+            LayerKind::Customization,
+            items,
+            Limits::default(),
+        ))
     }
 
     /// The declarative layer for user customizations, with explicit limits.

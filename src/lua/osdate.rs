@@ -149,7 +149,10 @@ mod tests {
         // 2026-11-22T09:21:59Z
         let secs = days_from_civil(2026, 11, 22) * 86_400 + 9 * 3600 + 21 * 60 + 59;
         let c = Civil::from_unix(secs);
-        assert_eq!((c.year, c.month, c.day, c.hour, c.min, c.sec), (2026, 11, 22, 9, 21, 59));
+        assert_eq!(
+            (c.year, c.month, c.day, c.hour, c.min, c.sec),
+            (2026, 11, 22, 9, 21, 59)
+        );
         assert_eq!(c.wday, 0); // a Sunday
         assert_eq!(c.format("%Y-%m-%dT%H:%M:%SZ"), "2026-11-22T09:21:59Z");
         assert_eq!(c.format("%a %x %j %%"), "mon 09/21/59 %j %");

@@ -474,16 +474,25 @@ mod tests {
     #[test]
     fn lua_patterns() {
         assert_eq!(fm("hello world", "o w"), Some(vec!["o w".into()]));
-        assert_eq!(fm("key=value", "(%w+)=(%w+)"), Some(vec!["key".into(), "value".into()]));
+        assert_eq!(
+            fm("key=value", "(%w+)=(%w+)"),
+            Some(vec!["key".into(), "value".into()])
+        );
         assert_eq!(fm("  trim  ", "^%s*(.-)%s*$"), Some(vec!["trim".into()]));
-        assert_eq!(fm("v1.2.3", "^v(%d+)%.(%d+)"), Some(vec!["1".into(), "2".into()]));
+        assert_eq!(
+            fm("v1.2.3", "^v(%d+)%.(%d+)"),
+            Some(vec!["1".into(), "2".into()])
+        );
         assert_eq!(fm("abc", "()b()"), Some(vec!["2".into(), "3".into()]));
         assert_eq!(fm("f(a(b)c)d", "%b()"), Some(vec!["(a(b)c)".into()]));
         assert_eq!(fm("THE (quick) fox", "%f[%a]%a+"), Some(vec!["THE".into()]));
         assert_eq!(fm("abab", "(ab)%1"), Some(vec!["ab".into()]));
         assert_eq!(fm("x]y", "[]]"), Some(vec!["]".into()]));
         assert_eq!(fm("a-b", "[%-]"), Some(vec!["-".into()]));
-        assert_eq!(fm("2024-10-01T09:05:00Z", "^(%d%d%d%d)%-(%d%d)"), Some(vec!["2024".into(), "10".into()]));
+        assert_eq!(
+            fm("2024-10-01T09:05:00Z", "^(%d%d%d%d)%-(%d%d)"),
+            Some(vec!["2024".into(), "10".into()])
+        );
         assert_eq!(fm("abc", "x"), None);
         assert_eq!(fm("aaa", "^a-$"), Some(vec!["aaa".into()]));
     }
@@ -492,7 +501,9 @@ mod tests {
     fn find_positions_and_plain() {
         let f = find(b"a.b", b".", 1, true, true, &never).unwrap().unwrap();
         assert_eq!((f.start, f.end), (1, 2));
-        let f = find(b"abcabc", b"b", -3, false, true, &never).unwrap().unwrap();
+        let f = find(b"abcabc", b"b", -3, false, true, &never)
+            .unwrap()
+            .unwrap();
         assert_eq!(f.start, 4);
         assert_eq!(find(b"abc", b"a", 10, false, true, &never).unwrap(), None);
     }

@@ -69,7 +69,11 @@ fn arg_text(v: &LuaValue) -> String {
         LuaValue::Integer(i) => i.to_string(),
         LuaValue::Number(n) => text::number_to_string(*n),
         LuaValue::String(s) => s.to_string_lossy(),
-        other => format!("{}: {:p}", super::convert::type_name(other), other.to_pointer()),
+        other => format!(
+            "{}: {:p}",
+            super::convert::type_name(other),
+            other.to_pointer()
+        ),
     }
 }
 
@@ -208,7 +212,11 @@ pub(crate) fn build(memory: usize) -> mlua::Result<Sandbox> {
             let field = |k: &str, d: f64| -> mlua::Result<f64> {
                 Ok(t.get::<Option<f64>>(k)?.unwrap_or(d))
             };
-            let (y, mo, d) = (field("year", -1.0)?, field("month", -1.0)?, field("day", -1.0)?);
+            let (y, mo, d) = (
+                field("year", -1.0)?,
+                field("month", -1.0)?,
+                field("day", -1.0)?,
+            );
             let (h, mi, s) = (field("hour", 12.0)?, field("min", 0.0)?, field("sec", 0.0)?);
             let days = super::osdate::days_from_civil(y as i64, mo as i64, d as i64);
             Ok((days * 86400) as f64 + h.trunc() * 3600.0 + mi.trunc() * 60.0 + s.trunc())
@@ -302,7 +310,9 @@ fn push_captures(
 ) -> mlua::Result<()> {
     for c in captures {
         out.push_back(match c {
-            super::pattern::Capture::Str(a, b) => LuaValue::String(lua.create_string(&src[*a..*b])?),
+            super::pattern::Capture::Str(a, b) => {
+                LuaValue::String(lua.create_string(&src[*a..*b])?)
+            }
             super::pattern::Capture::Pos(p) => LuaValue::Number(*p as f64),
         });
     }

@@ -100,10 +100,7 @@ pub fn tonumber_str(s: &str, base: Option<u32>) -> Option<f64> {
     };
     let (radix, digits) = match base {
         Some(b) => (b, body),
-        None => match body
-            .strip_prefix("0x")
-            .or_else(|| body.strip_prefix("0X"))
-        {
+        None => match body.strip_prefix("0x").or_else(|| body.strip_prefix("0X")) {
             // the reference parses the sign-less prefix only: "-0x10" → nil
             Some(hex) if !neg && t.len() == body.len() => (16, hex),
             Some(_) => return None,

@@ -83,7 +83,9 @@ pub enum RuleStatus {
 /// Checks every rule of a customization, in canonical order: compile status
 /// and whether the entry function is defined (the top-level code is run in
 /// the sandbox, with the default limits, to find out).
-pub fn check_rules(c: &ResourceInterpreterCustomization) -> Vec<(InterpreterOperation, RuleStatus)> {
+pub fn check_rules(
+    c: &ResourceInterpreterCustomization,
+) -> Vec<(InterpreterOperation, RuleStatus)> {
     InterpreterOperation::ALL
         .iter()
         .map(|&op| {
@@ -91,11 +93,13 @@ pub fn check_rules(c: &ResourceInterpreterCustomization) -> Vec<(InterpreterOper
                 None => RuleStatus::Unset,
                 Some(script) => match compile_check(script) {
                     Err(m) => RuleStatus::Error(m.trim().to_owned()),
-                    Ok(()) => match defines_function(script, op.lua_function(), Limits::default()) {
-                        Ok(true) => RuleStatus::Pass,
-                        Ok(false) => RuleStatus::MissingFunction,
-                        Err(e) => RuleStatus::TopLevelError(e.message().trim().to_owned()),
-                    },
+                    Ok(()) => {
+                        match defines_function(script, op.lua_function(), Limits::default()) {
+                            Ok(true) => RuleStatus::Pass,
+                            Ok(false) => RuleStatus::MissingFunction,
+                            Err(e) => RuleStatus::TopLevelError(e.message().trim().to_owned()),
+                        }
+                    }
                 },
             };
             (op, status)
