@@ -153,13 +153,11 @@ pub fn accurate_pod_requirements(template: &Value) -> Result<Option<ReplicaRequi
             serde_json::from_value(v.clone()).map_err(|e| format!("affinity.nodeAffinity: {e}"))?,
         ),
     };
-    let node_claim =
-        (!node_selector.is_empty() || !tolerations.is_empty() || hard.is_some()).then(|| {
-            NodeClaim {
-                hard_node_affinity: hard,
-                node_selector,
-                tolerations,
-            }
+    let node_claim = (!node_selector.is_empty() || !tolerations.is_empty() || hard.is_some())
+        .then_some(NodeClaim {
+            hard_node_affinity: hard,
+            node_selector,
+            tolerations,
         });
 
     // requests

@@ -225,7 +225,7 @@ unsafe fn encode(
                 };
                 if mode == 1 {
                     let k = ffi::lua_tonumber(state, -2);
-                    if k.fract() != 0.0 || k < 1.0 || k > 67_108_863.0 {
+                    if k.fract() != 0.0 || !(1.0..=67_108_863.0).contains(&k) {
                         err = Some("cannot encode sparse array".to_owned());
                         ffi::lua_pop(state, 2);
                         break;
