@@ -501,3 +501,91 @@ fn rule_check_reports_every_rule() {
     );
     assert_eq!(status(Op::InterpretDependency), RuleStatus::Unset);
 }
+
+// ---- merging several customizations for one target (§1.6)
+
+fn health_of(layer: &LuaLayer, obj: &Value) -> Result<Outcome, Error> {
+    layer.interpret(&Request::InterpretHealth { object: obj })
+}
+
+#[test]
+fn merge_first_non_empty_script_in_name_order_wins() {
+    let empty_first = with_rules("a", "Thing", &[(Op::InterpretHealth, "")]);
+    let second = with_rules(
+        "b",
+        "Thing",
+        &[(
+            Op::InterpretHealth,
+            "function InterpretHealth(o) return true end",
+        )],
+    );
+    let third = with_rules(
+        "c",
+        "Thing",
+        &[(
+            Op::InterpretHealth,
+            "function InterpretHealth(o) return false end",
+        )],
+    );
+    // given in any order, sorted by name
+    let layer = LuaLayer::customizations(vec![third, empty_first, second]).unwrap();
+    let gvk = karmada_interpreter::interpreter::gvk_of(&object());
+    assert_eq!(layer.source(&gvk, Op::InterpretHealth).unwrap().name, "b");
+    assert_eq!(
+        health_of(&layer, &object()).unwrap(),
+        Outcome::Healthy(true)
+    );
+    // nothing serves a rule no customization fills
+    assert!(layer.source(&gvk, Op::Retain).is_none());
+}
+
+#[test]
+fn merge_runs_every_dependency_script() {
+    let dep = |name: &str, secret: &str| {
+        with_rules(
+            name,
+            "Thing",
+            &[(
+                Op::InterpretDependency,
+                &format!(
+                    "function GetDependencies(o) return {{{{apiVersion = 'v1', kind = 'Secret', namespace = 'ns', name = '{secret}'}}}} end"
+                ),
+            )],
+        )
+    };
+    let layer =
+        LuaLayer::customizations(vec![dep("z", "b"), dep("y", "a"), dep("x", "b")]).unwrap();
+    let out = layer
+        .interpret(&Request::InterpretDependency { object: &object() })
+        .unwrap();
+    let Outcome::Dependencies(deps) = out else {
+        panic!()
+    };
+    let names: Vec<&str> = deps.iter().map(|d| d.name.as_str()).collect();
+    assert_eq!(names, ["a", "b"], "deduplicated and sorted");
+}
+
+#[test]
+fn unparsable_target_api_version_matches_empty_api_version() {
+    let mut c = with_rules(
+        "c",
+        "Thing",
+        &[(
+            Op::InterpretHealth,
+            "function InterpretHealth(o) return true end",
+        )],
+    );
+    c.spec.target.api_version = "a/b/c".to_owned();
+    let layer = LuaLayer::customizations(vec![c]).unwrap();
+    let no_version = json!({"kind": "Thing", "metadata": {"name": "t"}});
+    assert_eq!(
+        health_of(&layer, &no_version).unwrap(),
+        Outcome::Healthy(true)
+    );
+    assert!(layer
+        .source(
+            &karmada_interpreter::interpreter::gvk_of(&object()),
+            Op::InterpretHealth
+        )
+        .is_none());
+}
