@@ -129,14 +129,14 @@ fn effective_requests(container: &Value, what: &str) -> Result<Totals, String> {
 /// Per-replica requirements of a pod template: node claim and summed
 /// resource requests. `None` when there is neither (§7.2).
 pub fn accurate_pod_requirements(template: &Value) -> Result<Option<ReplicaRequirements>, String> {
-    let spec = field(template, &["spec"]).cloned().unwrap_or(Value::Null);
+    let spec = field(template, &["spec"]).unwrap_or(&Value::Null);
 
     // node claim
-    let node_selector: BTreeMap<String, String> = match field(&spec, &["nodeSelector"]) {
+    let node_selector: BTreeMap<String, String> = match field(spec, &["nodeSelector"]) {
         None => BTreeMap::new(),
         Some(v) => serde_json::from_value(v.clone()).map_err(|e| format!("nodeSelector: {e}"))?,
     };
-    let tolerations: Vec<Toleration> = match field(&spec, &["tolerations"]) {
+    let tolerations: Vec<Toleration> = match field(spec, &["tolerations"]) {
         None => Vec::new(),
         Some(v) => serde_json::from_value(v.clone()).map_err(|e| format!("tolerations: {e}"))?,
     };
@@ -162,7 +162,7 @@ pub fn accurate_pod_requirements(template: &Value) -> Result<Option<ReplicaRequi
 
     // requests
     let mut totals = Totals::new();
-    for (i, c) in list(field(&spec, &["containers"]), "containers")?
+    for (i, c) in list(field(spec, &["containers"]), "containers")?
         .iter()
         .enumerate()
     {
@@ -171,7 +171,7 @@ pub fn accurate_pod_requirements(template: &Value) -> Result<Option<ReplicaRequi
             *t = t.saturating_add(v);
         }
     }
-    for (i, c) in list(field(&spec, &["initContainers"]), "initContainers")?
+    for (i, c) in list(field(spec, &["initContainers"]), "initContainers")?
         .iter()
         .enumerate()
     {
@@ -180,7 +180,7 @@ pub fn accurate_pod_requirements(template: &Value) -> Result<Option<ReplicaRequi
             *t = (*t).max(v);
         }
     }
-    if let Some(Value::Object(overhead)) = field(&spec, &["overhead"]) {
+    if let Some(Value::Object(overhead)) = field(spec, &["overhead"]) {
         for (name, v) in overhead {
             if !counted(name) || v.is_null() {
                 continue;
@@ -234,13 +234,13 @@ pub fn pod_dependencies(
     template: &Value,
     namespace: &str,
 ) -> Result<Vec<DependentObjectReference>, String> {
-    let spec = field(template, &["spec"]).cloned().unwrap_or(Value::Null);
+    let spec = field(template, &["spec"]).unwrap_or(&Value::Null);
     let mut config_maps = BTreeSet::new();
     let mut secrets = BTreeSet::new();
     let mut pvcs = BTreeSet::new();
 
     for kind in ["containers", "initContainers", "ephemeralContainers"] {
-        for c in list(field(&spec, &[kind]), kind)? {
+        for c in list(field(spec, &[kind]), kind)? {
             for e in list(field(c, &["envFrom"]), "envFrom")? {
                 config_maps.insert(str_at(e, &["configMapRef", "name"], "envFrom")?.to_owned());
                 secrets.insert(str_at(e, &["secretRef", "name"], "envFrom")?.to_owned());
@@ -254,10 +254,10 @@ pub fn pod_dependencies(
             }
         }
     }
-    for s in list(field(&spec, &["imagePullSecrets"]), "imagePullSecrets")? {
+    for s in list(field(spec, &["imagePullSecrets"]), "imagePullSecrets")? {
         secrets.insert(str_at(s, &["name"], "imagePullSecrets")?.to_owned());
     }
-    for v in list(field(&spec, &["volumes"]), "volumes")? {
+    for v in list(field(spec, &["volumes"]), "volumes")? {
         config_maps.insert(str_at(v, &["configMap", "name"], "volumes")?.to_owned());
         for src in list(field(v, &["projected", "sources"]), "projected.sources")? {
             config_maps.insert(str_at(src, &["configMap", "name"], "projected")?.to_owned());
@@ -278,7 +278,7 @@ pub fn pod_dependencies(
         }
         pvcs.insert(str_at(v, &["persistentVolumeClaim", "claimName"], "volumes")?.to_owned());
     }
-    let sa = str_at(&spec, &["serviceAccountName"], "serviceAccountName")?;
+    let sa = str_at(spec, &["serviceAccountName"], "serviceAccountName")?;
 
     let mut out = Vec::new();
     let mut push = |kind: &str, name: &str| {

@@ -43,6 +43,31 @@ pub fn to_lua(lua: &Lua, value: &Value) -> mlua::Result<LuaValue> {
     }
 }
 
+/// One argument to push.
+pub enum Push<'a> {
+    /// A JSON value (`null` → `nil`).
+    Json(&'a Value),
+    /// A number.
+    Number(f64),
+}
+
+/// Converts several arguments in one protected call.
+pub fn to_lua_many(lua: &Lua, args: &[Push<'_>]) -> mlua::Result<mlua::MultiValue> {
+    // SAFETY: as in `to_lua`; every argument pushes exactly one value, and
+    // stack space is checked before each.
+    unsafe {
+        lua.exec_raw::<mlua::MultiValue>((), |state| {
+            for a in args {
+                ffi::luaL_checkstack(state, 4, c"too many arguments".as_ptr());
+                match a {
+                    Push::Json(v) => push(state, v),
+                    Push::Number(n) => ffi::lua_pushnumber(state, *n),
+                }
+            }
+        })
+    }
+}
+
 unsafe fn push_str(state: *mut ffi::lua_State, s: &str) {
     ffi::lua_pushlstring(state, s.as_ptr().cast(), s.len());
 }
@@ -304,15 +329,15 @@ fn collect(value: &Value, path: &str, out: &mut EmptyPaths) {
     match value {
         Value::Object(map) => {
             for (k, v) in map {
-                let p = child_path(path, k);
                 match v {
                     Value::Object(m) if m.is_empty() => {
-                        out.objects.insert(p);
+                        out.objects.insert(child_path(path, k));
                     }
                     Value::Array(a) if a.is_empty() => {
-                        out.arrays.insert(p);
+                        out.arrays.insert(child_path(path, k));
                     }
-                    _ => collect(v, &p, out),
+                    Value::Object(_) | Value::Array(_) => collect(v, &child_path(path, k), out),
+                    _ => {}
                 }
             }
         }
@@ -344,6 +369,9 @@ pub fn reconcile(value: Value, references: &[&Value], target: Target) -> Value {
             Target::List => value,
         };
     }
+    if !has_empty_array(&value) {
+        return value;
+    }
     let mut paths = EmptyPaths::default();
     for r in references {
         collect(r, "", &mut paths);
@@ -351,6 +379,14 @@ pub fn reconcile(value: Value, references: &[&Value], target: Target) -> Value {
     let mut value = value;
     walk(&mut value, "", &paths);
     value
+}
+
+fn has_empty_array(v: &Value) -> bool {
+    match v {
+        Value::Array(a) => a.is_empty() || a.iter().any(has_empty_array),
+        Value::Object(m) => m.values().any(has_empty_array),
+        _ => false,
+    }
 }
 
 enum Fate {
@@ -378,6 +414,9 @@ fn walk(value: &mut Value, path: &str, paths: &EmptyPaths) {
         Value::Object(map) => {
             let mut delete = Vec::new();
             for (k, v) in map.iter_mut() {
+                if !matches!(v, Value::Object(_) | Value::Array(_)) {
+                    continue;
+                }
                 let p = child_path(path, k);
                 if is_empty_array(v) {
                     match fate(&p, paths) {
@@ -385,7 +424,7 @@ fn walk(value: &mut Value, path: &str, paths: &EmptyPaths) {
                         Fate::Object => *v = Value::Object(Map::new()),
                         Fate::Delete => delete.push(k.clone()),
                     }
-                } else {
+                } else if has_empty_array(v) {
                     walk(v, &p, paths);
                 }
             }

@@ -69,7 +69,7 @@ const DEPENDENCY: Shape = Struct(&[
     ("labelSelector", LABEL_SELECTOR),
 ]);
 
-fn fold(value: &mut Value, shape: &Shape, path: &str) -> Result<(), String> {
+fn fold(value: &mut Value, shape: &Shape, path: &mut Vec<&'static str>) -> Result<(), String> {
     match (shape, value) {
         (Struct(fields), Value::Object(map)) => {
             let old = std::mem::take(map);
@@ -94,8 +94,13 @@ fn fold(value: &mut Value, shape: &Shape, path: &str) -> Result<(), String> {
                 exact.entry(k).or_insert(v);
             }
             for (name, sub) in fields.iter() {
+                if matches!(sub, Leaf) {
+                    continue;
+                }
                 if let Some(v) = exact.get_mut(*name) {
-                    fold(v, sub, &format!("{path}.{name}"))?;
+                    path.push(name);
+                    fold(v, sub, path)?;
+                    path.pop();
                 }
             }
             *map = exact;
@@ -112,7 +117,8 @@ fn fold(value: &mut Value, shape: &Shape, path: &str) -> Result<(), String> {
                 if v.is_null() {
                     continue;
                 }
-                let q = Quantity::from_json(v).map_err(|e| format!("{path}.{k}: {e}"))?;
+                let q =
+                    Quantity::from_json(v).map_err(|e| format!("{}.{k}: {e}", path.join(".")))?;
                 *v = Value::String(q.to_canonical_string());
             }
             Ok(())
@@ -121,8 +127,13 @@ fn fold(value: &mut Value, shape: &Shape, path: &str) -> Result<(), String> {
     }
 }
 
-fn typed<T: DeserializeOwned>(mut json: Value, shape: &Shape, what: &str) -> Result<T, String> {
-    fold(&mut json, shape, what).map_err(|e| format!("json unmarshal obj failed: {e}"))?;
+fn typed<T: DeserializeOwned>(
+    mut json: Value,
+    shape: &Shape,
+    what: &'static str,
+) -> Result<T, String> {
+    fold(&mut json, shape, &mut vec![what])
+        .map_err(|e| format!("json unmarshal obj failed: {e}"))?;
     serde_json::from_value(json).map_err(|e| format!("json unmarshal obj failed: {what}: {e}"))
 }
 

@@ -101,6 +101,7 @@ pub fn lua_message(e: &mlua::Error) -> String {
 pub(crate) struct Vm {
     sandbox: Sandbox,
     compiled: HashMap<u64, Function>,
+    names: HashMap<&'static str, mlua::LuaString>,
     /// Set when a run hit the deadline or the memory limit: the state is
     /// dropped instead of going back to the pool.
     poisoned: bool,
@@ -114,6 +115,7 @@ impl Vm {
         Ok(Self {
             sandbox,
             compiled: HashMap::new(),
+            names: HashMap::new(),
             poisoned: false,
         })
     }
@@ -136,19 +138,26 @@ impl Vm {
     pub(crate) fn call(
         &mut self,
         script: &Script,
-        function: &str,
+        function: &'static str,
         args: MultiValue,
         timeout: Duration,
     ) -> Result<MultiValue, RunError> {
         let chunk = self.chunk(script)?;
+        let name = match self.names.get(function) {
+            Some(s) => s.clone(),
+            None => {
+                let s = self
+                    .sandbox
+                    .lua
+                    .create_string(function)
+                    .map_err(|e| RunError::Runtime(lua_message(&e)))?;
+                self.names.insert(function, s.clone());
+                s
+            }
+        };
         let mut all = MultiValue::with_capacity(args.len() + 2);
         all.push_back(LuaValue::Function(chunk));
-        all.push_back(LuaValue::String(
-            self.sandbox
-                .lua
-                .create_string(function)
-                .map_err(|e| RunError::Runtime(lua_message(&e)))?,
-        ));
+        all.push_back(LuaValue::String(name));
         all.extend(args);
         self.sandbox.deadline.set(timeout);
         let result = self.sandbox.run.call::<MultiValue>(all);

@@ -45,7 +45,7 @@ pub mod validate;
 use std::collections::BTreeMap;
 
 use ::kube::core::GroupVersionKind;
-use mlua::{MultiValue, Value as LuaValue};
+use mlua::Value as LuaValue;
 use serde_json::Value;
 
 pub use engine::{compile_check, Engine, Limits, RunError, Script};
@@ -181,17 +181,24 @@ impl LuaLayer {
         let mut failure_is_conversion = false;
         let out = self.engine.with_vm(|vm, timeout| {
             let lua = vm.lua().clone();
-            let mut lua_args = MultiValue::with_capacity(args.len());
-            for a in args {
-                let v = match a {
-                    Arg::Object(v) => convert::to_lua(&lua, v),
-                    Arg::Number(n) => Ok(LuaValue::Number(*n)),
-                    Arg::Items(None) => Ok(LuaValue::Nil),
-                    Arg::Items(Some(items)) => convert::to_lua(&lua, &status_items(items)),
-                }
+            let items_json: Vec<Value> = args
+                .iter()
+                .map(|a| match a {
+                    Arg::Items(Some(items)) => status_items(items),
+                    _ => Value::Null,
+                })
+                .collect();
+            let pushes: Vec<convert::Push<'_>> = args
+                .iter()
+                .zip(&items_json)
+                .map(|(a, items)| match a {
+                    Arg::Object(v) => convert::Push::Json(v),
+                    Arg::Number(n) => convert::Push::Number(*n),
+                    Arg::Items(_) => convert::Push::Json(items),
+                })
+                .collect();
+            let lua_args = convert::to_lua_many(&lua, &pushes)
                 .map_err(|e| RunError::Runtime(engine::lua_message(&e)))?;
-                lua_args.push_back(v);
-            }
             let results = vm.call(script, op.lua_function(), lua_args, timeout)?;
             let results: Vec<LuaValue> = results.into_iter().collect();
             convert(&lua, results).map_err(|m| {

@@ -227,12 +227,14 @@ local ometa = { __index = O, __metatable = false }
 -- A fresh global environment: writes stay in it (also writes into the
 -- library tables, which are per-run overlays of the shared libraries).
 local function newenv()
-  local env = setmetatable({}, envmeta)
+  local env = setmetatable({
+    _G = false,
+    string = setmetatable({}, smeta),
+    table = setmetatable({}, tmeta),
+    math = setmetatable({}, mmeta),
+    os = setmetatable({}, ometa),
+  }, envmeta)
   env._G = env
-  env.string = setmetatable({}, smeta)
-  env.table = setmetatable({}, tmeta)
-  env.math = setmetatable({}, mmeta)
-  env.os = setmetatable({}, ometa)
   return env
 end
 
