@@ -15,9 +15,38 @@
 
 use std::collections::HashSet;
 use std::ffi::c_int;
+use std::hash::{BuildHasherDefault, Hasher};
 
 use mlua::{ffi, Lua, Value as LuaValue};
 use serde_json::{Map, Number, Value};
+
+/// Hasher for table addresses (already well distributed).
+#[derive(Default)]
+struct AddressHasher(u64);
+
+impl Hasher for AddressHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for b in bytes {
+            self.0 = (self.0 << 8) | u64::from(*b);
+        }
+    }
+    fn write_usize(&mut self, n: usize) {
+        self.0 = (n as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    }
+}
+
+type Seen = HashSet<usize, BuildHasherDefault<AddressHasher>>;
+
+/// A Lua string's bytes as a Rust string (invalid UTF-8 replaced).
+fn lossy(bytes: &[u8]) -> String {
+    match std::str::from_utf8(bytes) {
+        Ok(s) => s.to_owned(),
+        Err(_) => String::from_utf8_lossy(bytes).into_owned(),
+    }
+}
 
 /// Deepest table nesting the encoder follows (deeper → error, never a crash).
 pub const MAX_DEPTH: usize = 200;
@@ -170,7 +199,7 @@ pub fn from_lua(lua: &Lua, value: &LuaValue) -> Result<Value, String> {
             // stack space before every nesting level.
             let res = unsafe {
                 lua.exec_raw::<()>(value, |state| {
-                    let mut seen = HashSet::new();
+                    let mut seen = Seen::default();
                     out = encode(state, -1, 0, &mut seen);
                     ffi::lua_pop(state, 1);
                 })
@@ -188,7 +217,7 @@ unsafe fn encode(
     state: *mut ffi::lua_State,
     idx: c_int,
     depth: usize,
-    seen: &mut HashSet<usize>,
+    seen: &mut Seen,
 ) -> Result<Value, String> {
     match ffi::lua_type(state, idx) {
         ffi::LUA_TNIL => Ok(Value::Null),
@@ -198,7 +227,7 @@ unsafe fn encode(
             let mut len = 0usize;
             let ptr = ffi::lua_tolstring(state, idx, &mut len);
             let bytes = std::slice::from_raw_parts(ptr.cast::<u8>(), len);
-            Ok(Value::String(String::from_utf8_lossy(bytes).into_owned()))
+            Ok(Value::String(lossy(bytes)))
         }
         ffi::LUA_TTABLE => {
             if depth >= MAX_DEPTH {
@@ -266,7 +295,7 @@ unsafe fn encode(
                     let mut len = 0usize;
                     let ptr = ffi::lua_tolstring(state, -2, &mut len);
                     let bytes = std::slice::from_raw_parts(ptr.cast::<u8>(), len);
-                    object.insert(String::from_utf8_lossy(bytes).into_owned(), v);
+                    object.insert(lossy(bytes), v);
                 }
                 ffi::lua_pop(state, 1);
             }
