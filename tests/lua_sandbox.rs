@@ -209,6 +209,11 @@ fn wrap(body: &str) -> String {
     "local s = 'a' for i = 1, 14 do s = s .. s end string.find(s, 'a*a*a*a*a*a*b')",
     "context deadline exceeded"
 )]
+#[case::format_bomb(
+    "local t = {} local f = '' for i = 1, 2000 do t[i] = 1 f = f .. '%9999d' end string.format(f, unpack(t))",
+    "string.format result exceeds"
+)]
+#[case::os_time_overflow("os.time({year = 1e300, month = 1, day = 1})", "out-of-bound")]
 #[case::huge_string_input(
     "local s = 'x' for i = 1, 21 do s = s .. s end string.upper(s)",
     "exceeds the maximum allowed input string length"

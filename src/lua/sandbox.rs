@@ -144,7 +144,8 @@ pub(crate) fn build(memory: usize) -> mlua::Result<Sandbox> {
                     other => FmtArg::Other(super::convert::type_name(&other), arg_text(&other)),
                 })
                 .collect();
-            lua.create_string(text::go_format(&fmt, &args))
+            let out = text::go_format(&fmt, &args).map_err(mlua::Error::runtime)?;
+            lua.create_string(out)
         })?,
     )?;
     let raw_tostring: Function = lua.globals().get("tostring")?;

@@ -225,12 +225,22 @@ pub fn count_verbs(fmt: &[u8]) -> usize {
     n
 }
 
-/// `string.format` with Go's formatting semantics (§6.4).
-pub fn go_format(fmt: &[u8], args: &[FmtArg]) -> Vec<u8> {
+/// Largest `string.format` result (the output is built outside the Lua
+/// state's memory accounting).
+pub const MAX_FORMAT_OUTPUT: usize = 16 << 20;
+
+/// `string.format` with Go's formatting semantics (§6.4). Fails only when
+/// the result would exceed [`MAX_FORMAT_OUTPUT`].
+pub fn go_format(fmt: &[u8], args: &[FmtArg]) -> Result<Vec<u8>, String> {
     let mut out: Vec<u8> = Vec::with_capacity(fmt.len() + 16);
     let mut next = 0usize;
     let mut i = 0usize;
     while i < fmt.len() {
+        if out.len() > MAX_FORMAT_OUTPUT {
+            return Err(format!(
+                "string.format result exceeds {MAX_FORMAT_OUTPUT} bytes"
+            ));
+        }
         let c = fmt[i];
         if c != b'%' {
             out.push(c);
@@ -283,7 +293,7 @@ pub fn go_format(fmt: &[u8], args: &[FmtArg]) -> Vec<u8> {
         let text = format_one(verb, &spec, arg);
         out.extend_from_slice(&text);
     }
-    out
+    Ok(out)
 }
 
 fn write_bytes(out: &mut Vec<u8>, s: &str) -> std::fmt::Result {
@@ -576,7 +586,7 @@ mod tests {
     }
 
     fn fmt(f: &str, args: &[FmtArg]) -> String {
-        String::from_utf8(go_format(f.as_bytes(), args)).unwrap()
+        String::from_utf8(go_format(f.as_bytes(), args).unwrap()).unwrap()
     }
 
     #[rstest]
@@ -600,6 +610,13 @@ mod tests {
     #[case("%d", vec![FmtArg::Bool(true)], "%!d(bool=true)")]
     fn go_format_cases(#[case] f: &str, #[case] args: Vec<FmtArg>, #[case] want: &str) {
         assert_eq!(fmt(f, &args), want);
+    }
+
+    #[test]
+    fn format_output_is_bounded() {
+        let f = "%9999d".repeat(2000);
+        let args = vec![FmtArg::Number(1.0); 2000];
+        assert!(go_format(f.as_bytes(), &args).is_err());
     }
 
     #[test]
