@@ -219,8 +219,22 @@ pub(crate) fn build(memory: usize) -> mlua::Result<Sandbox> {
                 field("day", -1.0)?,
             );
             let (h, mi, s) = (field("hour", 12.0)?, field("min", 0.0)?, field("sec", 0.0)?);
+            for (name, v) in [
+                ("year", y),
+                ("month", mo),
+                ("day", d),
+                ("hour", h),
+                ("min", mi),
+                ("sec", s),
+            ] {
+                if !(-1e9..=1e9).contains(&v) {
+                    return Err(mlua::Error::runtime(format!(
+                        "field '{name}' is out-of-bound"
+                    )));
+                }
+            }
             let days = super::osdate::days_from_civil(y as i64, mo as i64, d as i64);
-            Ok((days * 86400) as f64 + h.trunc() * 3600.0 + mi.trunc() * 60.0 + s.trunc())
+            Ok(days as f64 * 86400.0 + h.trunc() * 3600.0 + mi.trunc() * 60.0 + s.trunc())
         })?,
     )?;
     h.set(
