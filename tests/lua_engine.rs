@@ -589,3 +589,40 @@ fn unparsable_target_api_version_matches_empty_api_version() {
         )
         .is_none());
 }
+
+#[test]
+fn garbage_churn_with_a_large_live_heap_fits_the_memory_limit() {
+    // ~2 MB live, ~35 MB of garbage, 8 MB limit: the collector must keep up.
+    let script = r#"
+      function InterpretHealth(o)
+        local keep = {}
+        for i = 1, 20000 do keep[i] = {i} end
+        for r = 1, 50 do
+          local t = {}
+          for i = 1, 10000 do t[i] = {i} end
+        end
+        return #keep == 20000
+      end
+    "#;
+    let layer = LuaLayer::customizations_with_limits(
+        vec![customization(
+            "c",
+            "Thing",
+            rules(Op::InterpretHealth, script),
+        )],
+        Limits {
+            timeout: Duration::from_secs(20),
+            memory: 8 << 20,
+        },
+    )
+    .unwrap();
+    let obj = object();
+    for _ in 0..3 {
+        assert_eq!(
+            layer
+                .interpret(&Request::InterpretHealth { object: &obj })
+                .unwrap(),
+            Outcome::Healthy(true)
+        );
+    }
+}

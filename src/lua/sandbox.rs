@@ -274,20 +274,34 @@ pub(crate) fn build(memory: usize) -> mlua::Result<Sandbox> {
         .call(h)?;
 
     let d = deadline.clone();
+    // Soft limit: the collector runs with a large pause (below), so a script
+    // with a big live heap could reach the hard limit before a cycle starts.
+    // Past 3/4 of the limit the hook forces a full collection, at most once
+    // per doubling of the heap since the previous forced one.
+    let soft = memory.saturating_mul(3) / 4;
+    let last_forced = Arc::new(AtomicU64::new(0));
     lua.set_hook(
         HookTriggers::new().every_nth_instruction(HOOK_INTERVAL),
-        move |_, _| {
+        move |lua, _| {
             if d.expired() {
-                Err(mlua::Error::runtime(DEADLINE_MESSAGE))
-            } else {
-                Ok(VmState::Continue)
+                return Err(mlua::Error::runtime(DEADLINE_MESSAGE));
             }
+            if soft > 0 {
+                let used = lua.used_memory();
+                let last = last_forced.load(Ordering::Relaxed) as usize;
+                if used > soft && used > last.saturating_mul(2) {
+                    lua.gc_collect()?;
+                    last_forced.store(lua.used_memory() as u64, Ordering::Relaxed);
+                }
+            }
+            Ok(VmState::Continue)
         },
     )?;
     // Runs produce short-lived garbage; collect less eagerly than the
-    // default (pause 200%) to spend less time marking the long-lived heap.
+    // default (pause 200%): the heap may grow to 10x its live size (a few MB)
+    // before a cycle starts, so less time goes into marking the long-lived heap.
     lua.gc_set_mode(mlua::state::GcMode::Incremental(
-        mlua::state::GcIncParams::default().pause(400),
+        mlua::state::GcIncParams::default().pause(1000),
     ));
     if memory > 0 {
         lua.set_memory_limit(lua.used_memory() + memory)?;
