@@ -141,7 +141,7 @@ pub fn accurate_pod_requirements(template: &Value) -> Result<Option<ReplicaRequi
         Some(v) => serde_json::from_value(v.clone()).map_err(|e| format!("tolerations: {e}"))?,
     };
     let hard: Option<NodeSelector> = match field(
-        &spec,
+        spec,
         &[
             "affinity",
             "nodeAffinity",
