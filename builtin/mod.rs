@@ -53,6 +53,7 @@ mod serviceaccount;
 mod serviceimport;
 mod statefulset;
 mod workload;
+pub mod shared;
 
 use kube::core::GroupVersionKind;
 use std::sync::{Arc, OnceLock};
