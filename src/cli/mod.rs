@@ -2,8 +2,8 @@
 
 mod check;
 mod list;
-mod serve;
 mod run;
+mod serve;
 mod test;
 
 use std::path::PathBuf;

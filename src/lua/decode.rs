@@ -190,7 +190,7 @@ pub fn dependencies(json: Value) -> Result<Vec<DependentObjectReference>, String
 }
 
 fn is_label_value(v: &str) -> bool {
-    v.is_empty() || (v.len() <= 63 && crate::builtin::shared::is_name_part(v))
+    crate::builtin::dependencies::is_label_value(v)
 }
 
 /// Validates dependency references (§3.8): one error bare, several joined
@@ -225,7 +225,7 @@ pub fn validate_dependencies(deps: &[DependentObjectReference]) -> Result<(), St
             Some(sel) => {
                 let sp = format!("{p}.labelSelector");
                 for (k, v) in sel.match_labels.iter().flatten() {
-                    if !crate::builtin::shared::is_qualified_name(k) {
+                    if !crate::builtin::requirements::is_qualified_name(k) {
                         add(format!(
                             "{sp}.matchLabels: Invalid value: \"{k}\": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character"
                         ));
@@ -251,7 +251,7 @@ pub fn validate_dependencies(deps: &[DependentObjectReference]) -> Result<(), St
                             "{ep}.operator: Invalid value: \"{other}\": not a valid selector operator"
                         )),
                     }
-                    if !crate::builtin::shared::is_qualified_name(&e.key) {
+                    if !crate::builtin::requirements::is_qualified_name(&e.key) {
                         add(format!(
                             "{ep}.key: Invalid value: \"{}\": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character",
                             e.key

@@ -2,7 +2,7 @@
 //! `accuratePodRequirements`, `getPodDependencies`, `getResourceQuantity`.
 //!
 //! The pod-template computations are the native built-ins' own code
-//! (`crate::builtin::shared`); this module only converts arguments and
+//! (`crate::builtin::requirements`, `crate::builtin::dependencies`); this module only converts arguments and
 //! results.
 
 use mlua::{Lua, MultiValue, Table, Value as LuaValue};
@@ -70,12 +70,13 @@ pub(crate) fn module(lua: &Lua) -> mlua::Result<Table> {
                 ));
             }
             let template = template_arg(lua, &args[0], "accuratePodRequirements")?;
-            let req =
-                crate::builtin::shared::accurate_pod_requirements(&template).map_err(|e| {
-                    mlua::Error::runtime(format!(
-                        "fail to convert lua value to PodTemplateSpec: {e}"
-                    ))
-                })?;
+            let req = crate::builtin::requirements::pod_template_requirements(
+                &template,
+                crate::builtin::requirements::RequirementsOptions::default(),
+            )
+            .map_err(|e| {
+                mlua::Error::runtime(format!("fail to convert lua value to PodTemplateSpec: {e}"))
+            })?;
             match req {
                 None => Ok(LuaValue::Nil),
                 Some(r) => {
@@ -102,11 +103,12 @@ pub(crate) fn module(lua: &Lua) -> mlua::Result<Table> {
                 other => return Err(bad_arg(2, "getPodDependencies", "string", other)),
             };
             let deps =
-                crate::builtin::shared::pod_dependencies(&template, &namespace).map_err(|e| {
-                    mlua::Error::runtime(format!(
-                        "fail to convert lua value to corev1.PodTemplateSpec: {e}"
-                    ))
-                })?;
+                crate::builtin::dependencies::pod_template_dependencies(&template, &namespace)
+                    .map_err(|e| {
+                        mlua::Error::runtime(format!(
+                            "fail to convert lua value to corev1.PodTemplateSpec: {e}"
+                        ))
+                    })?;
             if deps.is_empty() {
                 return Ok(LuaValue::Nil);
             }
