@@ -1,7 +1,7 @@
 //! Native built-in interpreters: one module per kind, one table of
 //! (apiVersion, kind, operation) → handler.
 //!
-//! Adding a kind means writing its module and adding its rows to [`TABLE`].
+//! Adding a kind means writing its module and adding its rows to `TABLE`.
 //!
 //! - `normalize`: typed decoding and Go-style re-encoding of Kubernetes
 //!   objects held as JSON (§1.4–§1.6, Appendix A), driven by the generated
@@ -11,6 +11,7 @@
 //! - `status/<kind>.rs`: AggregateStatus (§7) and InterpretStatus (§8).
 //! - `pod_retain.rs`: Pod Retain (§6.2).
 //! - `generic.rs`: whole-status reflection for every other kind (§8.10).
+//!
 //! Shared building blocks (`native-builtins.md` §1.3, §1.4, §3, §10):
 //! - `access`: raw field getters/setters on the JSON tree (ReviseReplica,
 //!   Retain), errors naming the object and the dotted field;

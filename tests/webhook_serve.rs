@@ -73,11 +73,18 @@ fn serve_passes_the_conformance_cases_and_stops_gracefully() {
     let configs = karmada_interpreter::load::webhook_configurations_from_file(&config).unwrap();
     // Every golden case the built-in set answers: native, bundled third-party
     // and the serve-specific ones, each sent over TLS to the running server.
-    let all: Vec<PathBuf> = ["conformance/webhook/serve", "conformance/native", "thirdparty"]
-        .iter()
-        .map(|d| root().join(d))
-        .collect();
-    let report = WebhookRunner::new(configs.clone()).unwrap().run(&all).unwrap();
+    let all: Vec<PathBuf> = [
+        "conformance/webhook/serve",
+        "conformance/native",
+        "thirdparty",
+    ]
+    .iter()
+    .map(|d| root().join(d))
+    .collect();
+    let report = WebhookRunner::new(configs.clone())
+        .unwrap()
+        .run(&all)
+        .unwrap();
     let failures: Vec<String> = report
         .cases
         .iter()
