@@ -211,7 +211,7 @@ pub fn pod_template_dependencies(
 
 /// Valid label value: at most 63 characters, empty or alphanumeric at both
 /// ends with `[-A-Za-z0-9_.]` inside.
-fn is_label_value(value: &str) -> bool {
+pub(crate) fn is_label_value(value: &str) -> bool {
     let b = value.as_bytes();
     b.is_empty()
         || (b.len() <= 63

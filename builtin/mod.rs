@@ -1,7 +1,7 @@
 //! Native built-in interpreters: one module per kind, one table of
 //! (apiVersion, kind, operation) → handler.
 //!
-//! Adding a kind means writing its module and adding its rows to [`TABLE`].
+//! Adding a kind means writing its module and adding its rows to `TABLE`.
 //!
 //! - `normalize`: typed decoding and Go-style re-encoding of Kubernetes
 //!   objects held as JSON (§1.4–§1.6, Appendix A), driven by the generated

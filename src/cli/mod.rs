@@ -1,6 +1,8 @@
 //! Command-line interface.
 
+mod check;
 mod list;
+mod run;
 mod serve;
 mod test;
 
@@ -24,6 +26,10 @@ pub struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Command {
+    /// Validate customization files (compile status and entry functions per rule).
+    Check(check::CheckArgs),
+    /// Run one operation, like `karmadactl interpret --operation`.
+    Run(run::RunArgs),
     /// Run golden cases (files or directories, searched recursively) against
     /// the interpreter chain. With no PATH, the project's own golden cases.
     Test(test::TestArgs),
@@ -70,6 +76,8 @@ impl ChainArgs {
 /// Runs a parsed command line.
 pub fn run(cli: Cli) -> karmada_interpreter::Result<ExitCode> {
     match cli.command {
+        Command::Check(args) => check::run(args),
+        Command::Run(args) => run::run(args),
         Command::Test(args) => test::run(args),
         Command::List(args) => list::run(args),
         Command::Serve(args) => serve::run(*args),

@@ -1,16 +1,62 @@
 //! The declarative layer: `ResourceInterpreterCustomization` Lua scripts.
 //!
-//! This module loads and merges customizations exactly as Karmada does
-//! (`lua-environment.md` §1.6). The Lua engine itself arrives with the Lua
-//! engine issue; until then an enabled script answers with an error.
+//! Customizations are loaded and merged exactly as Karmada does
+//! (`lua-environment.md` §1.6) and run on a sandboxed Lua 5.1 engine
+//! ([`Engine`]): one fresh global environment per run, a per-run deadline, a
+//! per-state memory limit, scripts compiled once per pooled state, and
+//! values converted directly between `serde_json::Value` and Lua tables.
+//!
+//! ```
+//! use karmada_interpreter::lua::LuaLayer;
+//! use karmada_interpreter::interpreter::{Layer, Outcome, Request};
+//! use serde_json::json;
+//!
+//! let yaml = r#"
+//! apiVersion: config.karmada.io/v1alpha1
+//! kind: ResourceInterpreterCustomization
+//! metadata: {name: example}
+//! spec:
+//!   target: {apiVersion: apps/v1, kind: Deployment}
+//!   customizations:
+//!     healthInterpretation:
+//!       luaScript: |
+//!         function InterpretHealth(obj)
+//!           return obj.status.readyReplicas == obj.spec.replicas
+//!         end
+//! "#;
+//! let items = karmada_interpreter::load::customizations_from_str(yaml, "example").unwrap();
+//! let layer = LuaLayer::customizations(items).unwrap();
+//! let obj = json!({"apiVersion": "apps/v1", "kind": "Deployment",
+//!                  "spec": {"replicas": 2}, "status": {"readyReplicas": 2}});
+//! let out = layer.interpret(&Request::InterpretHealth { object: &obj }).unwrap();
+//! assert_eq!(out, Outcome::Healthy(true));
+//! ```
+
+mod convert;
+mod decode;
+mod engine;
+mod kube;
+mod osdate;
+mod pattern;
+mod sandbox;
+mod text;
+pub mod validate;
 
 use std::collections::BTreeMap;
 
-use kube::core::GroupVersionKind;
+use ::kube::core::GroupVersionKind;
+use mlua::Value as LuaValue;
+use serde_json::Value;
 
-use crate::api::{InterpreterOperation, ResourceInterpreterCustomization};
+pub use engine::{compile_check, Engine, Limits, RunError, Script};
+
+use crate::api::{
+    AggregatedStatusItem, DependentObjectReference, InterpreterOperation,
+    ResourceInterpreterCustomization,
+};
 use crate::error::{Error, Result};
-use crate::interpreter::{CatalogEntry, Layer, LayerKind, Outcome, Request, Source};
+use crate::interpreter::{CatalogEntry, Layer, LayerKind, Outcome, ReplicaResult, Request, Source};
+use convert::{from_lua, reconcile, type_code, type_name, Target};
 
 /// Group, version and kind a customization targets, parsed like Karmada:
 /// `""` → empty group and version; no `/` → core group; more than one `/` →
@@ -28,9 +74,9 @@ pub(crate) struct MergedRules {
     /// `target.apiVersion` as written by the first customization.
     pub api_version: String,
     /// For each single-script operation: (customization name, script).
-    pub single: BTreeMap<InterpreterOperation, (String, String)>,
+    pub single: BTreeMap<InterpreterOperation, (String, Script)>,
     /// Every non-empty dependency script, in name order.
-    pub dependencies: Vec<(String, String)>,
+    pub dependencies: Vec<(String, Script)>,
 }
 
 /// A Lua-backed layer: user customizations or the bundled third-party set.
@@ -38,20 +84,37 @@ pub(crate) struct MergedRules {
 pub struct LuaLayer {
     kind: LayerKind,
     rules: BTreeMap<TargetKey, MergedRules>,
+    engine: Engine,
 }
 
 impl LuaLayer {
-    /// The declarative layer for user customizations.
+    /// The declarative layer for user customizations, with default limits.
     pub fn customizations(items: Vec<ResourceInterpreterCustomization>) -> Result<Self> {
-        Ok(Self::merge(LayerKind::Customization, items))
+        Ok(Self::merge(
+            LayerKind::Customization,
+            items,
+            Limits::default(),
+        ))
+    }
+
+    /// The declarative layer for user customizations, with explicit limits.
+    pub fn customizations_with_limits(
+        items: Vec<ResourceInterpreterCustomization>,
+        limits: Limits,
+    ) -> Result<Self> {
+        Ok(Self::merge(LayerKind::Customization, items, limits))
     }
 
     /// The bundled third-party layer.
     pub(crate) fn bundled(items: Vec<ResourceInterpreterCustomization>) -> Self {
-        Self::merge(LayerKind::Bundled, items)
+        Self::merge(LayerKind::Bundled, items, Limits::default())
     }
 
-    fn merge(kind: LayerKind, mut items: Vec<ResourceInterpreterCustomization>) -> Self {
+    fn merge(
+        kind: LayerKind,
+        mut items: Vec<ResourceInterpreterCustomization>,
+        limits: Limits,
+    ) -> Self {
         items.sort_by(|a, b| a.name().cmp(b.name()));
         let mut rules: BTreeMap<TargetKey, MergedRules> = BTreeMap::new();
         for c in &items {
@@ -64,21 +127,34 @@ impl LuaLayer {
                 if op == InterpreterOperation::InterpretDependency {
                     entry
                         .dependencies
-                        .push((c.name().to_owned(), script.to_owned()));
+                        .push((c.name().to_owned(), Script::new(script)));
                 } else {
                     entry
                         .single
                         .entry(op)
-                        .or_insert_with(|| (c.name().to_owned(), script.to_owned()));
+                        .or_insert_with(|| (c.name().to_owned(), Script::new(script)));
                 }
             }
         }
-        Self { kind, rules }
+        Self {
+            kind,
+            rules,
+            engine: Engine::new(limits),
+        }
+    }
+
+    /// The engine's limits.
+    pub fn limits(&self) -> Limits {
+        self.engine.limits()
+    }
+
+    fn rules_for(&self, gvk: &GroupVersionKind) -> Option<&MergedRules> {
+        let key = (gvk.group.clone(), gvk.version.clone(), gvk.kind.clone());
+        self.rules.get(&key)
     }
 
     fn names(&self, gvk: &GroupVersionKind, op: InterpreterOperation) -> Option<String> {
-        let key = (gvk.group.clone(), gvk.version.clone(), gvk.kind.clone());
-        let rules = self.rules.get(&key)?;
+        let rules = self.rules_for(gvk)?;
         if op == InterpreterOperation::InterpretDependency {
             let names: Vec<&str> = rules.dependencies.iter().map(|(n, _)| n.as_str()).collect();
             (!names.is_empty()).then(|| names.join(","))
@@ -86,6 +162,137 @@ impl LuaLayer {
             rules.single.get(&op).map(|(n, _)| n.clone())
         }
     }
+
+    /// Runs one script: converts the arguments, calls the entry point,
+    /// converts the first `n` results with `convert`.
+    fn run<T>(
+        &self,
+        customization: &str,
+        script: &Script,
+        op: InterpreterOperation,
+        args: &[Arg<'_>],
+        convert: impl FnOnce(&mlua::Lua, Vec<LuaValue>) -> std::result::Result<T, String>,
+    ) -> Result<T> {
+        let err = |message: String| Error::Lua {
+            customization: customization.to_owned(),
+            operation: op,
+            message,
+        };
+        let mut failure_is_conversion = false;
+        let out = self.engine.with_vm(|vm, timeout| {
+            let lua = vm.lua().clone();
+            let items_json: Vec<Value> = args
+                .iter()
+                .map(|a| match a {
+                    Arg::Items(Some(items)) => status_items(items),
+                    _ => Value::Null,
+                })
+                .collect();
+            let pushes: Vec<convert::Push<'_>> = args
+                .iter()
+                .zip(&items_json)
+                .map(|(a, items)| match a {
+                    Arg::Object(v) => convert::Push::Json(v),
+                    Arg::Number(n) => convert::Push::Number(*n),
+                    Arg::Items(_) => convert::Push::Json(items),
+                })
+                .collect();
+            let lua_args = convert::to_lua_many(&lua, &pushes)
+                .map_err(|e| RunError::Runtime(engine::lua_message(&e)))?;
+            let results = vm.call(script, op.lua_function(), lua_args, timeout)?;
+            let results: Vec<LuaValue> = results.into_iter().collect();
+            convert(&lua, results).map_err(|m| {
+                failure_is_conversion = true;
+                RunError::Runtime(m)
+            })
+        });
+        out.map_err(|e| {
+            let msg = e.message().to_owned();
+            if op == InterpreterOperation::InterpretComponent {
+                if failure_is_conversion {
+                    err(msg)
+                } else {
+                    err(format!("failed to run 'GetComponents' script: {msg}"))
+                }
+            } else {
+                err(msg)
+            }
+        })
+    }
+}
+
+enum Arg<'a> {
+    Object(&'a Value),
+    Number(f64),
+    Items(Option<&'a [AggregatedStatusItem]>),
+}
+
+/// The status items as the reference hands them to Lua (§4.2).
+fn status_items(items: &[AggregatedStatusItem]) -> Value {
+    Value::Array(
+        items
+            .iter()
+            .map(|i| {
+                let mut m = serde_json::Map::new();
+                m.insert("clusterName".into(), Value::String(i.cluster_name.clone()));
+                if let Some(s) = i.status.as_ref().filter(|s| !s.is_null()) {
+                    m.insert("status".into(), s.clone());
+                }
+                if i.applied {
+                    m.insert("applied".into(), Value::Bool(true));
+                }
+                if !i.applied_message.is_empty() {
+                    m.insert(
+                        "appliedMessage".into(),
+                        Value::String(i.applied_message.clone()),
+                    );
+                }
+                if let Some(h) = i.health.as_ref().filter(|h| !h.as_str().is_empty()) {
+                    m.insert("health".into(), Value::String(h.as_str().to_owned()));
+                }
+                Value::Object(m)
+            })
+            .collect(),
+    )
+}
+
+fn first(results: &mut [LuaValue]) -> LuaValue {
+    results
+        .first_mut()
+        .map(|v| std::mem::replace(v, LuaValue::Nil))
+        .unwrap_or(LuaValue::Nil)
+}
+
+fn expect_table(v: &LuaValue, what: &str) -> std::result::Result<(), String> {
+    match v {
+        LuaValue::Table(_) => Ok(()),
+        other => Err(format!(
+            "expect the returned {what} type is table but got {}",
+            type_name(other)
+        )),
+    }
+}
+
+fn encode(
+    lua: &mlua::Lua,
+    v: &LuaValue,
+    refs: &[&Value],
+    target: Target,
+) -> std::result::Result<Value, String> {
+    let json = from_lua(lua, v).map_err(|e| format!("encode lua result to json failed: {e}"))?;
+    Ok(reconcile(json, refs, target))
+}
+
+/// Result object of Retain / ReviseReplica / AggregateStatus (§5.4.1).
+fn object_result(
+    lua: &mlua::Lua,
+    results: &mut [LuaValue],
+    refs: &[&Value],
+) -> std::result::Result<Value, String> {
+    let v = first(results);
+    expect_table(&v, "requires")?;
+    let json = encode(lua, &v, refs, Target::Object)?;
+    decode::object(json)
 }
 
 impl Layer for LuaLayer {
@@ -101,12 +308,138 @@ impl Layer for LuaLayer {
     }
 
     fn interpret(&self, request: &Request<'_>) -> Result<Outcome> {
+        let op = request.operation();
         let gvk = crate::interpreter::gvk_of(request.object());
-        Err(Error::Lua {
-            customization: self.names(&gvk, request.operation()).unwrap_or_default(),
-            operation: request.operation(),
-            message: "the Lua engine is not available in this build yet".to_owned(),
-        })
+        let not_enabled = || Error::NotServed {
+            api_version: request
+                .object()
+                .get("apiVersion")
+                .and_then(Value::as_str)
+                .unwrap_or_default()
+                .to_owned(),
+            kind: gvk.kind.clone(),
+            operation: op,
+        };
+        let rules = self.rules_for(&gvk).ok_or_else(not_enabled)?;
+
+        if let Request::InterpretDependency { object } = *request {
+            if rules.dependencies.is_empty() {
+                return Err(not_enabled());
+            }
+            let mut all: Vec<DependentObjectReference> = Vec::new();
+            for (name, script) in &rules.dependencies {
+                let deps = self.run(name, script, op, &[Arg::Object(object)], |lua, mut r| {
+                    let v = first(&mut r);
+                    expect_table(&v, "requires")?;
+                    let json = encode(lua, &v, &[], Target::List)?;
+                    let deps = decode::dependencies(json)?;
+                    decode::validate_dependencies(&deps)?;
+                    Ok(deps)
+                })?;
+                for d in deps {
+                    // label-selector entries never compare equal (reference)
+                    if d.label_selector.is_some() || !all.contains(&d) {
+                        all.push(d);
+                    }
+                }
+            }
+            all.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
+            return Ok(Outcome::Dependencies(all));
+        }
+
+        let (name, script) = rules.single.get(&op).ok_or_else(not_enabled)?;
+        match *request {
+            Request::InterpretReplica { object } => {
+                self.run(name, script, op, &[Arg::Object(object)], |lua, mut r| {
+                    let n = first(&mut r);
+                    let replicas = match n {
+                        LuaValue::Number(x) => x.trunc() as i32,
+                        LuaValue::Integer(i) => i as i32,
+                        ref other => {
+                            return Err(format!("result type {} is not number", type_code(other)))
+                        }
+                    };
+                    let req = r.get_mut(1).map(std::mem::take).unwrap_or(LuaValue::Nil);
+                    let requirements = match req {
+                        LuaValue::Nil => None,
+                        LuaValue::Table(_) => {
+                            let json = encode(lua, &req, &[], Target::Object)?;
+                            Some(decode::requirements(json)?)
+                        }
+                        other => {
+                            return Err(format!(
+                                "expect the returned requires type is table but got {}",
+                                type_name(&other)
+                            ))
+                        }
+                    };
+                    Ok(Outcome::Replicas(ReplicaResult {
+                        replicas,
+                        requirements,
+                    }))
+                })
+            }
+            Request::InterpretComponent { object } => {
+                self.run(name, script, op, &[Arg::Object(object)], |lua, mut r| {
+                    let v = first(&mut r);
+                    match v {
+                        LuaValue::Nil => Ok(Outcome::Components(Vec::new())),
+                        LuaValue::Table(_) => {
+                            let json = encode(lua, &v, &[], Target::List).map_err(|e| {
+                                format!("failed to convert lua table for components: {e}")
+                            })?;
+                            decode::components(json)
+                                .map(Outcome::Components)
+                                .map_err(|e| {
+                                    format!("failed to convert lua table for components: {e}")
+                                })
+                        }
+                        other => Err(format!(
+                            "expected result type 'table' or 'nil' from GetComponents, but got '{}'",
+                            type_name(&other)
+                        )),
+                    }
+                })
+            }
+            Request::ReviseReplica { object, replicas } => self.run(
+                name,
+                script,
+                op,
+                &[Arg::Object(object), Arg::Number(replicas as f64)],
+                |lua, mut r| object_result(lua, &mut r, &[object]).map(Outcome::Revised),
+            ),
+            Request::Retain { desired, observed } => self.run(
+                name,
+                script,
+                op,
+                &[Arg::Object(desired), Arg::Object(observed)],
+                |lua, mut r| object_result(lua, &mut r, &[desired, observed]).map(Outcome::Retained),
+            ),
+            Request::AggregateStatus { object, items } => self.run(
+                name,
+                script,
+                op,
+                &[Arg::Object(object), Arg::Items(items)],
+                |lua, mut r| object_result(lua, &mut r, &[]).map(Outcome::Aggregated),
+            ),
+            Request::InterpretStatus { object } => {
+                self.run(name, script, op, &[Arg::Object(object)], |lua, mut r| {
+                    let v = first(&mut r);
+                    expect_table(&v, "replica")?;
+                    let json = encode(lua, &v, &[], Target::Object)?;
+                    Ok(Outcome::Status(Some(json)))
+                })
+            }
+            Request::InterpretHealth { object } => {
+                self.run(name, script, op, &[Arg::Object(object)], |_, mut r| {
+                    match first(&mut r) {
+                        LuaValue::Boolean(b) => Ok(Outcome::Healthy(b)),
+                        other => Err(format!("result type {} is not bool", type_code(&other))),
+                    }
+                })
+            }
+            Request::InterpretDependency { .. } => Err(not_enabled()),
+        }
     }
 
     fn catalog(&self) -> Vec<CatalogEntry> {

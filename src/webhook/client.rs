@@ -1,7 +1,7 @@
 //! The HTTPS client (feature `webhook`).
 //!
 //! The chain's [`crate::interpreter::Layer::interpret`] is synchronous, so
-//! the client exposes a blocking [`WebhookClient::call`]. Inside, each client
+//! the client exposes a blocking `WebhookClient::call`. Inside, each client
 //! owns a small current-thread tokio runtime (created on first use, never
 //! global) that drives hyper's HTTP/1.1 connection over tokio-rustls. When
 //! `call` is itself invoked from inside a tokio runtime (for example from a

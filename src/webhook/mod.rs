@@ -4,7 +4,7 @@
 //!   `ResourceInterpreterWebhookConfiguration` documents, validates them
 //!   ([`validate`], Karmada's admission rules and messages), selects the hook
 //!   for a (kind, operation) (§2.3–§2.4) and calls it.
-//! - [`wire`] items (re-exported here): request construction, version
+//! - `wire` items (re-exported here): request construction, version
 //!   negotiation, answer verification with the reference's error texts,
 //!   RFC 6902 patch application and result extraction. No HTTP.
 //! - [`sdk`]: the server SDK (handler trait, response helpers, request

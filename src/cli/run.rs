@@ -1,0 +1,214 @@
+//! `karmada-interpreter run`: runs one operation like `karmadactl interpret
+//! --operation`, on customizations from files (`-f`) or, without `-f`, on the
+//! built-in chain (bundled third-party customizations and native built-ins).
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use karmada_interpreter::api::{AggregatedStatusItem, InterpreterOperation};
+use karmada_interpreter::interpreter::{Layer, Outcome, Request};
+use karmada_interpreter::lua::{Limits, LuaLayer};
+use karmada_interpreter::{load, Error, Interpreter};
+use serde_json::Value;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Output {
+    Yaml,
+    Json,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct RunArgs {
+    /// The operation (case-insensitive), e.g. InterpretReplica.
+    #[arg(long)]
+    operation: String,
+    /// Customization files; without any, the built-in chain runs.
+    #[arg(long = "filename", short = 'f', value_name = "FILE")]
+    files: Vec<PathBuf>,
+    /// The desired object (YAML or JSON).
+    #[arg(long, value_name = "FILE")]
+    desired_file: Option<PathBuf>,
+    /// The observed object (YAML or JSON).
+    #[arg(long, value_name = "FILE")]
+    observed_file: Option<PathBuf>,
+    /// Aggregated status items (multi-document YAML or JSON).
+    #[arg(long, value_name = "FILE")]
+    status_file: Option<PathBuf>,
+    /// Replica count for ReviseReplica.
+    #[arg(long, default_value_t = 0)]
+    desired_replica: i32,
+    /// Per-call Lua deadline in milliseconds.
+    #[arg(long, default_value_t = 1000)]
+    timeout_ms: u64,
+    /// Output format.
+    #[arg(long, short = 'o', value_enum, default_value = "yaml")]
+    output: Output,
+}
+
+fn read_object(path: &Path) -> karmada_interpreter::Result<Value> {
+    let text = load_text(path)?;
+    let mut objects = Vec::new();
+    for doc in karmada_interpreter::yaml::documents(&text) {
+        let doc = doc.map_err(|e| Error::Config {
+            source_name: path.display().to_string(),
+            message: e.to_string(),
+        })?;
+        if let Some(v) = doc.value {
+            objects.push(v);
+        }
+    }
+    if objects.len() != 1 {
+        return Err(Error::Config {
+            source_name: path.display().to_string(),
+            message: format!("get {} objects, expect one", objects.len()),
+        });
+    }
+    Ok(objects.remove(0))
+}
+
+fn load_text(path: &Path) -> karmada_interpreter::Result<String> {
+    std::fs::read_to_string(path).map_err(|source| Error::Io {
+        path: path.to_owned(),
+        source,
+    })
+}
+
+fn read_items(path: &Path) -> karmada_interpreter::Result<Vec<AggregatedStatusItem>> {
+    let text = load_text(path)?;
+    let mut items = Vec::new();
+    for doc in karmada_interpreter::yaml::documents(&text) {
+        let doc = doc.map_err(|e| Error::Config {
+            source_name: path.display().to_string(),
+            message: e.to_string(),
+        })?;
+        let Some(v) = doc.value else { continue };
+        let item = serde_json::from_value(v).map_err(|e| Error::Config {
+            source_name: path.display().to_string(),
+            message: format!("error parsing document {}: {e}", doc.index),
+        })?;
+        items.push(item);
+    }
+    Ok(items)
+}
+
+/// The named results of an outcome, as `karmadactl interpret` prints them.
+fn results(outcome: Outcome) -> Vec<(&'static str, Value)> {
+    match outcome {
+        Outcome::Replicas(r) => vec![
+            ("replica", Value::from(r.replicas)),
+            ("requires", json(&r.requirements)),
+        ],
+        Outcome::Components(c) => vec![("components", json(&c))],
+        Outcome::Revised(v) => vec![("revised", v)],
+        Outcome::Retained(v) => vec![("retained", v)],
+        Outcome::Aggregated(v) => vec![("aggregatedStatus", v)],
+        Outcome::Status(v) => vec![("status", v.unwrap_or(Value::Null))],
+        Outcome::Healthy(b) => vec![("healthy", Value::Bool(b))],
+        Outcome::Dependencies(d) => vec![("dependencies", json(&d))],
+    }
+}
+
+fn json<T: serde::Serialize>(v: &T) -> Value {
+    serde_json::to_value(v).unwrap_or(Value::Null)
+}
+
+pub fn run(args: RunArgs) -> karmada_interpreter::Result<ExitCode> {
+    let op = InterpreterOperation::parse_case_insensitive(&args.operation).map_err(|e| {
+        Error::Config {
+            source_name: "--operation".to_owned(),
+            message: e.to_string(),
+        }
+    })?;
+    let desired = args.desired_file.as_deref().map(read_object).transpose()?;
+    let observed = args.observed_file.as_deref().map(read_object).transpose()?;
+    let items = args.status_file.as_deref().map(read_items).transpose()?;
+
+    let fail = |message: String| {
+        eprintln!("Execute {op} error: {message}");
+        Ok(ExitCode::FAILURE)
+    };
+    let (object, other) = match op {
+        InterpreterOperation::Retain => match (&desired, &observed) {
+            (None, _) => return fail("desired, desired-file options are not set".into()),
+            (_, None) => return fail("observed, observed-file options are not set".into()),
+            (Some(d), Some(o)) => (d, Some(o)),
+        },
+        _ => match (&desired, &observed) {
+            (None, None) => return fail("desired-file, observed-file options are not set".into()),
+            (Some(_), Some(_)) => {
+                return fail(
+                    "you can not specify both desired-file and observed-file options".into(),
+                )
+            }
+            (Some(o), None) | (None, Some(o)) => (o, None),
+        },
+    };
+    let request = match op {
+        InterpreterOperation::InterpretReplica => Request::InterpretReplica { object },
+        InterpreterOperation::InterpretComponent => Request::InterpretComponent { object },
+        InterpreterOperation::ReviseReplica => Request::ReviseReplica {
+            object,
+            replicas: i64::from(args.desired_replica),
+        },
+        InterpreterOperation::Retain => Request::Retain {
+            desired: object,
+            observed: other.unwrap_or(object),
+        },
+        InterpreterOperation::AggregateStatus => Request::AggregateStatus {
+            object,
+            items: Some(items.as_deref().unwrap_or(&[])),
+        },
+        InterpreterOperation::InterpretStatus => Request::InterpretStatus { object },
+        InterpreterOperation::InterpretHealth => Request::InterpretHealth { object },
+        InterpreterOperation::InterpretDependency => Request::InterpretDependency { object },
+    };
+
+    let outcome = if args.files.is_empty() {
+        Interpreter::default().interpret(&request).map(|a| a.value)
+    } else {
+        let mut customizations = Vec::new();
+        for f in &args.files {
+            customizations.extend(load::customizations_from_file(f)?);
+        }
+        let limits = Limits {
+            timeout: std::time::Duration::from_millis(args.timeout_ms),
+            ..Limits::default()
+        };
+        let layer = LuaLayer::customizations_with_limits(customizations, limits)?;
+        let gvk = karmada_interpreter::interpreter::gvk_of(object);
+        if layer.source(&gvk, op).is_none() {
+            return fail("rule is not enabled".into());
+        }
+        layer.interpret(&request)
+    };
+    let outcome = match outcome {
+        Ok(o) => o,
+        Err(e) => return fail(e.to_string()),
+    };
+    let results = results(outcome);
+    match args.output {
+        Output::Json => {
+            let map: serde_json::Map<String, Value> = results
+                .into_iter()
+                .map(|(k, v)| (k.to_owned(), v))
+                .collect();
+            println!(
+                "{}",
+                serde_json::to_string_pretty(&Value::Object(map)).unwrap_or_default()
+            );
+        }
+        Output::Yaml => {
+            let n = results.len();
+            for (i, (name, value)) in results.into_iter().enumerate() {
+                println!("---");
+                println!("# [{}/{n}] {name}:", i + 1);
+                let text = serde_saphyr::to_string(&value).unwrap_or_else(|e| e.to_string());
+                print!("{text}");
+                if !text.ends_with('\n') {
+                    println!();
+                }
+            }
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,537 @@
+//! Host ↔ Lua value conversion (`lua-environment.md` §4, §5).
+//!
+//! Values cross the boundary directly between `serde_json::Value` and Lua
+//! tables through the C API: there is no JSON text round trip. The rules are
+//! the reference's JSON bridge:
+//!
+//! * into Lua: objects and arrays become tables, every number a double,
+//!   `null` members are absent and `null` array elements are dropped (the
+//!   array is compacted);
+//! * out of Lua: the kind of a table is decided by its keys (sequence 1..n →
+//!   array, string keys → object, empty → `[]`), a table reachable twice is an
+//!   error, NaN/±Inf are errors, whole numbers in the signed 64-bit range
+//!   become integers;
+//! * then the empty-container reconciliation of §5.2 ([`reconcile`]).
+
+use std::collections::HashSet;
+use std::ffi::c_int;
+use std::hash::{BuildHasherDefault, Hasher};
+
+use mlua::{ffi, Lua, Value as LuaValue};
+use serde_json::{Map, Number, Value};
+
+/// Hasher for table addresses (already well distributed).
+#[derive(Default)]
+struct AddressHasher(u64);
+
+impl Hasher for AddressHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for b in bytes {
+            self.0 = (self.0 << 8) | u64::from(*b);
+        }
+    }
+    fn write_usize(&mut self, n: usize) {
+        self.0 = (n as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    }
+}
+
+type Seen = HashSet<usize, BuildHasherDefault<AddressHasher>>;
+
+/// A Lua string's bytes as a Rust string (invalid UTF-8 replaced).
+fn lossy(bytes: &[u8]) -> String {
+    match std::str::from_utf8(bytes) {
+        Ok(s) => s.to_owned(),
+        Err(_) => String::from_utf8_lossy(bytes).into_owned(),
+    }
+}
+
+/// Deepest table nesting the encoder follows (deeper → error, never a crash).
+pub const MAX_DEPTH: usize = 200;
+
+/// Converts a JSON value into a Lua value. `null` becomes `nil`.
+pub fn to_lua(lua: &Lua, value: &Value) -> mlua::Result<LuaValue> {
+    match value {
+        Value::Null => Ok(LuaValue::Nil),
+        Value::Bool(b) => Ok(LuaValue::Boolean(*b)),
+        Value::Number(n) => Ok(LuaValue::Number(n.as_f64().unwrap_or(0.0))),
+        Value::String(s) => Ok(LuaValue::String(lua.create_string(s)?)),
+        Value::Array(_) | Value::Object(_) => {
+            // SAFETY: `push` keeps the stack balanced (one value pushed per
+            // call) and checks stack space at every level; errors raised by
+            // the C API (out of memory) are caught by `exec_raw`'s protected
+            // call.
+            unsafe {
+                lua.exec_raw::<LuaValue>((), |state| {
+                    push(state, value);
+                })
+            }
+        }
+    }
+}
+
+/// One argument to push.
+pub enum Push<'a> {
+    /// A JSON value (`null` → `nil`).
+    Json(&'a Value),
+    /// A number.
+    Number(f64),
+}
+
+/// Converts several arguments in one protected call.
+pub fn to_lua_many(lua: &Lua, args: &[Push<'_>]) -> mlua::Result<mlua::MultiValue> {
+    // SAFETY: as in `to_lua`; every argument pushes exactly one value, and
+    // stack space is checked before each.
+    unsafe {
+        lua.exec_raw::<mlua::MultiValue>((), |state| {
+            for a in args {
+                ffi::luaL_checkstack(state, 4, c"too many arguments".as_ptr());
+                match a {
+                    Push::Json(v) => push(state, v),
+                    Push::Number(n) => ffi::lua_pushnumber(state, *n),
+                }
+            }
+        })
+    }
+}
+
+unsafe fn push_str(state: *mut ffi::lua_State, s: &str) {
+    ffi::lua_pushlstring(state, s.as_ptr().cast(), s.len());
+}
+
+/// Pushes one value (never `Null`: callers skip nulls).
+unsafe fn push(state: *mut ffi::lua_State, value: &Value) {
+    match value {
+        Value::Null => ffi::lua_pushnil(state),
+        Value::Bool(b) => ffi::lua_pushboolean(state, c_int::from(*b)),
+        Value::Number(n) => ffi::lua_pushnumber(state, n.as_f64().unwrap_or(0.0)),
+        Value::String(s) => push_str(state, s),
+        Value::Array(items) => {
+            ffi::luaL_checkstack(state, 4, c"nesting too deep".as_ptr());
+            let len = c_int::try_from(items.len()).unwrap_or(c_int::MAX);
+            ffi::lua_createtable(state, len, 0);
+            let mut i: ffi::lua_Integer = 0;
+            for item in items {
+                if item.is_null() {
+                    continue;
+                }
+                i += 1;
+                push(state, item);
+                ffi::lua_rawseti(state, -2, i);
+            }
+        }
+        Value::Object(map) => {
+            ffi::luaL_checkstack(state, 4, c"nesting too deep".as_ptr());
+            let len = c_int::try_from(map.len()).unwrap_or(c_int::MAX);
+            ffi::lua_createtable(state, 0, len);
+            for (k, v) in map {
+                if v.is_null() {
+                    continue;
+                }
+                push_str(state, k);
+                push(state, v);
+                ffi::lua_rawset(state, -3);
+            }
+        }
+    }
+}
+
+/// Lua type name as `type()` reports it.
+pub fn type_name(v: &LuaValue) -> &'static str {
+    match v {
+        LuaValue::Nil => "nil",
+        LuaValue::Boolean(_) => "boolean",
+        LuaValue::Integer(_) | LuaValue::Number(_) => "number",
+        LuaValue::String(_) => "string",
+        LuaValue::Table(_) => "table",
+        LuaValue::Function(_) => "function",
+        LuaValue::Thread(_) => "thread",
+        LuaValue::LightUserData(_) | LuaValue::UserData(_) => "userdata",
+        _ => "userdata",
+    }
+}
+
+/// gopher-lua's numeric type code (used in two reference error texts).
+pub fn type_code(v: &LuaValue) -> u8 {
+    match v {
+        LuaValue::Nil => 0,
+        LuaValue::Boolean(_) => 1,
+        LuaValue::Integer(_) | LuaValue::Number(_) => 2,
+        LuaValue::String(_) => 3,
+        LuaValue::Function(_) => 4,
+        LuaValue::Thread(_) => 6,
+        LuaValue::Table(_) => 7,
+        _ => 5,
+    }
+}
+
+/// A number as the reference's JSON decoding sees it: whole values in the
+/// signed 64-bit range are integers, everything else doubles.
+pub fn number_to_json(x: f64) -> Result<Value, String> {
+    if x.is_nan() {
+        return Err("json: unsupported value: NaN".to_owned());
+    }
+    if x.is_infinite() {
+        let sign = if x > 0.0 { "+" } else { "-" };
+        return Err(format!("json: unsupported value: {sign}Inf"));
+    }
+    if x.fract() == 0.0 && (-9.223_372_036_854_776e18..9.223_372_036_854_776e18).contains(&x) {
+        return Ok(Value::Number(Number::from(x as i64)));
+    }
+    Ok(Number::from_f64(x).map_or(Value::Null, Value::Number))
+}
+
+/// Encodes a Lua value the way the reference's JSON bridge does (§5.1).
+/// Empty tables become `[]`; call [`reconcile`] afterwards.
+pub fn from_lua(lua: &Lua, value: &LuaValue) -> Result<Value, String> {
+    match value {
+        LuaValue::Nil => Ok(Value::Null),
+        LuaValue::Boolean(b) => Ok(Value::Bool(*b)),
+        LuaValue::Integer(i) => Ok(Value::from(*i)),
+        LuaValue::Number(n) => number_to_json(*n),
+        LuaValue::String(s) => Ok(Value::String(s.to_string_lossy())),
+        LuaValue::Table(_) => {
+            let mut out: Result<Value, String> = Ok(Value::Null);
+            // SAFETY: `encode` only reads the table at the top of the stack,
+            // iterates with lua_next keeping the stack balanced, and checks
+            // stack space before every nesting level.
+            let res = unsafe {
+                lua.exec_raw::<()>(value, |state| {
+                    let mut seen = Seen::default();
+                    out = encode(state, -1, 0, &mut seen);
+                    ffi::lua_pop(state, 1);
+                })
+            };
+            match res {
+                Ok(()) => out,
+                Err(e) => Err(e.to_string()),
+            }
+        }
+        other => Err(format!("cannot encode {} to JSON", type_name(other))),
+    }
+}
+
+unsafe fn encode(
+    state: *mut ffi::lua_State,
+    idx: c_int,
+    depth: usize,
+    seen: &mut Seen,
+) -> Result<Value, String> {
+    match ffi::lua_type(state, idx) {
+        ffi::LUA_TNIL => Ok(Value::Null),
+        ffi::LUA_TBOOLEAN => Ok(Value::Bool(ffi::lua_toboolean(state, idx) != 0)),
+        ffi::LUA_TNUMBER => number_to_json(ffi::lua_tonumber(state, idx)),
+        ffi::LUA_TSTRING => {
+            let mut len = 0usize;
+            let ptr = ffi::lua_tolstring(state, idx, &mut len);
+            let bytes = std::slice::from_raw_parts(ptr.cast::<u8>(), len);
+            Ok(Value::String(lossy(bytes)))
+        }
+        ffi::LUA_TTABLE => {
+            if depth >= MAX_DEPTH {
+                return Err("cannot encode tables nested deeper than 200 levels".to_owned());
+            }
+            let ptr = ffi::lua_topointer(state, idx) as usize;
+            if !seen.insert(ptr) {
+                return Err("cannot encode recursively nested tables to JSON".to_owned());
+            }
+            if ffi::lua_checkstack(state, 4) == 0 {
+                return Err("cannot encode: Lua stack exhausted".to_owned());
+            }
+            let t = ffi::lua_gettop(state) + idx + 1; // absolute index (idx < 0)
+            let t = if idx > 0 { idx } else { t };
+            let mut array: Vec<Option<Value>> = Vec::new();
+            let mut object = Map::new();
+            // 0 = undecided, 1 = numeric keys, 2 = string keys, 3 = mixed
+            let mut mode = 0u8;
+            let mut count = 0usize;
+            let mut err: Option<String> = None;
+            ffi::lua_pushnil(state);
+            while ffi::lua_next(state, t) != 0 {
+                // key at -2, value at -1
+                count += 1;
+                let ktype = ffi::lua_type(state, -2);
+                let this = match ktype {
+                    ffi::LUA_TNUMBER => 1,
+                    ffi::LUA_TSTRING => 2,
+                    _ => 3,
+                };
+                if mode == 0 {
+                    mode = this;
+                } else if mode != this {
+                    mode = 3;
+                }
+                if mode == 3 {
+                    err = Some("cannot encode mixed or invalid key types".to_owned());
+                    ffi::lua_pop(state, 2);
+                    break;
+                }
+                let v = encode(state, -1, depth + 1, seen);
+                let v = match v {
+                    Ok(v) => v,
+                    Err(e) => {
+                        err = Some(e);
+                        ffi::lua_pop(state, 2);
+                        break;
+                    }
+                };
+                if mode == 1 {
+                    let k = ffi::lua_tonumber(state, -2);
+                    if k.fract() != 0.0 || !(1.0..=67_108_863.0).contains(&k) {
+                        err = Some("cannot encode sparse array".to_owned());
+                        ffi::lua_pop(state, 2);
+                        break;
+                    }
+                    let k = k as usize;
+                    if array.len() < k {
+                        array.resize(k, None);
+                    }
+                    array[k - 1] = Some(v);
+                } else {
+                    // string key: read it without lua_tolstring's in-place
+                    // conversion (it is a string already).
+                    let mut len = 0usize;
+                    let ptr = ffi::lua_tolstring(state, -2, &mut len);
+                    let bytes = std::slice::from_raw_parts(ptr.cast::<u8>(), len);
+                    object.insert(lossy(bytes), v);
+                }
+                ffi::lua_pop(state, 1);
+            }
+            if let Some(e) = err {
+                return Err(e);
+            }
+            match mode {
+                0 => Ok(Value::Array(Vec::new())),
+                1 => {
+                    if array.len() != count || array.iter().any(Option::is_none) {
+                        return Err("cannot encode sparse array".to_owned());
+                    }
+                    Ok(Value::Array(array.into_iter().flatten().collect()))
+                }
+                _ => Ok(Value::Object(object)),
+            }
+        }
+        ffi::LUA_TFUNCTION => Err("cannot encode function to JSON".to_owned()),
+        ffi::LUA_TTHREAD => Err("cannot encode thread to JSON".to_owned()),
+        _ => Err("cannot encode userdata to JSON".to_owned()),
+    }
+}
+
+/// Whether the converted value is meant to be an object or a list: decides
+/// what a whole-result `[]` becomes (§5.2 step 1).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Target {
+    /// A structure or object: a whole `[]` becomes `{}`.
+    Object,
+    /// A list: a whole `[]` stays `[]`.
+    List,
+}
+
+fn escape_key(k: &str, out: &mut String) {
+    for c in k.chars() {
+        if c == '.' || c == ':' {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+}
+
+fn child_path(parent: &str, key: &str) -> String {
+    let mut p = String::with_capacity(parent.len() + key.len() + 1);
+    p.push_str(parent);
+    if !parent.is_empty() {
+        p.push('.');
+    }
+    escape_key(key, &mut p);
+    p
+}
+
+#[derive(Default)]
+struct EmptyPaths {
+    objects: HashSet<String>,
+    arrays: HashSet<String>,
+}
+
+fn collect(value: &Value, path: &str, out: &mut EmptyPaths) {
+    match value {
+        Value::Object(map) => {
+            for (k, v) in map {
+                match v {
+                    Value::Object(m) if m.is_empty() => {
+                        out.objects.insert(child_path(path, k));
+                    }
+                    Value::Array(a) if a.is_empty() => {
+                        out.arrays.insert(child_path(path, k));
+                    }
+                    Value::Object(_) | Value::Array(_) => collect(v, &child_path(path, k), out),
+                    _ => {}
+                }
+            }
+        }
+        Value::Array(items) => {
+            for v in items {
+                match v {
+                    Value::Object(m) if m.is_empty() => {
+                        out.objects.insert(path.to_owned());
+                    }
+                    Value::Array(a) if a.is_empty() => {
+                        out.arrays.insert(path.to_owned());
+                    }
+                    _ => collect(v, path, out),
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Repairs empty containers (§5.2): every `[]` in `value` becomes `{}` when
+/// the same index-free path is an empty object in a reference, stays `[]`
+/// when it is an empty array there, and is removed otherwise. One pass: a
+/// container emptied by the removals is kept.
+pub fn reconcile(value: Value, references: &[&Value], target: Target) -> Value {
+    if matches!(&value, Value::Array(a) if a.is_empty()) {
+        return match target {
+            Target::Object => Value::Object(Map::new()),
+            Target::List => value,
+        };
+    }
+    if !has_empty_array(&value) {
+        return value;
+    }
+    let mut paths = EmptyPaths::default();
+    for r in references {
+        collect(r, "", &mut paths);
+    }
+    let mut value = value;
+    walk(&mut value, "", &paths);
+    value
+}
+
+fn has_empty_array(v: &Value) -> bool {
+    match v {
+        Value::Array(a) => a.is_empty() || a.iter().any(has_empty_array),
+        Value::Object(m) => m.values().any(has_empty_array),
+        _ => false,
+    }
+}
+
+enum Fate {
+    Keep,
+    Object,
+    Delete,
+}
+
+fn fate(path: &str, paths: &EmptyPaths) -> Fate {
+    if paths.objects.contains(path) {
+        Fate::Object
+    } else if paths.arrays.contains(path) {
+        Fate::Keep
+    } else {
+        Fate::Delete
+    }
+}
+
+fn is_empty_array(v: &Value) -> bool {
+    matches!(v, Value::Array(a) if a.is_empty())
+}
+
+fn walk(value: &mut Value, path: &str, paths: &EmptyPaths) {
+    match value {
+        Value::Object(map) => {
+            let mut delete = Vec::new();
+            for (k, v) in map.iter_mut() {
+                if !matches!(v, Value::Object(_) | Value::Array(_)) {
+                    continue;
+                }
+                let p = child_path(path, k);
+                if is_empty_array(v) {
+                    match fate(&p, paths) {
+                        Fate::Keep => {}
+                        Fate::Object => *v = Value::Object(Map::new()),
+                        Fate::Delete => delete.push(k.clone()),
+                    }
+                } else if has_empty_array(v) {
+                    walk(v, &p, paths);
+                }
+            }
+            for k in delete {
+                map.remove(&k);
+            }
+        }
+        Value::Array(items) => {
+            let mut i = 0;
+            while i < items.len() {
+                if is_empty_array(&items[i]) {
+                    match fate(path, paths) {
+                        Fate::Keep => {}
+                        Fate::Object => items[i] = Value::Object(Map::new()),
+                        Fate::Delete => {
+                            items.remove(i);
+                            continue;
+                        }
+                    }
+                } else {
+                    walk(&mut items[i], path, paths);
+                }
+                i += 1;
+            }
+        }
+        _ => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn reconcile_without_references_removes_every_empty() {
+        let v = json!({"status": {"conditions": [], "replicaStatuses": []}, "x": [1, []]});
+        let out = reconcile(v, &[], Target::Object);
+        assert_eq!(out, json!({"status": {}, "x": [1]}));
+    }
+
+    #[test]
+    fn reconcile_restores_kinds_from_references() {
+        let r = json!({"spec": {"a": {}, "b": [], "c": [{"d": {}}]}});
+        let v = json!({"spec": {"a": [], "b": [], "c": [{"d": []}, {"d": []}], "e": []}});
+        let out = reconcile(v, &[&r], Target::Object);
+        assert_eq!(
+            out,
+            json!({"spec": {"a": {}, "b": [], "c": [{"d": {}}, {"d": {}}]}})
+        );
+    }
+
+    #[test]
+    fn whole_empty_result_depends_on_target() {
+        assert_eq!(reconcile(json!([]), &[], Target::Object), json!({}));
+        assert_eq!(reconcile(json!([]), &[], Target::List), json!([]));
+    }
+
+    #[test]
+    fn keys_with_dots_are_escaped() {
+        let r = json!({"metadata": {"annotations": {"a.b/c": {}}}});
+        let v = json!({"metadata": {"annotations": {"a.b/c": []}}});
+        assert_eq!(reconcile(v, &[&r], Target::Object), r);
+    }
+
+    #[test]
+    fn numbers() {
+        assert_eq!(number_to_json(3.0).unwrap(), json!(3));
+        assert_eq!(number_to_json(2.5).unwrap(), json!(2.5));
+        assert_eq!(number_to_json(-0.0).unwrap(), json!(0));
+        assert!(number_to_json(1e19).unwrap().is_f64());
+        assert_eq!(
+            number_to_json(f64::NAN).unwrap_err(),
+            "json: unsupported value: NaN"
+        );
+        assert_eq!(
+            number_to_json(f64::NEG_INFINITY).unwrap_err(),
+            "json: unsupported value: -Inf"
+        );
+    }
+}

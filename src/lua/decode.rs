@@ -1,0 +1,324 @@
+//! Decoding converted results into the operations' target types
+//! (`lua-environment.md` §5.3–5.4) and validating dependencies (§3.8).
+//!
+//! Struct decoding follows Go's `encoding/json` leniency: unknown keys are
+//! ignored and keys match case-insensitively (an exact match wins).
+
+use serde::de::DeserializeOwned;
+use serde_json::{Map, Value};
+
+use crate::api::{Component, DependentObjectReference, ReplicaRequirements};
+use crate::quantity::Quantity;
+
+/// The shape of a Go struct for case-insensitive key folding.
+enum Shape {
+    Struct(&'static [(&'static str, Shape)]),
+    List(&'static Shape),
+    /// A map whose values are quantities (canonicalized here).
+    Quantities,
+    Leaf,
+}
+
+use Shape::{Leaf, List, Quantities, Struct};
+
+const REQUIREMENT: Shape = Struct(&[("key", Leaf), ("operator", Leaf), ("values", Leaf)]);
+const TERM: Shape = Struct(&[
+    ("matchExpressions", List(&REQUIREMENT)),
+    ("matchFields", List(&REQUIREMENT)),
+]);
+const TOLERATION: Shape = Struct(&[
+    ("key", Leaf),
+    ("operator", Leaf),
+    ("value", Leaf),
+    ("effect", Leaf),
+    ("tolerationSeconds", Leaf),
+]);
+const NODE_CLAIM: Shape = Struct(&[
+    (
+        "hardNodeAffinity",
+        Struct(&[("nodeSelectorTerms", List(&TERM))]),
+    ),
+    ("nodeSelector", Leaf),
+    ("tolerations", List(&TOLERATION)),
+]);
+const REPLICA_REQUIREMENTS: Shape = Struct(&[
+    ("nodeClaim", NODE_CLAIM),
+    ("resourceRequest", Quantities),
+    ("namespace", Leaf),
+    ("priorityClassName", Leaf),
+]);
+const COMPONENT_REQUIREMENTS: Shape = Struct(&[
+    ("nodeClaim", NODE_CLAIM),
+    ("resourceRequest", Quantities),
+    ("priorityClassName", Leaf),
+]);
+const COMPONENT: Shape = Struct(&[
+    ("name", Leaf),
+    ("replicas", Leaf),
+    ("replicaRequirements", COMPONENT_REQUIREMENTS),
+]);
+const LABEL_SELECTOR: Shape = Struct(&[
+    ("matchLabels", Leaf),
+    ("matchExpressions", List(&REQUIREMENT)),
+]);
+const DEPENDENCY: Shape = Struct(&[
+    ("apiVersion", Leaf),
+    ("kind", Leaf),
+    ("namespace", Leaf),
+    ("name", Leaf),
+    ("labelSelector", LABEL_SELECTOR),
+]);
+
+fn fold(value: &mut Value, shape: &Shape, path: &mut Vec<&'static str>) -> Result<(), String> {
+    match (shape, value) {
+        (Struct(fields), Value::Object(map)) => {
+            let old = std::mem::take(map);
+            let mut exact = Map::new();
+            let mut folded: Vec<(String, Value)> = Vec::new();
+            for (k, v) in old {
+                match fields.iter().find(|(name, _)| *name == k) {
+                    Some(_) => {
+                        exact.insert(k, v);
+                    }
+                    None => {
+                        if let Some((name, _)) = fields
+                            .iter()
+                            .find(|(name, _)| name.eq_ignore_ascii_case(&k))
+                        {
+                            folded.push(((*name).to_owned(), v));
+                        }
+                    }
+                }
+            }
+            for (k, v) in folded {
+                exact.entry(k).or_insert(v);
+            }
+            for (name, sub) in fields.iter() {
+                if matches!(sub, Leaf) {
+                    continue;
+                }
+                if let Some(v) = exact.get_mut(*name) {
+                    path.push(name);
+                    fold(v, sub, path)?;
+                    path.pop();
+                }
+            }
+            *map = exact;
+            Ok(())
+        }
+        (List(item), Value::Array(items)) => {
+            for v in items.iter_mut() {
+                fold(v, item, path)?;
+            }
+            Ok(())
+        }
+        (Quantities, Value::Object(map)) => {
+            for (k, v) in map.iter_mut() {
+                if v.is_null() {
+                    continue;
+                }
+                let q =
+                    Quantity::from_json(v).map_err(|e| format!("{}.{k}: {e}", path.join(".")))?;
+                *v = Value::String(q.to_canonical_string());
+            }
+            Ok(())
+        }
+        _ => Ok(()),
+    }
+}
+
+fn typed<T: DeserializeOwned>(
+    mut json: Value,
+    shape: &Shape,
+    what: &'static str,
+) -> Result<T, String> {
+    fold(&mut json, shape, &mut vec![what])
+        .map_err(|e| format!("json unmarshal obj failed: {e}"))?;
+    serde_json::from_value(json).map_err(|e| format!("json unmarshal obj failed: {what}: {e}"))
+}
+
+/// An object result: a JSON object with a non-empty string `kind`.
+pub fn object(json: Value) -> Result<Value, String> {
+    let Value::Object(map) = &json else {
+        return Err(format!(
+            "json unmarshal obj failed: json: cannot unmarshal {} into Go value of type map[string]interface {{}}",
+            json_type(&json)
+        ));
+    };
+    match map.get("kind") {
+        Some(Value::String(k)) if !k.is_empty() => Ok(json),
+        _ => Err(format!("Object 'Kind' is missing in '{json}'")),
+    }
+}
+
+fn json_type(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "bool",
+        Value::Number(_) => "number",
+        Value::String(_) => "string",
+        Value::Array(_) => "array",
+        Value::Object(_) => "object",
+    }
+}
+
+/// `GetReplicas`' second result.
+pub fn requirements(json: Value) -> Result<ReplicaRequirements, String> {
+    typed(json, &REPLICA_REQUIREMENTS, "ReplicaRequirements")
+}
+
+/// `GetComponents`' result: a list.
+pub fn components(json: Value) -> Result<Vec<Component>, String> {
+    if !json.is_array() {
+        return Err(format!(
+            "json: cannot unmarshal {} into Go value of type []v1alpha2.Component",
+            json_type(&json)
+        ));
+    }
+    typed(json, &List(&COMPONENT), "Component")
+}
+
+/// `GetDependencies`' result: a list.
+pub fn dependencies(json: Value) -> Result<Vec<DependentObjectReference>, String> {
+    if !json.is_array() {
+        return Err(format!(
+            "json unmarshal obj failed: json: cannot unmarshal {} into Go value of type []v1alpha1.DependentObjectReference",
+            json_type(&json)
+        ));
+    }
+    typed(json, &List(&DEPENDENCY), "DependentObjectReference")
+}
+
+fn is_label_value(v: &str) -> bool {
+    crate::builtin::dependencies::is_label_value(v)
+}
+
+/// Validates dependency references (§3.8): one error bare, several joined
+/// with `, ` inside `[` `]`.
+pub fn validate_dependencies(deps: &[DependentObjectReference]) -> Result<(), String> {
+    let mut errors: Vec<String> = Vec::new();
+    let mut add = |e: String| {
+        if !errors.contains(&e) {
+            errors.push(e);
+        }
+    };
+    for (i, d) in deps.iter().enumerate() {
+        let p = format!("dependencies[{i}]");
+        if d.api_version.is_empty() {
+            add(format!(
+                "{p}.apiVersion: Invalid value: \"\": missing required apiVersion"
+            ));
+        }
+        if d.kind.is_empty() {
+            add(format!(
+                "{p}.kind: Invalid value: \"\": missing required kind"
+            ));
+        }
+        match &d.label_selector {
+            None if d.name.is_empty() => {
+                let rendered = serde_json::to_string(d).unwrap_or_default();
+                add(format!(
+                    "{p}: Invalid value: {rendered}: dependency can not leave name and labelSelector all empty"
+                ));
+            }
+            None => {}
+            Some(sel) => {
+                let sp = format!("{p}.labelSelector");
+                for (k, v) in sel.match_labels.iter().flatten() {
+                    if !crate::builtin::requirements::is_qualified_name(k) {
+                        add(format!(
+                            "{sp}.matchLabels: Invalid value: \"{k}\": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character"
+                        ));
+                    }
+                    if !is_label_value(v) {
+                        add(format!(
+                            "{sp}.matchLabels: Invalid value: \"{v}\": a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character"
+                        ));
+                    }
+                }
+                for (j, e) in sel.match_expressions.iter().flatten().enumerate() {
+                    let ep = format!("{sp}.matchExpressions[{j}]");
+                    let n = e.values.as_ref().map_or(0, Vec::len);
+                    match e.operator.as_str() {
+                        "In" | "NotIn" if n == 0 => add(format!(
+                            "{ep}.values: Required value: must be specified when `operator` is 'In' or 'NotIn'"
+                        )),
+                        "Exists" | "DoesNotExist" if n > 0 => add(format!(
+                            "{ep}.values: Forbidden: may not be specified when `operator` is 'Exists' or 'DoesNotExist'"
+                        )),
+                        "In" | "NotIn" | "Exists" | "DoesNotExist" => {}
+                        other => add(format!(
+                            "{ep}.operator: Invalid value: \"{other}\": not a valid selector operator"
+                        )),
+                    }
+                    if !crate::builtin::requirements::is_qualified_name(&e.key) {
+                        add(format!(
+                            "{ep}.key: Invalid value: \"{}\": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character",
+                            e.key
+                        ));
+                    }
+                    for v in e.values.iter().flatten() {
+                        if !is_label_value(v) {
+                            add(format!(
+                                "{ep}.values: Invalid value: \"{v}\": a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character"
+                            ));
+                        }
+                    }
+                }
+            }
+        }
+    }
+    match errors.len() {
+        0 => Ok(()),
+        1 => Err(errors.remove(0)),
+        _ => Err(format!("[{}]", errors.join(", "))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn requirements_fold_keys_and_canonicalize() {
+        let r = requirements(json!({"ResourceRequest": {"cpu": 0.5, "memory": "1024Mi"},
+                                    "nodeclaim": {"NodeSelector": {"a": "b"}}, "junk": 1}))
+        .unwrap();
+        assert_eq!(r.resource_request["cpu"].0, "500m");
+        assert_eq!(r.resource_request["memory"].0, "1Gi");
+        assert_eq!(r.node_claim.unwrap().node_selector["a"], "b");
+    }
+
+    #[test]
+    fn requirements_type_mismatch_is_an_error() {
+        assert!(requirements(json!({"nodeClaim": {"nodeSelector": {"a": 1}}})).is_err());
+        assert!(requirements(json!({"resourceRequest": {"cpu": "lots"}})).is_err());
+    }
+
+    #[test]
+    fn object_needs_kind() {
+        assert!(object(json!({"kind": "X"})).is_ok());
+        assert_eq!(
+            object(json!({"apiVersion": "v1"})).unwrap_err(),
+            "Object 'Kind' is missing in '{\"apiVersion\":\"v1\"}'"
+        );
+    }
+
+    #[test]
+    fn dependency_validation_messages() {
+        let deps = dependencies(json!([{"apiVersion": "v1", "kind": "Secret"}])).unwrap();
+        assert_eq!(
+            validate_dependencies(&deps).unwrap_err(),
+            "dependencies[0]: Invalid value: {\"apiVersion\":\"v1\",\"kind\":\"Secret\"}: dependency can not leave name and labelSelector all empty"
+        );
+        let deps = dependencies(
+            json!([{"kind": "Secret", "name": "x"}, {"apiVersion": "v1", "name": "y"}]),
+        )
+        .unwrap();
+        assert_eq!(
+            validate_dependencies(&deps).unwrap_err(),
+            "[dependencies[0].apiVersion: Invalid value: \"\": missing required apiVersion, dependencies[1].kind: Invalid value: \"\": missing required kind]"
+        );
+    }
+}

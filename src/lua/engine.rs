@@ -1,0 +1,269 @@
+//! The engine: a pool of sandboxed Lua 5.1 states, a per-state cache of
+//! compiled scripts, the per-run deadline and the per-state memory limit.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use mlua::{Function, Lua, MultiValue, Value as LuaValue};
+
+use super::sandbox::{self, Sandbox, DEADLINE_MESSAGE};
+
+/// Execution limits of every run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    /// Wall-clock time one run (top-level code and entry point) may take.
+    pub timeout: Duration,
+    /// Bytes one Lua state may allocate beyond its libraries (0 = unlimited).
+    pub memory: usize,
+}
+
+impl Default for Limits {
+    /// One second (as Karmada) and 64 MiB per state.
+    fn default() -> Self {
+        Self {
+            timeout: Duration::from_secs(1),
+            memory: 64 << 20,
+        }
+    }
+}
+
+/// One script text with a process-unique identity (the compile cache key).
+#[derive(Debug, Clone)]
+pub struct Script {
+    id: u64,
+    text: Arc<str>,
+}
+
+impl Script {
+    /// Wraps a script text.
+    pub fn new(text: &str) -> Self {
+        static NEXT: AtomicU64 = AtomicU64::new(1);
+        Self {
+            id: NEXT.fetch_add(1, Ordering::Relaxed),
+            text: Arc::from(text),
+        }
+    }
+
+    /// The script text.
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+}
+
+/// How a run failed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RunError {
+    /// The script does not compile.
+    Compile(String),
+    /// A Lua error (including `not found function`), deadline, memory or
+    /// stack exhaustion.
+    Runtime(String),
+}
+
+impl RunError {
+    /// The message.
+    pub fn message(&self) -> &str {
+        match self {
+            Self::Compile(m) | Self::Runtime(m) => m,
+        }
+    }
+}
+
+impl std::fmt::Display for RunError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.message())
+    }
+}
+
+/// The text of an mlua error: the Lua message without mlua's decorations
+/// and without the stack traceback.
+pub fn lua_message(e: &mlua::Error) -> String {
+    let raw = match e {
+        mlua::Error::CallbackError { cause, .. } => return lua_message(cause),
+        mlua::Error::WithContext { cause, .. } => return lua_message(cause),
+        mlua::Error::RuntimeError(m) => m.clone(),
+        mlua::Error::SyntaxError { message, .. } => message.clone(),
+        mlua::Error::MemoryError(_) => {
+            "not enough memory (memory limit of the Lua state reached)".to_owned()
+        }
+        mlua::Error::StackError => "stack overflow".to_owned(),
+        other => other.to_string(),
+    };
+    match raw.find("\nstack traceback:") {
+        Some(i) => raw[..i].to_owned(),
+        None => raw,
+    }
+}
+
+/// A pooled state: the sandbox plus the scripts compiled in it.
+pub(crate) struct Vm {
+    sandbox: Sandbox,
+    compiled: HashMap<u64, Function>,
+    names: HashMap<&'static str, mlua::LuaString>,
+    /// Set when a run hit the deadline or the memory limit: the state is
+    /// dropped instead of going back to the pool.
+    poisoned: bool,
+}
+
+impl Vm {
+    fn new(limits: &Limits) -> Result<Self, RunError> {
+        let sandbox = sandbox::build(limits.memory).map_err(|e| {
+            RunError::Runtime(format!("cannot create Lua state: {}", lua_message(&e)))
+        })?;
+        Ok(Self {
+            sandbox,
+            compiled: HashMap::new(),
+            names: HashMap::new(),
+            poisoned: false,
+        })
+    }
+
+    /// The Lua state (for argument and result conversion).
+    pub(crate) fn lua(&self) -> &Lua {
+        &self.sandbox.lua
+    }
+
+    fn chunk(&mut self, script: &Script) -> Result<Function, RunError> {
+        if let Some(f) = self.compiled.get(&script.id) {
+            return Ok(f.clone());
+        }
+        let f = compile(&self.sandbox.lua, &script.text).map_err(RunError::Compile)?;
+        self.compiled.insert(script.id, f.clone());
+        Ok(f)
+    }
+
+    /// Runs `script` and calls its global `function` with `args` (§2.1).
+    pub(crate) fn call(
+        &mut self,
+        script: &Script,
+        function: &'static str,
+        args: MultiValue,
+        timeout: Duration,
+    ) -> Result<MultiValue, RunError> {
+        let chunk = self.chunk(script)?;
+        let name = match self.names.get(function) {
+            Some(s) => s.clone(),
+            None => {
+                let s = self
+                    .sandbox
+                    .lua
+                    .create_string(function)
+                    .map_err(|e| RunError::Runtime(lua_message(&e)))?;
+                self.names.insert(function, s.clone());
+                s
+            }
+        };
+        let mut all = MultiValue::with_capacity(args.len() + 2);
+        all.push_back(LuaValue::Function(chunk));
+        all.push_back(LuaValue::String(name));
+        all.extend(args);
+        self.sandbox.deadline.set(timeout);
+        let result = self.sandbox.run.call::<MultiValue>(all);
+        self.sandbox.deadline.clear();
+        result.map_err(|e| {
+            let message = lua_message(&e);
+            if message.contains(DEADLINE_MESSAGE) || message.contains("not enough memory") {
+                self.poisoned = true;
+            }
+            RunError::Runtime(message)
+        })
+    }
+}
+
+/// Compiles a script as a text chunk named `<string>` (binary chunks are
+/// refused).
+pub(crate) fn compile(lua: &Lua, text: &str) -> Result<Function, String> {
+    lua.load(text)
+        .set_name("=<string>")
+        .set_mode(mlua::chunk::ChunkMode::Text)
+        .into_function()
+        .map_err(|e| lua_message(&e))
+}
+
+/// A pool of sandboxed states (LIFO, at most [`Engine::POOL_SIZE`] idle).
+pub struct Engine {
+    pool: Mutex<Vec<Vm>>,
+    limits: Limits,
+}
+
+impl std::fmt::Debug for Engine {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Engine")
+            .field("limits", &self.limits)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Engine {
+    /// Idle states kept for reuse.
+    pub const POOL_SIZE: usize = 10;
+
+    /// An engine with the given limits.
+    pub fn new(limits: Limits) -> Self {
+        Self {
+            pool: Mutex::new(Vec::new()),
+            limits,
+        }
+    }
+
+    /// The limits.
+    pub fn limits(&self) -> Limits {
+        self.limits
+    }
+
+    /// Runs `f` with a state from the pool (a new one when the pool is
+    /// empty) and returns the state afterwards.
+    pub(crate) fn with_vm<T>(
+        &self,
+        f: impl FnOnce(&mut Vm, Duration) -> Result<T, RunError>,
+    ) -> Result<T, RunError> {
+        let taken = self.pool.lock().ok().and_then(|mut p| p.pop());
+        let mut vm = match taken {
+            Some(vm) => vm,
+            None => Vm::new(&self.limits)?,
+        };
+        let out = f(&mut vm, self.limits.timeout);
+        // Lua 5.1 has no emergency collection: keep pooled states well below
+        // their limit so garbage of one run cannot fail the next.
+        if !vm.poisoned && self.limits.memory > 0 && vm.lua().used_memory() > self.limits.memory / 2
+        {
+            vm.poisoned = vm.lua().gc_collect().is_err();
+        }
+        if !vm.poisoned {
+            if let Ok(mut p) = self.pool.lock() {
+                if p.len() < Self::POOL_SIZE {
+                    p.push(vm);
+                }
+            }
+        }
+        out
+    }
+}
+
+impl Default for Engine {
+    fn default() -> Self {
+        Self::new(Limits::default())
+    }
+}
+
+/// Runs only the top-level code of `text` in a fresh sandboxed state and
+/// reports whether it leaves a global function `function` behind.
+pub fn defines_function(text: &str, function: &str, limits: Limits) -> Result<bool, RunError> {
+    let vm = Vm::new(&limits)?;
+    let chunk = compile(&vm.sandbox.lua, text).map_err(RunError::Compile)?;
+    vm.sandbox.deadline.set(limits.timeout);
+    let r = vm.sandbox.probe.call::<String>((chunk, function));
+    vm.sandbox.deadline.clear();
+    r.map(|t| t == "function")
+        .map_err(|e| RunError::Runtime(lua_message(&e)))
+}
+
+/// Compiles `text` in a fresh sandboxed state without running it (§1.5).
+/// Returns the compiler message on failure.
+pub fn compile_check(text: &str) -> Result<(), String> {
+    let lua = Lua::new_with(mlua::StdLib::NONE, mlua::LuaOptions::default())
+        .map_err(|e| lua_message(&e))?;
+    compile(&lua, text).map(|_| ())
+}

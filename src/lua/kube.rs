@@ -1,0 +1,148 @@
+//! The `kube` module (`lua-environment.md` §7): `resourceAdd`,
+//! `accuratePodRequirements`, `getPodDependencies`, `getResourceQuantity`.
+//!
+//! The pod-template computations are the native built-ins' own code
+//! (`crate::builtin::requirements`, `crate::builtin::dependencies`); this module only converts arguments and
+//! results.
+
+use mlua::{Lua, MultiValue, Table, Value as LuaValue};
+use serde_json::Value;
+
+use super::convert::{self, Target};
+use crate::quantity::{Quantity, QuantityError};
+
+fn bad_arg(n: usize, func: &str, expected: &str, got: &LuaValue) -> mlua::Error {
+    mlua::Error::runtime(format!(
+        "bad argument #{n} to {func} ({expected} expected, got {})",
+        convert::type_name(got)
+    ))
+}
+
+fn quantity_arg(v: &LuaValue, n: usize, func: &str) -> mlua::Result<Option<Quantity>> {
+    match v {
+        LuaValue::Nil => Ok(None),
+        LuaValue::String(s) => Quantity::parse(&s.to_string_lossy())
+            .map(Some)
+            .map_err(|e: QuantityError| mlua::Error::runtime(e.to_string())),
+        other => Err(bad_arg(n, func, "string", other)),
+    }
+}
+
+fn template_arg(lua: &Lua, v: &LuaValue, func: &str) -> mlua::Result<Value> {
+    let LuaValue::Table(_) = v else {
+        return Err(bad_arg(1, func, "table", v));
+    };
+    let json = convert::from_lua(lua, v).map_err(|e| {
+        mlua::Error::runtime(format!("fail to convert lua value to PodTemplateSpec: {e}"))
+    })?;
+    let json = convert::reconcile(json, &[], Target::Object);
+    if !json.is_object() {
+        return Err(mlua::Error::runtime(format!(
+            "fail to convert lua value {json} to PodTemplateSpec: expected an object"
+        )));
+    }
+    Ok(json)
+}
+
+/// Builds the module table.
+pub(crate) fn module(lua: &Lua) -> mlua::Result<Table> {
+    let m = lua.create_table()?;
+    m.set(
+        "resourceAdd",
+        lua.create_function(|_, args: MultiValue| {
+            let mut total = Quantity::zero();
+            for (i, v) in args.iter().enumerate() {
+                if let Some(q) = quantity_arg(v, i + 1, "resourceAdd")? {
+                    total = total
+                        .checked_add(&q)
+                        .ok_or_else(|| mlua::Error::runtime("resourceAdd: quantity overflow"))?;
+                }
+            }
+            Ok(total.to_canonical_string())
+        })?,
+    )?;
+    m.set(
+        "accuratePodRequirements",
+        lua.create_function(|lua, args: MultiValue| {
+            if args.len() != 1 {
+                return Err(mlua::Error::runtime(
+                    "getPodRequirements only accepts one argument",
+                ));
+            }
+            let template = template_arg(lua, &args[0], "accuratePodRequirements")?;
+            let req = crate::builtin::requirements::pod_template_requirements(
+                &template,
+                crate::builtin::requirements::RequirementsOptions::default(),
+            )
+            .map_err(|e| {
+                mlua::Error::runtime(format!("fail to convert lua value to PodTemplateSpec: {e}"))
+            })?;
+            match req {
+                None => Ok(LuaValue::Nil),
+                Some(r) => {
+                    let v = serde_json::to_value(r).map_err(mlua::Error::external)?;
+                    convert::to_lua(lua, &v)
+                }
+            }
+        })?,
+    )?;
+    m.set(
+        "getPodDependencies",
+        lua.create_function(|lua, args: MultiValue| {
+            if args.len() != 2 {
+                return Err(mlua::Error::runtime(
+                    "getPodDependencies only accepts two argument",
+                ));
+            }
+            let template = template_arg(lua, &args[0], "getPodDependencies")?;
+            let namespace = match &args[1] {
+                LuaValue::Nil => "default".to_owned(),
+                LuaValue::String(s) => s.to_string_lossy(),
+                LuaValue::Integer(i) => i.to_string(),
+                LuaValue::Number(n) => super::text::number_to_string(*n),
+                other => return Err(bad_arg(2, "getPodDependencies", "string", other)),
+            };
+            let deps =
+                crate::builtin::dependencies::pod_template_dependencies(&template, &namespace)
+                    .map_err(|e| {
+                        mlua::Error::runtime(format!(
+                            "fail to convert lua value to corev1.PodTemplateSpec: {e}"
+                        ))
+                    })?;
+            if deps.is_empty() {
+                return Ok(LuaValue::Nil);
+            }
+            let v = serde_json::to_value(deps).map_err(mlua::Error::external)?;
+            convert::to_lua(lua, &v)
+        })?,
+    )?;
+    m.set(
+        "getResourceQuantity",
+        lua.create_function(|_, args: MultiValue| {
+            if args.len() != 1 {
+                return Err(mlua::Error::runtime(
+                    "getResourceQuantity only accepts one argument",
+                ));
+            }
+            let v = match &args[0] {
+                LuaValue::Nil => 0.0,
+                LuaValue::String(s) => Quantity::parse(&s.to_string_lossy())
+                    .map_err(|e| mlua::Error::runtime(e.to_string()))?
+                    .as_approximate_f64(),
+                other => return Err(bad_arg(1, "getResourceQuantity", "string", other)),
+            };
+            if v.is_infinite() {
+                return Err(mlua::Error::runtime(format!(
+                    "int approximation unexpectedly returned an infinite value: {v},"
+                )));
+            }
+            if v < 0.0 {
+                return Err(mlua::Error::runtime(format!(
+                    "int approximation unexpectedly returned a negative value: {v},"
+                )));
+            }
+            Ok(v)
+        })?,
+    )?;
+    Ok(m)
+}

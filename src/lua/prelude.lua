@@ -1,0 +1,264 @@
+-- Builds the sandboxed environment of karmada-interpreter's Lua engine
+-- (lua-environment.md §6). Runs once per VM with the VM's raw globals; the
+-- scripts never see those: every run gets a fresh environment table from
+-- `newenv`, whose reads fall through to the read-only prototype built here.
+local H = ...
+
+local rawpcall, rawxpcall, setfenv, setmetatable, getmetatable, rawget =
+  pcall, xpcall, setfenv, setmetatable, getmetatable, rawget
+local type, error, select, tostring_raw = type, error, select, tostring
+local ssub, sbyte, schar, sreverse, slen =
+  string.sub, string.byte, string.char, string.reverse, string.len
+local check = H.check
+
+local NOT_SUPPORTED = " is not supported in karmada customized resourceinterpreter."
+local function disabled(name)
+  return function()
+    error("call function " .. name .. NOT_SUPPORTED, 2)
+  end
+end
+local function unsupported_string(name)
+  return function()
+    error("The Lua function string." .. name .. " is not supported by Karmada. If you believe "
+      .. "this function is essential for your use case, please submit an issue to let us know why you need it.", 2)
+  end
+end
+
+-- pcall/xpcall re-raise once the deadline has passed, so a script cannot
+-- swallow the deadline by catching it in a loop.
+local function pass(...)
+  check()
+  return ...
+end
+local function pcall_(...)
+  return pass(rawpcall(...))
+end
+-- Lua 5.1 runs an error handler with hooks disabled when the error was
+-- raised by a hook (the deadline): a looping handler would then never be
+-- stopped. The handler is therefore skipped once the deadline has passed.
+local expired = H.expired
+local function xpcall_(f, handler)
+  return pass(rawxpcall(f, function(e)
+    if expired() then
+      return e
+    end
+    return handler(e)
+  end))
+end
+
+-- string library (§6.4)
+local LIMIT = 1000000
+local function lim(s)
+  if type(s) == "string" and #s > LIMIT then
+    error("string length " .. #s .. " exceeds the maximum allowed input string length 1000000 "
+      .. "in Karmada lua string lib, please check your lua script.", 3)
+  end
+end
+
+local S = {}
+S.len = slen
+S.sub = function(s, i, j)
+  lim(s)
+  if type(i) ~= "number" then
+    error("bad argument #2 to sub (number expected, got " .. type(i) .. ")", 2)
+  end
+  if j ~= nil and type(j) ~= "number" then
+    error("bad argument #3 to sub (number expected, got " .. type(j) .. ")", 2)
+  end
+  return ssub(s, i, j)
+end
+S.upper = function(s)
+  lim(s)
+  return H.upper(s)
+end
+S.lower = function(s)
+  lim(s)
+  return H.lower(s)
+end
+S.reverse = function(s)
+  lim(s)
+  return sreverse(s)
+end
+S.byte = function(s, ...)
+  lim(s)
+  return sbyte(s, ...)
+end
+S.char = function(...)
+  local n = select("#", ...)
+  local t = { ... }
+  for i = 1, n do
+    if type(t[i]) == "number" then
+      t[i] = t[i] % 256
+    end
+  end
+  return schar(unpack(t, 1, n))
+end
+S.find = function(...)
+  local n = select("#", ...)
+  local s, p, init, plain = ...
+  lim(s)
+  lim(p)
+  if p == "" then
+    return 1, 0
+  end
+  return H.find(s, p, init, n == 4 and plain and true or false)
+end
+S.match = function(s, p, init)
+  lim(s)
+  lim(p)
+  return H.match(s, p, init)
+end
+S.gmatch = function(s, p)
+  lim(s)
+  lim(p)
+  local all = H.gmatch(s, p)
+  local i = 0
+  return function()
+    i = i + 1
+    local m = all[i]
+    if m ~= nil then
+      return unpack(m)
+    end
+  end
+end
+S.gfind = S.gmatch
+S.format = function(fmt, ...)
+  lim(fmt)
+  return H.format(fmt, ...)
+end
+S.gsub = unsupported_string("gsub")
+S.rep = unsupported_string("rep")
+S.dump = unsupported_string("dump")
+
+-- method syntax on strings uses the restricted library
+getmetatable("").__index = S
+
+-- table.concat formats numbers like tostring (§6.3), not with %.14g
+local tconcat, tostring_h = table.concat, H.tostring
+local function concat(t, sep, i, j)
+  if type(t) ~= "table" then
+    return tconcat(t, sep, i, j)
+  end
+  i = i or 1
+  j = j or #t
+  local parts = {}
+  for k = i, j do
+    local v = t[k]
+    local tv = type(v)
+    if tv == "number" then
+      v = tostring_h(v)
+    elseif tv ~= "string" then
+      error("invalid value (" .. tv .. ") at index " .. k .. " in table for concat", 2)
+    end
+    parts[k - i + 1] = v
+  end
+  return tconcat(parts, sep or "")
+end
+
+local T = {
+  concat = concat, getn = table.getn, insert = table.insert, maxn = table.maxn,
+  remove = table.remove, sort = table.sort,
+}
+
+local M = {}
+for _, k in ipairs({ "abs", "acos", "asin", "atan", "atan2", "ceil", "cos", "cosh", "deg", "exp",
+  "floor", "fmod", "frexp", "ldexp", "log", "log10", "max", "min", "modf", "pow", "rad", "random",
+  "randomseed", "sin", "sinh", "sqrt", "tan", "tanh", "pi" }) do
+  M[k] = math[k]
+end
+M.mod = math.fmod
+M.log = function(x)
+  return math.log(x)
+end
+M.huge = 1.7976931348623157e308
+
+local O = { time = H.ostime, date = H.osdate }
+
+local function readonly(t, name)
+  return setmetatable({}, {
+    __index = t,
+    __newindex = function()
+      error(name .. " is read-only", 2)
+    end,
+    __metatable = false,
+  })
+end
+
+local KUBE = readonly(H.kube, "module kube")
+local function require_(name)
+  if name == "kube" then
+    return KUBE
+  end
+  error("module " .. tostring_raw(name) .. " not found:\n\tno field package.preload['"
+    .. tostring_raw(name) .. "'], ", 2)
+end
+
+local P = readonly({
+  preload = readonly({ kube = function() return KUBE end }, "package.preload"),
+  loaded = readonly({ kube = KUBE }, "package.loaded"),
+  loaders = readonly({ function(name)
+    if name == "kube" then
+      return function() return KUBE end
+    end
+    return "\n\tno field package.preload['" .. tostring_raw(name) .. "']"
+  end }, "package.loaders"),
+  loadlib = function() error("loadlib is not supported", 2) end,
+}, "package")
+
+local proto = {
+  assert = assert, error = error, ipairs = ipairs, next = next, pairs = pairs,
+  pcall = pcall_, xpcall = xpcall_, print = H.print, select = select,
+  tonumber = H.tonumber, tostring = H.tostring, type = type, unpack = unpack,
+  require = require_, package = P,
+  _VERSION = "Lua 5.1", _GOPHER_LUA_VERSION = "GopherLua 1.1.1",
+  _printregs = function() end,
+}
+for _, name in ipairs({ "collectgarbage", "dofile", "getfenv", "getmetatable", "load", "loadfile",
+  "loadstring", "rawequal", "rawget", "rawset", "setfenv", "setmetatable", "module", "newproxy" }) do
+  proto[name] = disabled(name)
+end
+
+local envmeta = { __index = proto, __metatable = false }
+local smeta = { __index = S, __metatable = false }
+local tmeta = { __index = T, __metatable = false }
+local mmeta = { __index = M, __metatable = false }
+local ometa = { __index = O, __metatable = false }
+
+-- A fresh global environment: writes stay in it (also writes into the
+-- library tables, which are per-run overlays of the shared libraries).
+local function newenv()
+  local env = setmetatable({
+    _G = false,
+    string = setmetatable({}, smeta),
+    table = setmetatable({}, tmeta),
+    math = setmetatable({}, mmeta),
+    os = setmetatable({}, ometa),
+  }, envmeta)
+  env._G = env
+  return env
+end
+
+-- One run (§2.1): fresh environment, top-level code, entry point lookup, call.
+local function run(chunk, name, ...)
+  local env = newenv()
+  setfenv(chunk, env)
+  chunk()
+  local f = rawget(env, name)
+  if f == nil then
+    error("not found function " .. name, 0)
+  end
+  if type(f) ~= "function" then
+    error(name .. " is not a function: " .. type(f), 0)
+  end
+  return f(...)
+end
+
+-- Runs the top-level code only and reports the type of global `name`.
+local function probe(chunk, name)
+  local env = newenv()
+  setfenv(chunk, env)
+  chunk()
+  return type(rawget(env, name))
+end
+
+return run, probe

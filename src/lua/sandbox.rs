@@ -1,0 +1,417 @@
+//! The sandboxed Lua state (`lua-environment.md` §6): which libraries exist,
+//! the host-implemented functions that replace standard ones, and the deadline
+//! hook.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::{Instant, SystemTime, UNIX_EPOCH};
+
+use mlua::{
+    Function, HookTriggers, Lua, LuaOptions, MultiValue, StdLib, Table, Value as LuaValue, VmState,
+};
+
+use super::text::{self, FmtArg};
+
+const PRELUDE: &str = include_str!("prelude.lua");
+
+/// The message of the deadline error.
+pub const DEADLINE_MESSAGE: &str = "context deadline exceeded";
+
+/// How often (in VM instructions) the deadline is checked.
+const HOOK_INTERVAL: u32 = 1000;
+
+/// A per-VM deadline, in nanoseconds since the VM's creation; `u64::MAX`
+/// when no run is in progress.
+#[derive(Debug, Clone)]
+pub(crate) struct Deadline {
+    base: Instant,
+    at: Arc<AtomicU64>,
+}
+
+impl Deadline {
+    fn new() -> Self {
+        Self {
+            base: Instant::now(),
+            at: Arc::new(AtomicU64::new(u64::MAX)),
+        }
+    }
+
+    pub(crate) fn set(&self, after: std::time::Duration) {
+        let now = self.base.elapsed();
+        let at = now.saturating_add(after).as_nanos();
+        self.at
+            .store(u64::try_from(at).unwrap_or(u64::MAX), Ordering::Relaxed);
+    }
+
+    pub(crate) fn clear(&self) {
+        self.at.store(u64::MAX, Ordering::Relaxed);
+    }
+
+    fn expired(&self) -> bool {
+        let at = self.at.load(Ordering::Relaxed);
+        at != u64::MAX && self.base.elapsed().as_nanos() >= u128::from(at)
+    }
+}
+
+/// A freshly built sandboxed state: the VM, its `run` function (prelude) and
+/// its deadline.
+pub(crate) struct Sandbox {
+    pub lua: Lua,
+    pub run: Function,
+    pub probe: Function,
+    pub deadline: Deadline,
+}
+
+fn arg_text(v: &LuaValue) -> String {
+    match v {
+        LuaValue::Nil => "nil".to_owned(),
+        LuaValue::Boolean(b) => b.to_string(),
+        LuaValue::Integer(i) => i.to_string(),
+        LuaValue::Number(n) => text::number_to_string(*n),
+        LuaValue::String(s) => s.to_string_lossy(),
+        other => format!(
+            "{}: {:p}",
+            super::convert::type_name(other),
+            other.to_pointer()
+        ),
+    }
+}
+
+fn string_arg(v: &LuaValue, n: usize, func: &str) -> mlua::Result<Vec<u8>> {
+    match v {
+        LuaValue::String(s) => Ok(s.as_bytes().to_vec()),
+        LuaValue::Integer(_) | LuaValue::Number(_) => Ok(arg_text(v).into_bytes()),
+        other => Err(mlua::Error::runtime(format!(
+            "bad argument #{n} to {func} (string expected, got {})",
+            super::convert::type_name(other)
+        ))),
+    }
+}
+
+/// Builds a sandboxed state with a memory limit of `memory` bytes (0 = none).
+pub(crate) fn build(memory: usize) -> mlua::Result<Sandbox> {
+    let lua = Lua::new_with(
+        StdLib::STRING | StdLib::TABLE | StdLib::MATH,
+        LuaOptions::default(),
+    )?;
+    let deadline = Deadline::new();
+    let h = lua.create_table()?;
+
+    let d = deadline.clone();
+    h.set(
+        "check",
+        lua.create_function(move |_, ()| {
+            if d.expired() {
+                Err(mlua::Error::runtime(DEADLINE_MESSAGE))
+            } else {
+                Ok(())
+            }
+        })?,
+    )?;
+    let d = deadline.clone();
+    h.set(
+        "expired",
+        lua.create_function(move |_, ()| Ok(d.expired()))?,
+    )?;
+    h.set(
+        "upper",
+        lua.create_function(|lua, v: LuaValue| {
+            let s = string_arg(&v, 1, "upper")?;
+            lua.create_string(text::map_case(&s, true))
+        })?,
+    )?;
+    h.set(
+        "lower",
+        lua.create_function(|lua, v: LuaValue| {
+            let s = string_arg(&v, 1, "lower")?;
+            lua.create_string(text::map_case(&s, false))
+        })?,
+    )?;
+    h.set(
+        "format",
+        lua.create_function(|lua, args: MultiValue| {
+            let mut it = args.into_iter();
+            let fmt = string_arg(&it.next().unwrap_or(LuaValue::Nil), 1, "format")?;
+            let wanted = text::count_verbs(&fmt);
+            let args: Vec<FmtArg> = it
+                .take(wanted)
+                .map(|v| match v {
+                    LuaValue::Nil => FmtArg::Nil,
+                    LuaValue::Boolean(b) => FmtArg::Bool(b),
+                    LuaValue::Integer(i) => FmtArg::Number(i as f64),
+                    LuaValue::Number(n) => FmtArg::Number(n),
+                    LuaValue::String(s) => FmtArg::Str(s.as_bytes().to_vec()),
+                    other => FmtArg::Other(super::convert::type_name(&other), arg_text(&other)),
+                })
+                .collect();
+            let out = text::go_format(&fmt, &args).map_err(mlua::Error::runtime)?;
+            lua.create_string(out)
+        })?,
+    )?;
+    let raw_tostring: Function = lua.globals().get("tostring")?;
+    h.set(
+        "tostring",
+        lua.create_function(move |lua, args: MultiValue| {
+            let Some(v) = args.into_iter().next() else {
+                return Err(mlua::Error::runtime(
+                    "bad argument #1 to tostring (value expected)",
+                ));
+            };
+            match v {
+                LuaValue::Integer(i) => lua.create_string(i.to_string()),
+                LuaValue::Number(n) => lua.create_string(text::number_to_string(n)),
+                other => raw_tostring.call(other),
+            }
+        })?,
+    )?;
+    h.set(
+        "tonumber",
+        lua.create_function(|_, args: MultiValue| {
+            let mut it = args.into_iter();
+            let Some(v) = it.next() else {
+                return Err(mlua::Error::runtime(
+                    "bad argument #1 to tonumber (value expected)",
+                ));
+            };
+            let base = match it.next() {
+                None | Some(LuaValue::Nil) => None,
+                Some(LuaValue::Integer(b)) => Some(u32::try_from(b).unwrap_or(0)),
+                Some(LuaValue::Number(b)) => Some(b as u32),
+                Some(other) => {
+                    return Err(mlua::Error::runtime(format!(
+                        "bad argument #2 to tonumber (number expected, got {})",
+                        super::convert::type_name(&other)
+                    )))
+                }
+            };
+            Ok(match v {
+                LuaValue::Integer(i) => Some(i as f64),
+                LuaValue::Number(n) => Some(n),
+                LuaValue::String(s) => text::tonumber_str(&s.to_string_lossy(), base),
+                _ => None,
+            })
+        })?,
+    )?;
+    h.set(
+        "print",
+        lua.create_function(|_, args: MultiValue| {
+            let line: Vec<String> = args.iter().map(arg_text).collect();
+            eprintln!("{}", line.join("\t"));
+            Ok(())
+        })?,
+    )?;
+    h.set(
+        "ostime",
+        lua.create_function(|_, t: Option<Table>| {
+            let Some(t) = t else {
+                let now = SystemTime::now()
+                    .duration_since(UNIX_EPOCH)
+                    .map(|d| d.as_secs() as f64)
+                    .unwrap_or(0.0);
+                return Ok(now);
+            };
+            let field = |k: &str, d: f64| -> mlua::Result<f64> {
+                Ok(t.get::<Option<f64>>(k)?.unwrap_or(d))
+            };
+            let (y, mo, d) = (
+                field("year", -1.0)?,
+                field("month", -1.0)?,
+                field("day", -1.0)?,
+            );
+            let (h, mi, s) = (field("hour", 12.0)?, field("min", 0.0)?, field("sec", 0.0)?);
+            for (name, v) in [
+                ("year", y),
+                ("month", mo),
+                ("day", d),
+                ("hour", h),
+                ("min", mi),
+                ("sec", s),
+            ] {
+                if !(-1e9..=1e9).contains(&v) {
+                    return Err(mlua::Error::runtime(format!(
+                        "field '{name}' is out-of-bound"
+                    )));
+                }
+            }
+            let days = super::osdate::days_from_civil(y as i64, mo as i64, d as i64);
+            Ok(days as f64 * 86400.0 + h.trunc() * 3600.0 + mi.trunc() * 60.0 + s.trunc())
+        })?,
+    )?;
+    h.set(
+        "osdate",
+        lua.create_function(|lua, (fmt, t): (Option<String>, Option<f64>)| {
+            let now = SystemTime::now()
+                .duration_since(UNIX_EPOCH)
+                .map(|d| d.as_secs() as i64)
+                .unwrap_or(0);
+            let secs = t.map_or(now, |t| t as i64);
+            let fmt = fmt.unwrap_or_else(|| "%c".to_owned());
+            let fmt = fmt.strip_prefix('!').unwrap_or(&fmt);
+            let parts = super::osdate::Civil::from_unix(secs);
+            if fmt.starts_with("*t") {
+                let tbl = lua.create_table()?;
+                tbl.set("year", parts.year)?;
+                tbl.set("month", parts.month)?;
+                tbl.set("day", parts.day)?;
+                tbl.set("hour", parts.hour)?;
+                tbl.set("min", parts.min)?;
+                tbl.set("sec", parts.sec)?;
+                tbl.set("wday", parts.wday + 1)?;
+                tbl.set("yday", 0)?;
+                tbl.set("isdst", false)?;
+                return Ok(LuaValue::Table(tbl));
+            }
+            Ok(LuaValue::String(lua.create_string(parts.format(fmt))?))
+        })?,
+    )?;
+    install_patterns(&lua, &h, &deadline)?;
+    h.set("kube", super::kube::module(&lua)?)?;
+
+    let (run, probe): (Function, Function) = lua
+        .load(PRELUDE)
+        .set_name("=prelude")
+        .set_mode(mlua::chunk::ChunkMode::Text)
+        .call(h)?;
+
+    let d = deadline.clone();
+    // Soft limit: the collector runs with a large pause (below), so a script
+    // with a big live heap could reach the hard limit before a cycle starts.
+    // Past 3/4 of the limit the hook forces a full collection, at most once
+    // per doubling of the heap since the previous forced one.
+    let soft = memory.saturating_mul(3) / 4;
+    let last_forced = Arc::new(AtomicU64::new(0));
+    lua.set_hook(
+        HookTriggers::new().every_nth_instruction(HOOK_INTERVAL),
+        move |lua, _| {
+            if d.expired() {
+                return Err(mlua::Error::runtime(DEADLINE_MESSAGE));
+            }
+            if soft > 0 {
+                let used = lua.used_memory();
+                let last = last_forced.load(Ordering::Relaxed) as usize;
+                if used > soft && used > last.saturating_mul(2) {
+                    lua.gc_collect()?;
+                    last_forced.store(lua.used_memory() as u64, Ordering::Relaxed);
+                }
+            }
+            Ok(VmState::Continue)
+        },
+    )?;
+    // Runs produce short-lived garbage; collect less eagerly than the
+    // default (pause 200%): the heap may grow to 10x its live size (a few MB)
+    // before a cycle starts, so less time goes into marking the long-lived heap.
+    lua.gc_set_mode(mlua::state::GcMode::Incremental(
+        mlua::state::GcIncParams::default().pause(1000),
+    ));
+    if memory > 0 {
+        lua.set_memory_limit(lua.used_memory() + memory)?;
+    }
+    Ok(Sandbox {
+        lua,
+        run,
+        probe,
+        deadline,
+    })
+}
+
+fn int_arg(v: Option<&LuaValue>, n: usize, func: &str, default: i64) -> mlua::Result<i64> {
+    match v {
+        None | Some(LuaValue::Nil) => Ok(default),
+        Some(LuaValue::Integer(i)) => Ok(*i),
+        Some(LuaValue::Number(x)) => Ok(*x as i64),
+        Some(LuaValue::String(s)) => s
+            .to_string_lossy()
+            .trim()
+            .parse::<f64>()
+            .map(|x| x as i64)
+            .map_err(|_| {
+                mlua::Error::runtime(format!(
+                    "bad argument #{n} to {func} (number expected, got string)"
+                ))
+            }),
+        Some(other) => Err(mlua::Error::runtime(format!(
+            "bad argument #{n} to {func} (number expected, got {})",
+            super::convert::type_name(other)
+        ))),
+    }
+}
+
+fn push_captures(
+    lua: &Lua,
+    src: &[u8],
+    captures: &[super::pattern::Capture],
+    out: &mut MultiValue,
+) -> mlua::Result<()> {
+    for c in captures {
+        out.push_back(match c {
+            super::pattern::Capture::Str(a, b) => {
+                LuaValue::String(lua.create_string(&src[*a..*b])?)
+            }
+            super::pattern::Capture::Pos(p) => LuaValue::Number(*p as f64),
+        });
+    }
+    Ok(())
+}
+
+/// `string.find`, `string.match` and `string.gmatch` on the Rust matcher.
+fn install_patterns(lua: &Lua, h: &Table, deadline: &Deadline) -> mlua::Result<()> {
+    let d = deadline.clone();
+    h.set(
+        "find",
+        lua.create_function(move |lua, args: MultiValue| {
+            let s = string_arg(args.front().unwrap_or(&LuaValue::Nil), 1, "find")?;
+            let p = string_arg(args.get(1).unwrap_or(&LuaValue::Nil), 2, "find")?;
+            let init = int_arg(args.get(2), 3, "find", 1)?;
+            let plain = matches!(args.get(3), Some(LuaValue::Boolean(true)));
+            let expired = || d.expired();
+            let found = super::pattern::find(&s, &p, init, plain, true, &expired)
+                .map_err(mlua::Error::runtime)?;
+            let mut out = MultiValue::new();
+            match found {
+                None => out.push_back(LuaValue::Nil),
+                Some(f) => {
+                    out.push_back(LuaValue::Number((f.start + 1) as f64));
+                    out.push_back(LuaValue::Number(f.end as f64));
+                    push_captures(lua, &s, &f.captures, &mut out)?;
+                }
+            }
+            Ok(out)
+        })?,
+    )?;
+    let d = deadline.clone();
+    h.set(
+        "match",
+        lua.create_function(move |lua, args: MultiValue| {
+            let s = string_arg(args.front().unwrap_or(&LuaValue::Nil), 1, "match")?;
+            let p = string_arg(args.get(1).unwrap_or(&LuaValue::Nil), 2, "match")?;
+            let init = int_arg(args.get(2), 3, "match", 1)?;
+            let expired = || d.expired();
+            let found = super::pattern::find(&s, &p, init, false, false, &expired)
+                .map_err(mlua::Error::runtime)?;
+            let mut out = MultiValue::new();
+            if let Some(f) = found {
+                push_captures(lua, &s, &f.captures, &mut out)?;
+            }
+            Ok(out)
+        })?,
+    )?;
+    let d = deadline.clone();
+    h.set(
+        "gmatch",
+        lua.create_function(move |lua, args: MultiValue| {
+            let s = string_arg(args.front().unwrap_or(&LuaValue::Nil), 1, "gmatch")?;
+            let p = string_arg(args.get(1).unwrap_or(&LuaValue::Nil), 2, "gmatch")?;
+            let expired = || d.expired();
+            let all = super::pattern::gmatch(&s, &p, &expired).map_err(mlua::Error::runtime)?;
+            let t = lua.create_table_with_capacity(all.len(), 0)?;
+            for (i, caps) in all.iter().enumerate() {
+                let mut mv = MultiValue::new();
+                push_captures(lua, &s, caps, &mut mv)?;
+                let row = lua.create_sequence_from(mv)?;
+                t.raw_set(i + 1, row)?;
+            }
+            Ok(t)
+        })?,
+    )?;
+    Ok(())
+}

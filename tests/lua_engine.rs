@@ -1,0 +1,628 @@
+//! Engine behaviour with exact texts: result conversion errors, run errors,
+//! admission validation, the rule check, limits and concurrency.
+
+use std::time::Duration;
+
+use karmada_interpreter::api::{
+    AggregatedStatusItem, CustomizationRules, CustomizationTarget, InterpreterOperation, LuaScript,
+    ResourceInterpreterCustomization, ResourceInterpreterCustomizationSpec,
+};
+use karmada_interpreter::interpreter::{Layer, Outcome, Request};
+use karmada_interpreter::lua::validate::{admit, check_rules, Denial, RuleStatus};
+use karmada_interpreter::lua::{Limits, LuaLayer};
+use karmada_interpreter::Error;
+use rstest::rstest;
+use serde_json::{json, Value};
+
+fn rules(op: InterpreterOperation, script: &str) -> CustomizationRules {
+    let s = Some(LuaScript {
+        lua_script: script.to_owned(),
+    });
+    let mut r = CustomizationRules::default();
+    use InterpreterOperation::*;
+    match op {
+        Retain => r.retention = s,
+        InterpretReplica => r.replica_resource = s,
+        InterpretComponent => r.component_resource = s,
+        ReviseReplica => r.replica_revision = s,
+        InterpretStatus => r.status_reflection = s,
+        AggregateStatus => r.status_aggregation = s,
+        InterpretHealth => r.health_interpretation = s,
+        InterpretDependency => r.dependency_interpretation = s,
+    }
+    r
+}
+
+fn customization(
+    name: &str,
+    kind: &str,
+    rules: CustomizationRules,
+) -> ResourceInterpreterCustomization {
+    ResourceInterpreterCustomization {
+        metadata: k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta {
+            name: Some(name.to_owned()),
+            ..Default::default()
+        },
+        spec: ResourceInterpreterCustomizationSpec {
+            target: CustomizationTarget {
+                api_version: "engine.example.io/v1".to_owned(),
+                kind: kind.to_owned(),
+            },
+            customizations: rules,
+        },
+        ..Default::default()
+    }
+}
+
+fn object() -> Value {
+    json!({"apiVersion": "engine.example.io/v1", "kind": "Thing", "metadata": {"name": "t"},
+           "spec": {"replicas": 2}})
+}
+
+fn run(op: InterpreterOperation, script: &str) -> Result<Outcome, Error> {
+    let layer =
+        LuaLayer::customizations(vec![customization("c", "Thing", rules(op, script))]).unwrap();
+    let obj = object();
+    let items: Vec<AggregatedStatusItem> = Vec::new();
+    let request = match op {
+        InterpreterOperation::InterpretReplica => Request::InterpretReplica { object: &obj },
+        InterpreterOperation::InterpretComponent => Request::InterpretComponent { object: &obj },
+        InterpreterOperation::ReviseReplica => Request::ReviseReplica {
+            object: &obj,
+            replicas: 3,
+        },
+        InterpreterOperation::Retain => Request::Retain {
+            desired: &obj,
+            observed: &obj,
+        },
+        InterpreterOperation::AggregateStatus => Request::AggregateStatus {
+            object: &obj,
+            items: Some(&items),
+        },
+        InterpreterOperation::InterpretStatus => Request::InterpretStatus { object: &obj },
+        InterpreterOperation::InterpretHealth => Request::InterpretHealth { object: &obj },
+        InterpreterOperation::InterpretDependency => Request::InterpretDependency { object: &obj },
+    };
+    layer.interpret(&request)
+}
+
+fn message(r: Result<Outcome, Error>) -> String {
+    match r {
+        Err(Error::Lua { message, .. }) => message,
+        other => panic!("expected a Lua error, got {other:?}"),
+    }
+}
+
+use InterpreterOperation as Op;
+
+#[rstest]
+#[case(
+    Op::InterpretReplica,
+    "function GetReplicas(o) return nil end",
+    "result type 0 is not number"
+)]
+#[case(
+    Op::InterpretReplica,
+    "function GetReplicas(o) return '3' end",
+    "result type 3 is not number"
+)]
+#[case(
+    Op::InterpretReplica,
+    "function GetReplicas(o) return 3, 'x' end",
+    "expect the returned requires type is table but got string"
+)]
+#[case(
+    Op::InterpretComponent,
+    "function GetComponents(o) return 1 end",
+    "expected result type 'table' or 'nil' from GetComponents, but got 'number'"
+)]
+#[case(
+    Op::InterpretComponent,
+    "function GetComponents(o) error('x', 0) end",
+    "failed to run 'GetComponents' script: x"
+)]
+#[case(Op::InterpretComponent, "function GetComponents(o) return {{name = print}} end", "failed to convert lua table for components: encode lua result to json failed: cannot encode function to JSON")]
+#[case(
+    Op::ReviseReplica,
+    "function ReviseReplica(o, n) return n end",
+    "expect the returned requires type is table but got number"
+)]
+#[case(
+    Op::ReviseReplica,
+    "function ReviseReplica(o, n) o.kind = nil return o end",
+    "Object 'Kind' is missing in"
+)]
+#[case(
+    Op::ReviseReplica,
+    "function ReviseReplica(o, n) local t = {} o.a = t o.b = t return o end",
+    "encode lua result to json failed: cannot encode recursively nested tables to JSON"
+)]
+#[case(
+    Op::ReviseReplica,
+    "function ReviseReplica(o, n) o.a = {1, nil, 3} return o end",
+    "cannot encode sparse array"
+)]
+#[case(
+    Op::ReviseReplica,
+    "function ReviseReplica(o, n) o.a = {1, x = 2} return o end",
+    "cannot encode mixed or invalid key types"
+)]
+#[case(
+    Op::ReviseReplica,
+    "function ReviseReplica(o, n) o.a = 0/0 return o end",
+    "json: unsupported value: NaN"
+)]
+#[case(
+    Op::ReviseReplica,
+    "function ReviseReplica(o, n) o.a = -1/0 return o end",
+    "json: unsupported value: -Inf"
+)]
+#[case(
+    Op::Retain,
+    "function Retain(d, o) return true end",
+    "expect the returned requires type is table but got boolean"
+)]
+#[case(
+    Op::InterpretStatus,
+    "function ReflectStatus(o) return nil end",
+    "expect the returned replica type is table but got nil"
+)]
+#[case(
+    Op::InterpretHealth,
+    "function InterpretHealth(o) end",
+    "result type 0 is not bool"
+)]
+#[case(
+    Op::InterpretHealth,
+    "function InterpretHealth(o) return 1 end",
+    "result type 2 is not bool"
+)]
+#[case(
+    Op::InterpretHealth,
+    "function InterpretHealth(o) return {} end",
+    "result type 7 is not bool"
+)]
+#[case(
+    Op::InterpretHealth,
+    "function InterpretHeatlh(o) return true end",
+    "not found function InterpretHealth"
+)]
+#[case(
+    Op::InterpretHealth,
+    "InterpretHealth = 5",
+    "InterpretHealth is not a function: number"
+)]
+#[case(
+    Op::InterpretHealth,
+    "function InterpretHealth(o)\n  local x = nil\n  return x.y\nend",
+    "<string>:3: attempt to index local 'x' (a nil value)"
+)]
+#[case(
+    Op::InterpretHealth,
+    "function InterpretHealth(o) error('boom') end",
+    "<string>:1: boom"
+)]
+#[case(
+    Op::InterpretHealth,
+    "return +",
+    "<string>:1: unexpected symbol near '+'"
+)]
+#[case(
+    Op::InterpretHealth,
+    "function InterpretHealth(o) return require('nope') end",
+    "module nope not found:\n\tno field package.preload['nope']"
+)]
+#[case(
+    Op::InterpretHealth,
+    "function InterpretHealth(o) return load end",
+    "result type 4 is not bool"
+)]
+#[case(
+    Op::InterpretHealth,
+    "function InterpretHealth(o) load('x') end",
+    "call function load is not supported in karmada customized resourceinterpreter."
+)]
+#[case(
+    Op::InterpretHealth,
+    "function InterpretHealth(o) return require('kube').resourceAdd(1) end",
+    "bad argument #1 to resourceAdd (string expected, got number)"
+)]
+#[case(
+    Op::InterpretHealth,
+    "function InterpretHealth(o) return require('kube').resourceAdd('1x') end",
+    "cannot parse '1x'"
+)]
+#[case(
+    Op::InterpretHealth,
+    "function InterpretHealth(o) return require('kube').accuratePodRequirements() end",
+    "getPodRequirements only accepts one argument"
+)]
+#[case(
+    Op::InterpretHealth,
+    "function InterpretHealth(o) return require('kube').getPodDependencies({}) end",
+    "getPodDependencies only accepts two argument"
+)]
+#[case(
+    Op::InterpretHealth,
+    "function InterpretHealth(o) return require('kube').getResourceQuantity('-1') end",
+    "int approximation unexpectedly returned a negative value"
+)]
+#[case(
+    Op::InterpretHealth,
+    "function InterpretHealth(o) return string.rep('x', 2) end",
+    "The Lua function string.rep is not supported by Karmada."
+)]
+#[case(
+    Op::InterpretDependency,
+    "function GetDependencies(o) return nil end",
+    "expect the returned requires type is table but got nil"
+)]
+#[case(Op::InterpretDependency, "function GetDependencies(o) return {{apiVersion = 'v1', kind = 'Secret'}} end", "dependencies[0]: Invalid value: {\"apiVersion\":\"v1\",\"kind\":\"Secret\"}: dependency can not leave name and labelSelector all empty")]
+fn error_texts(#[case] op: InterpreterOperation, #[case] script: &str, #[case] expected: &str) {
+    let m = message(run(op, script));
+    assert!(m.contains(expected), "{m:?} does not contain {expected:?}");
+}
+
+#[test]
+fn error_names_customization_and_operation() {
+    let err = run(
+        Op::InterpretHealth,
+        "function InterpretHealth(o) error('boom') end",
+    )
+    .unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "customization \"c\": InterpretHealth: <string>:1: boom"
+    );
+}
+
+#[test]
+fn replica_count_is_truncated_toward_zero() {
+    for (script, want) in [
+        ("return 2.9", 2),
+        ("return -1.5", -1),
+        ("return o.spec.replicas", 2),
+    ] {
+        let out = run(
+            Op::InterpretReplica,
+            &format!("function GetReplicas(o) {script} end"),
+        )
+        .unwrap();
+        assert_eq!(
+            out,
+            Outcome::Replicas(karmada_interpreter::interpreter::ReplicaResult {
+                replicas: want,
+                requirements: None
+            })
+        );
+    }
+}
+
+#[test]
+fn revise_replica_gets_a_number_and_returns_an_integer() {
+    let out = run(
+        Op::ReviseReplica,
+        "function ReviseReplica(o, n) o.spec.replicas = n o.spec.t = type(n) return o end",
+    )
+    .unwrap();
+    let Outcome::Revised(v) = out else { panic!() };
+    assert_eq!(v["spec"]["replicas"], json!(3));
+    assert!(v["spec"]["replicas"].is_i64());
+    assert_eq!(v["spec"]["t"], json!("number"));
+}
+
+#[test]
+fn top_level_code_runs_on_every_call() {
+    let layer = LuaLayer::customizations(vec![customization(
+        "c",
+        "Thing",
+        rules(
+            Op::InterpretHealth,
+            "counter = (counter or 0) + 1\nfunction InterpretHealth(o) return counter == 1 end",
+        ),
+    )])
+    .unwrap();
+    let obj = object();
+    for _ in 0..5 {
+        assert_eq!(
+            layer
+                .interpret(&Request::InterpretHealth { object: &obj })
+                .unwrap(),
+            Outcome::Healthy(true)
+        );
+    }
+}
+
+#[test]
+fn deadline_is_configurable() {
+    let layer = LuaLayer::customizations_with_limits(
+        vec![customization(
+            "c",
+            "Thing",
+            rules(Op::InterpretHealth, "function InterpretHealth(o) local t = os.time() while os.time() - t < 1 do end return true end"),
+        )],
+        Limits {
+            timeout: Duration::from_millis(50),
+            ..Limits::default()
+        },
+    )
+    .unwrap();
+    let obj = object();
+    let err = layer
+        .interpret(&Request::InterpretHealth { object: &obj })
+        .unwrap_err();
+    assert!(
+        err.to_string().contains("context deadline exceeded"),
+        "{err}"
+    );
+}
+
+#[test]
+fn concurrent_calls_share_the_pool() {
+    let layer = std::sync::Arc::new(
+        LuaLayer::customizations(vec![customization(
+            "c",
+            "Thing",
+            rules(
+                Op::InterpretHealth,
+                "function InterpretHealth(o) return o.spec.replicas == 2 end",
+            ),
+        )])
+        .unwrap(),
+    );
+    let handles: Vec<_> = (0..4)
+        .map(|_| {
+            let layer = layer.clone();
+            std::thread::spawn(move || {
+                let obj = object();
+                for _ in 0..50 {
+                    assert_eq!(
+                        layer
+                            .interpret(&Request::InterpretHealth { object: &obj })
+                            .unwrap(),
+                        Outcome::Healthy(true)
+                    );
+                }
+            })
+        })
+        .collect();
+    for h in handles {
+        h.join().unwrap();
+    }
+}
+
+// ---- admission validation (§1.4) and the rule check (§9)
+
+fn with_rules(name: &str, kind: &str, pairs: &[(Op, &str)]) -> ResourceInterpreterCustomization {
+    let mut c = customization(name, kind, CustomizationRules::default());
+    for (op, script) in pairs {
+        let r = rules(*op, script);
+        let m = &mut c.spec.customizations;
+        m.retention = m.retention.take().or(r.retention);
+        m.replica_resource = m.replica_resource.take().or(r.replica_resource);
+        m.component_resource = m.component_resource.take().or(r.component_resource);
+        m.replica_revision = m.replica_revision.take().or(r.replica_revision);
+        m.status_reflection = m.status_reflection.take().or(r.status_reflection);
+        m.status_aggregation = m.status_aggregation.take().or(r.status_aggregation);
+        m.health_interpretation = m.health_interpretation.take().or(r.health_interpretation);
+        m.dependency_interpretation = m
+            .dependency_interpretation
+            .take()
+            .or(r.dependency_interpretation);
+    }
+    c
+}
+
+#[test]
+fn admission_conflicts() {
+    let existing = vec![
+        with_rules("other-kind", "Else", &[(Op::Retain, "x = 1")]),
+        with_rules(
+            "first",
+            "Thing",
+            &[
+                (Op::InterpretDependency, "x = 1"),
+                (Op::InterpretHealth, "x = 1"),
+            ],
+        ),
+    ];
+    // dependency scripts never conflict
+    let deps = with_rules("new", "Thing", &[(Op::InterpretDependency, "y = 1")]);
+    assert_eq!(admit(&deps, &existing), Ok(()));
+    let health = with_rules("new", "Thing", &[(Op::InterpretHealth, "y = 1")]);
+    let denial = admit(&health, &existing).unwrap_err();
+    assert_eq!(
+        denial.to_string(),
+        "conflicting with InterpreterOperation(InterpretHealth) of existing ResourceInterpreterCustomization(first)"
+    );
+    // an update of the same object does not conflict with itself
+    let update = with_rules("first", "Thing", &[(Op::InterpretHealth, "y = 2")]);
+    assert_eq!(admit(&update, &existing), Ok(()));
+}
+
+#[test]
+fn admission_compile_check() {
+    let bad = with_rules(
+        "new",
+        "Thing",
+        &[
+            (Op::Retain, "function Retain(d, o) return d end"),
+            (Op::InterpretReplica, "bad format"),
+        ],
+    );
+    match admit(&bad, &[]).unwrap_err() {
+        Denial::Compile { operation, message } => {
+            assert_eq!(operation, Op::InterpretReplica);
+            assert!(message.contains("<string>:1:"), "{message}");
+        }
+        other => panic!("{other:?}"),
+    }
+    // compiles without defining the function: admitted (only compilation is checked)
+    let no_fn = with_rules("new", "Thing", &[(Op::InterpretHealth, "x = 1")]);
+    assert_eq!(admit(&no_fn, &[]), Ok(()));
+}
+
+#[test]
+fn rule_check_reports_every_rule() {
+    let c = with_rules(
+        "c",
+        "Thing",
+        &[
+            (Op::Retain, "function Retain(d, o) return d end"),
+            (Op::InterpretReplica, "bad format"),
+            (
+                Op::InterpretHealth,
+                "local function InterpretHealth(o) return true end",
+            ),
+            (
+                Op::InterpretStatus,
+                "ReflectStatus = function(o) return {} end",
+            ),
+            (Op::AggregateStatus, "error('top')"),
+        ],
+    );
+    let got = check_rules(&c);
+    let order: Vec<Op> = got.iter().map(|(op, _)| *op).collect();
+    assert_eq!(order, InterpreterOperation::ALL.to_vec());
+    let status = |op: Op| {
+        got.iter()
+            .find(|(o, _)| *o == op)
+            .map(|(_, s)| s.clone())
+            .unwrap()
+    };
+    assert_eq!(status(Op::Retain), RuleStatus::Pass);
+    assert!(
+        matches!(status(Op::InterpretReplica), RuleStatus::Error(m) if m.starts_with("<string>:1:"))
+    );
+    assert_eq!(status(Op::InterpretHealth), RuleStatus::MissingFunction);
+    assert_eq!(status(Op::InterpretStatus), RuleStatus::Pass);
+    assert!(
+        matches!(status(Op::AggregateStatus), RuleStatus::TopLevelError(m) if m.contains("top"))
+    );
+    assert_eq!(status(Op::InterpretDependency), RuleStatus::Unset);
+}
+
+// ---- merging several customizations for one target (§1.6)
+
+fn health_of(layer: &LuaLayer, obj: &Value) -> Result<Outcome, Error> {
+    layer.interpret(&Request::InterpretHealth { object: obj })
+}
+
+#[test]
+fn merge_first_non_empty_script_in_name_order_wins() {
+    let empty_first = with_rules("a", "Thing", &[(Op::InterpretHealth, "")]);
+    let second = with_rules(
+        "b",
+        "Thing",
+        &[(
+            Op::InterpretHealth,
+            "function InterpretHealth(o) return true end",
+        )],
+    );
+    let third = with_rules(
+        "c",
+        "Thing",
+        &[(
+            Op::InterpretHealth,
+            "function InterpretHealth(o) return false end",
+        )],
+    );
+    // given in any order, sorted by name
+    let layer = LuaLayer::customizations(vec![third, empty_first, second]).unwrap();
+    let gvk = karmada_interpreter::interpreter::gvk_of(&object());
+    assert_eq!(layer.source(&gvk, Op::InterpretHealth).unwrap().name, "b");
+    assert_eq!(
+        health_of(&layer, &object()).unwrap(),
+        Outcome::Healthy(true)
+    );
+    // nothing serves a rule no customization fills
+    assert!(layer.source(&gvk, Op::Retain).is_none());
+}
+
+#[test]
+fn merge_runs_every_dependency_script() {
+    let dep = |name: &str, secret: &str| {
+        with_rules(
+            name,
+            "Thing",
+            &[(
+                Op::InterpretDependency,
+                &format!(
+                    "function GetDependencies(o) return {{{{apiVersion = 'v1', kind = 'Secret', namespace = 'ns', name = '{secret}'}}}} end"
+                ),
+            )],
+        )
+    };
+    let layer =
+        LuaLayer::customizations(vec![dep("z", "b"), dep("y", "a"), dep("x", "b")]).unwrap();
+    let out = layer
+        .interpret(&Request::InterpretDependency { object: &object() })
+        .unwrap();
+    let Outcome::Dependencies(deps) = out else {
+        panic!()
+    };
+    let names: Vec<&str> = deps.iter().map(|d| d.name.as_str()).collect();
+    assert_eq!(names, ["a", "b"], "deduplicated and sorted");
+}
+
+#[test]
+fn unparsable_target_api_version_matches_empty_api_version() {
+    let mut c = with_rules(
+        "c",
+        "Thing",
+        &[(
+            Op::InterpretHealth,
+            "function InterpretHealth(o) return true end",
+        )],
+    );
+    c.spec.target.api_version = "a/b/c".to_owned();
+    let layer = LuaLayer::customizations(vec![c]).unwrap();
+    let no_version = json!({"kind": "Thing", "metadata": {"name": "t"}});
+    assert_eq!(
+        health_of(&layer, &no_version).unwrap(),
+        Outcome::Healthy(true)
+    );
+    assert!(layer
+        .source(
+            &karmada_interpreter::interpreter::gvk_of(&object()),
+            Op::InterpretHealth
+        )
+        .is_none());
+}
+
+#[test]
+fn garbage_churn_with_a_large_live_heap_fits_the_memory_limit() {
+    // ~2 MB live, ~35 MB of garbage, 8 MB limit: the collector must keep up.
+    let script = r#"
+      function InterpretHealth(o)
+        local keep = {}
+        for i = 1, 20000 do keep[i] = {i} end
+        for r = 1, 50 do
+          local t = {}
+          for i = 1, 10000 do t[i] = {i} end
+        end
+        return #keep == 20000
+      end
+    "#;
+    let layer = LuaLayer::customizations_with_limits(
+        vec![customization(
+            "c",
+            "Thing",
+            rules(Op::InterpretHealth, script),
+        )],
+        Limits {
+            timeout: Duration::from_secs(20),
+            memory: 8 << 20,
+        },
+    )
+    .unwrap();
+    let obj = object();
+    for _ in 0..3 {
+        assert_eq!(
+            layer
+                .interpret(&Request::InterpretHealth { object: &obj })
+                .unwrap(),
+            Outcome::Healthy(true)
+        );
+    }
+}

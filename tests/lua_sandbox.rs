@@ -1,0 +1,317 @@
+//! Hostile scripts: each must fail cleanly (a typed `Error::Lua` naming the
+//! customization and operation) within its limit, and the next call on the
+//! same layer must still work.
+
+use std::time::{Duration, Instant};
+
+use karmada_interpreter::api::{
+    CustomizationRules, CustomizationTarget, InterpreterOperation, LuaScript,
+    ResourceInterpreterCustomization, ResourceInterpreterCustomizationSpec,
+};
+use karmada_interpreter::interpreter::{Layer, Outcome, Request};
+use karmada_interpreter::lua::{Limits, LuaLayer};
+use karmada_interpreter::Error;
+use rstest::rstest;
+use serde_json::{json, Value};
+
+const TIMEOUT: Duration = Duration::from_millis(300);
+/// Scheduling slack on a loaded machine; a run that ignores the deadline
+/// would take far longer (or forever).
+const SLACK: Duration = Duration::from_secs(3);
+
+fn customization(name: &str, kind: &str, health: &str) -> ResourceInterpreterCustomization {
+    ResourceInterpreterCustomization {
+        metadata: k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta {
+            name: Some(name.to_owned()),
+            ..Default::default()
+        },
+        spec: ResourceInterpreterCustomizationSpec {
+            target: CustomizationTarget {
+                api_version: "sandbox.example.io/v1".to_owned(),
+                kind: kind.to_owned(),
+            },
+            customizations: CustomizationRules {
+                health_interpretation: Some(LuaScript {
+                    lua_script: health.to_owned(),
+                }),
+                ..Default::default()
+            },
+        },
+        ..Default::default()
+    }
+}
+
+const BENIGN: &str = r#"
+function InterpretHealth(obj)
+  local parts = {}
+  table.insert(parts, string.upper("ok"))
+  assert(type(parts) == "table" and leak == nil and string.upper ~= nil)
+  return obj.status.ready == true and table.concat(parts) == "OK"
+end
+"#;
+
+fn layer(hostile: &str) -> LuaLayer {
+    layer_with(
+        hostile,
+        Limits {
+            timeout: TIMEOUT,
+            memory: 32 << 20,
+        },
+    )
+}
+
+/// Memory bombs run with a small memory limit and a long deadline, so the
+/// memory limit is what stops them.
+const MEMORY_LIMITS: Limits = Limits {
+    timeout: Duration::from_secs(20),
+    memory: 8 << 20,
+};
+
+fn layer_with(hostile: &str, limits: Limits) -> LuaLayer {
+    LuaLayer::customizations_with_limits(
+        vec![
+            customization("hostile", "Hostile", hostile),
+            customization("benign", "Benign", BENIGN),
+        ],
+        limits,
+    )
+    .unwrap()
+}
+
+fn object(kind: &str) -> Value {
+    json!({"apiVersion": "sandbox.example.io/v1", "kind": kind, "metadata": {"name": "x"},
+           "status": {"ready": true}})
+}
+
+fn health(layer: &LuaLayer, kind: &str) -> Result<Outcome, Error> {
+    let obj = object(kind);
+    layer.interpret(&Request::InterpretHealth { object: &obj })
+}
+
+fn assert_benign_works(layer: &LuaLayer) {
+    for _ in 0..3 {
+        assert_eq!(health(layer, "Benign").unwrap(), Outcome::Healthy(true));
+    }
+}
+
+/// Runs the hostile script, checks the failure, then the benign script.
+fn hostile(script: &str, expected: &str) {
+    hostile_with(script, expected, layer(script), TIMEOUT);
+}
+
+fn hostile_with(script: &str, expected: &str, layer: LuaLayer, timeout: Duration) {
+    let _ = script;
+    // a benign run first so the hostile one reuses a pooled state
+    assert_benign_works(&layer);
+    let start = Instant::now();
+    let err = health(&layer, "Hostile").expect_err("the hostile script must fail");
+    let elapsed = start.elapsed();
+    match &err {
+        Error::Lua {
+            customization,
+            operation,
+            message,
+        } => {
+            assert_eq!(customization, "hostile");
+            assert_eq!(*operation, InterpreterOperation::InterpretHealth);
+            assert!(
+                message.contains(expected),
+                "message {message:?} does not contain {expected:?}"
+            );
+        }
+        other => panic!("expected a Lua error, got {other:?}"),
+    }
+    assert!(
+        elapsed < timeout + SLACK,
+        "took {elapsed:?}, limit {timeout:?}"
+    );
+    assert_benign_works(&layer);
+    // and the hostile script fails the same way again
+    assert!(health(&layer, "Hostile").is_err());
+    assert_benign_works(&layer);
+}
+
+fn wrap(body: &str) -> String {
+    format!("function InterpretHealth(obj)\n{body}\nreturn true\nend")
+}
+
+#[rstest]
+// file, process and environment access
+#[case::io_open("io.open('/etc/passwd')", "global 'io'")]
+#[case::io_popen("local f = io.popen('id')", "global 'io'")]
+#[case::os_execute("os.execute('id')", "field 'execute'")]
+#[case::os_exit("os.exit(1)", "field 'exit'")]
+#[case::os_getenv("local home = os.getenv('HOME')", "field 'getenv'")]
+#[case::os_remove("os.remove('/tmp/x')", "field 'remove'")]
+#[case::dofile("dofile('/etc/passwd')", "call function dofile is not supported")]
+#[case::loadfile("loadfile('/etc/passwd')", "call function loadfile is not supported")]
+// modules
+#[case::require_os("require('os')", "module os not found")]
+#[case::require_io("require('io')", "module io not found")]
+#[case::require_debug("require('debug')", "module debug not found")]
+#[case::require_ffi("require('ffi')", "module ffi not found")]
+#[case::package_loadlib("package.loadlib('libc.so.6', 'system')", "loadlib is not supported")]
+#[case::package_preload("package.preload.evil = function() end", "read-only")]
+#[case::kube_write("require('kube').resourceAdd = nil", "read-only")]
+// code loading
+#[case::load("load('return 1')", "call function load is not supported")]
+#[case::loadstring("loadstring('return 1')", "call function loadstring is not supported")]
+#[case::string_dump("local b = string.dump(print)", "string.dump is not supported")]
+#[case::loadstring_bytecode(
+    "loadstring('\\27Lua\\81\\0')",
+    "call function loadstring is not supported"
+)]
+// debug and environment tricks
+#[case::debug("debug.getinfo(1)", "global 'debug'")]
+#[case::getfenv("local g = getfenv(0)", "call function getfenv is not supported")]
+#[case::setfenv("setfenv(1, {})", "call function setfenv is not supported")]
+#[case::getmetatable_string(
+    "getmetatable('').__index.rep = nil",
+    "call function getmetatable is not supported"
+)]
+#[case::setmetatable_g(
+    "setmetatable(_G, {__index = function() end})",
+    "call function setmetatable is not supported"
+)]
+#[case::rawset("rawset(string, 'x', 1)", "call function rawset is not supported")]
+#[case::collectgarbage(
+    "collectgarbage('stop')",
+    "call function collectgarbage is not supported"
+)]
+#[case::newproxy("newproxy(true)", "call function newproxy is not supported")]
+#[case::string_method_rep("local s = ('x'):rep(1e9)", "string.rep is not supported")]
+#[case::string_method_gsub("local s = ('x'):gsub('x', 'y')", "string.gsub is not supported")]
+#[case::coroutine(
+    "local co = coroutine.create(function() while true do end end)",
+    "global 'coroutine'"
+)]
+// limits
+#[case::infinite_loop("while true do end", "context deadline exceeded")]
+#[case::loop_in_pcall(
+    "while true do pcall(function() while true do end end) end",
+    "context deadline exceeded"
+)]
+#[case::pcall_swallows_errors("repeat pcall(error, 'x') until false", "context deadline exceeded")]
+#[case::xpcall_handler_loops(
+    "while true do xpcall(function() while true do end end, function(e) while true do end end) end",
+    "context deadline exceeded"
+)]
+#[case::busy_recursion_in_pcall(
+    "local function f() pcall(f) pcall(f) end while true do f() end",
+    "context deadline exceeded"
+)]
+#[case::deep_recursion("local function f(n) return 1 + f(n + 1) end f(1)", "stack overflow")]
+#[case::pattern_too_complex(
+    "local p, s = '', '' for i = 1, 300 do p = p .. 'a?' s = s .. 'a' end string.find(s, p)",
+    "pattern too complex"
+)]
+#[case::backtracking_pattern(
+    "local s = 'a' for i = 1, 14 do s = s .. s end string.find(s, 'a*a*a*a*a*a*b')",
+    "context deadline exceeded"
+)]
+#[case::format_bomb(
+    "local t = {} local f = '' for i = 1, 2000 do t[i] = 1 f = f .. '%9999d' end string.format(f, unpack(t))",
+    "string.format result exceeds"
+)]
+#[case::os_time_overflow("os.time({year = 1e300, month = 1, day = 1})", "out-of-bound")]
+#[case::huge_string_input(
+    "local s = 'x' for i = 1, 21 do s = s .. s end string.upper(s)",
+    "exceeds the maximum allowed input string length"
+)]
+fn hostile_scripts(#[case] body: &str, #[case] expected: &str) {
+    hostile(&wrap(body), expected);
+}
+
+#[rstest]
+// MEMORY_CASES
+#[case::string_table_growth("local t = {} local i = 0 while true do i = i + 1 t[i] = tostring(i) .. 'padding-padding-padding' end", "not enough memory")]
+#[case::table_growth("local t = {} for i = 1, 1e9 do t[i] = {i} end", "not enough memory")]
+#[case::string_doubling("local s = 'x' while true do s = s .. s end", "not enough memory")]
+fn memory_bombs(#[case] body: &str, #[case] expected: &str) {
+    let script = wrap(body);
+    hostile_with(
+        &script,
+        expected,
+        layer_with(&script, MEMORY_LIMITS),
+        MEMORY_LIMITS.timeout,
+    );
+}
+
+#[test]
+fn memory_bomb_inside_pcall_loop_still_ends() {
+    // pcall catches each out-of-memory error; the deadline ends the loop.
+    hostile(
+        &wrap(
+            "while true do pcall(function() local t = {} for i = 1, 1e9 do t[i] = i end end) end",
+        ),
+        "",
+    );
+}
+
+#[test]
+fn deep_recursion_through_pcall_ends_cleanly() {
+    hostile(
+        &wrap(
+            "local function f() local ok = pcall(f) return ok end f() error('recursion survived')",
+        ),
+        "recursion survived",
+    );
+}
+
+#[test]
+fn binary_chunk_is_refused() {
+    hostile("\x1bLua\x51\x00\x01\x04\x08\x04\x08\x00", "binary");
+}
+
+#[test]
+fn globals_do_not_leak_between_calls_or_scripts() {
+    // every global and library mutation stays in the run's own environment
+    let polluter = r#"
+      type = ''
+      error = ''
+      leak = 1
+      string.upper = nil
+      table.insert = nil
+      _G.tostring = nil
+      function InterpretHealth(obj) return leak == 1 end
+    "#;
+    let layer = layer(polluter);
+    for _ in 0..3 {
+        assert_eq!(health(&layer, "Hostile").unwrap(), Outcome::Healthy(true));
+        assert_benign_works(&layer);
+    }
+}
+
+#[test]
+fn leftover_entry_point_is_not_found() {
+    // the reference may call a function left behind by an earlier run; a fresh
+    // environment per run reports the missing function instead
+    let layer = LuaLayer::customizations_with_limits(
+        vec![
+            customization("benign", "Benign", BENIGN),
+            customization(
+                "typo",
+                "Typo",
+                "function InterpretHeatlh(obj) return true end",
+            ),
+        ],
+        Limits::default(),
+    )
+    .unwrap();
+    assert_benign_works(&layer);
+    let err = health(&layer, "Typo").unwrap_err();
+    assert!(
+        err.to_string()
+            .contains("not found function InterpretHealth"),
+        "{err}"
+    );
+}
+
+#[test]
+fn state_is_usable_after_many_failures() {
+    let layer = layer(&wrap("error('boom')"));
+    for _ in 0..50 {
+        assert!(health(&layer, "Hostile").is_err());
+    }
+    assert_benign_works(&layer);
+}
