@@ -1,11 +1,7 @@
 //! apps/v1 DaemonSet: AggregateStatus (§7.1) and InterpretStatus (§8.4).
 
-use serde_json::Value;
-
-use super::{
-    aggregate_workload, copy_ints, generation_keys, generation_prefix, reflected_status, Workload,
-};
-use crate::builtin::normalize::{self, schema};
+use super::{aggregate_workload, reflect_workload, Workload};
+use crate::builtin::normalize::schema;
 use crate::error::Result;
 use crate::interpreter::{Outcome, Request};
 
@@ -22,6 +18,18 @@ const WORKLOAD: Workload = Workload {
         "updatedNumberScheduled",
         "numberUnavailable",
     ],
+    reflected: &[
+        ("currentNumberScheduled", true),
+        ("numberMisscheduled", true),
+        ("desiredNumberScheduled", true),
+        ("numberReady", true),
+        ("observedGeneration", false),
+        ("updatedNumberScheduled", false),
+        ("numberAvailable", false),
+        ("numberUnavailable", false),
+    ],
+    annotation_first: false,
+    empty_is_null: false,
     whole_status_compare: true,
 };
 
@@ -33,26 +41,5 @@ pub(crate) fn aggregate(request: &Request<'_>) -> Result<Outcome> {
 
 /// The counters (first four always) and generations.
 pub(crate) fn reflect(request: &Request<'_>) -> Result<Outcome> {
-    let object = request.object();
-    let Some(status) = reflected_status(object)? else {
-        return Ok(Outcome::Status(None));
-    };
-    normalize::check(object, "status", status, &schema::DAEMON_SET_STATUS)?;
-    let (generation, template_generation) = generation_keys(object)?;
-    let mut out = generation_prefix(generation, template_generation);
-    copy_ints(
-        &mut out,
-        status,
-        &[
-            ("currentNumberScheduled", true),
-            ("numberMisscheduled", true),
-            ("desiredNumberScheduled", true),
-            ("numberReady", true),
-            ("observedGeneration", false),
-            ("updatedNumberScheduled", false),
-            ("numberAvailable", false),
-            ("numberUnavailable", false),
-        ],
-    );
-    Ok(Outcome::Status(Some(Value::Object(out))))
+    reflect_workload(request, &WORKLOAD)
 }

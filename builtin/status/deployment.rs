@@ -1,11 +1,7 @@
 //! apps/v1 Deployment: AggregateStatus (§7.1) and InterpretStatus (§8.1).
 
-use serde_json::Value;
-
-use super::{
-    aggregate_workload, copy_ints, generation_keys, generation_prefix, reflected_status, Workload,
-};
-use crate::builtin::normalize::{self, schema};
+use super::{aggregate_workload, reflect_workload, Workload};
+use crate::builtin::normalize::schema;
 use crate::error::Result;
 use crate::interpreter::{Outcome, Request};
 
@@ -20,6 +16,16 @@ const WORKLOAD: Workload = Workload {
         "availableReplicas",
         "unavailableReplicas",
     ],
+    reflected: &[
+        ("observedGeneration", false),
+        ("replicas", false),
+        ("updatedReplicas", false),
+        ("readyReplicas", false),
+        ("availableReplicas", false),
+        ("unavailableReplicas", false),
+    ],
+    annotation_first: false,
+    empty_is_null: true,
     whole_status_compare: false,
 };
 
@@ -31,26 +37,5 @@ pub(crate) fn aggregate(request: &Request<'_>) -> Result<Outcome> {
 
 /// The counters and generations; `null` when all are zero.
 pub(crate) fn reflect(request: &Request<'_>) -> Result<Outcome> {
-    let object = request.object();
-    let Some(status) = reflected_status(object)? else {
-        return Ok(Outcome::Status(None));
-    };
-    normalize::check(object, "status", status, &schema::DEPLOYMENT_STATUS)?;
-    let (generation, template_generation) = generation_keys(object)?;
-    let mut out = generation_prefix(generation, template_generation);
-    copy_ints(
-        &mut out,
-        status,
-        &[
-            ("observedGeneration", false),
-            ("replicas", false),
-            ("updatedReplicas", false),
-            ("readyReplicas", false),
-            ("availableReplicas", false),
-            ("unavailableReplicas", false),
-        ],
-    );
-    Ok(Outcome::Status(
-        (!out.is_empty()).then_some(Value::Object(out)),
-    ))
+    reflect_workload(request, &WORKLOAD)
 }

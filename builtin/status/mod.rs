@@ -314,6 +314,37 @@ pub(crate) struct Workload {
     pub counters: &'static [&'static str],
     /// DaemonSet: the whole old status decides "unchanged", not only the counters.
     pub whole_status_compare: bool,
+    /// InterpretStatus: the status fields reflected, in output order, each
+    /// with whether it is written even when 0.
+    pub reflected: &'static [(&'static str, bool)],
+    /// StatefulSet reads the generation annotation before checking the
+    /// status (only decides which error is reported, §8).
+    pub annotation_first: bool,
+    /// Deployment reflects `null` rather than an empty status.
+    pub empty_is_null: bool,
+}
+
+/// InterpretStatus for Deployment, ReplicaSet, StatefulSet and DaemonSet
+/// (§8.1–§8.4): the generation keys, then the kind's reflected counters.
+pub(crate) fn reflect_workload(request: &Request<'_>, w: &Workload) -> Result<Outcome> {
+    let object = request.object();
+    let Some(status) = reflected_status(object)? else {
+        return Ok(Outcome::Status(None));
+    };
+    let (generation, template_generation) = if w.annotation_first {
+        let keys = generation_keys(object)?;
+        normalize::check(object, "status", status, w.status)?;
+        keys
+    } else {
+        normalize::check(object, "status", status, w.status)?;
+        generation_keys(object)?
+    };
+    let mut out = generation_prefix(generation, template_generation);
+    copy_ints(&mut out, status, w.reflected);
+    if w.empty_is_null && out.is_empty() {
+        return Ok(Outcome::Status(None));
+    }
+    Ok(Outcome::Status(Some(Value::Object(out))))
 }
 
 /// AggregateStatus for Deployment, ReplicaSet, StatefulSet and DaemonSet (§7.1).

@@ -1,11 +1,7 @@
 //! apps/v1 ReplicaSet: AggregateStatus (§7.1) and InterpretStatus (§8.2).
 
-use serde_json::Value;
-
-use super::{
-    aggregate_workload, copy_ints, generation_keys, generation_prefix, reflected_status, Workload,
-};
-use crate::builtin::normalize::{self, schema};
+use super::{aggregate_workload, reflect_workload, Workload};
+use crate::builtin::normalize::schema;
 use crate::error::Result;
 use crate::interpreter::{Outcome, Request};
 
@@ -14,6 +10,14 @@ const WORKLOAD: Workload = Workload {
     status: &schema::REPLICA_SET_STATUS,
     wrapped: &schema::WRAPPED_REPLICA_SET_STATUS,
     counters: &["replicas", "readyReplicas", "availableReplicas"],
+    reflected: &[
+        ("replicas", true),
+        ("readyReplicas", false),
+        ("availableReplicas", false),
+        ("observedGeneration", false),
+    ],
+    annotation_first: false,
+    empty_is_null: false,
     whole_status_compare: false,
 };
 
@@ -25,22 +29,5 @@ pub(crate) fn aggregate(request: &Request<'_>) -> Result<Outcome> {
 
 /// The counters and generations (`replicas` always).
 pub(crate) fn reflect(request: &Request<'_>) -> Result<Outcome> {
-    let object = request.object();
-    let Some(status) = reflected_status(object)? else {
-        return Ok(Outcome::Status(None));
-    };
-    normalize::check(object, "status", status, &schema::REPLICA_SET_STATUS)?;
-    let (generation, template_generation) = generation_keys(object)?;
-    let mut out = generation_prefix(generation, template_generation);
-    copy_ints(
-        &mut out,
-        status,
-        &[
-            ("replicas", true),
-            ("readyReplicas", false),
-            ("availableReplicas", false),
-            ("observedGeneration", false),
-        ],
-    );
-    Ok(Outcome::Status(Some(Value::Object(out))))
+    reflect_workload(request, &WORKLOAD)
 }

@@ -1,11 +1,7 @@
 //! apps/v1 StatefulSet: AggregateStatus (§7.1) and InterpretStatus (§8.3).
 
-use serde_json::Value;
-
-use super::{
-    aggregate_workload, copy_ints, generation_keys, generation_prefix, reflected_status, Workload,
-};
-use crate::builtin::normalize::{self, schema};
+use super::{aggregate_workload, reflect_workload, Workload};
+use crate::builtin::normalize::schema;
 use crate::error::Result;
 use crate::interpreter::{Outcome, Request};
 
@@ -20,6 +16,16 @@ const WORKLOAD: Workload = Workload {
         "replicas",
         "updatedReplicas",
     ],
+    reflected: &[
+        ("observedGeneration", false),
+        ("replicas", true),
+        ("readyReplicas", false),
+        ("currentReplicas", false),
+        ("updatedReplicas", false),
+        ("availableReplicas", true),
+    ],
+    annotation_first: true,
+    empty_is_null: false,
     whole_status_compare: false,
 };
 
@@ -33,24 +39,5 @@ pub(crate) fn aggregate(request: &Request<'_>) -> Result<Outcome> {
 /// The counters and generations (`replicas`, `availableReplicas` always),
 /// and `observedGeneration` (which Karmada omits, see COMPATIBILITY.md).
 pub(crate) fn reflect(request: &Request<'_>) -> Result<Outcome> {
-    let object = request.object();
-    let Some(status) = reflected_status(object)? else {
-        return Ok(Outcome::Status(None));
-    };
-    let (generation, template_generation) = generation_keys(object)?;
-    normalize::check(object, "status", status, &schema::STATEFUL_SET_STATUS)?;
-    let mut out = generation_prefix(generation, template_generation);
-    copy_ints(
-        &mut out,
-        status,
-        &[
-            ("observedGeneration", false),
-            ("replicas", true),
-            ("readyReplicas", false),
-            ("currentReplicas", false),
-            ("updatedReplicas", false),
-            ("availableReplicas", true),
-        ],
-    );
-    Ok(Outcome::Status(Some(Value::Object(out))))
+    reflect_workload(request, &WORKLOAD)
 }
