@@ -204,6 +204,43 @@ pub(crate) fn copy_ints(out: &mut Decoded, status: &Value, keys: &[(&str, bool)]
     }
 }
 
+/// AggregateStatus of a kind whose status is `{loadBalancer: {ingress: [...]}}`
+/// (Service §7.2, Ingress §7.3): the members' entries merged (§7.4); the
+/// template unchanged when that is already its status.
+pub(crate) fn aggregate_load_balancer(
+    request: &Request<'_>,
+    root: &'static Ty,
+    status: &'static Ty,
+    with_ip_mode: bool,
+) -> Result<Outcome> {
+    let (template, items) = aggregate_inputs(request)?;
+    let old = template_status(template, status)?;
+    let decoded: Vec<_> = items
+        .unwrap_or(&[])
+        .iter()
+        .enumerate()
+        .map(|(i, item)| decode_item(template, i, item, status))
+        .collect::<Result<_>>()?;
+    let entries = decoded
+        .iter()
+        .flatten()
+        .filter_map(|m| object(m, "loadBalancer"))
+        .flat_map(|lb| list(lb, "ingress"))
+        .filter_map(Value::as_object)
+        .collect();
+    let mut lb = Map::new();
+    lb.insert(
+        "ingress".into(),
+        Value::Array(loadbalancer::merge(entries, with_ip_mode)),
+    );
+    let mut new = Map::new();
+    new.insert("loadBalancer".into(), Value::Object(lb));
+    if new == old {
+        return unchanged(template, root);
+    }
+    with_status(template, root, new, status)
+}
+
 /// Load-balancer ingress merging for Service and Ingress (§7.4).
 pub(crate) mod loadbalancer {
     use std::cmp::Ordering;

@@ -2,10 +2,7 @@
 
 use serde_json::{Map, Value};
 
-use super::{
-    aggregate_inputs, decode_item, list, loadbalancer, object, reflected_status, template_status,
-    unchanged, with_status,
-};
+use super::{aggregate_inputs, aggregate_load_balancer, reflected_status, unchanged};
 use crate::builtin::normalize::{self, schema};
 use crate::error::Result;
 use crate::interpreter::{Outcome, Request};
@@ -21,35 +18,11 @@ fn is_load_balancer(object: &Value) -> bool {
 /// LoadBalancer services: the members' load-balancer ingress entries,
 /// merged and sorted. Other services are returned unchanged.
 pub(crate) fn aggregate(request: &Request<'_>) -> Result<Outcome> {
-    let (template, items) = aggregate_inputs(request)?;
-    if !is_load_balancer(template) {
+    if !is_load_balancer(request.object()) {
+        let (template, _) = aggregate_inputs(request)?;
         return unchanged(template, &schema::SERVICE);
     }
-    let old = template_status(template, &schema::SERVICE_STATUS)?;
-    let decoded: Vec<_> = items
-        .unwrap_or(&[])
-        .iter()
-        .enumerate()
-        .map(|(i, item)| decode_item(template, i, item, &schema::SERVICE_STATUS))
-        .collect::<Result<_>>()?;
-    let entries = decoded
-        .iter()
-        .flatten()
-        .filter_map(|m| object(m, "loadBalancer"))
-        .flat_map(|lb| list(lb, "ingress"))
-        .filter_map(Value::as_object)
-        .collect();
-    let mut lb = Map::new();
-    lb.insert(
-        "ingress".into(),
-        Value::Array(loadbalancer::merge(entries, true)),
-    );
-    let mut new = Map::new();
-    new.insert("loadBalancer".into(), Value::Object(lb));
-    if new == old {
-        return unchanged(template, &schema::SERVICE);
-    }
-    with_status(template, &schema::SERVICE, new, &schema::SERVICE_STATUS)
+    aggregate_load_balancer(request, &schema::SERVICE, &schema::SERVICE_STATUS, true)
 }
 
 /// `{"loadBalancer": ...}` of LoadBalancer services; `null` for other types.
