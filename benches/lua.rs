@@ -19,18 +19,8 @@ use karmada_interpreter::lua::LuaLayer;
 use karmada_interpreter::Interpreter;
 use serde_json::{json, Value};
 
-fn bench_inputs_dir() -> Option<PathBuf> {
-    if let Ok(dir) = std::env::var("KARMADA_BENCH_INPUTS") {
-        return Some(PathBuf::from(dir));
-    }
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    [
-        root.join("../shared/bench-inputs"),
-        root.join("../../shared/bench-inputs"),
-    ]
-    .into_iter()
-    .find(|p| p.is_dir())
-}
+mod common;
+use common::bench_inputs_dir;
 
 fn bench_inputs(c: &mut Criterion) {
     let Some(dir) = bench_inputs_dir() else {

@@ -11,54 +11,16 @@
 //! - `decode+op`: decoding every input from compact JSON bytes, then the
 //!   chain call (Karmada's "decode all + op").
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-use criterion::measurement::{Measurement, ValueFormatter, WallTime};
 use criterion::{criterion_group, criterion_main, BatchSize, BenchmarkId, Criterion};
 use karmada_interpreter::api::InterpreterOperation as Op;
 use karmada_interpreter::golden::{load_cases, GoldenCase};
 use karmada_interpreter::interpreter::{Interpreter, OwnedRequest, Request};
 use serde_json::Value;
 
-/// Process CPU time (`CLOCK_PROCESS_CPUTIME_ID`), in nanoseconds: other work
-/// on a shared machine does not inflate it (Karmada's figures are CPU time too).
-struct CpuTime;
-
-fn cpu_now() -> u64 {
-    let mut ts = libc::timespec {
-        tv_sec: 0,
-        tv_nsec: 0,
-    };
-    // SAFETY: `ts` is a valid, writable timespec.
-    unsafe { libc::clock_gettime(libc::CLOCK_PROCESS_CPUTIME_ID, &mut ts) };
-    (ts.tv_sec as u64) * 1_000_000_000 + ts.tv_nsec as u64
-}
-
-static WALL: WallTime = WallTime;
-
-impl Measurement for CpuTime {
-    type Intermediate = u64;
-    type Value = u64;
-    fn start(&self) -> u64 {
-        cpu_now()
-    }
-    fn end(&self, start: u64) -> u64 {
-        cpu_now().saturating_sub(start)
-    }
-    fn add(&self, a: &u64, b: &u64) -> u64 {
-        a + b
-    }
-    fn zero(&self) -> u64 {
-        0
-    }
-    fn to_f64(&self, v: &u64) -> f64 {
-        *v as f64
-    }
-    fn formatter(&self) -> &dyn ValueFormatter {
-        // Nanoseconds, formatted like wall time.
-        WALL.formatter()
-    }
-}
+mod common;
+use common::{bench_inputs_dir, CpuTime};
 
 /// The operations under test.
 const OPS: [Op; 5] = [
@@ -68,17 +30,6 @@ const OPS: [Op; 5] = [
     Op::InterpretHealth,
     Op::InterpretDependency,
 ];
-
-fn bench_inputs_dir() -> Option<PathBuf> {
-    if let Ok(dir) = std::env::var("KARMADA_BENCH_INPUTS") {
-        return Some(PathBuf::from(dir));
-    }
-    let here = Path::new(env!("CARGO_MANIFEST_DIR"));
-    ["../shared/bench-inputs", "../../shared/bench-inputs"]
-        .iter()
-        .map(|p| here.join(p))
-        .find(|p| p.is_dir())
-}
 
 /// (label, case) pairs to measure.
 fn inputs() -> Vec<(String, GoldenCase)> {

@@ -11,63 +11,16 @@
 //! an ancestor of the crate directory.
 
 use std::hint::black_box;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-use criterion::measurement::{Measurement, ValueFormatter, WallTime};
 use criterion::{criterion_group, criterion_main, Criterion};
 use karmada_interpreter::api::{AggregatedStatusItem, InterpreterOperation};
 use karmada_interpreter::golden::{load_cases, GoldenCase};
 use karmada_interpreter::interpreter::{Layer, Request};
 use serde_json::Value;
 
-/// Process CPU time (`CLOCK_PROCESS_CPUTIME_ID`), in nanoseconds.
-struct CpuTime;
-
-fn cpu_now() -> u64 {
-    let mut ts = libc::timespec {
-        tv_sec: 0,
-        tv_nsec: 0,
-    };
-    // SAFETY: `ts` is a valid, writable timespec.
-    unsafe { libc::clock_gettime(libc::CLOCK_PROCESS_CPUTIME_ID, &mut ts) };
-    (ts.tv_sec as u64) * 1_000_000_000 + ts.tv_nsec as u64
-}
-
-static WALL: WallTime = WallTime;
-
-impl Measurement for CpuTime {
-    type Intermediate = u64;
-    type Value = u64;
-    fn start(&self) -> u64 {
-        cpu_now()
-    }
-    fn end(&self, start: u64) -> u64 {
-        cpu_now().saturating_sub(start)
-    }
-    fn add(&self, a: &u64, b: &u64) -> u64 {
-        a + b
-    }
-    fn zero(&self) -> u64 {
-        0
-    }
-    fn to_f64(&self, v: &u64) -> f64 {
-        *v as f64
-    }
-    fn formatter(&self) -> &dyn ValueFormatter {
-        // Nanoseconds, formatted like wall time.
-        WALL.formatter()
-    }
-}
-
-fn shared_dir(env: &str, name: &str) -> Option<PathBuf> {
-    if let Ok(dir) = std::env::var(env) {
-        return Some(PathBuf::from(dir));
-    }
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .ancestors()
-        .map(|a| a.join("shared").join(name))
-        .find(|p| p.is_dir())
-}
+mod common;
+use common::{bench_inputs_dir, shared_dir, CpuTime};
 
 fn first_case(path: &Path) -> Option<GoldenCase> {
     load_cases(path).into_iter().flatten().next()
@@ -76,7 +29,7 @@ fn first_case(path: &Path) -> Option<GoldenCase> {
 /// (label, case) for every input found.
 fn inputs() -> Vec<(String, GoldenCase)> {
     let mut out = Vec::new();
-    if let Some(dir) = shared_dir("KARMADA_BENCH_INPUTS", "bench-inputs") {
+    if let Some(dir) = bench_inputs_dir() {
         let mut files: Vec<_> = std::fs::read_dir(&dir)
             .into_iter()
             .flatten()
