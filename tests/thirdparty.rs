@@ -1,0 +1,98 @@
+//! The bundled third-party layer: every bundled kind is served and listed,
+//! and a user's customization overrides a bundled kind operation by operation
+//! (the declarative layer comes first in the chain).
+
+use karmada_interpreter::api::InterpreterOperation as Op;
+use karmada_interpreter::interpreter::LayerKind;
+use karmada_interpreter::{load, thirdparty, Interpreter};
+use serde_json::json;
+
+fn cloneset() -> serde_json::Value {
+    json!({
+        "apiVersion": "apps.kruise.io/v1alpha1", "kind": "CloneSet",
+        "metadata": {"name": "web", "namespace": "apps", "generation": 2},
+        "spec": {"replicas": 3, "template": {"spec": {"containers": [
+            {"name": "app", "image": "nginx", "resources": {"requests": {"cpu": "250m"}}}]}}},
+        "status": {"observedGeneration": 2, "updatedReplicas": 3, "availableReplicas": 3, "replicas": 3}
+    })
+}
+
+const OVERRIDE: &str = r#"
+apiVersion: config.karmada.io/v1alpha1
+kind: ResourceInterpreterCustomization
+metadata:
+  name: my-cloneset-health
+spec:
+  target:
+    apiVersion: apps.kruise.io/v1alpha1
+    kind: CloneSet
+  customizations:
+    healthInterpretation:
+      luaScript: |
+        function InterpretHealth(observedObj)
+          return observedObj.metadata.annotations ~= nil and observedObj.metadata.annotations["ready"] == "yes"
+        end
+"#;
+
+#[test]
+fn bundled_kinds_are_served_by_the_bundled_layer() {
+    let chain = Interpreter::default();
+    let answer = chain.interpret_health(&cloneset()).unwrap();
+    assert!(answer.value);
+    assert_eq!(answer.served_by.layer, LayerKind::Bundled);
+    let replicas = chain.get_replicas(&cloneset()).unwrap();
+    assert_eq!(replicas.value.replicas, 3);
+    assert_eq!(replicas.served_by.layer, LayerKind::Bundled);
+}
+
+#[test]
+fn a_user_customization_overrides_a_bundled_kind_per_operation() {
+    let customizations = load::customizations_from_str(OVERRIDE, "override.yaml").unwrap();
+    let chain = Interpreter::builder()
+        .customizations(customizations)
+        .build()
+        .unwrap();
+    let health = chain.interpret_health(&cloneset()).unwrap();
+    assert!(
+        !health.value,
+        "the user's script decides, not the bundled one"
+    );
+    assert_eq!(health.served_by.layer, LayerKind::Customization);
+    assert_eq!(health.served_by.name, "my-cloneset-health");
+    let mut annotated = cloneset();
+    annotated["metadata"]["annotations"] = json!({"ready": "yes"});
+    assert!(chain.interpret_health(&annotated).unwrap().value);
+    // Operations the user did not customize still come from the bundle.
+    let replicas = chain.get_replicas(&cloneset()).unwrap();
+    assert_eq!(replicas.served_by.layer, LayerKind::Bundled);
+}
+
+#[test]
+fn every_bundled_kind_is_listed() {
+    let chain = Interpreter::default();
+    let catalog = chain.catalog();
+    let kinds: Vec<&str> = thirdparty::bundled_kinds().collect();
+    assert_eq!(kinds.len(), 27, "{kinds:?}");
+    for path in kinds {
+        let (api_version, kind) = path.rsplit_once('/').unwrap();
+        let ops: Vec<Op> = catalog
+            .iter()
+            .filter(|e| e.api_version == api_version && e.kind == kind)
+            .inspect(|e| assert_eq!(e.source.layer, LayerKind::Bundled, "{path} {}", e.operation))
+            .map(|e| e.operation)
+            .collect();
+        assert!(!ops.is_empty(), "{path} is not listed");
+    }
+    // The CLI prints the same table.
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_karmada-interpreter"))
+        .arg("list")
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.lines().any(|l| l.contains("CloneSet")
+            && l.contains("InterpretHealth")
+            && l.contains("thirdparty")),
+        "{text}"
+    );
+}
