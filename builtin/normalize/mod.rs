@@ -21,7 +21,7 @@
 #[rustfmt::skip]
 #[allow(clippy::all, dead_code)]
 pub(crate) mod schema;
-mod time;
+pub(crate) mod time;
 
 pub(crate) use time::Time;
 
@@ -201,7 +201,10 @@ fn encode_with(
         Value::Null => Ok(Value::Object(walk_struct(&cx, ty, None, &root)?)),
         other => Err(cx.err(
             &root,
-            format!("expected an object, got {}", type_name(other)),
+            format!(
+                "expected an object, got {}",
+                crate::interpreter::type_name(other)
+            ),
         )),
     }
 }
@@ -247,19 +250,11 @@ fn decode_at(
         Value::Null => Ok(Map::new()),
         other => Err(cx.err(
             &root,
-            format!("expected an object, got {}", type_name(other)),
+            format!(
+                "expected an object, got {}",
+                crate::interpreter::type_name(other)
+            ),
         )),
-    }
-}
-
-fn type_name(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
     }
 }
 
@@ -450,7 +445,12 @@ fn zero_of(cx: &Cx<'_>, kind: &'static Kind, path: &Path<'_>) -> Result<Value> {
 
 fn walk_value(cx: &Cx<'_>, kind: &'static Kind, v: &Value, path: &Path<'_>) -> Result<Value> {
     let strict = matches!(cx.mode, Mode::Decode { strict: true });
-    let mismatch = |want: &str| cx.err(path, format!("expected {want}, got {}", type_name(v)));
+    let mismatch = |want: &str| {
+        cx.err(
+            path,
+            format!("expected {want}, got {}", crate::interpreter::type_name(v)),
+        )
+    };
     match kind {
         Kind::Str => match v {
             Value::String(_) => Ok(v.clone()),
@@ -568,7 +568,13 @@ fn is_canonical_quantity(text: &str) -> bool {
 /// floats with an integral value (`2.0`).
 fn integer(cx: &Cx<'_>, v: &Value, strict: bool, path: &Path<'_>) -> Result<i64> {
     let Value::Number(n) = v else {
-        return Err(cx.err(path, format!("expected an integer, got {}", type_name(v))));
+        return Err(cx.err(
+            path,
+            format!(
+                "expected an integer, got {}",
+                crate::interpreter::type_name(v)
+            ),
+        ));
     };
     if let Some(i) = n.as_i64() {
         return Ok(i);
@@ -613,7 +619,10 @@ pub(crate) fn check(object: &Value, path: &str, value: &Value, ty: &'static Ty) 
         Value::Null => Ok(()),
         other => Err(cx.err(
             &root,
-            format!("expected an object, got {}", type_name(other)),
+            format!(
+                "expected an object, got {}",
+                crate::interpreter::type_name(other)
+            ),
         )),
     }
 }

@@ -8,7 +8,7 @@ use serde_json::Value;
 use super::layer::{
     Answer, CatalogEntry, Layer, Outcome, OwnedRequest, ReplicaResult, Request, Source,
 };
-use super::object::gvk_of;
+use super::object::{gvk_of, type_name};
 use crate::api::{
     AggregatedStatusItem, Component, DependentObjectReference, InterpreterOperation,
     ResourceInterpreterCustomization, ResourceInterpreterWebhookConfiguration,
@@ -288,17 +288,6 @@ fn unwrap_outcome<T>(
             operation,
             reason: format!("layer {served_by} answered with the wrong result type"),
         }),
-    }
-}
-
-fn type_name(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
     }
 }
 

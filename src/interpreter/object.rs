@@ -36,6 +36,18 @@ pub(crate) fn split_api_version(api_version: &str) -> (&str, &str) {
     }
 }
 
+/// "a string", "an array", ... for messages about a JSON value of the wrong type.
+pub(crate) fn type_name(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
 /// `Kind namespace/name` (or `Kind name` when cluster-scoped), for messages.
 ///
 /// ```
