@@ -335,11 +335,13 @@ fn top_level_code_runs_on_every_call() {
 
 #[test]
 fn deadline_is_configurable() {
+    // The loop runs at least one whole second (os.time has second
+    // granularity), far beyond the 50 ms deadline.
     let layer = LuaLayer::customizations_with_limits(
         vec![customization(
             "c",
             "Thing",
-            rules(Op::InterpretHealth, "function InterpretHealth(o) local t = os.time() while os.time() - t < 1 do end return true end"),
+            rules(Op::InterpretHealth, "function InterpretHealth(o) local t = os.time() while os.time() - t < 2 do end return true end"),
         )],
         Limits {
             timeout: Duration::from_millis(50),
