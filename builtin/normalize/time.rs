@@ -148,8 +148,11 @@ fn days_in_month(y: i64, m: i64) -> i64 {
     }
 }
 
-/// Days since 1970-01-01 (Howard Hinnant's algorithm).
-fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
+/// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's
+/// algorithm). Months and days out of range carry over (`os.time` relies on it).
+pub(crate) fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
+    let y = y + (m - 1).div_euclid(12);
+    let m = (m - 1).rem_euclid(12) + 1;
     let y = if m <= 2 { y - 1 } else { y };
     let era = y.div_euclid(400);
     let yoe = y - era * 400;

@@ -25,20 +25,7 @@ const DAYS: [&str; 7] = [
     "Saturday",
 ];
 
-/// Days since 1970-01-01 of a proleptic Gregorian date (months and days may
-/// be out of range; they carry over).
-pub fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
-    // normalise the month first
-    let y = y + (m - 1).div_euclid(12);
-    let m = (m - 1).rem_euclid(12) + 1;
-    let y = if m <= 2 { y - 1 } else { y };
-    let era = y.div_euclid(400);
-    let yoe = y - era * 400;
-    let mp = (m + 9) % 12;
-    let doy = (153 * mp + 2) / 5 + d - 1;
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    era * 146_097 + doe - 719_468
-}
+pub(crate) use crate::builtin::normalize::time::days_from_civil;
 
 /// A broken-down UTC time.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
