@@ -215,30 +215,25 @@ impl Ctx<'_> {
         let root = FieldPath::root(self.prefix);
         let mut totals: BTreeMap<&str, (Measure, i64)> = BTreeMap::new();
         let mut scratch = Vec::new();
-        let containers = root.key("containers");
-        for (i, c) in list(spec, "containers").iter().enumerate() {
-            let path = containers.index(i);
-            self.container_requests(
-                path.key("resources"),
-                at(Some(c), "resources"),
-                &mut scratch,
-            )?;
-            for &(name, m, v) in &scratch {
-                let slot = totals.entry(name).or_insert((m, 0));
-                slot.1 = slot.1.checked_add(v).ok_or_else(|| self.overflow(name))?;
-            }
-        }
-        let init = root.key("initContainers");
-        for (i, c) in list(spec, "initContainers").iter().enumerate() {
-            let path = init.index(i);
-            self.container_requests(
-                path.key("resources"),
-                at(Some(c), "resources"),
-                &mut scratch,
-            )?;
-            for &(name, m, v) in &scratch {
-                let slot = totals.entry(name).or_insert((m, 0));
-                slot.1 = slot.1.max(v);
+        // Regular containers add up; each init container raises a total to
+        // its own request when that is larger.
+        for (key, sum) in [("containers", true), ("initContainers", false)] {
+            let base = root.key(key);
+            for (i, c) in list(spec, key).iter().enumerate() {
+                let path = base.index(i);
+                self.container_requests(
+                    path.key("resources"),
+                    at(Some(c), "resources"),
+                    &mut scratch,
+                )?;
+                for &(name, m, v) in &scratch {
+                    let slot = totals.entry(name).or_insert((m, 0));
+                    slot.1 = if sum {
+                        slot.1.checked_add(v).ok_or_else(|| self.overflow(name))?
+                    } else {
+                        slot.1.max(v)
+                    };
+                }
             }
         }
         let overhead = root.key("overhead");
