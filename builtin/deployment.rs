@@ -6,7 +6,7 @@ use serde_json::Value;
 use super::access;
 use super::normalize::schema::DEPLOYMENT;
 use super::workload::{
-    check, dependencies_of, generation, get, int, int32, replicas_of, retain_args, revise_int_field,
+    check, dependencies_of, generation, get, int, retain_args, revise_int_field, spec_replicas,
 };
 use super::Edit;
 use crate::error::Result;
@@ -17,11 +17,7 @@ pub(crate) const RETAIN_REPLICAS_LABEL: &str = "resourcetemplate.karmada.io/reta
 
 /// `spec.replicas` (absent → 0) of the pod template's requirements.
 pub(crate) fn interpret_replica(request: &Request<'_>) -> Result<Outcome> {
-    let object = request.object();
-    check(object, &DEPLOYMENT)?;
-    let replicas = int32(object, &["spec", "replicas"]).unwrap_or(0);
-    let pod = get(object, &["spec", "template", "spec"]);
-    replicas_of(object, "spec.template.spec", pod, replicas)
+    spec_replicas(request, &DEPLOYMENT)
 }
 
 /// Writes `spec.replicas`.

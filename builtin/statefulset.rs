@@ -6,7 +6,7 @@ use serde_json::Value;
 
 use super::normalize::schema::STATEFUL_SET;
 use super::workload::{
-    check, dependencies_of, generation, get, int, int32, replicas_of, revise_int_field,
+    check, dependencies_of, generation, get, int, revise_int_field, spec_replicas,
 };
 use super::Edit;
 use crate::error::Result;
@@ -16,15 +16,7 @@ const POD_SPEC: [&str; 3] = ["spec", "template", "spec"];
 
 /// `spec.replicas` (absent → 0) of the pod template's requirements.
 pub(crate) fn interpret_replica(request: &Request<'_>) -> Result<Outcome> {
-    let object = request.object();
-    check(object, &STATEFUL_SET)?;
-    let replicas = int32(object, &["spec", "replicas"]).unwrap_or(0);
-    replicas_of(
-        object,
-        "spec.template.spec",
-        get(object, &POD_SPEC),
-        replicas,
-    )
+    spec_replicas(request, &STATEFUL_SET)
 }
 
 /// Writes `spec.replicas`.

@@ -69,6 +69,16 @@ pub(crate) fn replicas_of(
     }))
 }
 
+/// `InterpretReplica` of a workload with `spec.replicas` (absent → 0) and a
+/// pod template at `spec.template` (Deployment, ReplicaSet, StatefulSet).
+pub(crate) fn spec_replicas(request: &Request<'_>, ty: &'static Ty) -> Result<Outcome> {
+    let object = request.object();
+    check(object, ty)?;
+    let replicas = int32(object, &["spec", "replicas"]).unwrap_or(0);
+    let pod = get(object, &["spec", "template", "spec"]);
+    replicas_of(object, "spec.template.spec", pod, replicas)
+}
+
 /// `InterpretDependency` result for the pod spec of a [`check`]ed object, in
 /// the namespace of the workload's own metadata (the template's is never used).
 pub(crate) fn dependencies_of(
