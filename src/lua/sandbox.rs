@@ -353,19 +353,31 @@ fn push_captures(
     Ok(())
 }
 
+/// `(s, pattern [, init [, plain]])` and the first match, for `string.find`
+/// (which honours `plain` and reports positions) and `string.match`.
+fn first_match(
+    args: &MultiValue,
+    func: &str,
+    deadline: &Deadline,
+) -> mlua::Result<(Vec<u8>, Option<super::pattern::Found>)> {
+    let s = string_arg(args.front().unwrap_or(&LuaValue::Nil), 1, func)?;
+    let p = string_arg(args.get(1).unwrap_or(&LuaValue::Nil), 2, func)?;
+    let init = int_arg(args.get(2), 3, func, 1)?;
+    let is_find = func == "find";
+    let plain = is_find && matches!(args.get(3), Some(LuaValue::Boolean(true)));
+    let expired = || deadline.expired();
+    let found = super::pattern::find(&s, &p, init, plain, is_find, &expired)
+        .map_err(mlua::Error::runtime)?;
+    Ok((s, found))
+}
+
 /// `string.find`, `string.match` and `string.gmatch` on the Rust matcher.
 fn install_patterns(lua: &Lua, h: &Table, deadline: &Deadline) -> mlua::Result<()> {
     let d = deadline.clone();
     h.set(
         "find",
         lua.create_function(move |lua, args: MultiValue| {
-            let s = string_arg(args.front().unwrap_or(&LuaValue::Nil), 1, "find")?;
-            let p = string_arg(args.get(1).unwrap_or(&LuaValue::Nil), 2, "find")?;
-            let init = int_arg(args.get(2), 3, "find", 1)?;
-            let plain = matches!(args.get(3), Some(LuaValue::Boolean(true)));
-            let expired = || d.expired();
-            let found = super::pattern::find(&s, &p, init, plain, true, &expired)
-                .map_err(mlua::Error::runtime)?;
+            let (s, found) = first_match(&args, "find", &d)?;
             let mut out = MultiValue::new();
             match found {
                 None => out.push_back(LuaValue::Nil),
@@ -382,12 +394,7 @@ fn install_patterns(lua: &Lua, h: &Table, deadline: &Deadline) -> mlua::Result<(
     h.set(
         "match",
         lua.create_function(move |lua, args: MultiValue| {
-            let s = string_arg(args.front().unwrap_or(&LuaValue::Nil), 1, "match")?;
-            let p = string_arg(args.get(1).unwrap_or(&LuaValue::Nil), 2, "match")?;
-            let init = int_arg(args.get(2), 3, "match", 1)?;
-            let expired = || d.expired();
-            let found = super::pattern::find(&s, &p, init, false, false, &expired)
-                .map_err(mlua::Error::runtime)?;
+            let (s, found) = first_match(&args, "match", &d)?;
             let mut out = MultiValue::new();
             if let Some(f) = found {
                 push_captures(lua, &s, &f.captures, &mut out)?;
