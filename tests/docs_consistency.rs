@@ -44,6 +44,16 @@ fn served_by(layer: LayerKind) -> Served {
     out
 }
 
+/// `*`, `v1`, `apps/v1`, `batch.volcano.sh/v1alpha1`: the first word of a
+/// kind's heading; any other first word starts a general section.
+fn looks_like_api_version(word: &str) -> bool {
+    let version = word.rsplit_once('/').map_or(word, |(_, v)| v);
+    word == "*"
+        || version
+            .strip_prefix('v')
+            .is_some_and(|rest| rest.starts_with(|c: char| c.is_ascii_digit()))
+}
+
 /// One `###` sub-section: its operation, its line, and whether it has prose.
 #[derive(Debug)]
 struct Section {
@@ -73,7 +83,7 @@ fn sections(text: &str) -> (BTreeMap<(String, String), BTreeMap<String, Section>
         if !fenced {
             if let Some(h) = heading("### ") {
                 let Some(k) = &kind else {
-                    problems.push(format!("line {}: `### {h}` outside a kind section", i + 1));
+                    // a sub-section of a general section
                     continue;
                 };
                 let name = h.split_whitespace().next().unwrap_or("").to_owned();
@@ -93,8 +103,15 @@ fn sections(text: &str) -> (BTreeMap<(String, String), BTreeMap<String, Section>
             }
             if let Some(h) = heading("## ") {
                 let mut words = h.split_whitespace();
+                let api_version = words.next().unwrap_or("");
+                if !looks_like_api_version(api_version) {
+                    // a general section (`## Rules shared by every kind`)
+                    kind = None;
+                    op = None;
+                    continue;
+                }
                 let key = (
-                    words.next().unwrap_or("").to_owned(),
+                    api_version.to_owned(),
                     words.next().unwrap_or("").to_owned(),
                 );
                 if out.contains_key(&key) {
@@ -176,7 +193,7 @@ fn bundled_md_describes_exactly_the_bundled_layer() {
 
 #[test]
 fn the_section_parser_reports_missing_extra_and_empty_sections() {
-    let text = "# Title\n\n## apps/v1 `Deployment`\n\n### InterpretHealth\n\nHealthy when.\n\n\
+    let text = "# Title\n\n## Rules shared\n\n### Errors\n\ntext\n\n## apps/v1 `Deployment`\n\n### InterpretHealth\n\nHealthy when.\n\n\
                 ### Retain\n\n```\n## not/a Heading\n```\n\n## `*` `*` (every other kind)\n\n\
                 ### InterpretStatus\n\ntext\n### InterpretStatus\n";
     let (s, problems) = sections(text);
@@ -186,6 +203,11 @@ fn the_section_parser_reports_missing_extra_and_empty_sections() {
     assert!(deployment["Retain"].has_text);
     assert!(!s.contains_key(&("not/a".to_owned(), "Heading".to_owned())));
     assert!(s.contains_key(&("*".to_owned(), "*".to_owned())));
+    // general sections are not kinds
+    assert!(!s.keys().any(|(a, _)| a == "Rules"));
+    assert_eq!(s.len(), 2, "{s:?}");
+    assert!(looks_like_api_version("batch.volcano.sh/v1alpha1"));
+    assert!(!looks_like_api_version("Conventions"));
     assert_eq!(problems.len(), 1, "{problems:?}");
     assert!(problems[0].contains("twice"));
 }
