@@ -15,10 +15,12 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 
 use karmada_interpreter::interpreter::LayerKind;
 use karmada_interpreter::Interpreter;
+use support::{cli, text};
+
+mod support;
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -61,12 +63,15 @@ struct Section {
     has_text: bool,
 }
 
+/// (apiVersion, kind) → operation → its section.
+type Described = BTreeMap<(String, String), BTreeMap<String, Section>>;
+
 /// The `## <apiVersion> <Kind> ...` / `### <Operation>` sections of a
 /// document. Backticks are ignored; in a `##` heading the first two words
 /// are the apiVersion and the kind (`*` for the catch-all row). Headings
 /// inside fenced code blocks do not count. Duplicates are reported.
-fn sections(text: &str) -> (BTreeMap<(String, String), BTreeMap<String, Section>>, Vec<String>) {
-    let mut out: BTreeMap<(String, String), BTreeMap<String, Section>> = BTreeMap::new();
+fn sections(text: &str) -> (Described, Vec<String>) {
+    let mut out = Described::new();
     let mut problems = Vec::new();
     let mut kind: Option<(String, String)> = None;
     let mut op: Option<String> = None;
@@ -282,18 +287,6 @@ fn lua_environment_examples_are_the_files_under_docs_examples() {
     }
 }
 
-fn cli(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_karmada-interpreter"))
-        .current_dir(root())
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
-}
-
 #[test]
 fn lua_environment_examples_pass_the_golden_runner() {
     let blocks = example_blocks(&read("docs/lua-environment.md"));
@@ -306,11 +299,7 @@ fn lua_environment_examples_pass_the_golden_runner() {
     assert!(cases > 0);
     let out = cli(&["test", "docs/examples"]);
     let stdout = text(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{stdout}\n{}",
-        text(&out.stderr)
-    );
+    assert!(out.status.success(), "{stdout}\n{}", text(&out.stderr));
     assert_eq!(
         stdout.lines().last(),
         Some(format!("{cases} passed, 0 failed").as_str()),
