@@ -1,23 +1,15 @@
 //! `karmada-interpreter check` and `run` (webhook-and-cli.md §5.5, §5.6).
 
 use std::path::PathBuf;
-use std::process::{Command, Output};
+
+use support::{cli, text};
+
+mod support;
 
 fn data(name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("tests/data")
         .join(name)
-}
-
-fn cli(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_karmada-interpreter"))
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
 }
 
 #[test]
