@@ -1,7 +1,8 @@
 //! batch/v1 CronJob: InterpretDependency (§10.1, the job template's pod spec).
 
-use super::normalize::schema::CRON_JOB;
-use super::workload::{check, dependencies_of, get};
+use crate::k8s::normalize::schema::CRON_JOB;
+use super::workload::{check, dependencies_of};
+use crate::k8s::field::get;
 use crate::error::Result;
 use crate::interpreter::{Outcome, Request};
 

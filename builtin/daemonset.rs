@@ -1,7 +1,8 @@
 //! apps/v1 DaemonSet: InterpretHealth (§9), InterpretDependency (§10.1).
 
-use super::normalize::schema::DAEMON_SET;
-use super::workload::{check, dependencies_of, generation, get, int};
+use crate::k8s::normalize::schema::DAEMON_SET;
+use super::workload::{check, dependencies_of};
+use crate::k8s::field::{generation, get, int};
 use crate::error::Result;
 use crate::interpreter::{Outcome, Request};
 

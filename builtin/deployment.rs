@@ -3,11 +3,10 @@
 
 use serde_json::Value;
 
-use super::access;
-use super::normalize::schema::DEPLOYMENT;
-use super::workload::{
-    check, dependencies_of, generation, get, int, retain_args, revise_int_field, spec_replicas,
-};
+use crate::k8s::field;
+use crate::k8s::normalize::schema::DEPLOYMENT;
+use super::workload::{check, dependencies_of, retain_args, revise_int_field, spec_replicas};
+use crate::k8s::field::{generation, get, int};
 use super::Edit;
 use crate::error::Result;
 use crate::interpreter::{Outcome, Request};
@@ -29,21 +28,21 @@ pub(crate) fn revise_replica(edit: Edit<'_>) -> Result<Outcome> {
 /// retain-replicas label with value `"true"`.
 pub(crate) fn retain(edit: Edit<'_>) -> Result<Outcome> {
     let (desired, observed) = retain_args(edit)?;
-    let labels = access::get_string_map(&desired, &["metadata", "labels"])?;
+    let labels = field::get_string_map(&desired, &["metadata", "labels"])?;
     let opted_in = labels
         .and_then(|l| l.get(RETAIN_REPLICAS_LABEL))
         .and_then(Value::as_str)
         == Some("true");
     let mut retained = desired.into_owned();
     if opted_in {
-        let replicas = access::get_int(observed, &["spec", "replicas"])?.ok_or_else(|| {
-            access::invalid(
+        let replicas = field::get_int(observed, &["spec", "replicas"])?.ok_or_else(|| {
+            field::invalid(
                 observed,
                 "spec.replicas",
                 "absent in the member object; cannot retain replicas",
             )
         })?;
-        access::set(&mut retained, &["spec", "replicas"], Value::from(replicas))?;
+        field::set(&mut retained, &["spec", "replicas"], Value::from(replicas))?;
     }
     Ok(Outcome::Retained(retained))
 }

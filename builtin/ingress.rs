@@ -2,9 +2,10 @@
 
 use serde_json::Value;
 
-use super::dependencies::validate_dependencies;
-use super::normalize::schema::INGRESS;
-use super::workload::{check, get, namespace};
+use crate::k8s::dependencies::verify_dependencies;
+use crate::k8s::normalize::schema::INGRESS;
+use super::workload::check;
+use crate::k8s::field::{get, namespace};
 use crate::api::DependentObjectReference;
 use crate::error::Result;
 use crate::interpreter::{Outcome, Request};
@@ -33,7 +34,7 @@ pub(crate) fn interpret_dependency(request: &Request<'_>) -> Result<Outcome> {
             DependentObjectReference::named("v1", "Secret", namespace, name)
         })
         .collect();
-    validate_dependencies(object, &deps)?;
+    verify_dependencies(object, &deps)?;
     Ok(Outcome::Dependencies(deps))
 }
 

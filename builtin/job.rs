@@ -3,11 +3,10 @@
 
 use serde_json::Value;
 
-use super::access;
-use super::normalize::schema::JOB;
-use super::workload::{
-    check, dependencies_of, get, int32, replicas_of, retain_args, revise_int_field,
-};
+use crate::k8s::field;
+use crate::k8s::normalize::schema::JOB;
+use super::workload::{check, dependencies_of, replicas_of, retain_args, revise_int_field};
+use crate::k8s::field::{get, int32};
 use super::Edit;
 use crate::error::Result;
 use crate::interpreter::{Outcome, Request};
@@ -36,18 +35,18 @@ pub(crate) fn revise_replica(edit: Edit<'_>) -> Result<Outcome> {
 /// desired ones (no merge).
 pub(crate) fn retain(edit: Edit<'_>) -> Result<Outcome> {
     let (desired, observed) = retain_args(edit)?;
-    let selector = access::get_string_map(observed, &["spec", "selector", "matchLabels"])?;
-    let labels = access::get_string_map(observed, &["spec", "template", "metadata", "labels"])?;
+    let selector = field::get_string_map(observed, &["spec", "selector", "matchLabels"])?;
+    let labels = field::get_string_map(observed, &["spec", "template", "metadata", "labels"])?;
     let mut retained = desired.into_owned();
     if let Some(selector) = selector {
-        access::set(
+        field::set(
             &mut retained,
             &["spec", "selector", "matchLabels"],
             Value::Object(selector.clone()),
         )?;
     }
     if let Some(labels) = labels {
-        access::set(
+        field::set(
             &mut retained,
             &["spec", "template", "metadata", "labels"],
             Value::Object(labels.clone()),

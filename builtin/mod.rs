@@ -32,23 +32,18 @@
 //! - `kube.resourceAdd` → [`requirements::resource_add`];
 //! - `kube.getResourceQuantity` → [`crate::quantity::Quantity::as_approximate_f64`].
 
-mod access;
 mod cronjob;
 mod daemonset;
-pub mod dependencies;
 mod deployment;
 mod generic;
 mod ingress;
 mod job;
-pub(crate) mod normalize;
 mod persistentvolume;
 mod persistentvolumeclaim;
 mod pod;
 mod pod_retain;
 mod poddisruptionbudget;
-mod podtemplate;
 mod replicaset;
-pub mod requirements;
 mod secret;
 mod service;
 mod serviceaccount;
@@ -251,14 +246,6 @@ pub fn layer() -> Arc<dyn Layer> {
     LAYER.get_or_init(|| Arc::new(NativeLayer)).clone()
 }
 
-fn api_version_of(gvk: &GroupVersionKind) -> String {
-    if gvk.group.is_empty() {
-        gvk.version.clone()
-    } else {
-        format!("{}/{}", gvk.group, gvk.version)
-    }
-}
-
 impl NativeLayer {
     /// The row serving objects of `gvk`, without allocating.
     fn find(&self, gvk: &GroupVersionKind, operation: InterpreterOperation) -> Option<usize> {
@@ -288,7 +275,7 @@ impl NativeLayer {
             None => {
                 let gvk = crate::interpreter::gvk_of(object);
                 Err(crate::Error::NotServed {
-                    api_version: api_version_of(&gvk),
+                    api_version: crate::k8s::object::api_version_of(&gvk),
                     kind: gvk.kind,
                     operation,
                 })

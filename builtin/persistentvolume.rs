@@ -1,6 +1,6 @@
 //! v1 PersistentVolume: Retain (§6.6).
 
-use super::access;
+use crate::k8s::field;
 use super::workload::retain_args;
 use super::Edit;
 use crate::error::Result;
@@ -10,10 +10,10 @@ use crate::interpreter::Outcome;
 /// (even `null`).
 pub(crate) fn retain(edit: Edit<'_>) -> Result<Outcome> {
     let (desired, observed) = retain_args(edit)?;
-    let claim = access::get_any(observed, observed, &["spec", "claimRef"])?;
+    let claim = field::get_any(observed, observed, &["spec", "claimRef"])?;
     let mut retained = desired.into_owned();
     if let Some(claim) = claim {
-        access::set(&mut retained, &["spec", "claimRef"], claim.clone())?;
+        field::set(&mut retained, &["spec", "claimRef"], claim.clone())?;
     }
     Ok(Outcome::Retained(retained))
 }

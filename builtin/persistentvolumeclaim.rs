@@ -2,9 +2,10 @@
 
 use serde_json::Value;
 
-use super::access;
-use super::normalize::schema::PERSISTENT_VOLUME_CLAIM;
-use super::workload::{check, get, retain_args};
+use crate::k8s::field;
+use crate::k8s::normalize::schema::PERSISTENT_VOLUME_CLAIM;
+use super::workload::{check, retain_args};
+use crate::k8s::field::get;
 use super::Edit;
 use crate::error::Result;
 use crate::interpreter::{Outcome, Request};
@@ -12,10 +13,10 @@ use crate::interpreter::{Outcome, Request};
 /// Keeps the member's bound `spec.volumeName` when non-empty.
 pub(crate) fn retain(edit: Edit<'_>) -> Result<Outcome> {
     let (desired, observed) = retain_args(edit)?;
-    let volume = access::get_str(observed, &["spec", "volumeName"])?;
+    let volume = field::get_str(observed, &["spec", "volumeName"])?;
     let mut retained = desired.into_owned();
     if let Some(volume) = volume.filter(|v| !v.is_empty()) {
-        access::set(&mut retained, &["spec", "volumeName"], Value::from(volume))?;
+        field::set(&mut retained, &["spec", "volumeName"], Value::from(volume))?;
     }
     Ok(Outcome::Retained(retained))
 }

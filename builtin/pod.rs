@@ -3,8 +3,9 @@
 
 use serde_json::Value;
 
-use super::normalize::schema::POD;
-use super::workload::{check, dependencies_of, get, replicas_of};
+use crate::k8s::normalize::schema::POD;
+use super::workload::{check, dependencies_of, replicas_of};
+use crate::k8s::field::get;
 use crate::error::Result;
 use crate::interpreter::{Outcome, Request};
 

@@ -2,7 +2,7 @@
 
 use serde_json::{Map, Value};
 
-use crate::builtin::normalize::{self, schema};
+use crate::k8s::normalize::{self, schema};
 use crate::error::{Error, Result};
 use crate::interpreter::{Outcome, Request};
 

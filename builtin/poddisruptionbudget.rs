@@ -1,7 +1,8 @@
 //! policy/v1 PodDisruptionBudget: InterpretHealth (§9).
 
-use super::normalize::schema::POD_DISRUPTION_BUDGET;
-use super::workload::{check, int};
+use crate::k8s::normalize::schema::POD_DISRUPTION_BUDGET;
+use super::workload::check;
+use crate::k8s::field::int;
 use crate::error::Result;
 use crate::interpreter::{Outcome, Request};
 

@@ -1,10 +1,9 @@
 //! apps/v1 ReplicaSet: InterpretReplica (§3), ReviseReplica (§5),
 //! InterpretHealth (§9), InterpretDependency (§10.1).
 
-use super::normalize::schema::REPLICA_SET;
-use super::workload::{
-    check, dependencies_of, generation, get, int, revise_int_field, spec_replicas,
-};
+use crate::k8s::normalize::schema::REPLICA_SET;
+use super::workload::{check, dependencies_of, revise_int_field, spec_replicas};
+use crate::k8s::field::{generation, get, int};
 use super::Edit;
 use crate::error::Result;
 use crate::interpreter::{Outcome, Request};

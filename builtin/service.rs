@@ -2,10 +2,11 @@
 
 use serde_json::Value;
 
-use super::access;
+use crate::k8s::field;
 use super::ingress::has_load_balancer_address;
-use super::normalize::schema::SERVICE;
-use super::workload::{check, get, retain_args};
+use crate::k8s::normalize::schema::SERVICE;
+use super::workload::{check, retain_args};
+use crate::k8s::field::get;
 use super::Edit;
 use crate::error::Result;
 use crate::interpreter::{Outcome, Request};
@@ -14,18 +15,18 @@ use crate::interpreter::{Outcome, Request};
 /// `spec.clusterIP` (when non-empty); nothing else.
 pub(crate) fn retain(edit: Edit<'_>) -> Result<Outcome> {
     let (desired, observed) = retain_args(edit)?;
-    let node_port = access::get_int(observed, &["spec", "healthCheckNodePort"])?;
-    let cluster_ip = access::get_str(observed, &["spec", "clusterIP"])?;
+    let node_port = field::get_int(observed, &["spec", "healthCheckNodePort"])?;
+    let cluster_ip = field::get_str(observed, &["spec", "clusterIP"])?;
     let mut retained = desired.into_owned();
     if let Some(port) = node_port.filter(|p| *p > 0) {
-        access::set(
+        field::set(
             &mut retained,
             &["spec", "healthCheckNodePort"],
             Value::from(port),
         )?;
     }
     if let Some(ip) = cluster_ip.filter(|ip| !ip.is_empty()) {
-        access::set(&mut retained, &["spec", "clusterIP"], Value::from(ip))?;
+        field::set(&mut retained, &["spec", "clusterIP"], Value::from(ip))?;
     }
     Ok(Outcome::Retained(retained))
 }

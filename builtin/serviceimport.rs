@@ -4,10 +4,11 @@ use std::collections::BTreeMap;
 
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::LabelSelector;
 
-use super::dependencies::validate_dependencies;
-use super::normalize::schema::{OBJECT_META, SESSION_AFFINITY_CONFIG};
-use super::normalize::{Emit, Field, Kind, Ty};
-use super::workload::{check, get, namespace};
+use crate::k8s::dependencies::verify_dependencies;
+use crate::k8s::normalize::schema::{OBJECT_META, SESSION_AFFINITY_CONFIG};
+use crate::k8s::normalize::{Emit, Field, Kind, Ty};
+use super::workload::check;
+use crate::k8s::field::{get, namespace};
 use crate::api::DependentObjectReference;
 use crate::error::Result;
 use crate::interpreter::{Outcome, Request};
@@ -148,6 +149,6 @@ pub(crate) fn interpret_dependency(request: &Request<'_>) -> Result<Outcome> {
         DependentObjectReference::named("v1", "Service", namespace, &derived),
         slices,
     ];
-    validate_dependencies(object, &deps)?;
+    verify_dependencies(object, &deps)?;
     Ok(Outcome::Dependencies(deps))
 }

@@ -4,10 +4,9 @@
 
 use serde_json::Value;
 
-use super::normalize::schema::STATEFUL_SET;
-use super::workload::{
-    check, dependencies_of, generation, get, int, revise_int_field, spec_replicas,
-};
+use crate::k8s::normalize::schema::STATEFUL_SET;
+use super::workload::{check, dependencies_of, revise_int_field, spec_replicas};
+use crate::k8s::field::{generation, get, int};
 use super::Edit;
 use crate::error::Result;
 use crate::interpreter::{Outcome, Request};

@@ -4,7 +4,7 @@
 use serde_json::{Map, Value};
 
 use super::{aggregate_inputs, decode_item, list, template_status, unchanged, with_status};
-use crate::builtin::normalize::{parse_time, schema, Time};
+use crate::k8s::normalize::{parse_time, schema, Time};
 use crate::error::Result;
 use crate::interpreter::{Outcome, Request};
 

@@ -1,7 +1,7 @@
 //! apps/v1 Deployment: AggregateStatus (§7.1) and InterpretStatus (§8.1).
 
 use super::{aggregate_workload, reflect_workload, Workload};
-use crate::builtin::normalize::schema;
+use crate::k8s::normalize::schema;
 use crate::error::Result;
 use crate::interpreter::{Outcome, Request};
 

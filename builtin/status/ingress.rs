@@ -2,7 +2,7 @@
 //! the whole-status reflection (§8.6).
 
 use super::aggregate_load_balancer;
-use crate::builtin::normalize::schema;
+use crate::k8s::normalize::schema;
 use crate::error::Result;
 use crate::interpreter::{Outcome, Request};
 

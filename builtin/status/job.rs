@@ -6,7 +6,7 @@ use super::{
     aggregate_inputs, decode_item, int, list, put_int, reflected_status, string, template_status,
     unchanged, with_status, Decoded,
 };
-use crate::builtin::normalize::{self, parse_time, schema, Time};
+use crate::k8s::normalize::{self, parse_time, schema, Time};
 use crate::error::{Error, Result};
 use crate::interpreter::{describe, Outcome, Request};
 

@@ -18,7 +18,8 @@ pub(crate) mod statefulset;
 use serde_json::{Map, Value};
 
 use crate::api::AggregatedStatusItem;
-use crate::builtin::normalize::{self, Emit, Ty};
+use crate::k8s::field;
+use crate::k8s::normalize::{self, Emit, Ty};
 use crate::error::{Error, Result};
 use crate::interpreter::{describe, Outcome, Request};
 
@@ -48,7 +49,13 @@ pub(crate) fn decode_item(
     match &item.status {
         None | Some(Value::Null) => Ok(None),
         Some(status) => {
-            normalize::decode_item(template, index, &item.cluster_name, status, ty).map(Some)
+            Ok(Some(normalize::decode_item(
+                template,
+                index,
+                &item.cluster_name,
+                status,
+                ty,
+            )?))
         }
     }
 }
@@ -57,31 +64,28 @@ pub(crate) fn decode_item(
 pub(crate) fn template_status(template: &Value, ty: &'static Ty) -> Result<Decoded> {
     match template.get("status") {
         None => Ok(Map::new()),
-        Some(status) => normalize::decode(template, "status", status, ty, false),
+        Some(status) => Ok(normalize::decode(template, "status", status, ty, false)?),
     }
 }
 
 /// An integer of a decoded object (absent → 0).
 pub(crate) fn int(m: &Decoded, key: &str) -> i64 {
-    m.get(key).and_then(Value::as_i64).unwrap_or(0)
+    field::at(Some(m), key).and_then(Value::as_i64).unwrap_or(0)
 }
 
 /// A string of a decoded object (absent → "").
 pub(crate) fn string<'a>(m: &'a Decoded, key: &str) -> &'a str {
-    m.get(key).and_then(Value::as_str).unwrap_or("")
+    field::text(Some(m), key)
 }
 
 /// A list of a decoded object (absent → empty).
 pub(crate) fn list<'a>(m: &'a Decoded, key: &str) -> &'a [Value] {
-    m.get(key)
-        .and_then(Value::as_array)
-        .map(Vec::as_slice)
-        .unwrap_or(&[])
+    field::list(Some(m), key)
 }
 
 /// An object of a decoded object.
 pub(crate) fn object<'a>(m: &'a Decoded, key: &str) -> Option<&'a Decoded> {
-    m.get(key).and_then(Value::as_object)
+    field::map(Some(m), key)
 }
 
 /// `metadata.generation` of a template that passed [`normalize::check`] (absent → 0).

@@ -7,7 +7,7 @@ use super::{
     aggregate_inputs, decode_item, int, object, put_int, reflected_status, template_status,
     unchanged, with_status,
 };
-use crate::builtin::normalize::{self, schema};
+use crate::k8s::normalize::{self, schema};
 use crate::error::{Error, Result};
 use crate::interpreter::{describe, Outcome, Request};
 

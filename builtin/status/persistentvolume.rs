@@ -4,7 +4,7 @@
 use serde_json::{Map, Value};
 
 use super::{aggregate_inputs, decode_item, string, template_status, unchanged, with_status};
-use crate::builtin::normalize::schema;
+use crate::k8s::normalize::schema;
 use crate::error::Result;
 use crate::interpreter::{Outcome, Request};
 

@@ -4,7 +4,7 @@
 use serde_json::{Map, Value};
 
 use super::{aggregate_inputs, decode_item, list, string, template_status, unchanged, with_status};
-use crate::builtin::normalize::{self, schema};
+use crate::k8s::normalize::{self, schema};
 use crate::error::Result;
 use crate::interpreter::{Outcome, Request};
 
@@ -27,7 +27,12 @@ pub(crate) fn aggregate(request: &Request<'_>) -> Result<Outcome> {
     let (template, items) = aggregate_inputs(request)?;
     let Some(items) = items else {
         // No item list at all: the normalized template, status untouched.
-        return normalize::encode(template, "", template, &schema::POD).map(Outcome::Aggregated);
+        return Ok(Outcome::Aggregated(normalize::encode(
+            template,
+            "",
+            template,
+            &schema::POD,
+        )?));
     };
     let old = template_status(template, &schema::POD_STATUS)?;
     let mut phases: Vec<String> = Vec::new();

@@ -1,7 +1,7 @@
 //! apps/v1 ReplicaSet: AggregateStatus (§7.1) and InterpretStatus (§8.2).
 
 use super::{aggregate_workload, reflect_workload, Workload};
-use crate::builtin::normalize::schema;
+use crate::k8s::normalize::schema;
 use crate::error::Result;
 use crate::interpreter::{Outcome, Request};
 

@@ -3,7 +3,7 @@
 use serde_json::{Map, Value};
 
 use super::{aggregate_inputs, aggregate_load_balancer, reflected_status, unchanged};
-use crate::builtin::normalize::{self, schema};
+use crate::k8s::normalize::{self, schema};
 use crate::error::Result;
 use crate::interpreter::{Outcome, Request};
 

@@ -15,4 +15,4 @@ pub use layer::{
     Answer, CatalogEntry, Layer, LayerKind, Outcome, OwnedRequest, ReplicaResult, Request, Source,
 };
 pub use object::{describe, from_dynamic, from_resource, gvk_of};
-pub(crate) use object::{split_api_version, type_name};
+pub(crate) use object::split_api_version;

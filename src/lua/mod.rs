@@ -333,7 +333,8 @@ impl Layer for LuaLayer {
                     expect_table(&v, "requires")?;
                     let json = encode(lua, &v, &[], Target::List)?;
                     let deps = decode::dependencies(json)?;
-                    decode::validate_dependencies(&deps)?;
+                    crate::k8s::validation::validate_dependencies(&deps)
+                        .map_err(|e| e.to_string())?;
                     Ok(deps)
                 })?;
                 for d in deps {

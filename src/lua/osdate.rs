@@ -25,7 +25,8 @@ const DAYS: [&str; 7] = [
     "Saturday",
 ];
 
-pub(crate) use crate::builtin::normalize::time::days_from_civil;
+use crate::k8s::time::civil_from_days;
+pub(crate) use crate::k8s::time::days_from_civil;
 
 /// A broken-down UTC time.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -51,7 +52,7 @@ impl Civil {
     pub fn from_unix(secs: i64) -> Self {
         let days = secs.div_euclid(86_400);
         let rem = secs.rem_euclid(86_400);
-        let (year, month, day) = crate::builtin::normalize::time::civil_from_days(days);
+        let (year, month, day) = civil_from_days(days);
         Self {
             year,
             month,

@@ -21,16 +21,16 @@
 #[rustfmt::skip]
 #[allow(clippy::all, dead_code)]
 pub(crate) mod schema;
-pub(crate) mod time;
 
-pub(crate) use time::Time;
+pub(crate) use super::time::Time;
 
 use base64::Engine as _;
 use serde_json::{Map, Number, Value};
 
-use crate::error::{Error, Result};
-use crate::interpreter::describe;
-use crate::quantity::Quantity;
+use super::error::{ObjectError, Result};
+use super::field::type_phrase;
+use super::path::FieldPath;
+use super::quantity::Quantity;
 
 /// One Kubernetes struct type.
 #[derive(Debug)]
@@ -119,34 +119,6 @@ enum Mode {
     Decode { strict: bool },
 }
 
-/// A field path, built on the stack and rendered only for error messages.
-#[derive(Clone, Copy)]
-pub(crate) enum Path<'a> {
-    Root(&'a str),
-    /// `statusItems[index] (cluster "name").status`.
-    Item(usize, &'a str),
-    Key(&'a Path<'a>, &'a str),
-    Index(&'a Path<'a>, usize),
-}
-
-impl Path<'_> {
-    pub(crate) fn render(&self) -> String {
-        match self {
-            Path::Root(s) => (*s).to_owned(),
-            Path::Item(i, cluster) => format!("statusItems[{i}] (cluster {cluster:?}).status"),
-            Path::Key(p, k) => {
-                let parent = p.render();
-                if parent.is_empty() {
-                    (*k).to_owned()
-                } else {
-                    format!("{parent}.{k}")
-                }
-            }
-            Path::Index(p, i) => format!("{}[{i}]", p.render()),
-        }
-    }
-}
-
 struct Cx<'a> {
     /// The object named in error messages.
     object: &'a Value,
@@ -156,12 +128,8 @@ struct Cx<'a> {
 }
 
 impl Cx<'_> {
-    fn err(&self, path: &Path<'_>, reason: impl Into<String>) -> Error {
-        Error::InvalidField {
-            object: describe(self.object),
-            field: path.render(),
-            reason: reason.into(),
-        }
+    fn err(&self, path: &FieldPath<'_>, reason: impl Into<String>) -> ObjectError {
+        ObjectError::field(self.object, path.to_string(), reason)
     }
 }
 
@@ -195,7 +163,7 @@ fn encode_with(
         mode: Mode::Encode,
         keep_unknown,
     };
-    let root = Path::Root(path);
+    let root = FieldPath::root(path);
     match value {
         Value::Object(m) => Ok(Value::Object(walk_struct(&cx, ty, Some(m), &root)?)),
         Value::Null => Ok(Value::Object(walk_struct(&cx, ty, None, &root)?)),
@@ -203,7 +171,7 @@ fn encode_with(
             &root,
             format!(
                 "expected an object, got {}",
-                crate::interpreter::type_name(other)
+                type_phrase(other)
             ),
         )),
     }
@@ -218,7 +186,7 @@ pub(crate) fn decode(
     ty: &'static Ty,
     strict: bool,
 ) -> Result<Map<String, Value>> {
-    decode_at(object, Path::Root(path), value, ty, strict)
+    decode_at(object, FieldPath::root(path), value, ty, strict)
 }
 
 /// [`decode`] with the strict status-item rules (§1.6) for the status of
@@ -230,12 +198,12 @@ pub(crate) fn decode_item(
     value: &Value,
     ty: &'static Ty,
 ) -> Result<Map<String, Value>> {
-    decode_at(object, Path::Item(index, cluster), value, ty, true)
+    decode_at(object, FieldPath::item(index, cluster), value, ty, true)
 }
 
 fn decode_at(
     object: &Value,
-    root: Path<'_>,
+    root: FieldPath<'_>,
     value: &Value,
     ty: &'static Ty,
     strict: bool,
@@ -252,7 +220,7 @@ fn decode_at(
             &root,
             format!(
                 "expected an object, got {}",
-                crate::interpreter::type_name(other)
+                type_phrase(other)
             ),
         )),
     }
@@ -262,7 +230,7 @@ fn walk_struct(
     cx: &Cx<'_>,
     ty: &'static Ty,
     input: Option<&Map<String, Value>>,
-    path: &Path<'_>,
+    path: &FieldPath<'_>,
 ) -> Result<Map<String, Value>> {
     let strict = matches!(cx.mode, Mode::Decode { strict: true });
     if strict || ty.base.is_some() {
@@ -311,7 +279,7 @@ fn walk_struct(
             }
             continue;
         }
-        let value = walk_value(cx, &field.kind, v, &Path::Key(path, key))?;
+        let value = walk_value(cx, &field.kind, v, &path.key(key))?;
         if keep(cx.mode, field, &value) {
             out.push((field.json.to_owned(), value));
         }
@@ -332,7 +300,7 @@ fn walk_struct_lookup(
     cx: &Cx<'_>,
     ty: &'static Ty,
     input: Option<&Map<String, Value>>,
-    path: &Path<'_>,
+    path: &FieldPath<'_>,
 ) -> Result<Map<String, Value>> {
     let mut out = Map::new();
     let strict = matches!(cx.mode, Mode::Decode { strict: true });
@@ -353,7 +321,7 @@ fn walk_struct_lookup(
                 }
                 continue;
             };
-            let here = Path::Key(path, key);
+            let here = path.key(key);
             if v.is_null() {
                 continue;
             }
@@ -431,7 +399,7 @@ fn is_empty_collection(v: &Value) -> bool {
 }
 
 /// The encoded zero value of a value-typed field.
-fn zero_of(cx: &Cx<'_>, kind: &'static Kind, path: &Path<'_>) -> Result<Value> {
+fn zero_of(cx: &Cx<'_>, kind: &'static Kind, path: &FieldPath<'_>) -> Result<Value> {
     Ok(match kind {
         Kind::Str | Kind::Bytes => Value::String(String::new()),
         Kind::I32 | Kind::I64 | Kind::IntOrString => Value::from(0),
@@ -443,12 +411,12 @@ fn zero_of(cx: &Cx<'_>, kind: &'static Kind, path: &Path<'_>) -> Result<Value> {
     })
 }
 
-fn walk_value(cx: &Cx<'_>, kind: &'static Kind, v: &Value, path: &Path<'_>) -> Result<Value> {
+fn walk_value(cx: &Cx<'_>, kind: &'static Kind, v: &Value, path: &FieldPath<'_>) -> Result<Value> {
     let strict = matches!(cx.mode, Mode::Decode { strict: true });
     let mismatch = |want: &str| {
         cx.err(
             path,
-            format!("expected {want}, got {}", crate::interpreter::type_name(v)),
+            format!("expected {want}, got {}", type_phrase(v)),
         )
     };
     match kind {
@@ -508,7 +476,7 @@ fn walk_value(cx: &Cx<'_>, kind: &'static Kind, v: &Value, path: &Path<'_>) -> R
             Value::Array(items) => {
                 let mut out = Vec::with_capacity(items.len());
                 for (i, item) in items.iter().enumerate() {
-                    let here = Path::Index(path, i);
+                    let here = path.index(i);
                     out.push(element(cx, elem, item, &here)?);
                 }
                 Ok(Value::Array(out))
@@ -519,7 +487,7 @@ fn walk_value(cx: &Cx<'_>, kind: &'static Kind, v: &Value, path: &Path<'_>) -> R
             Value::Object(m) => {
                 let mut out = Map::new();
                 for (k, item) in m {
-                    let here = Path::Key(path, k);
+                    let here = path.key(k);
                     out.insert(k.clone(), element(cx, elem, item, &here)?);
                 }
                 Ok(Value::Object(out))
@@ -530,7 +498,7 @@ fn walk_value(cx: &Cx<'_>, kind: &'static Kind, v: &Value, path: &Path<'_>) -> R
 }
 
 /// A list element or map value: `null` stands for the element type's zero value.
-fn element(cx: &Cx<'_>, kind: &'static Kind, v: &Value, path: &Path<'_>) -> Result<Value> {
+fn element(cx: &Cx<'_>, kind: &'static Kind, v: &Value, path: &FieldPath<'_>) -> Result<Value> {
     if v.is_null() {
         return match (cx.mode, kind) {
             (Mode::Encode, _) => zero_of(cx, kind, path),
@@ -566,13 +534,13 @@ fn is_canonical_quantity(text: &str) -> bool {
 
 /// An integer field's value: integer literals; outside status items also
 /// floats with an integral value (`2.0`).
-fn integer(cx: &Cx<'_>, v: &Value, strict: bool, path: &Path<'_>) -> Result<i64> {
+fn integer(cx: &Cx<'_>, v: &Value, strict: bool, path: &FieldPath<'_>) -> Result<i64> {
     let Value::Number(n) = v else {
         return Err(cx.err(
             path,
             format!(
                 "expected an integer, got {}",
-                crate::interpreter::type_name(v)
+                type_phrase(v)
             ),
         ));
     };
@@ -590,7 +558,7 @@ fn integer(cx: &Cx<'_>, v: &Value, strict: bool, path: &Path<'_>) -> Result<i64>
     }
 }
 
-fn time(cx: &Cx<'_>, s: &str, micro: bool, path: &Path<'_>) -> Result<Value> {
+fn time(cx: &Cx<'_>, s: &str, micro: bool, path: &FieldPath<'_>) -> Result<Value> {
     let t = Time::parse(s).ok_or_else(|| cx.err(path, format!("{s:?} is not an RFC 3339 time")))?;
     Ok(Value::String(match cx.mode {
         Mode::Encode if micro => t.to_micro_string(),
@@ -613,7 +581,7 @@ pub(crate) fn check(object: &Value, path: &str, value: &Value, ty: &'static Ty) 
         mode: Mode::Decode { strict: false },
         keep_unknown: false,
     };
-    let root = Path::Root(path);
+    let root = FieldPath::root(path);
     match value {
         Value::Object(m) => check_struct(&cx, ty, m, &root),
         Value::Null => Ok(()),
@@ -621,7 +589,7 @@ pub(crate) fn check(object: &Value, path: &str, value: &Value, ty: &'static Ty) 
             &root,
             format!(
                 "expected an object, got {}",
-                crate::interpreter::type_name(other)
+                type_phrase(other)
             ),
         )),
     }
@@ -631,7 +599,7 @@ fn check_struct(
     cx: &Cx<'_>,
     ty: &'static Ty,
     input: &Map<String, Value>,
-    path: &Path<'_>,
+    path: &FieldPath<'_>,
 ) -> Result<()> {
     let fields = ty.fields;
     let mut next = 0;
@@ -647,13 +615,13 @@ fn check_struct(
             },
         };
         if !v.is_null() {
-            check_value(cx, &field.kind, v, &Path::Key(path, key))?;
+            check_value(cx, &field.kind, v, &path.key(key))?;
         }
     }
     Ok(())
 }
 
-fn check_value(cx: &Cx<'_>, kind: &'static Kind, v: &Value, path: &Path<'_>) -> Result<()> {
+fn check_value(cx: &Cx<'_>, kind: &'static Kind, v: &Value, path: &FieldPath<'_>) -> Result<()> {
     match (kind, v) {
         (Kind::Str, Value::String(_)) | (Kind::Bool, Value::Bool(_)) | (Kind::Any, _) => Ok(()),
         (Kind::F64, Value::Number(_)) | (Kind::IntOrString, Value::String(_)) => Ok(()),
@@ -669,7 +637,7 @@ fn check_value(cx: &Cx<'_>, kind: &'static Kind, v: &Value, path: &Path<'_>) -> 
         (Kind::List(elem), Value::Array(items)) => {
             for (i, item) in items.iter().enumerate() {
                 if !item.is_null() {
-                    check_value(cx, elem, item, &Path::Index(path, i))?;
+                    check_value(cx, elem, item, &path.index(i))?;
                 }
             }
             Ok(())
@@ -677,7 +645,7 @@ fn check_value(cx: &Cx<'_>, kind: &'static Kind, v: &Value, path: &Path<'_>) -> 
         (Kind::Map(elem), Value::Object(m)) => {
             for (k, item) in m {
                 if !item.is_null() {
-                    check_value(cx, elem, item, &Path::Key(path, k))?;
+                    check_value(cx, elem, item, &path.key(k))?;
                 }
             }
             Ok(())
