@@ -1,15 +1,18 @@
 //! apps/v1 Deployment: InterpretReplica (§3), ReviseReplica (§5), Retain
 //! (§6.1), InterpretHealth (§9), InterpretDependency (§10.1).
+//!
+//! Status: AggregateStatus (§7.1) and InterpretStatus (§8.1).
 
-use serde_json::Value;
-
-use crate::k8s::field;
-use crate::k8s::normalize::schema::DEPLOYMENT;
+use super::status::{aggregate_workload, reflect_workload, Workload};
 use super::workload::{check, dependencies_of, retain_args, revise_int_field, spec_replicas};
-use crate::k8s::field::{generation, get, int};
 use super::Edit;
 use crate::error::Result;
 use crate::interpreter::{Outcome, Request};
+use crate::k8s::field;
+use crate::k8s::field::{generation, get, int};
+use crate::k8s::normalize::schema;
+use crate::k8s::normalize::schema::DEPLOYMENT;
+use serde_json::Value;
 
 /// Opt-in label: keep the member's replica count.
 pub(crate) const RETAIN_REPLICAS_LABEL: &str = "resourcetemplate.karmada.io/retain-replicas";
@@ -65,4 +68,39 @@ pub(crate) fn interpret_dependency(request: &Request<'_>) -> Result<Outcome> {
     check(object, &DEPLOYMENT)?;
     let deps = dependencies_of(object, get(object, &["spec", "template", "spec"]))?;
     Ok(Outcome::Dependencies(deps))
+}
+
+const WORKLOAD: Workload = Workload {
+    root: &schema::DEPLOYMENT,
+    status: &schema::DEPLOYMENT_STATUS,
+    wrapped: &schema::WRAPPED_DEPLOYMENT_STATUS,
+    counters: &[
+        "replicas",
+        "readyReplicas",
+        "updatedReplicas",
+        "availableReplicas",
+        "unavailableReplicas",
+    ],
+    reflected: &[
+        ("observedGeneration", false),
+        ("replicas", false),
+        ("updatedReplicas", false),
+        ("readyReplicas", false),
+        ("availableReplicas", false),
+        ("unavailableReplicas", false),
+    ],
+    annotation_first: false,
+    empty_is_null: true,
+    whole_status_compare: false,
+};
+
+/// Sums the members' counters; `observedGeneration` follows the template
+/// once every member is fresh.
+pub(crate) fn aggregate(request: &Request<'_>) -> Result<Outcome> {
+    aggregate_workload(request, &WORKLOAD)
+}
+
+/// The counters and generations; `null` when all are zero.
+pub(crate) fn reflect(request: &Request<'_>) -> Result<Outcome> {
+    reflect_workload(request, &WORKLOAD)
 }

@@ -1,9 +1,8 @@
 //! Handlers shared by every kind: whole-status reflection (`native-builtins.md` §8.10).
 
-use serde_json::Value;
-
 use crate::error::{Error, Result};
 use crate::interpreter::{describe, Outcome, Request};
+use serde_json::Value;
 
 /// `status` absent → nothing reflected; present but not an object → error;
 /// otherwise the whole status, verbatim.

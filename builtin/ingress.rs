@@ -1,14 +1,18 @@
 //! networking.k8s.io/v1 Ingress: InterpretHealth (§9), InterpretDependency (§10.2).
+//!
+//! Status: AggregateStatus (§7.3). InterpretStatus is
+//! the whole-status reflection (§8.6).
 
-use serde_json::Value;
-
-use crate::k8s::dependencies::verify_dependencies;
-use crate::k8s::normalize::schema::INGRESS;
+use super::status::aggregate_load_balancer;
 use super::workload::check;
-use crate::k8s::field::{get, namespace};
 use crate::api::DependentObjectReference;
 use crate::error::Result;
 use crate::interpreter::{Outcome, Request};
+use crate::k8s::dependencies::verify_dependencies;
+use crate::k8s::field::{get, namespace};
+use crate::k8s::normalize::schema;
+use crate::k8s::normalize::schema::INGRESS;
+use serde_json::Value;
 
 /// Healthy once some load-balancer ingress has an IP or hostname.
 pub(crate) fn interpret_health(request: &Request<'_>) -> Result<Outcome> {
@@ -51,4 +55,9 @@ pub(crate) fn has_load_balancer_address(object: &Value) -> bool {
         .into_iter()
         .flatten()
         .any(|i| non_empty(i, "ip") || non_empty(i, "hostname"))
+}
+
+/// The members' load-balancer ingress entries, merged and sorted.
+pub(crate) fn aggregate(request: &Request<'_>) -> Result<Outcome> {
+    aggregate_load_balancer(request, &schema::INGRESS, &schema::INGRESS_STATUS, false)
 }

@@ -36,12 +36,12 @@ mod cronjob;
 mod daemonset;
 mod deployment;
 mod generic;
+mod horizontalpodautoscaler;
 mod ingress;
 mod job;
 mod persistentvolume;
 mod persistentvolumeclaim;
 mod pod;
-mod pod_retain;
 mod poddisruptionbudget;
 mod replicaset;
 mod secret;
@@ -52,14 +52,14 @@ mod statefulset;
 mod status;
 mod workload;
 
+use crate::api::InterpreterOperation;
+use crate::error::Result;
+use crate::interpreter::{CatalogEntry, Layer, LayerKind, Outcome, OwnedRequest, Request, Source};
 use kube::core::GroupVersionKind;
 use serde_json::Value;
 use std::borrow::Cow;
 use std::sync::{Arc, OnceLock};
-
-use crate::api::InterpreterOperation;
-use crate::error::Result;
-use crate::interpreter::{CatalogEntry, Layer, LayerKind, Outcome, OwnedRequest, Request, Source};
+use InterpreterOperation as Op;
 
 /// A native handler for one (kind, operation).
 #[derive(Clone, Copy)]
@@ -164,8 +164,6 @@ const fn edit(
     }
 }
 
-use InterpreterOperation as Op;
-
 /// Every (kind, operation) Karmada's native interpreter serves.
 #[rustfmt::skip]
 static TABLE: &[Row] = &[
@@ -208,30 +206,30 @@ static TABLE: &[Row] = &[
     row("policy/v1", "PodDisruptionBudget", Op::InterpretHealth, poddisruptionbudget::interpret_health),
     row("multicluster.x-k8s.io/v1alpha1", "ServiceImport", Op::InterpretDependency, serviceimport::interpret_dependency),
     // AggregateStatus (§7)
-    row("apps/v1", "Deployment", Op::AggregateStatus, status::deployment::aggregate),
-    row("apps/v1", "ReplicaSet", Op::AggregateStatus, status::replicaset::aggregate),
-    row("apps/v1", "StatefulSet", Op::AggregateStatus, status::statefulset::aggregate),
-    row("apps/v1", "DaemonSet", Op::AggregateStatus, status::daemonset::aggregate),
-    row("batch/v1", "Job", Op::AggregateStatus, status::job::aggregate),
-    row("batch/v1", "CronJob", Op::AggregateStatus, status::cronjob::aggregate),
-    row("v1", "Pod", Op::AggregateStatus, status::pod::aggregate),
-    row("v1", "Service", Op::AggregateStatus, status::service::aggregate),
-    row("networking.k8s.io/v1", "Ingress", Op::AggregateStatus, status::ingress::aggregate),
-    row("v1", "PersistentVolume", Op::AggregateStatus, status::persistentvolume::aggregate),
-    row("v1", "PersistentVolumeClaim", Op::AggregateStatus, status::persistentvolumeclaim::aggregate),
-    row("policy/v1", "PodDisruptionBudget", Op::AggregateStatus, status::pdb::aggregate),
-    row("autoscaling/v2", "HorizontalPodAutoscaler", Op::AggregateStatus, status::hpa::aggregate),
+    row("apps/v1", "Deployment", Op::AggregateStatus, deployment::aggregate),
+    row("apps/v1", "ReplicaSet", Op::AggregateStatus, replicaset::aggregate),
+    row("apps/v1", "StatefulSet", Op::AggregateStatus, statefulset::aggregate),
+    row("apps/v1", "DaemonSet", Op::AggregateStatus, daemonset::aggregate),
+    row("batch/v1", "Job", Op::AggregateStatus, job::aggregate),
+    row("batch/v1", "CronJob", Op::AggregateStatus, cronjob::aggregate),
+    row("v1", "Pod", Op::AggregateStatus, pod::aggregate),
+    row("v1", "Service", Op::AggregateStatus, service::aggregate),
+    row("networking.k8s.io/v1", "Ingress", Op::AggregateStatus, ingress::aggregate),
+    row("v1", "PersistentVolume", Op::AggregateStatus, persistentvolume::aggregate),
+    row("v1", "PersistentVolumeClaim", Op::AggregateStatus, persistentvolumeclaim::aggregate),
+    row("policy/v1", "PodDisruptionBudget", Op::AggregateStatus, poddisruptionbudget::aggregate),
+    row("autoscaling/v2", "HorizontalPodAutoscaler", Op::AggregateStatus, horizontalpodautoscaler::aggregate),
     // InterpretStatus (§8): dedicated handlers
-    row("apps/v1", "Deployment", Op::InterpretStatus, status::deployment::reflect),
-    row("apps/v1", "ReplicaSet", Op::InterpretStatus, status::replicaset::reflect),
-    row("apps/v1", "StatefulSet", Op::InterpretStatus, status::statefulset::reflect),
-    row("apps/v1", "DaemonSet", Op::InterpretStatus, status::daemonset::reflect),
-    row("v1", "Service", Op::InterpretStatus, status::service::reflect),
-    row("batch/v1", "Job", Op::InterpretStatus, status::job::reflect),
-    row("policy/v1", "PodDisruptionBudget", Op::InterpretStatus, status::pdb::reflect),
-    row("autoscaling/v2", "HorizontalPodAutoscaler", Op::InterpretStatus, status::hpa::reflect),
+    row("apps/v1", "Deployment", Op::InterpretStatus, deployment::reflect),
+    row("apps/v1", "ReplicaSet", Op::InterpretStatus, replicaset::reflect),
+    row("apps/v1", "StatefulSet", Op::InterpretStatus, statefulset::reflect),
+    row("apps/v1", "DaemonSet", Op::InterpretStatus, daemonset::reflect),
+    row("v1", "Service", Op::InterpretStatus, service::reflect),
+    row("batch/v1", "Job", Op::InterpretStatus, job::reflect),
+    row("policy/v1", "PodDisruptionBudget", Op::InterpretStatus, poddisruptionbudget::reflect),
+    row("autoscaling/v2", "HorizontalPodAutoscaler", Op::InterpretStatus, horizontalpodautoscaler::reflect),
     // Pod Retain (§6.2)
-    row("v1", "Pod", Op::Retain, pod_retain::retain),
+    row("v1", "Pod", Op::Retain, pod::retain),
     // Every other kind: whole-status reflection (§8.10).
     row("*", "*", Op::InterpretStatus, generic::reflect_whole_status),
 ];

@@ -1,12 +1,11 @@
 //! v1 Secret: Retain (§6.8).
 
-use serde_json::Value;
-
-use crate::k8s::field;
 use super::workload::retain_args;
 use super::Edit;
 use crate::error::Result;
 use crate::interpreter::Outcome;
+use crate::k8s::field;
+use serde_json::Value;
 
 /// Secrets whose `data` the member cluster fills in.
 const SERVICE_ACCOUNT_TOKEN: &str = "kubernetes.io/service-account-token";

@@ -1,12 +1,11 @@
 //! v1 ServiceAccount: Retain (§6.4).
 
-use serde_json::Value;
-
-use crate::k8s::field;
 use super::workload::retain_args;
 use super::Edit;
 use crate::error::Result;
 use crate::interpreter::Outcome;
+use crate::k8s::field;
+use serde_json::Value;
 
 /// The `name` of each entry of the list at `field`; entries must be objects
 /// with a string `name` (the reference crashes otherwise).

@@ -1,17 +1,15 @@
 //! multicluster.x-k8s.io/v1alpha1 ServiceImport: InterpretDependency (§10.3).
 
-use std::collections::BTreeMap;
-
-use k8s_openapi::apimachinery::pkg::apis::meta::v1::LabelSelector;
-
-use crate::k8s::dependencies::verify_dependencies;
-use crate::k8s::normalize::schema::{OBJECT_META, SESSION_AFFINITY_CONFIG};
-use crate::k8s::normalize::{Emit, Field, Kind, Ty};
 use super::workload::check;
-use crate::k8s::field::{get, namespace};
 use crate::api::DependentObjectReference;
 use crate::error::Result;
 use crate::interpreter::{Outcome, Request};
+use crate::k8s::dependencies::verify_dependencies;
+use crate::k8s::field::{get, namespace};
+use crate::k8s::normalize::schema::{OBJECT_META, SESSION_AFFINITY_CONFIG};
+use crate::k8s::normalize::{Emit, Field, Kind, Ty};
+use k8s_openapi::apimachinery::pkg::apis::meta::v1::LabelSelector;
+use std::collections::BTreeMap;
 
 /// `multicluster.x-k8s.io/v1alpha1` ServiceImport (a CRD, not in the
 /// generated Kubernetes graph): the fields Karmada's Go type declares.

@@ -3,18 +3,16 @@
 //! results from a decoded pod spec, raw replica revision, and the argument
 //! plumbing of two-input operations.
 
-use serde_json::Value;
-
-use std::borrow::Cow;
-
 use super::Edit;
+use crate::api::InterpreterOperation;
+use crate::error::{Error, Result};
+use crate::interpreter::{Outcome, ReplicaResult, Request};
 use crate::k8s::dependencies::{dependencies_at, verify_dependencies};
 use crate::k8s::field::{self, get, int32, namespace};
 use crate::k8s::normalize::{self, Ty};
 use crate::k8s::requirements::{requirements_at, RequirementsOptions};
-use crate::api::InterpreterOperation;
-use crate::error::{Error, Result};
-use crate::interpreter::{Outcome, ReplicaResult, Request};
+use serde_json::Value;
+use std::borrow::Cow;
 
 /// Typed acceptance of the whole object (§1.4): every field the kind's
 /// schema knows must have its type, quantities must parse. Handlers then read

@@ -15,6 +15,6 @@ pub mod webhook;
 pub mod yaml;
 
 pub use error::{Error, Result};
+pub use interpreter::Interpreter;
 /// Kubernetes quantities, at their first home ([`k8s::quantity`]).
 pub use k8s::quantity;
-pub use interpreter::Interpreter;

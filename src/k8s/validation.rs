@@ -112,7 +112,13 @@ pub(crate) fn go_list(type_name: &str, items: &[String]) -> String {
 pub(crate) struct Errors(pub(crate) Vec<FieldError>);
 
 impl Errors {
-    pub(crate) fn push(&mut self, field: String, kind: FieldErrorType, value: Option<String>, detail: &str) {
+    pub(crate) fn push(
+        &mut self,
+        field: String,
+        kind: FieldErrorType,
+        value: Option<String>,
+        detail: &str,
+    ) {
         self.0.push(FieldError {
             field,
             kind,

@@ -73,9 +73,11 @@ pub(crate) fn module(lua: &Lua) -> mlua::Result<Table> {
             }
             let template = template_arg(lua, &args[0], "accuratePodRequirements")?;
             let req = pod_template_requirements(&template, RequirementsOptions::default())
-            .map_err(|e| {
-                mlua::Error::runtime(format!("fail to convert lua value to PodTemplateSpec: {e}"))
-            })?;
+                .map_err(|e| {
+                    mlua::Error::runtime(format!(
+                        "fail to convert lua value to PodTemplateSpec: {e}"
+                    ))
+                })?;
             match req {
                 None => Ok(LuaValue::Nil),
                 Some(r) => {
@@ -101,12 +103,11 @@ pub(crate) fn module(lua: &Lua) -> mlua::Result<Table> {
                 LuaValue::Number(n) => super::text::number_to_string(*n),
                 other => return Err(bad_arg(2, "getPodDependencies", "string", other)),
             };
-            let deps = pod_template_dependencies(&template, &namespace)
-                    .map_err(|e| {
-                        mlua::Error::runtime(format!(
-                            "fail to convert lua value to corev1.PodTemplateSpec: {e}"
-                        ))
-                    })?;
+            let deps = pod_template_dependencies(&template, &namespace).map_err(|e| {
+                mlua::Error::runtime(format!(
+                    "fail to convert lua value to corev1.PodTemplateSpec: {e}"
+                ))
+            })?;
             if deps.is_empty() {
                 return Ok(LuaValue::Nil);
             }

@@ -299,7 +299,6 @@ fn validate_versions(versions: &[String], path: &str, errs: &mut Errors) {
     }
 }
 
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -169,10 +169,7 @@ fn encode_with(
         Value::Null => Ok(Value::Object(walk_struct(&cx, ty, None, &root)?)),
         other => Err(cx.err(
             &root,
-            format!(
-                "expected an object, got {}",
-                type_phrase(other)
-            ),
+            format!("expected an object, got {}", type_phrase(other)),
         )),
     }
 }
@@ -218,10 +215,7 @@ fn decode_at(
         Value::Null => Ok(Map::new()),
         other => Err(cx.err(
             &root,
-            format!(
-                "expected an object, got {}",
-                type_phrase(other)
-            ),
+            format!("expected an object, got {}", type_phrase(other)),
         )),
     }
 }
@@ -413,12 +407,7 @@ fn zero_of(cx: &Cx<'_>, kind: &'static Kind, path: &FieldPath<'_>) -> Result<Val
 
 fn walk_value(cx: &Cx<'_>, kind: &'static Kind, v: &Value, path: &FieldPath<'_>) -> Result<Value> {
     let strict = matches!(cx.mode, Mode::Decode { strict: true });
-    let mismatch = |want: &str| {
-        cx.err(
-            path,
-            format!("expected {want}, got {}", type_phrase(v)),
-        )
-    };
+    let mismatch = |want: &str| cx.err(path, format!("expected {want}, got {}", type_phrase(v)));
     match kind {
         Kind::Str => match v {
             Value::String(_) => Ok(v.clone()),
@@ -536,13 +525,7 @@ fn is_canonical_quantity(text: &str) -> bool {
 /// floats with an integral value (`2.0`).
 fn integer(cx: &Cx<'_>, v: &Value, strict: bool, path: &FieldPath<'_>) -> Result<i64> {
     let Value::Number(n) = v else {
-        return Err(cx.err(
-            path,
-            format!(
-                "expected an integer, got {}",
-                type_phrase(v)
-            ),
-        ));
+        return Err(cx.err(path, format!("expected an integer, got {}", type_phrase(v))));
     };
     if let Some(i) = n.as_i64() {
         return Ok(i);
@@ -587,10 +570,7 @@ pub(crate) fn check(object: &Value, path: &str, value: &Value, ty: &'static Ty) 
         Value::Null => Ok(()),
         other => Err(cx.err(
             &root,
-            format!(
-                "expected an object, got {}",
-                type_phrase(other)
-            ),
+            format!("expected an object, got {}", type_phrase(other)),
         )),
     }
 }

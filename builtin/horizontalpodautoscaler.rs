@@ -1,15 +1,14 @@
 //! autoscaling/v2 HorizontalPodAutoscaler: AggregateStatus (§7.11) and
 //! InterpretStatus (§8.9).
 
-use serde_json::{Map, Value};
-
-use super::{
+use super::status::{
     aggregate_inputs, decode_item, int, put_int, reflected_status, template_status, unchanged,
     with_status,
 };
-use crate::k8s::normalize::{self, schema};
 use crate::error::{Error, Result};
 use crate::interpreter::{describe, Outcome, Request};
+use crate::k8s::normalize::{self, schema};
+use serde_json::{Map, Value};
 
 /// Sums current and desired replicas.
 pub(crate) fn aggregate(request: &Request<'_>) -> Result<Outcome> {

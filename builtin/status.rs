@@ -1,27 +1,12 @@
-//! AggregateStatus (`native-builtins.md` §7, §12) and InterpretStatus (§8):
-//! one module per kind, shared helpers here.
-
-pub(crate) mod cronjob;
-pub(crate) mod daemonset;
-pub(crate) mod deployment;
-pub(crate) mod hpa;
-pub(crate) mod ingress;
-pub(crate) mod job;
-pub(crate) mod pdb;
-pub(crate) mod persistentvolume;
-pub(crate) mod persistentvolumeclaim;
-pub(crate) mod pod;
-pub(crate) mod replicaset;
-pub(crate) mod service;
-pub(crate) mod statefulset;
-
-use serde_json::{Map, Value};
+//! Pieces shared by the kinds' AggregateStatus (`native-builtins.md` §7,
+//! §12) and InterpretStatus (§8) handlers, which live in each kind's module.
 
 use crate::api::AggregatedStatusItem;
-use crate::k8s::field;
-use crate::k8s::normalize::{self, Emit, Ty};
 use crate::error::{Error, Result};
 use crate::interpreter::{describe, Outcome, Request};
+use crate::k8s::field;
+use crate::k8s::normalize::{self, Emit, Ty};
+use serde_json::{Map, Value};
 
 /// A decoded (typed) JSON object, see [`normalize::decode`].
 pub(crate) type Decoded = Map<String, Value>;
@@ -48,15 +33,13 @@ pub(crate) fn decode_item(
 ) -> Result<Option<Decoded>> {
     match &item.status {
         None | Some(Value::Null) => Ok(None),
-        Some(status) => {
-            Ok(Some(normalize::decode_item(
-                template,
-                index,
-                &item.cluster_name,
-                status,
-                ty,
-            )?))
-        }
+        Some(status) => Ok(Some(normalize::decode_item(
+            template,
+            index,
+            &item.cluster_name,
+            status,
+            ty,
+        )?)),
     }
 }
 
