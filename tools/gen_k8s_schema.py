@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Generates builtin/normalize/schema.rs: the Kubernetes 1.36 type graph of the
+"""Generates src/k8s/normalize/schema.rs: the Kubernetes 1.36 type graph of the
 kinds whose native handlers return normalized (typed re-encoded) objects.
 
 Field names and types come from k8s-openapi's generated v1_36 sources; what Go's
@@ -8,7 +8,10 @@ which optional scalars are Go value fields (zero omitted) rather than pointers
 (zero kept) comes from VALUE_SCALARS below (unlisted optional scalars are kept
 when present, which never loses a user's explicit value).
 
-Usage: tools/gen_k8s_schema.py <path to k8s-openapi-0.29.x/src/v1_36> > builtin/normalize/schema.rs
+Usage: tools/gen_k8s_schema.py <path to k8s-openapi-0.29.x/src/v1_36> > src/k8s/normalize/schema.rs
+
+The test `k8s::normalize::schema_check` runs this generator on the k8s-openapi
+sources in the cargo registry and fails when the committed file differs.
 """
 import os, re, sys
 

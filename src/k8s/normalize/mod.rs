@@ -21,6 +21,8 @@
 #[rustfmt::skip]
 #[allow(clippy::all, dead_code)]
 pub(crate) mod schema;
+#[cfg(test)]
+mod schema_check;
 
 pub(crate) use super::time::Time;
 
