@@ -4,13 +4,13 @@
 //! Status: AggregateStatus (§7.5) and InterpretStatus (§8.7).
 
 use super::status::{
-    aggregate_inputs, decode_item, int, list, put_int, reflected_status, string, template_status,
-    unchanged, with_status, Decoded,
+    aggregate_inputs, check_int32_sum, decode_item, int, list, put_int, reflected_status, string,
+    template_status, unchanged, with_status, Decoded,
 };
 use super::workload::{check, dependencies_of, replicas_of, retain_args, revise_int_field};
 use super::Edit;
-use crate::error::{Error, Result};
-use crate::interpreter::{describe, Outcome, Request};
+use crate::error::Result;
+use crate::interpreter::{Outcome, Request};
 use crate::k8s::field;
 use crate::k8s::field::{get, int32};
 use crate::k8s::normalize::schema::JOB;
@@ -145,13 +145,7 @@ pub(crate) fn aggregate(request: &Request<'_>) -> Result<Outcome> {
         ("succeeded", succeeded),
         ("failed", failed),
     ] {
-        if i32::try_from(sum).is_err() {
-            return Err(Error::InvalidField {
-                object: describe(template),
-                field: format!("status.{key}"),
-                reason: format!("the sum over member clusters ({sum}) does not fit 32 bits"),
-            });
-        }
+        check_int32_sum(template, key, sum)?;
     }
     let now = Time::now().to_exact_string();
     let mut conditions = Vec::new();

@@ -4,12 +4,12 @@
 //! InterpretStatus (§8.8).
 
 use super::status::{
-    aggregate_inputs, decode_item, int, object, put_int, reflected_status, template_status,
-    unchanged, with_status,
+    aggregate_inputs, check_int32_sum, decode_item, int, object, put_int, reflected_status,
+    template_status, unchanged, with_status,
 };
 use super::workload::check;
-use crate::error::{Error, Result};
-use crate::interpreter::{describe, Outcome, Request};
+use crate::error::Result;
+use crate::interpreter::{Outcome, Request};
 use crate::k8s::field;
 use crate::k8s::normalize::schema::POD_DISRUPTION_BUDGET;
 use crate::k8s::normalize::{self, schema};
@@ -52,13 +52,7 @@ pub(crate) fn aggregate(request: &Request<'_>) -> Result<Outcome> {
     }
     let mut new = Map::new();
     for (sum, key) in sums.iter().zip(COUNTERS) {
-        if i32::try_from(*sum).is_err() {
-            return Err(Error::InvalidField {
-                object: describe(template),
-                field: format!("status.{key}"),
-                reason: format!("the sum over member clusters ({sum}) does not fit 32 bits"),
-            });
-        }
+        check_int32_sum(template, key, *sum)?;
         put_int(&mut new, &schema::POD_DISRUPTION_BUDGET_STATUS, key, *sum);
     }
     new.insert("disruptedPods".into(), Value::Object(disrupted));

@@ -53,7 +53,7 @@ pub(crate) fn template_status(template: &Value, ty: &'static Ty) -> Result<Decod
 
 /// An integer of a decoded object (absent → 0).
 pub(crate) fn int(m: &Decoded, key: &str) -> i64 {
-    field::at(Some(m), key).and_then(Value::as_i64).unwrap_or(0)
+    field::integer(Some(m), key).unwrap_or(0)
 }
 
 /// A string of a decoded object (absent → "").
@@ -73,10 +73,7 @@ pub(crate) fn object<'a>(m: &'a Decoded, key: &str) -> Option<&'a Decoded> {
 
 /// `metadata.generation` of a template that passed [`normalize::check`] (absent → 0).
 pub(crate) fn template_generation(template: &Value) -> i64 {
-    template
-        .get("metadata")
-        .and_then(Value::as_object)
-        .map_or(0, |m| normalize::checked_int(m, "generation"))
+    field::generation(template)
 }
 
 /// Writes an integer into a decoded value the way Go holds it: a zero value
@@ -106,6 +103,19 @@ pub(crate) fn with_status(
         m.insert("status".to_owned(), status);
     }
     Ok(Outcome::Aggregated(encoded))
+}
+
+/// A counter summed over the member clusters must fit the 32-bit status field.
+pub(crate) fn check_int32_sum(template: &Value, key: &str, sum: i64) -> Result<()> {
+    match i32::try_from(sum) {
+        Ok(_) => Ok(()),
+        Err(_) => Err(field::invalid(
+            template,
+            &format!("status.{key}"),
+            format!("the sum over member clusters ({sum}) does not fit 32 bits"),
+        )
+        .into()),
+    }
 }
 
 /// The `status` of an object for InterpretStatus: absent → `None`; present
@@ -181,10 +191,8 @@ pub(crate) fn generation_prefix(generation: i64, template_generation: i64) -> De
 /// Copies integer `keys` of a status that passed [`normalize::check`] into
 /// `out`: `always` ones even when 0, the others only when non-zero.
 pub(crate) fn copy_ints(out: &mut Decoded, status: &Value, keys: &[(&str, bool)]) {
-    let empty = Map::new();
-    let status = status.as_object().unwrap_or(&empty);
     for &(key, always) in keys {
-        let v = normalize::checked_int(status, key);
+        let v = field::integer(Some(status), key).unwrap_or(0);
         if always || v != 0 {
             out.insert(key.to_owned(), normalize::num(v));
         }
@@ -404,13 +412,7 @@ pub(crate) fn aggregate_workload(request: &Request<'_>, w: &Workload) -> Result<
         int(&old, "observedGeneration")
     };
     for (sum, key) in sums.iter().zip(w.counters) {
-        if i32::try_from(*sum).is_err() {
-            return Err(Error::InvalidField {
-                object: describe(template),
-                field: format!("status.{key}"),
-                reason: format!("the sum over member clusters ({sum}) does not fit 32 bits"),
-            });
-        }
+        check_int32_sum(template, key, *sum)?;
     }
     let same = if w.whole_status_compare {
         let mut new = Map::new();

@@ -163,7 +163,12 @@ pub(crate) fn get<'a>(object: &'a Value, path: &[&str]) -> Option<&'a Value> {
 /// The integer at `path` of a checked object (typed decoding also accepts
 /// floats with an integral value, `2.0`, which the check verified).
 pub(crate) fn int(object: &Value, path: &[&str]) -> Option<i64> {
-    let n = get(object, path)?.as_number()?;
+    integral(get(object, path)?)
+}
+
+/// A checked integer value: an integer, or a float with an integral value.
+fn integral(v: &Value) -> Option<i64> {
+    let n = v.as_number()?;
     n.as_i64().or_else(|| n.as_f64().map(|f| f as i64))
 }
 
@@ -220,6 +225,12 @@ pub(crate) fn list<'v, N: Node + ?Sized>(node: Option<&'v N>, key: &str) -> &'v 
 /// The string at `key` of `node`, empty when absent or not a string.
 pub(crate) fn text<'v, N: Node + ?Sized>(node: Option<&'v N>, key: &str) -> &'v str {
     at(node, key).and_then(Value::as_str).unwrap_or_default()
+}
+
+/// The integer at `key` of a checked `node` (integral floats accepted, as
+/// for [`int`]), `None` when absent or not a number.
+pub(crate) fn integer<N: Node + ?Sized>(node: Option<&N>, key: &str) -> Option<i64> {
+    integral(at(node, key)?)
 }
 
 /// The map at `key` of `node`, `None` when absent or not a map.

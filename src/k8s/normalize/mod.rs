@@ -638,17 +638,6 @@ fn check_value(cx: &Cx<'_>, kind: &'static Kind, v: &Value, path: &FieldPath<'_>
     }
 }
 
-/// An integer field of a value that passed [`check`] (absent → 0).
-pub(crate) fn checked_int(m: &Map<String, Value>, key: &str) -> i64 {
-    match m.get(key) {
-        Some(Value::Number(n)) => n
-            .as_i64()
-            .or_else(|| n.as_f64().map(|f| f as i64))
-            .unwrap_or(0),
-        _ => 0,
-    }
-}
-
 /// An `i64` as a JSON number.
 pub(crate) fn num(n: i64) -> Value {
     Value::Number(Number::from(n))
