@@ -72,10 +72,7 @@ fn schema_rs_matches_its_generator() {
             .lines()
             .zip(committed.lines())
             .position(|(g, c)| g != c)
-            .map_or_else(
-                || generated.lines().count().min(committed.lines().count()),
-                |i| i,
-            );
+            .unwrap_or_else(|| generated.lines().count().min(committed.lines().count()));
         panic!(
             "src/k8s/normalize/schema.rs differs from what tools/gen_k8s_schema.py generates \
              (first difference at line {}); regenerate it: \
