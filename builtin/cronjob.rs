@@ -1,7 +1,7 @@
-//! batch/v1 CronJob: InterpretDependency (§10.1, the job template's pod spec).
+//! batch/v1 CronJob: InterpretDependency (the job template's pod spec).
 //!
-//! Status: AggregateStatus (§7.6). InterpretStatus is the
-//! whole-status reflection (§8.10).
+//! Status: AggregateStatus. InterpretStatus is the
+//! whole-status reflection.
 
 use super::status::{aggregate_inputs, decode_item, list, template_status, unchanged, with_status};
 use super::workload::{check, dependencies_of};

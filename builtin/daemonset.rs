@@ -1,6 +1,6 @@
-//! apps/v1 DaemonSet: InterpretHealth (§9), InterpretDependency (§10.1).
+//! apps/v1 DaemonSet: InterpretHealth, InterpretDependency.
 //!
-//! Status: AggregateStatus (§7.1) and InterpretStatus (§8.4).
+//! Status: AggregateStatus and InterpretStatus.
 
 use super::status::{aggregate_workload, reflect_workload, Workload};
 use super::workload::{check, dependencies_of};

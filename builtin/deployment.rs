@@ -1,7 +1,7 @@
-//! apps/v1 Deployment: InterpretReplica (§3), ReviseReplica (§5), Retain
-//! (§6.1), InterpretHealth (§9), InterpretDependency (§10.1).
+//! apps/v1 Deployment: InterpretReplica, ReviseReplica, Retain,
+//! InterpretHealth, InterpretDependency.
 //!
-//! Status: AggregateStatus (§7.1) and InterpretStatus (§8.1).
+//! Status: AggregateStatus and InterpretStatus.
 
 use super::status::{aggregate_workload, reflect_workload, Workload};
 use super::workload::{check, dependencies_of, retain_args, revise_int_field, spec_replicas};

@@ -1,4 +1,4 @@
-//! Handlers shared by every kind: whole-status reflection (`native-builtins.md` §8.10).
+//! Handlers shared by every kind: whole-status reflection.
 
 use super::status::reflected_status;
 use crate::error::Result;

@@ -1,5 +1,5 @@
-//! autoscaling/v2 HorizontalPodAutoscaler: AggregateStatus (§7.11) and
-//! InterpretStatus (§8.9).
+//! autoscaling/v2 HorizontalPodAutoscaler: AggregateStatus and
+//! InterpretStatus.
 
 use super::status::{
     aggregate_inputs, check_int32_sum, decode_item, int, put_int, reflected_status,

@@ -1,7 +1,7 @@
-//! networking.k8s.io/v1 Ingress: InterpretHealth (§9), InterpretDependency (§10.2).
+//! networking.k8s.io/v1 Ingress: InterpretHealth, InterpretDependency.
 //!
-//! Status: AggregateStatus (§7.3). InterpretStatus is
-//! the whole-status reflection (§8.6).
+//! Status: AggregateStatus. InterpretStatus is
+//! the whole-status reflection.
 
 use super::status::aggregate_load_balancer;
 use super::workload::check;

@@ -1,7 +1,7 @@
-//! batch/v1 Job: InterpretReplica (§3), ReviseReplica (§5, `parallelism`),
-//! Retain (§6.7), InterpretDependency (§10.1).
+//! batch/v1 Job: InterpretReplica, ReviseReplica (`parallelism`),
+//! Retain, InterpretDependency.
 //!
-//! Status: AggregateStatus (§7.5) and InterpretStatus (§8.7).
+//! Status: AggregateStatus and InterpretStatus.
 
 use super::status::{
     aggregate_inputs, check_int32_sum, decode_item, int, list, put_int, reflected_status, string,

@@ -1,7 +1,7 @@
-//! v1 PersistentVolume: Retain (§6.6).
+//! v1 PersistentVolume: Retain.
 //!
-//! Status: AggregateStatus (§7.8). InterpretStatus is the
-//! whole-status reflection (§8.10).
+//! Status: AggregateStatus. InterpretStatus is the
+//! whole-status reflection.
 
 use super::status::{
     aggregate_inputs, decode_item, string, template_status, unchanged, with_status,

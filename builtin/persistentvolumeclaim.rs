@@ -1,7 +1,7 @@
-//! v1 PersistentVolumeClaim: Retain (§6.5), InterpretHealth (§9).
+//! v1 PersistentVolumeClaim: Retain, InterpretHealth.
 //!
-//! Status: AggregateStatus (§7.9). InterpretStatus is the
-//! whole-status reflection (§8.10).
+//! Status: AggregateStatus. InterpretStatus is the
+//! whole-status reflection.
 
 use super::status::{
     aggregate_inputs, decode_item, string, template_status, unchanged, with_status,

@@ -1,8 +1,8 @@
-//! v1 Pod: InterpretReplica (§3, always one replica), InterpretHealth (§9),
-//! InterpretDependency (§10.1).
+//! v1 Pod: InterpretReplica (always one replica), InterpretHealth,
+//! InterpretDependency.
 //!
-//! Retain (§6.2, typed, normalized output). Status: AggregateStatus (§7.7).
-//! InterpretStatus is the whole-status reflection (§8.10).
+//! Retain (typed, normalized output). Status: AggregateStatus.
+//! InterpretStatus is the whole-status reflection.
 
 use super::status::{
     aggregate_inputs, decode_item, list, string, template_status, unchanged, with_status,

@@ -1,7 +1,7 @@
-//! policy/v1 PodDisruptionBudget: InterpretHealth (§9).
+//! policy/v1 PodDisruptionBudget: InterpretHealth.
 //!
-//! Status: AggregateStatus (§7.10) and
-//! InterpretStatus (§8.8).
+//! Status: AggregateStatus and
+//! InterpretStatus.
 
 use super::status::{
     aggregate_inputs, check_int32_sum, decode_item, int, object, put_int, reflected_status,

@@ -1,7 +1,7 @@
-//! apps/v1 ReplicaSet: InterpretReplica (§3), ReviseReplica (§5),
-//! InterpretHealth (§9), InterpretDependency (§10.1).
+//! apps/v1 ReplicaSet: InterpretReplica, ReviseReplica,
+//! InterpretHealth, InterpretDependency.
 //!
-//! Status: AggregateStatus (§7.1) and InterpretStatus (§8.2).
+//! Status: AggregateStatus and InterpretStatus.
 
 use super::status::{aggregate_workload, reflect_workload, Workload};
 use super::workload::{check, dependencies_of, revise_int_field, spec_replicas};

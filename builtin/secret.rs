@@ -1,4 +1,4 @@
-//! v1 Secret: Retain (§6.8).
+//! v1 Secret: Retain.
 
 use super::workload::retain_args;
 use super::Edit;

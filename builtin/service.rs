@@ -1,6 +1,6 @@
-//! v1 Service: Retain (§6.3), InterpretHealth (§9).
+//! v1 Service: Retain, InterpretHealth.
 //!
-//! Status: AggregateStatus (§7.2) and InterpretStatus (§8.5).
+//! Status: AggregateStatus and InterpretStatus.
 
 use super::ingress::has_load_balancer_address;
 use super::status::{aggregate_inputs, aggregate_load_balancer, reflected_status, unchanged};

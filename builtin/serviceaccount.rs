@@ -1,4 +1,4 @@
-//! v1 ServiceAccount: Retain (§6.4).
+//! v1 ServiceAccount: Retain.
 
 use super::workload::retain_args;
 use super::Edit;

@@ -1,4 +1,4 @@
-//! multicluster.x-k8s.io/v1alpha1 ServiceImport: InterpretDependency (§10.3).
+//! multicluster.x-k8s.io/v1alpha1 ServiceImport: InterpretDependency.
 
 use super::workload::check;
 use crate::api::DependentObjectReference;

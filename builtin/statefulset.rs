@@ -1,8 +1,8 @@
-//! apps/v1 StatefulSet: InterpretReplica (§3), ReviseReplica (§5),
-//! InterpretHealth (§9), InterpretDependency (§10.1, minus claims created
+//! apps/v1 StatefulSet: InterpretReplica, ReviseReplica,
+//! InterpretHealth, InterpretDependency (minus claims created
 //! from `volumeClaimTemplates`).
 //!
-//! Status: AggregateStatus (§7.1) and InterpretStatus (§8.3).
+//! Status: AggregateStatus and InterpretStatus.
 
 use super::status::{aggregate_workload, reflect_workload, Workload};
 use super::workload::{check, dependencies_of, revise_int_field, spec_replicas};

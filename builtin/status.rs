@@ -1,5 +1,5 @@
-//! Pieces shared by the kinds' AggregateStatus (`native-builtins.md` §7,
-//! §12) and InterpretStatus (§8) handlers, which live in each kind's module.
+//! Pieces shared by the kinds' AggregateStatus and InterpretStatus
+//! handlers, which live in each kind's module.
 
 use crate::api::AggregatedStatusItem;
 use crate::error::{Error, Result};
@@ -24,7 +24,7 @@ pub(crate) fn aggregate_inputs<'a>(
     }
 }
 
-/// Decodes one item's status (§1.6); `None` when it has none.
+/// Decodes one item's status; `None` when it has none.
 pub(crate) fn decode_item(
     template: &Value,
     index: usize,
@@ -133,7 +133,7 @@ pub(crate) fn reflected_status(object: &Value) -> Result<Option<&Value>> {
 }
 
 /// The generation keys InterpretStatus adds for Deployment, ReplicaSet,
-/// StatefulSet and DaemonSet (§8): the object's `metadata.generation` (0
+/// StatefulSet and DaemonSet: the object's `metadata.generation` (0
 /// unless an integer) and its `resourcetemplate.karmada.io/generation`
 /// annotation (required, base-10 `i64`).
 pub(crate) fn generation_keys(object: &Value) -> Result<(i64, i64)> {
@@ -200,7 +200,7 @@ pub(crate) fn copy_ints(out: &mut Decoded, status: &Value, keys: &[(&str, bool)]
 }
 
 /// AggregateStatus of a kind whose status is `{loadBalancer: {ingress: [...]}}`
-/// (Service §7.2, Ingress §7.3): the members' entries merged (§7.4); the
+/// (Service, Ingress): the members' entries merged; the
 /// template unchanged when that is already its status.
 pub(crate) fn aggregate_load_balancer(
     request: &Request<'_>,
@@ -236,7 +236,7 @@ pub(crate) fn aggregate_load_balancer(
     with_status(template, root, new, status)
 }
 
-/// Load-balancer ingress merging for Service and Ingress (§7.4).
+/// Load-balancer ingress merging for Service and Ingress.
 pub(crate) mod loadbalancer {
     use std::cmp::Ordering;
 
@@ -334,7 +334,7 @@ pub(crate) mod loadbalancer {
     }
 }
 
-/// A generation-aware workload kind (§7.1).
+/// A generation-aware workload kind.
 pub(crate) struct Workload {
     /// The kind's object type.
     pub root: &'static Ty,
@@ -350,14 +350,14 @@ pub(crate) struct Workload {
     /// with whether it is written even when 0.
     pub reflected: &'static [(&'static str, bool)],
     /// StatefulSet reads the generation annotation before checking the
-    /// status (only decides which error is reported, §8).
+    /// status (only decides which error is reported).
     pub annotation_first: bool,
     /// Deployment reflects `null` rather than an empty status.
     pub empty_is_null: bool,
 }
 
-/// InterpretStatus for Deployment, ReplicaSet, StatefulSet and DaemonSet
-/// (§8.1–§8.4): the generation keys, then the kind's reflected counters.
+/// InterpretStatus for Deployment, ReplicaSet, StatefulSet and DaemonSet:
+/// the generation keys, then the kind's reflected counters.
 pub(crate) fn reflect_workload(request: &Request<'_>, w: &Workload) -> Result<Outcome> {
     let object = request.object();
     let Some(status) = reflected_status(object)? else {
@@ -379,7 +379,7 @@ pub(crate) fn reflect_workload(request: &Request<'_>, w: &Workload) -> Result<Ou
     Ok(Outcome::Status(Some(Value::Object(out))))
 }
 
-/// AggregateStatus for Deployment, ReplicaSet, StatefulSet and DaemonSet (§7.1).
+/// AggregateStatus for Deployment, ReplicaSet, StatefulSet and DaemonSet.
 ///
 /// A member is fresh when it has observed its own latest generation and was
 /// produced from the template's current generation; when every member is
@@ -444,7 +444,8 @@ pub(crate) fn aggregate_workload(request: &Request<'_>, w: &Workload) -> Result<
 }
 
 /// The "unchanged" result: the template exactly as given, once it is known
-/// to typed-decode (§7: the template is always decoded).
+/// to typed-decode (Karmada decodes the template for every AggregateStatus,
+/// so a template of the wrong shape is an error even when nothing changes).
 pub(crate) fn unchanged(template: &Value, root: &'static Ty) -> Result<Outcome> {
     normalize::check(template, "", template, root)?;
     Ok(Outcome::Aggregated(template.clone()))

@@ -14,7 +14,7 @@ use crate::k8s::requirements::{requirements_at, RequirementsOptions};
 use serde_json::Value;
 use std::borrow::Cow;
 
-/// Typed acceptance of the whole object (§1.4): every field the kind's
+/// Typed acceptance of the whole object: every field the kind's
 /// schema knows must have its type, quantities must parse. Handlers then read
 /// the few fields they need with the floor's lenient readers ([`get`],
 /// [`int`]).
@@ -61,7 +61,7 @@ pub(crate) fn dependencies_of(
     Ok(deps)
 }
 
-/// `ReviseReplica` of an integer field (§5): present integer → replaced;
+/// `ReviseReplica` of an integer field: present integer → replaced;
 /// absent (or an absent/`null` parent) → unchanged; anything else → error.
 /// The object is copied only when the caller did not hand it over.
 pub(crate) fn revise_int_field(edit: Edit<'_>, path: &[&str]) -> Result<Outcome> {

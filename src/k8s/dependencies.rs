@@ -1,8 +1,8 @@
-//! Objects a pod spec depends on (`native-builtins.md` §10.1) and the
+//! Objects a pod spec depends on and the
 //! validation of dependency lists (Karmada's dependency validation).
 //!
 //! **Shared entry points.** The native `InterpretDependency` handlers and the
-//! Lua `kube.getPodDependencies` (`lua-environment.md` §7.3) use exactly this
+//! Lua `kube.getPodDependencies` use exactly this
 //! code: [`pod_spec_dependencies`] on a typed [`PodSpec`],
 //! [`pod_template_dependencies`] on a pod template given as JSON.
 //!

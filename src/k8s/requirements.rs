@@ -1,8 +1,8 @@
-//! Per-replica requirements of a pod spec (`native-builtins.md` §3.3–3.5).
+//! Per-replica requirements of a pod spec.
 //!
 //! **Shared entry points.** The native `InterpretReplica` handlers and the
-//! Lua `kube` module (`kube.accuratePodRequirements`, `kube.resourceAdd`;
-//! `lua-environment.md` §7) use exactly this code:
+//! Lua `kube` module (`kube.accuratePodRequirements`, `kube.resourceAdd`)
+//! use exactly this code:
 //!
 //! - [`pod_spec_requirements`]: requirements of a typed [`PodSpec`];
 //! - [`pod_template_requirements`]: the same from a pod template as JSON
@@ -49,7 +49,8 @@ pub struct RequirementsOptions {
     pub resource_quota_estimate: bool,
 }
 
-/// How a resource is measured and rendered (§3.4 table).
+/// How a resource is measured and rendered: CPU in millicores, byte sizes in
+/// binary units, everything else as whole decimal counts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Measure {
     /// CPU: millicores, rendered decimal from millis.
@@ -323,7 +324,7 @@ pub fn pod_template_requirements(
 }
 
 /// The exact sum of quantities, `None` counting as zero, rendered
-/// canonically (`kube.resourceAdd`, `lua-environment.md` §7.1). The sum takes
+/// canonically (`kube.resourceAdd`). The sum takes
 /// the format of the argument added while the running total was exactly
 /// zero; no arguments (or only `None`) give `"0"`.
 ///

@@ -1,5 +1,5 @@
 //! Decoding converted results into the operations' target types
-//! (`lua-environment.md` §5.3–5.4) and validating dependencies (§3.8).
+//! and validating dependencies.
 //!
 //! Struct decoding follows Go's `encoding/json` leniency: unknown keys are
 //! ignored and keys match case-insensitively (an exact match wins).

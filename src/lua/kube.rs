@@ -1,4 +1,4 @@
-//! The `kube` module (`lua-environment.md` §7): `resourceAdd`,
+//! The `kube` module: `resourceAdd`,
 //! `accuratePodRequirements`, `getPodDependencies`, `getResourceQuantity`.
 //!
 //! The pod-template computations are the Kubernetes floor's

@@ -1,4 +1,4 @@
-//! `os.date` / `os.time` helpers (`lua-environment.md` §6.7). The host's
+//! `os.date` / `os.time` helpers. The host's
 //! local zone is taken to be UTC.
 
 const MONTHS: [&str; 12] = [
@@ -64,7 +64,8 @@ impl Civil {
         }
     }
 
-    /// Applies the conversion specifiers of §6.7.
+    /// Applies `os.date`'s conversion specifiers (C `strftime`'s, as Go's
+    /// Lua implements them) to this time.
     pub fn format(&self, fmt: &str) -> String {
         let mut out = String::new();
         let mut chars = fmt.chars();
