@@ -1,9 +1,16 @@
-//! batch/v1 CronJob: InterpretDependency (§10.1, the job template's pod spec).
+//! batch/v1 CronJob: InterpretDependency (the job template's pod spec).
+//!
+//! Status: AggregateStatus. InterpretStatus is the
+//! whole-status reflection.
 
-use super::normalize::schema::CRON_JOB;
-use super::workload::{check, dependencies_of, get};
+use super::status::{aggregate_inputs, decode_item, list, template_status, unchanged, with_status};
+use super::workload::{check, dependencies_of};
 use crate::error::Result;
 use crate::interpreter::{Outcome, Request};
+use crate::k8s::field::get;
+use crate::k8s::normalize::schema::CRON_JOB;
+use crate::k8s::normalize::{parse_time, schema, Time};
+use serde_json::{Map, Value};
 
 /// ConfigMaps, Secrets, ServiceAccount and PVCs of the job template's pods,
 /// in the CronJob's namespace.
@@ -13,4 +20,49 @@ pub(crate) fn interpret_dependency(request: &Request<'_>) -> Result<Outcome> {
     let pod = get(object, &["spec", "jobTemplate", "spec", "template", "spec"]);
     let deps = dependencies_of(object, pod)?;
     Ok(Outcome::Dependencies(deps))
+}
+
+/// Concatenates the members' active jobs; latest schedule and success times.
+pub(crate) fn aggregate(request: &Request<'_>) -> Result<Outcome> {
+    let (template, items) = aggregate_inputs(request)?;
+    let old = template_status(template, &schema::CRON_JOB_STATUS)?;
+    let mut active: Vec<Value> = Vec::new();
+    let mut last_schedule = None::<Time>;
+    let mut last_success = None::<Time>;
+    for (i, item) in items.unwrap_or(&[]).iter().enumerate() {
+        let Some(m) = decode_item(template, i, item, &schema::CRON_JOB_STATUS)? else {
+            continue;
+        };
+        active.extend(list(&m, "active").iter().cloned());
+        let latest = |acc: Option<Time>, key: &str| match m
+            .get(key)
+            .and_then(Value::as_str)
+            .and_then(parse_time)
+        {
+            Some(t) => Some(acc.map_or(t, |a| a.max(t))),
+            None => acc,
+        };
+        last_schedule = latest(last_schedule, "lastScheduleTime");
+        last_success = latest(last_success, "lastSuccessfulTime");
+    }
+    let mut new = Map::new();
+    if !active.is_empty() {
+        new.insert("active".into(), Value::Array(active));
+    }
+    if let Some(t) = last_schedule {
+        new.insert(
+            "lastScheduleTime".into(),
+            Value::String(t.to_exact_string()),
+        );
+    }
+    if let Some(t) = last_success {
+        new.insert(
+            "lastSuccessfulTime".into(),
+            Value::String(t.to_exact_string()),
+        );
+    }
+    if new == old {
+        return unchanged(template, &schema::CRON_JOB);
+    }
+    with_status(template, &schema::CRON_JOB, new, &schema::CRON_JOB_STATUS)
 }

@@ -1,9 +1,14 @@
-//! apps/v1 DaemonSet: InterpretHealth (§9), InterpretDependency (§10.1).
+//! apps/v1 DaemonSet: InterpretHealth, InterpretDependency.
+//!
+//! Status: AggregateStatus and InterpretStatus.
 
-use super::normalize::schema::DAEMON_SET;
-use super::workload::{check, dependencies_of, generation, get, int};
+use super::status::{aggregate_workload, reflect_workload, Workload};
+use super::workload::{check, dependencies_of};
 use crate::error::Result;
 use crate::interpreter::{Outcome, Request};
+use crate::k8s::field::{generation, get, int};
+use crate::k8s::normalize::schema;
+use crate::k8s::normalize::schema::DAEMON_SET;
 
 /// Observed generation current, every desired node updated, every updated
 /// pod available.
@@ -24,4 +29,43 @@ pub(crate) fn interpret_dependency(request: &Request<'_>) -> Result<Outcome> {
     check(object, &DAEMON_SET)?;
     let deps = dependencies_of(object, get(object, &["spec", "template", "spec"]))?;
     Ok(Outcome::Dependencies(deps))
+}
+
+const WORKLOAD: Workload = Workload {
+    root: &schema::DAEMON_SET,
+    status: &schema::DAEMON_SET_STATUS,
+    wrapped: &schema::WRAPPED_DAEMON_SET_STATUS,
+    counters: &[
+        "currentNumberScheduled",
+        "desiredNumberScheduled",
+        "numberAvailable",
+        "numberMisscheduled",
+        "numberReady",
+        "updatedNumberScheduled",
+        "numberUnavailable",
+    ],
+    reflected: &[
+        ("currentNumberScheduled", true),
+        ("numberMisscheduled", true),
+        ("desiredNumberScheduled", true),
+        ("numberReady", true),
+        ("observedGeneration", false),
+        ("updatedNumberScheduled", false),
+        ("numberAvailable", false),
+        ("numberUnavailable", false),
+    ],
+    annotation_first: false,
+    empty_is_null: false,
+    whole_status_compare: true,
+};
+
+/// Sums the members' counters; `observedGeneration` follows the template
+/// once every member is fresh.
+pub(crate) fn aggregate(request: &Request<'_>) -> Result<Outcome> {
+    aggregate_workload(request, &WORKLOAD)
+}
+
+/// The counters (first four always) and generations.
+pub(crate) fn reflect(request: &Request<'_>) -> Result<Outcome> {
+    reflect_workload(request, &WORKLOAD)
 }

@@ -1,16 +1,18 @@
-//! apps/v1 Deployment: InterpretReplica (§3), ReviseReplica (§5), Retain
-//! (§6.1), InterpretHealth (§9), InterpretDependency (§10.1).
+//! apps/v1 Deployment: InterpretReplica, ReviseReplica, Retain,
+//! InterpretHealth, InterpretDependency.
+//!
+//! Status: AggregateStatus and InterpretStatus.
 
-use serde_json::Value;
-
-use super::access;
-use super::normalize::schema::DEPLOYMENT;
-use super::workload::{
-    check, dependencies_of, generation, get, int, retain_args, revise_int_field, spec_replicas,
-};
+use super::status::{aggregate_workload, reflect_workload, Workload};
+use super::workload::{check, dependencies_of, retain_args, revise_int_field, spec_replicas};
 use super::Edit;
 use crate::error::Result;
 use crate::interpreter::{Outcome, Request};
+use crate::k8s::field;
+use crate::k8s::field::{generation, get, int};
+use crate::k8s::normalize::schema;
+use crate::k8s::normalize::schema::DEPLOYMENT;
+use serde_json::Value;
 
 /// Opt-in label: keep the member's replica count.
 pub(crate) const RETAIN_REPLICAS_LABEL: &str = "resourcetemplate.karmada.io/retain-replicas";
@@ -29,21 +31,21 @@ pub(crate) fn revise_replica(edit: Edit<'_>) -> Result<Outcome> {
 /// retain-replicas label with value `"true"`.
 pub(crate) fn retain(edit: Edit<'_>) -> Result<Outcome> {
     let (desired, observed) = retain_args(edit)?;
-    let labels = access::get_string_map(&desired, &["metadata", "labels"])?;
+    let labels = field::get_string_map(&desired, &["metadata", "labels"])?;
     let opted_in = labels
         .and_then(|l| l.get(RETAIN_REPLICAS_LABEL))
         .and_then(Value::as_str)
         == Some("true");
     let mut retained = desired.into_owned();
     if opted_in {
-        let replicas = access::get_int(observed, &["spec", "replicas"])?.ok_or_else(|| {
-            access::invalid(
+        let replicas = field::get_int(observed, &["spec", "replicas"])?.ok_or_else(|| {
+            field::invalid(
                 observed,
                 "spec.replicas",
                 "absent in the member object; cannot retain replicas",
             )
         })?;
-        access::set(&mut retained, &["spec", "replicas"], Value::from(replicas))?;
+        field::set(&mut retained, &["spec", "replicas"], Value::from(replicas))?;
     }
     Ok(Outcome::Retained(retained))
 }
@@ -66,4 +68,39 @@ pub(crate) fn interpret_dependency(request: &Request<'_>) -> Result<Outcome> {
     check(object, &DEPLOYMENT)?;
     let deps = dependencies_of(object, get(object, &["spec", "template", "spec"]))?;
     Ok(Outcome::Dependencies(deps))
+}
+
+const WORKLOAD: Workload = Workload {
+    root: &schema::DEPLOYMENT,
+    status: &schema::DEPLOYMENT_STATUS,
+    wrapped: &schema::WRAPPED_DEPLOYMENT_STATUS,
+    counters: &[
+        "replicas",
+        "readyReplicas",
+        "updatedReplicas",
+        "availableReplicas",
+        "unavailableReplicas",
+    ],
+    reflected: &[
+        ("observedGeneration", false),
+        ("replicas", false),
+        ("updatedReplicas", false),
+        ("readyReplicas", false),
+        ("availableReplicas", false),
+        ("unavailableReplicas", false),
+    ],
+    annotation_first: false,
+    empty_is_null: true,
+    whole_status_compare: false,
+};
+
+/// Sums the members' counters; `observedGeneration` follows the template
+/// once every member is fresh.
+pub(crate) fn aggregate(request: &Request<'_>) -> Result<Outcome> {
+    aggregate_workload(request, &WORKLOAD)
+}
+
+/// The counters and generations; `null` when all are zero.
+pub(crate) fn reflect(request: &Request<'_>) -> Result<Outcome> {
+    reflect_workload(request, &WORKLOAD)
 }

@@ -1,13 +1,18 @@
-//! networking.k8s.io/v1 Ingress: InterpretHealth (§9), InterpretDependency (§10.2).
+//! networking.k8s.io/v1 Ingress: InterpretHealth, InterpretDependency.
+//!
+//! Status: AggregateStatus. InterpretStatus is
+//! the whole-status reflection.
 
-use serde_json::Value;
-
-use super::dependencies::validate_dependencies;
-use super::normalize::schema::INGRESS;
-use super::workload::{check, get, namespace};
+use super::status::aggregate_load_balancer;
+use super::workload::check;
 use crate::api::DependentObjectReference;
 use crate::error::Result;
 use crate::interpreter::{Outcome, Request};
+use crate::k8s::dependencies::verify_dependencies;
+use crate::k8s::field::{get, namespace};
+use crate::k8s::normalize::schema;
+use crate::k8s::normalize::schema::INGRESS;
+use serde_json::Value;
 
 /// Healthy once some load-balancer ingress has an IP or hostname.
 pub(crate) fn interpret_health(request: &Request<'_>) -> Result<Outcome> {
@@ -33,7 +38,7 @@ pub(crate) fn interpret_dependency(request: &Request<'_>) -> Result<Outcome> {
             DependentObjectReference::named("v1", "Secret", namespace, name)
         })
         .collect();
-    validate_dependencies(object, &deps)?;
+    verify_dependencies(object, &deps)?;
     Ok(Outcome::Dependencies(deps))
 }
 
@@ -50,4 +55,9 @@ pub(crate) fn has_load_balancer_address(object: &Value) -> bool {
         .into_iter()
         .flatten()
         .any(|i| non_empty(i, "ip") || non_empty(i, "hostname"))
+}
+
+/// The members' load-balancer ingress entries, merged and sorted.
+pub(crate) fn aggregate(request: &Request<'_>) -> Result<Outcome> {
+    aggregate_load_balancer(request, &schema::INGRESS, &schema::INGRESS_STATUS, false)
 }

@@ -1,16 +1,21 @@
-//! batch/v1 Job: InterpretReplica (§3), ReviseReplica (§5, `parallelism`),
-//! Retain (§6.7), InterpretDependency (§10.1).
+//! batch/v1 Job: InterpretReplica, ReviseReplica (`parallelism`),
+//! Retain, InterpretDependency.
+//!
+//! Status: AggregateStatus and InterpretStatus.
 
-use serde_json::Value;
-
-use super::access;
-use super::normalize::schema::JOB;
-use super::workload::{
-    check, dependencies_of, get, int32, replicas_of, retain_args, revise_int_field,
+use super::status::{
+    aggregate_inputs, check_int32_sum, decode_item, int, list, put_int, reflected_status, string,
+    template_status, unchanged, with_status, Decoded,
 };
+use super::workload::{check, dependencies_of, replicas_of, retain_args, revise_int_field};
 use super::Edit;
 use crate::error::Result;
 use crate::interpreter::{Outcome, Request};
+use crate::k8s::field;
+use crate::k8s::field::{get, int32};
+use crate::k8s::normalize::schema::JOB;
+use crate::k8s::normalize::{self, parse_time, schema, Time};
+use serde_json::{Map, Value};
 
 /// `min(parallelism, completions)`, absent parallelism → 0, absent
 /// completions → parallelism.
@@ -36,18 +41,18 @@ pub(crate) fn revise_replica(edit: Edit<'_>) -> Result<Outcome> {
 /// desired ones (no merge).
 pub(crate) fn retain(edit: Edit<'_>) -> Result<Outcome> {
     let (desired, observed) = retain_args(edit)?;
-    let selector = access::get_string_map(observed, &["spec", "selector", "matchLabels"])?;
-    let labels = access::get_string_map(observed, &["spec", "template", "metadata", "labels"])?;
+    let selector = field::get_string_map(observed, &["spec", "selector", "matchLabels"])?;
+    let labels = field::get_string_map(observed, &["spec", "template", "metadata", "labels"])?;
     let mut retained = desired.into_owned();
     if let Some(selector) = selector {
-        access::set(
+        field::set(
             &mut retained,
             &["spec", "selector", "matchLabels"],
             Value::Object(selector.clone()),
         )?;
     }
     if let Some(labels) = labels {
-        access::set(
+        field::set(
             &mut retained,
             &["spec", "template", "metadata", "labels"],
             Value::Object(labels.clone()),
@@ -62,4 +67,162 @@ pub(crate) fn interpret_dependency(request: &Request<'_>) -> Result<Outcome> {
     check(object, &JOB)?;
     let deps = dependencies_of(object, get(object, &["spec", "template", "spec"]))?;
     Ok(Outcome::Dependencies(deps))
+}
+
+/// The type of the first `Complete`/`Failed` condition whose status is "True".
+fn finished_state(status: &Decoded) -> Option<&str> {
+    list(status, "conditions").iter().find_map(|c| {
+        let c = c.as_object()?;
+        let kind = string(c, "type");
+        ((kind == "Complete" || kind == "Failed") && string(c, "status") == "True").then_some(kind)
+    })
+}
+
+fn has_true_condition(status: &Decoded, kind: &str) -> bool {
+    list(status, "conditions").iter().any(|c| {
+        c.as_object()
+            .is_some_and(|c| string(c, "type") == kind && string(c, "status") == "True")
+    })
+}
+
+fn time_of(status: &Decoded, key: &str) -> Option<Time> {
+    status.get(key).and_then(Value::as_str).and_then(parse_time)
+}
+
+fn condition(kind: &str, reason: &str, message: String, now: &str) -> Value {
+    let mut c = Map::new();
+    c.insert("type".into(), kind.into());
+    c.insert("status".into(), "True".into());
+    c.insert("reason".into(), reason.into());
+    c.insert("message".into(), message.into());
+    c.insert("lastProbeTime".into(), now.into());
+    c.insert("lastTransitionTime".into(), now.into());
+    Value::Object(c)
+}
+
+/// Sums the members' counters and derives Failed / Complete /
+/// SuccessCriteriaMet conditions; a finished template is left alone.
+pub(crate) fn aggregate(request: &Request<'_>) -> Result<Outcome> {
+    let (template, items) = aggregate_inputs(request)?;
+    let old = template_status(template, &schema::JOB_STATUS)?;
+    if finished_state(&old).is_some() {
+        return unchanged(template, &schema::JOB);
+    }
+    let items = items.unwrap_or(&[]);
+    let n = items.len();
+    let (mut active, mut succeeded, mut failed) = (0i64, 0i64, 0i64);
+    let mut successful = 0usize;
+    let mut failed_clusters: Vec<&str> = Vec::new();
+    let mut criteria_met = 0usize;
+    let (mut start, mut starts) = (None::<Time>, 0usize);
+    let (mut completion, mut completions) = (None::<Time>, 0usize);
+    for (i, item) in items.iter().enumerate() {
+        let Some(m) = decode_item(template, i, item, &schema::JOB_STATUS)? else {
+            continue;
+        };
+        active += int(&m, "active");
+        succeeded += int(&m, "succeeded");
+        failed += int(&m, "failed");
+        match finished_state(&m) {
+            Some("Complete") => successful += 1,
+            Some(_) => failed_clusters.push(&item.cluster_name),
+            None => {}
+        }
+        if has_true_condition(&m, "SuccessCriteriaMet") {
+            criteria_met += 1;
+        }
+        if let Some(t) = time_of(&m, "startTime") {
+            starts += 1;
+            start = Some(start.map_or(t, |s| s.min(t)));
+        }
+        if let Some(t) = time_of(&m, "completionTime") {
+            completions += 1;
+            completion = Some(completion.map_or(t, |c| c.max(t)));
+        }
+    }
+    for (key, sum) in [
+        ("active", active),
+        ("succeeded", succeeded),
+        ("failed", failed),
+    ] {
+        check_int32_sum(template, key, sum)?;
+    }
+    let now = Time::now().to_exact_string();
+    let mut conditions = Vec::new();
+    if !failed_clusters.is_empty() {
+        conditions.push(condition(
+            "Failed",
+            "JobFailed",
+            format!(
+                "Job executed failed in member clusters {}",
+                failed_clusters.join(",")
+            ),
+            &now,
+        ));
+    }
+    if n > 0 && successful == n {
+        conditions.push(condition(
+            "Complete",
+            "Completed",
+            "Job completed".into(),
+            &now,
+        ));
+        if criteria_met == n {
+            conditions.push(condition(
+                "SuccessCriteriaMet",
+                "CompletionsReached",
+                "All member clusters have met success criteria".into(),
+                &now,
+            ));
+        }
+    }
+    let mut new = Map::new();
+    put_int(&mut new, &schema::JOB_STATUS, "active", active);
+    put_int(&mut new, &schema::JOB_STATUS, "succeeded", succeeded);
+    put_int(&mut new, &schema::JOB_STATUS, "failed", failed);
+    if !conditions.is_empty() {
+        new.insert("conditions".into(), Value::Array(conditions));
+    }
+    let start = match old.get("startTime") {
+        Some(existing) => Some(existing.clone()),
+        None if n > 0 && starts == n => start.map(|t| Value::String(t.to_exact_string())),
+        None => None,
+    };
+    if let Some(start) = start {
+        new.insert("startTime".into(), start);
+    }
+    if n > 0 && completions == n {
+        if let Some(t) = completion {
+            new.insert("completionTime".into(), Value::String(t.to_exact_string()));
+        }
+    }
+    if new == old {
+        return unchanged(template, &schema::JOB);
+    }
+    with_status(template, &schema::JOB, new, &schema::JOB_STATUS)
+}
+
+/// Conditions, start and completion times and the pod counters.
+pub(crate) fn reflect(request: &Request<'_>) -> Result<Outcome> {
+    let object = request.object();
+    let Some(status) = reflected_status(object)? else {
+        return Ok(Outcome::Status(None));
+    };
+    let encoded = normalize::encode_known(object, "status", status, &schema::JOB_STATUS)?;
+    let mut out = Map::new();
+    if let Value::Object(mut m) = encoded {
+        for key in [
+            "conditions",
+            "startTime",
+            "completionTime",
+            "active",
+            "succeeded",
+            "failed",
+        ] {
+            if let Some(v) = m.remove(key) {
+                out.insert(key.to_owned(), v);
+            }
+        }
+    }
+    Ok(Outcome::Status(Some(Value::Object(out))))
 }

@@ -1,54 +1,53 @@
-//! Native built-in interpreters: one module per kind, one table of
-//! (apiVersion, kind, operation) → handler.
+//! The native layer: Karmada's built-in interpreters, one module per kind,
+//! one table of (apiVersion, kind, operation) → handler.
 //!
-//! Adding a kind means writing its module and adding its rows to `TABLE`.
+//! `TABLE` below is the one index: dispatch, `Layer::source`, the catalog
+//! and `karmada-interpreter list` are all derived from it.
 //!
-//! - `normalize`: typed decoding and Go-style re-encoding of Kubernetes
-//!   objects held as JSON (§1.4–§1.6, Appendix A), driven by the generated
-//!   Kubernetes 1.36 type graph `normalize/schema.rs`
-//!   (`tools/gen_k8s_schema.py`). **The one typed-acceptance mechanism**:
-//!   every handler that must reject what Karmada's typed decoding rejects
-//!   runs `normalize::check` on the whole object (no allocation on success;
-//!   errors name the object and the field), then reads the few fields it
-//!   needs raw (`workload::get`/`int`). Typed k8s-openapi values are built
-//!   only where the *result* is typed (`NodeClaim`'s node affinity and
-//!   tolerations), from `normalize::decode`'s canonical form.
-//! - `status/<kind>.rs`: AggregateStatus (§7) and InterpretStatus (§8).
-//! - `pod_retain.rs`: Pod Retain (§6.2).
-//! - `generic.rs`: whole-status reflection for every other kind (§8.10).
+//! **Adding a kind touches exactly two places:** a new module
+//! `builtin/<kind>.rs` (every operation of the kind, status handlers
+//! included, declared with `mod <kind>;` here) and its rows in `TABLE`. If
+//! the handlers need the kind's typed shape, add the kind to the generator's
+//! roots in `tools/gen_k8s_schema.py` and regenerate
+//! `src/k8s/normalize/schema.rs` (a test checks it matches).
 //!
-//! Shared building blocks (`native-builtins.md` §1.3, §1.4, §3, §10):
-//! - `access`: raw field getters/setters on the JSON tree (ReviseReplica,
-//!   Retain), errors naming the object and the dotted field;
-//! - `podtemplate`: lazily rendered field paths; `workload`: handler pieces
-//!   shared by the workload kinds (acceptance check, raw reads, results).
+//! Module map:
 //!
-//! **Entry points shared with the Lua `kube` module** (`lua-environment.md`
-//! §7), so that Lua scripts and native handlers compute exactly the same thing:
-//! - `kube.accuratePodRequirements` → [`requirements::pod_spec_requirements`]
-//!   (typed pod spec) / [`requirements::pod_template_requirements`] (JSON);
-//! - `kube.getPodDependencies` → [`dependencies::pod_spec_dependencies`] /
-//!   [`dependencies::pod_template_dependencies`];
-//! - `kube.resourceAdd` → [`requirements::resource_add`];
-//! - `kube.getResourceQuantity` → [`crate::quantity::Quantity::as_approximate_f64`].
+//! - one module per kind, named after the kind in lower case:
+//!   `cronjob`, `daemonset`, `deployment`, `horizontalpodautoscaler`,
+//!   `ingress`, `job`, `persistentvolume`, `persistentvolumeclaim`, `pod`,
+//!   `poddisruptionbudget`, `replicaset`, `secret`, `service`,
+//!   `serviceaccount`, `serviceimport`, `statefulset`;
+//! - `generic`: whole-status reflection, InterpretStatus for every kind
+//!   without a handler of its own (the `*/*` row);
+//! - `workload`: pieces the workload kinds share (typed acceptance of the
+//!   whole object, replica and dependency results from a pod spec, replica
+//!   revision, the arguments of editing operations);
+//! - `status`: pieces the AggregateStatus and InterpretStatus handlers share
+//!   (decoding status items, generation bookkeeping, the workload counters,
+//!   load-balancer ingress merging).
+//!
+//! Everything about Kubernetes objects that is not a handler — reading
+//! fields, typed acceptance and normalization (`normalize::check` on the
+//! whole object, no allocation on success, errors naming the object and the
+//! field), quantities, times, validation, pod-spec requirements and
+//! dependencies — is the floor below every layer, [`crate::k8s`]. The Lua
+//! `kube` module calls the same floor functions as the handlers here
+//! ([`crate::k8s::requirements`], [`crate::k8s::dependencies`]), so both
+//! compute exactly the same thing.
 
-mod access;
 mod cronjob;
 mod daemonset;
-pub mod dependencies;
 mod deployment;
 mod generic;
+mod horizontalpodautoscaler;
 mod ingress;
 mod job;
-pub(crate) mod normalize;
 mod persistentvolume;
 mod persistentvolumeclaim;
 mod pod;
-mod pod_retain;
 mod poddisruptionbudget;
-mod podtemplate;
 mod replicaset;
-pub mod requirements;
 mod secret;
 mod service;
 mod serviceaccount;
@@ -57,14 +56,14 @@ mod statefulset;
 mod status;
 mod workload;
 
+use crate::api::InterpreterOperation;
+use crate::error::Result;
+use crate::interpreter::{CatalogEntry, Layer, LayerKind, Outcome, OwnedRequest, Request, Source};
 use kube::core::GroupVersionKind;
 use serde_json::Value;
 use std::borrow::Cow;
 use std::sync::{Arc, OnceLock};
-
-use crate::api::InterpreterOperation;
-use crate::error::Result;
-use crate::interpreter::{CatalogEntry, Layer, LayerKind, Outcome, OwnedRequest, Request, Source};
+use InterpreterOperation as Op;
 
 /// A native handler for one (kind, operation).
 #[derive(Clone, Copy)]
@@ -169,8 +168,6 @@ const fn edit(
     }
 }
 
-use InterpreterOperation as Op;
-
 /// Every (kind, operation) Karmada's native interpreter serves.
 #[rustfmt::skip]
 static TABLE: &[Row] = &[
@@ -199,6 +196,7 @@ static TABLE: &[Row] = &[
     // v1
     row("v1", "Pod", Op::InterpretReplica, pod::interpret_replica),
     row("v1", "Pod", Op::InterpretHealth, pod::interpret_health),
+    row("v1", "Pod", Op::Retain, pod::retain),
     row("v1", "Pod", Op::InterpretDependency, pod::interpret_dependency),
     edit("v1", "Service", Op::Retain, service::retain),
     row("v1", "Service", Op::InterpretHealth, service::interpret_health),
@@ -212,32 +210,30 @@ static TABLE: &[Row] = &[
     row("networking.k8s.io/v1", "Ingress", Op::InterpretDependency, ingress::interpret_dependency),
     row("policy/v1", "PodDisruptionBudget", Op::InterpretHealth, poddisruptionbudget::interpret_health),
     row("multicluster.x-k8s.io/v1alpha1", "ServiceImport", Op::InterpretDependency, serviceimport::interpret_dependency),
-    // AggregateStatus (§7)
-    row("apps/v1", "Deployment", Op::AggregateStatus, status::deployment::aggregate),
-    row("apps/v1", "ReplicaSet", Op::AggregateStatus, status::replicaset::aggregate),
-    row("apps/v1", "StatefulSet", Op::AggregateStatus, status::statefulset::aggregate),
-    row("apps/v1", "DaemonSet", Op::AggregateStatus, status::daemonset::aggregate),
-    row("batch/v1", "Job", Op::AggregateStatus, status::job::aggregate),
-    row("batch/v1", "CronJob", Op::AggregateStatus, status::cronjob::aggregate),
-    row("v1", "Pod", Op::AggregateStatus, status::pod::aggregate),
-    row("v1", "Service", Op::AggregateStatus, status::service::aggregate),
-    row("networking.k8s.io/v1", "Ingress", Op::AggregateStatus, status::ingress::aggregate),
-    row("v1", "PersistentVolume", Op::AggregateStatus, status::persistentvolume::aggregate),
-    row("v1", "PersistentVolumeClaim", Op::AggregateStatus, status::persistentvolumeclaim::aggregate),
-    row("policy/v1", "PodDisruptionBudget", Op::AggregateStatus, status::pdb::aggregate),
-    row("autoscaling/v2", "HorizontalPodAutoscaler", Op::AggregateStatus, status::hpa::aggregate),
-    // InterpretStatus (§8): dedicated handlers
-    row("apps/v1", "Deployment", Op::InterpretStatus, status::deployment::reflect),
-    row("apps/v1", "ReplicaSet", Op::InterpretStatus, status::replicaset::reflect),
-    row("apps/v1", "StatefulSet", Op::InterpretStatus, status::statefulset::reflect),
-    row("apps/v1", "DaemonSet", Op::InterpretStatus, status::daemonset::reflect),
-    row("v1", "Service", Op::InterpretStatus, status::service::reflect),
-    row("batch/v1", "Job", Op::InterpretStatus, status::job::reflect),
-    row("policy/v1", "PodDisruptionBudget", Op::InterpretStatus, status::pdb::reflect),
-    row("autoscaling/v2", "HorizontalPodAutoscaler", Op::InterpretStatus, status::hpa::reflect),
-    // Pod Retain (§6.2)
-    row("v1", "Pod", Op::Retain, pod_retain::retain),
-    // Every other kind: whole-status reflection (§8.10).
+    // AggregateStatus
+    row("apps/v1", "Deployment", Op::AggregateStatus, deployment::aggregate),
+    row("apps/v1", "ReplicaSet", Op::AggregateStatus, replicaset::aggregate),
+    row("apps/v1", "StatefulSet", Op::AggregateStatus, statefulset::aggregate),
+    row("apps/v1", "DaemonSet", Op::AggregateStatus, daemonset::aggregate),
+    row("batch/v1", "Job", Op::AggregateStatus, job::aggregate),
+    row("batch/v1", "CronJob", Op::AggregateStatus, cronjob::aggregate),
+    row("v1", "Pod", Op::AggregateStatus, pod::aggregate),
+    row("v1", "Service", Op::AggregateStatus, service::aggregate),
+    row("networking.k8s.io/v1", "Ingress", Op::AggregateStatus, ingress::aggregate),
+    row("v1", "PersistentVolume", Op::AggregateStatus, persistentvolume::aggregate),
+    row("v1", "PersistentVolumeClaim", Op::AggregateStatus, persistentvolumeclaim::aggregate),
+    row("policy/v1", "PodDisruptionBudget", Op::AggregateStatus, poddisruptionbudget::aggregate),
+    row("autoscaling/v2", "HorizontalPodAutoscaler", Op::AggregateStatus, horizontalpodautoscaler::aggregate),
+    // InterpretStatus: dedicated handlers
+    row("apps/v1", "Deployment", Op::InterpretStatus, deployment::reflect),
+    row("apps/v1", "ReplicaSet", Op::InterpretStatus, replicaset::reflect),
+    row("apps/v1", "StatefulSet", Op::InterpretStatus, statefulset::reflect),
+    row("apps/v1", "DaemonSet", Op::InterpretStatus, daemonset::reflect),
+    row("v1", "Service", Op::InterpretStatus, service::reflect),
+    row("batch/v1", "Job", Op::InterpretStatus, job::reflect),
+    row("policy/v1", "PodDisruptionBudget", Op::InterpretStatus, poddisruptionbudget::reflect),
+    row("autoscaling/v2", "HorizontalPodAutoscaler", Op::InterpretStatus, horizontalpodautoscaler::reflect),
+    // Every other kind: whole-status reflection.
     row("*", "*", Op::InterpretStatus, generic::reflect_whole_status),
 ];
 
@@ -249,14 +245,6 @@ pub struct NativeLayer;
 pub fn layer() -> Arc<dyn Layer> {
     static LAYER: OnceLock<Arc<dyn Layer>> = OnceLock::new();
     LAYER.get_or_init(|| Arc::new(NativeLayer)).clone()
-}
-
-fn api_version_of(gvk: &GroupVersionKind) -> String {
-    if gvk.group.is_empty() {
-        gvk.version.clone()
-    } else {
-        format!("{}/{}", gvk.group, gvk.version)
-    }
 }
 
 impl NativeLayer {
@@ -288,7 +276,7 @@ impl NativeLayer {
             None => {
                 let gvk = crate::interpreter::gvk_of(object);
                 Err(crate::Error::NotServed {
-                    api_version: api_version_of(&gvk),
+                    api_version: crate::k8s::object::api_version_of(&gvk),
                     kind: gvk.kind,
                     operation,
                 })

@@ -1,19 +1,57 @@
-//! v1 PersistentVolume: Retain (§6.6).
+//! v1 PersistentVolume: Retain.
+//!
+//! Status: AggregateStatus. InterpretStatus is the
+//! whole-status reflection.
 
-use super::access;
+use super::status::{
+    aggregate_inputs, decode_item, string, template_status, unchanged, with_status,
+};
 use super::workload::retain_args;
 use super::Edit;
 use crate::error::Result;
-use crate::interpreter::Outcome;
+use crate::interpreter::{Outcome, Request};
+use crate::k8s::field;
+use crate::k8s::normalize::schema;
+use serde_json::{Map, Value};
 
 /// Keeps the member's `spec.claimRef` whenever the member has the key
 /// (even `null`).
 pub(crate) fn retain(edit: Edit<'_>) -> Result<Outcome> {
     let (desired, observed) = retain_args(edit)?;
-    let claim = access::get_any(observed, observed, &["spec", "claimRef"])?;
+    let claim = field::get_any(observed, observed, &["spec", "claimRef"])?;
     let mut retained = desired.into_owned();
     if let Some(claim) = claim {
-        access::set(&mut retained, &["spec", "claimRef"], claim.clone())?;
+        field::set(&mut retained, &["spec", "claimRef"], claim.clone())?;
     }
     Ok(Outcome::Retained(retained))
+}
+
+/// Phase by precedence: Failed, Pending (also for members without status),
+/// Available, Bound, Released.
+pub(crate) fn aggregate(request: &Request<'_>) -> Result<Outcome> {
+    let (template, items) = aggregate_inputs(request)?;
+    let old = template_status(template, &schema::PERSISTENT_VOLUME_STATUS)?;
+    let mut phases: Vec<String> = Vec::new();
+    for (i, item) in items.unwrap_or(&[]).iter().enumerate() {
+        match decode_item(template, i, item, &schema::PERSISTENT_VOLUME_STATUS)? {
+            None => phases.push("Pending".to_owned()),
+            Some(m) => phases.push(string(&m, "phase").to_owned()),
+        }
+    }
+    let phase = ["Failed", "Pending", "Available", "Bound", "Released"]
+        .into_iter()
+        .find(|p| phases.iter().any(|q| q == p));
+    let mut new = Map::new();
+    if let Some(phase) = phase {
+        new.insert("phase".into(), Value::from(phase));
+    }
+    if new == old {
+        return unchanged(template, &schema::PERSISTENT_VOLUME);
+    }
+    with_status(
+        template,
+        &schema::PERSISTENT_VOLUME,
+        new,
+        &schema::PERSISTENT_VOLUME_STATUS,
+    )
 }

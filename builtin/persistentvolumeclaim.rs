@@ -1,21 +1,28 @@
-//! v1 PersistentVolumeClaim: Retain (§6.5), InterpretHealth (§9).
+//! v1 PersistentVolumeClaim: Retain, InterpretHealth.
+//!
+//! Status: AggregateStatus. InterpretStatus is the
+//! whole-status reflection.
 
-use serde_json::Value;
-
-use super::access;
-use super::normalize::schema::PERSISTENT_VOLUME_CLAIM;
-use super::workload::{check, get, retain_args};
+use super::status::{
+    aggregate_inputs, decode_item, string, template_status, unchanged, with_status,
+};
+use super::workload::{check, retain_args};
 use super::Edit;
 use crate::error::Result;
 use crate::interpreter::{Outcome, Request};
+use crate::k8s::field;
+use crate::k8s::field::get;
+use crate::k8s::normalize::schema;
+use crate::k8s::normalize::schema::PERSISTENT_VOLUME_CLAIM;
+use serde_json::{Map, Value};
 
 /// Keeps the member's bound `spec.volumeName` when non-empty.
 pub(crate) fn retain(edit: Edit<'_>) -> Result<Outcome> {
     let (desired, observed) = retain_args(edit)?;
-    let volume = access::get_str(observed, &["spec", "volumeName"])?;
+    let volume = field::get_str(observed, &["spec", "volumeName"])?;
     let mut retained = desired.into_owned();
     if let Some(volume) = volume.filter(|v| !v.is_empty()) {
-        access::set(&mut retained, &["spec", "volumeName"], Value::from(volume))?;
+        field::set(&mut retained, &["spec", "volumeName"], Value::from(volume))?;
     }
     Ok(Outcome::Retained(retained))
 }
@@ -26,4 +33,39 @@ pub(crate) fn interpret_health(request: &Request<'_>) -> Result<Outcome> {
     check(object, &PERSISTENT_VOLUME_CLAIM)?;
     let phase = get(object, &["status", "phase"]).and_then(Value::as_str);
     Ok(Outcome::Healthy(phase == Some("Bound")))
+}
+
+/// `Bound` unless a member reports otherwise: `Lost` wins at once, else the
+/// last non-Bound phase (Karmada's rule, even an empty one).
+pub(crate) fn aggregate(request: &Request<'_>) -> Result<Outcome> {
+    let (template, items) = aggregate_inputs(request)?;
+    let old = template_status(template, &schema::PERSISTENT_VOLUME_CLAIM_STATUS)?;
+    let mut phase = "Bound".to_owned();
+    for (i, item) in items.unwrap_or(&[]).iter().enumerate() {
+        let Some(m) = decode_item(template, i, item, &schema::PERSISTENT_VOLUME_CLAIM_STATUS)?
+        else {
+            continue;
+        };
+        let p = string(&m, "phase");
+        if p == "Lost" {
+            phase = p.to_owned();
+            break;
+        }
+        if p != "Bound" {
+            phase = p.to_owned();
+        }
+    }
+    let mut new = Map::new();
+    if !phase.is_empty() {
+        new.insert("phase".into(), Value::from(phase));
+    }
+    if new == old {
+        return unchanged(template, &schema::PERSISTENT_VOLUME_CLAIM);
+    }
+    with_status(
+        template,
+        &schema::PERSISTENT_VOLUME_CLAIM,
+        new,
+        &schema::PERSISTENT_VOLUME_CLAIM_STATUS,
+    )
 }

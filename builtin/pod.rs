@@ -1,12 +1,19 @@
-//! v1 Pod: InterpretReplica (§3, always one replica), InterpretHealth (§9),
-//! InterpretDependency (§10.1).
+//! v1 Pod: InterpretReplica (always one replica), InterpretHealth,
+//! InterpretDependency.
+//!
+//! Retain (typed, normalized output). Status: AggregateStatus.
+//! InterpretStatus is the whole-status reflection.
 
-use serde_json::Value;
-
-use super::normalize::schema::POD;
-use super::workload::{check, dependencies_of, get, replicas_of};
-use crate::error::Result;
+use super::status::{
+    aggregate_inputs, decode_item, list, string, template_status, unchanged, with_status,
+};
+use super::workload::{check, dependencies_of, replicas_of};
+use crate::error::{Error, Result};
 use crate::interpreter::{Outcome, Request};
+use crate::k8s::field::get;
+use crate::k8s::normalize::schema::POD;
+use crate::k8s::normalize::{self, schema};
+use serde_json::{Map, Value};
 
 /// The string at `key` of `v`, empty when absent.
 fn text<'a>(v: &'a Value, key: &str) -> &'a str {
@@ -43,4 +50,121 @@ pub(crate) fn interpret_dependency(request: &Request<'_>) -> Result<Outcome> {
     check(object, &POD)?;
     let deps = dependencies_of(object, get(object, &["spec"]))?;
     Ok(Outcome::Dependencies(deps))
+}
+
+/// Only `ready` and `state` of a member container status.
+fn container_entry(status: &Value) -> Value {
+    let mut m = Map::new();
+    if let Some(s) = status.as_object() {
+        for key in ["ready", "state"] {
+            if let Some(v) = s.get(key) {
+                m.insert(key.to_owned(), v.clone());
+            }
+        }
+    }
+    Value::Object(m)
+}
+
+/// Phase by precedence (Failed, Pending, Running, Succeeded) and the
+/// members' container states, concatenated.
+pub(crate) fn aggregate(request: &Request<'_>) -> Result<Outcome> {
+    let (template, items) = aggregate_inputs(request)?;
+    let Some(items) = items else {
+        // No item list at all: the normalized template, status untouched.
+        return Ok(Outcome::Aggregated(normalize::encode(
+            template,
+            "",
+            template,
+            &schema::POD,
+        )?));
+    };
+    let old = template_status(template, &schema::POD_STATUS)?;
+    let mut phases: Vec<String> = Vec::new();
+    let mut containers = Vec::new();
+    let mut init_containers = Vec::new();
+    for (i, item) in items.iter().enumerate() {
+        let Some(m) = decode_item(template, i, item, &schema::POD_STATUS)? else {
+            phases.push("Pending".to_owned());
+            continue;
+        };
+        phases.push(string(&m, "phase").to_owned());
+        containers.extend(list(&m, "containerStatuses").iter().map(container_entry));
+        init_containers.extend(
+            list(&m, "initContainerStatuses")
+                .iter()
+                .map(container_entry),
+        );
+    }
+    let phase = ["Failed", "Pending", "Running", "Succeeded"]
+        .into_iter()
+        .find(|p| phases.iter().any(|q| q == p));
+    let mut new = Map::new();
+    if let Some(phase) = phase {
+        new.insert("phase".into(), phase.into());
+    }
+    new.insert("containerStatuses".into(), Value::Array(containers));
+    new.insert(
+        "initContainerStatuses".into(),
+        Value::Array(init_containers),
+    );
+    if new == old {
+        return unchanged(template, &schema::POD);
+    }
+    with_status(template, &schema::POD, new, &schema::POD_STATUS)
+}
+
+/// Keeps what the member cluster assigned to the pod: `nodeName`,
+/// `serviceAccountName`, `volumes` and each container's `volumeMounts`
+/// (matched by name, init containers too). The result is the normalized
+/// desired pod (keys unknown to Kubernetes 1.36 are kept).
+pub(crate) fn retain(request: &Request<'_>) -> Result<Outcome> {
+    let Request::Retain { desired, observed } = *request else {
+        return Err(Error::InvalidInput {
+            operation: request.operation(),
+            reason: "not a Retain request".to_owned(),
+        });
+    };
+    let mut out = normalize::encode(desired, "", desired, &schema::POD)?;
+    let observed = normalize::encode(observed, "", observed, &schema::POD)?;
+    let empty = Map::new();
+    let observed_spec = observed
+        .get("spec")
+        .and_then(Value::as_object)
+        .unwrap_or(&empty);
+    if let Some(Value::Object(spec)) = out.get_mut("spec") {
+        for key in ["nodeName", "serviceAccountName", "volumes"] {
+            match observed_spec.get(key) {
+                Some(v) => spec.insert(key.to_owned(), v.clone()),
+                None => spec.remove(key),
+            };
+        }
+        for key in ["containers", "initContainers"] {
+            retain_mounts(spec, observed_spec, key);
+        }
+    }
+    Ok(Outcome::Retained(out))
+}
+
+/// For each observed container, the first desired container of the same name
+/// takes the observed `volumeMounts` (or loses its own).
+fn retain_mounts(spec: &mut Map<String, Value>, observed: &Map<String, Value>, key: &str) {
+    let Some(Value::Array(observed_containers)) = observed.get(key) else {
+        return;
+    };
+    let Some(Value::Array(containers)) = spec.get_mut(key) else {
+        return;
+    };
+    for oc in observed_containers {
+        let name = oc.get("name").and_then(Value::as_str).unwrap_or("");
+        let target = containers
+            .iter_mut()
+            .filter_map(Value::as_object_mut)
+            .find(|c| c.get("name").and_then(Value::as_str).unwrap_or("") == name);
+        if let Some(c) = target {
+            match oc.get("volumeMounts") {
+                Some(m) => c.insert("volumeMounts".to_owned(), m.clone()),
+                None => c.remove("volumeMounts"),
+            };
+        }
+    }
 }

@@ -1,13 +1,16 @@
-//! apps/v1 ReplicaSet: InterpretReplica (§3), ReviseReplica (§5),
-//! InterpretHealth (§9), InterpretDependency (§10.1).
+//! apps/v1 ReplicaSet: InterpretReplica, ReviseReplica,
+//! InterpretHealth, InterpretDependency.
+//!
+//! Status: AggregateStatus and InterpretStatus.
 
-use super::normalize::schema::REPLICA_SET;
-use super::workload::{
-    check, dependencies_of, generation, get, int, revise_int_field, spec_replicas,
-};
+use super::status::{aggregate_workload, reflect_workload, Workload};
+use super::workload::{check, dependencies_of, revise_int_field, spec_replicas};
 use super::Edit;
 use crate::error::Result;
 use crate::interpreter::{Outcome, Request};
+use crate::k8s::field::{generation, get, int};
+use crate::k8s::normalize::schema;
+use crate::k8s::normalize::schema::REPLICA_SET;
 
 const POD_SPEC: [&str; 3] = ["spec", "template", "spec"];
 
@@ -37,4 +40,31 @@ pub(crate) fn interpret_dependency(request: &Request<'_>) -> Result<Outcome> {
     check(object, &REPLICA_SET)?;
     let deps = dependencies_of(object, get(object, &POD_SPEC))?;
     Ok(Outcome::Dependencies(deps))
+}
+
+const WORKLOAD: Workload = Workload {
+    root: &schema::REPLICA_SET,
+    status: &schema::REPLICA_SET_STATUS,
+    wrapped: &schema::WRAPPED_REPLICA_SET_STATUS,
+    counters: &["replicas", "readyReplicas", "availableReplicas"],
+    reflected: &[
+        ("replicas", true),
+        ("readyReplicas", false),
+        ("availableReplicas", false),
+        ("observedGeneration", false),
+    ],
+    annotation_first: false,
+    empty_is_null: false,
+    whole_status_compare: false,
+};
+
+/// Sums the members' counters; `observedGeneration` follows the template
+/// once every member is fresh.
+pub(crate) fn aggregate(request: &Request<'_>) -> Result<Outcome> {
+    aggregate_workload(request, &WORKLOAD)
+}
+
+/// The counters and generations (`replicas` always).
+pub(crate) fn reflect(request: &Request<'_>) -> Result<Outcome> {
+    reflect_workload(request, &WORKLOAD)
 }

@@ -1,12 +1,11 @@
-//! v1 Secret: Retain (§6.8).
+//! v1 Secret: Retain.
 
-use serde_json::Value;
-
-use super::access;
 use super::workload::retain_args;
 use super::Edit;
 use crate::error::Result;
 use crate::interpreter::Outcome;
+use crate::k8s::field;
+use serde_json::Value;
 
 /// Secrets whose `data` the member cluster fills in.
 const SERVICE_ACCOUNT_TOKEN: &str = "kubernetes.io/service-account-token";
@@ -17,11 +16,11 @@ pub(crate) fn retain(edit: Edit<'_>) -> Result<Outcome> {
     let (desired, observed) = retain_args(edit)?;
     // A `type` that cannot be read means "no type".
     let is_token =
-        access::get_str(&desired, &["type"]).ok().flatten() == Some(SERVICE_ACCOUNT_TOKEN);
+        field::get_str(&desired, &["type"]).ok().flatten() == Some(SERVICE_ACCOUNT_TOKEN);
     let mut retained = desired.into_owned();
     if is_token {
-        if let Some(data) = access::get_string_map(observed, &["data"])? {
-            access::set(&mut retained, &["data"], Value::Object(data.clone()))?;
+        if let Some(data) = field::get_string_map(observed, &["data"])? {
+            field::set(&mut retained, &["data"], Value::Object(data.clone()))?;
         }
     }
     Ok(Outcome::Retained(retained))

@@ -1,31 +1,35 @@
-//! v1 Service: Retain (§6.3), InterpretHealth (§9).
+//! v1 Service: Retain, InterpretHealth.
+//!
+//! Status: AggregateStatus and InterpretStatus.
 
-use serde_json::Value;
-
-use super::access;
 use super::ingress::has_load_balancer_address;
-use super::normalize::schema::SERVICE;
-use super::workload::{check, get, retain_args};
+use super::status::{aggregate_inputs, aggregate_load_balancer, reflected_status, unchanged};
+use super::workload::{check, retain_args};
 use super::Edit;
 use crate::error::Result;
 use crate::interpreter::{Outcome, Request};
+use crate::k8s::field;
+use crate::k8s::field::get;
+use crate::k8s::normalize::schema::SERVICE;
+use crate::k8s::normalize::{self, schema};
+use serde_json::{Map, Value};
 
 /// Keeps the member's `spec.healthCheckNodePort` (when > 0) and
 /// `spec.clusterIP` (when non-empty); nothing else.
 pub(crate) fn retain(edit: Edit<'_>) -> Result<Outcome> {
     let (desired, observed) = retain_args(edit)?;
-    let node_port = access::get_int(observed, &["spec", "healthCheckNodePort"])?;
-    let cluster_ip = access::get_str(observed, &["spec", "clusterIP"])?;
+    let node_port = field::get_int(observed, &["spec", "healthCheckNodePort"])?;
+    let cluster_ip = field::get_str(observed, &["spec", "clusterIP"])?;
     let mut retained = desired.into_owned();
     if let Some(port) = node_port.filter(|p| *p > 0) {
-        access::set(
+        field::set(
             &mut retained,
             &["spec", "healthCheckNodePort"],
             Value::from(port),
         )?;
     }
     if let Some(ip) = cluster_ip.filter(|ip| !ip.is_empty()) {
-        access::set(&mut retained, &["spec", "clusterIP"], Value::from(ip))?;
+        field::set(&mut retained, &["spec", "clusterIP"], Value::from(ip))?;
     }
     Ok(Outcome::Retained(retained))
 }
@@ -36,4 +40,39 @@ pub(crate) fn interpret_health(request: &Request<'_>) -> Result<Outcome> {
     check(svc, &SERVICE)?;
     let is_lb = get(svc, &["spec", "type"]).and_then(Value::as_str) == Some("LoadBalancer");
     Ok(Outcome::Healthy(!is_lb || has_load_balancer_address(svc)))
+}
+
+fn is_load_balancer(object: &Value) -> bool {
+    object
+        .get("spec")
+        .and_then(|s| s.get("type"))
+        .and_then(Value::as_str)
+        == Some("LoadBalancer")
+}
+
+/// LoadBalancer services: the members' load-balancer ingress entries,
+/// merged and sorted. Other services are returned unchanged.
+pub(crate) fn aggregate(request: &Request<'_>) -> Result<Outcome> {
+    if !is_load_balancer(request.object()) {
+        let (template, _) = aggregate_inputs(request)?;
+        return unchanged(template, &schema::SERVICE);
+    }
+    aggregate_load_balancer(request, &schema::SERVICE, &schema::SERVICE_STATUS, true)
+}
+
+/// `{"loadBalancer": ...}` of LoadBalancer services; `null` for other types.
+pub(crate) fn reflect(request: &Request<'_>) -> Result<Outcome> {
+    let object = request.object();
+    if !is_load_balancer(object) {
+        return Ok(Outcome::Status(None));
+    }
+    let Some(status) = reflected_status(object)? else {
+        return Ok(Outcome::Status(None));
+    };
+    let encoded = normalize::encode_known(object, "status", status, &schema::SERVICE_STATUS)?;
+    let mut out = Map::new();
+    if let Some(lb) = encoded.get("loadBalancer") {
+        out.insert("loadBalancer".into(), lb.clone());
+    }
+    Ok(Outcome::Status(Some(Value::Object(out))))
 }

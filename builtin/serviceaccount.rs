@@ -1,30 +1,30 @@
-//! v1 ServiceAccount: Retain (§6.4).
+//! v1 ServiceAccount: Retain.
 
-use serde_json::Value;
-
-use super::access;
 use super::workload::retain_args;
 use super::Edit;
 use crate::error::Result;
 use crate::interpreter::Outcome;
+use crate::k8s::field;
+use serde_json::Value;
 
 /// The `name` of each entry of the list at `field`; entries must be objects
 /// with a string `name` (the reference crashes otherwise).
 fn entry_name<'a>(object: &Value, field: &str, i: usize, entry: &'a Value) -> Result<&'a str> {
     entry.get("name").and_then(Value::as_str).ok_or_else(|| {
-        access::invalid(
+        field::invalid(
             object,
             &format!("{field}[{i}].name"),
             "expected an entry with a string name",
         )
+        .into()
     })
 }
 
 /// Desired entries, then observed entries whose name is not yet present;
 /// an empty result is written as `null`.
 fn merge(desired: &Value, observed: &Value, field: &str) -> Result<Value> {
-    let mine = access::get_list(desired, &[field])?;
-    let theirs = access::get_list(observed, &[field])?;
+    let mine = field::get_list(desired, &[field])?;
+    let theirs = field::get_list(observed, &[field])?;
     let mut merged: Vec<Value> = Vec::new();
     let mut names: Vec<&str> = Vec::new();
     for (i, entry) in mine.into_iter().flatten().enumerate() {
@@ -51,7 +51,7 @@ pub(crate) fn retain(edit: Edit<'_>) -> Result<Outcome> {
     let secrets = merge(&desired, observed, "secrets")?;
     let pull = merge(&desired, observed, "imagePullSecrets")?;
     let mut retained = desired.into_owned();
-    access::set(&mut retained, &["secrets"], secrets)?;
-    access::set(&mut retained, &["imagePullSecrets"], pull)?;
+    field::set(&mut retained, &["secrets"], secrets)?;
+    field::set(&mut retained, &["imagePullSecrets"], pull)?;
     Ok(Outcome::Retained(retained))
 }

@@ -1,16 +1,15 @@
-//! multicluster.x-k8s.io/v1alpha1 ServiceImport: InterpretDependency (§10.3).
+//! multicluster.x-k8s.io/v1alpha1 ServiceImport: InterpretDependency.
 
-use std::collections::BTreeMap;
-
-use k8s_openapi::apimachinery::pkg::apis::meta::v1::LabelSelector;
-
-use super::dependencies::validate_dependencies;
-use super::normalize::schema::{OBJECT_META, SESSION_AFFINITY_CONFIG};
-use super::normalize::{Emit, Field, Kind, Ty};
-use super::workload::{check, get, namespace};
+use super::workload::check;
 use crate::api::DependentObjectReference;
 use crate::error::Result;
 use crate::interpreter::{Outcome, Request};
+use crate::k8s::dependencies::verify_dependencies;
+use crate::k8s::field::{get, namespace};
+use crate::k8s::normalize::schema::{OBJECT_META, SESSION_AFFINITY_CONFIG};
+use crate::k8s::normalize::{Emit, Field, Kind, Ty};
+use k8s_openapi::apimachinery::pkg::apis::meta::v1::LabelSelector;
+use std::collections::BTreeMap;
 
 /// `multicluster.x-k8s.io/v1alpha1` ServiceImport (a CRD, not in the
 /// generated Kubernetes graph): the fields Karmada's Go type declares.
@@ -148,6 +147,6 @@ pub(crate) fn interpret_dependency(request: &Request<'_>) -> Result<Outcome> {
         DependentObjectReference::named("v1", "Service", namespace, &derived),
         slices,
     ];
-    validate_dependencies(object, &deps)?;
+    verify_dependencies(object, &deps)?;
     Ok(Outcome::Dependencies(deps))
 }

@@ -1,16 +1,18 @@
-//! apps/v1 StatefulSet: InterpretReplica (§3), ReviseReplica (§5),
-//! InterpretHealth (§9), InterpretDependency (§10.1, minus claims created
+//! apps/v1 StatefulSet: InterpretReplica, ReviseReplica,
+//! InterpretHealth, InterpretDependency (minus claims created
 //! from `volumeClaimTemplates`).
+//!
+//! Status: AggregateStatus and InterpretStatus.
 
-use serde_json::Value;
-
-use super::normalize::schema::STATEFUL_SET;
-use super::workload::{
-    check, dependencies_of, generation, get, int, revise_int_field, spec_replicas,
-};
+use super::status::{aggregate_workload, reflect_workload, Workload};
+use super::workload::{check, dependencies_of, revise_int_field, spec_replicas};
 use super::Edit;
 use crate::error::Result;
 use crate::interpreter::{Outcome, Request};
+use crate::k8s::field::{generation, get, int};
+use crate::k8s::normalize::schema;
+use crate::k8s::normalize::schema::STATEFUL_SET;
+use serde_json::Value;
 
 const POD_SPEC: [&str; 3] = ["spec", "template", "spec"];
 
@@ -50,4 +52,41 @@ pub(crate) fn interpret_dependency(request: &Request<'_>) -> Result<Outcome> {
         .collect();
     deps.retain(|d| !(d.kind == "PersistentVolumeClaim" && templates.contains(&d.name.as_str())));
     Ok(Outcome::Dependencies(deps))
+}
+
+const WORKLOAD: Workload = Workload {
+    root: &schema::STATEFUL_SET,
+    status: &schema::STATEFUL_SET_STATUS,
+    wrapped: &schema::WRAPPED_STATEFUL_SET_STATUS,
+    counters: &[
+        "availableReplicas",
+        "currentReplicas",
+        "readyReplicas",
+        "replicas",
+        "updatedReplicas",
+    ],
+    reflected: &[
+        ("observedGeneration", false),
+        ("replicas", true),
+        ("readyReplicas", false),
+        ("currentReplicas", false),
+        ("updatedReplicas", false),
+        ("availableReplicas", true),
+    ],
+    annotation_first: true,
+    empty_is_null: false,
+    whole_status_compare: false,
+};
+
+/// Sums the members' counters; `observedGeneration` follows the template
+/// once every member is fresh (the same test as Deployment, see
+/// COMPATIBILITY.md).
+pub(crate) fn aggregate(request: &Request<'_>) -> Result<Outcome> {
+    aggregate_workload(request, &WORKLOAD)
+}
+
+/// The counters and generations (`replicas`, `availableReplicas` always),
+/// and `observedGeneration` (which Karmada omits, see COMPATIBILITY.md).
+pub(crate) fn reflect(request: &Request<'_>) -> Result<Outcome> {
+    reflect_workload(request, &WORKLOAD)
 }

@@ -3,55 +3,23 @@
 //! results from a decoded pod spec, raw replica revision, and the argument
 //! plumbing of two-input operations.
 
-use serde_json::Value;
-
-use std::borrow::Cow;
-
-use super::access;
-use super::dependencies::{dependencies_at, validate_dependencies};
-use super::normalize::{self, Ty};
-use super::requirements::{requirements_at, RequirementsOptions};
 use super::Edit;
 use crate::api::InterpreterOperation;
 use crate::error::{Error, Result};
 use crate::interpreter::{Outcome, ReplicaResult, Request};
+use crate::k8s::dependencies::{dependencies_at, verify_dependencies};
+use crate::k8s::field::{self, get, int32, namespace};
+use crate::k8s::normalize::{self, Ty};
+use crate::k8s::requirements::{requirements_at, RequirementsOptions};
+use serde_json::Value;
+use std::borrow::Cow;
 
-/// Typed acceptance of the whole object (§1.4): every field the kind's
+/// Typed acceptance of the whole object: every field the kind's
 /// schema knows must have its type, quantities must parse. Handlers then read
-/// the few fields they need with [`get`] and [`int`].
+/// the few fields they need with the floor's lenient readers ([`get`],
+/// [`int`]).
 pub(crate) fn check(object: &Value, ty: &'static Ty) -> Result<()> {
-    normalize::check(object, "", object, ty)
-}
-
-/// The non-null value at `path` of a [`check`]ed object.
-pub(crate) fn get<'a>(object: &'a Value, path: &[&str]) -> Option<&'a Value> {
-    path.iter()
-        .try_fold(object, |v, key| v.get(key))
-        .filter(|v| !v.is_null())
-}
-
-/// The integer at `path` of a [`check`]ed object (typed decoding also
-/// accepts floats with an integral value, `2.0`, which [`check`] verified).
-pub(crate) fn int(object: &Value, path: &[&str]) -> Option<i64> {
-    let n = get(object, path)?.as_number()?;
-    n.as_i64().or_else(|| n.as_f64().map(|f| f as i64))
-}
-
-/// [`int`] of a 32-bit field ([`check`] verified the range).
-pub(crate) fn int32(object: &Value, path: &[&str]) -> Option<i32> {
-    int(object, path).and_then(|n| i32::try_from(n).ok())
-}
-
-/// `metadata.namespace`, empty when absent.
-pub(crate) fn namespace(object: &Value) -> &str {
-    get(object, &["metadata", "namespace"])
-        .and_then(Value::as_str)
-        .unwrap_or_default()
-}
-
-/// `metadata.generation`, 0 when absent.
-pub(crate) fn generation(object: &Value) -> i64 {
-    int(object, &["metadata", "generation"]).unwrap_or(0)
+    Ok(normalize::check(object, "", object, ty)?)
 }
 
 /// `InterpretReplica` result for `replicas` replicas of the pod spec at
@@ -89,22 +57,22 @@ pub(crate) fn dependencies_of(
         return Ok(Vec::new());
     };
     let deps = dependencies_at(Some(spec), namespace(object));
-    validate_dependencies(object, &deps)?;
+    verify_dependencies(object, &deps)?;
     Ok(deps)
 }
 
-/// `ReviseReplica` of an integer field (§5): present integer → replaced;
+/// `ReviseReplica` of an integer field: present integer → replaced;
 /// absent (or an absent/`null` parent) → unchanged; anything else → error.
 /// The object is copied only when the caller did not hand it over.
 pub(crate) fn revise_int_field(edit: Edit<'_>, path: &[&str]) -> Result<Outcome> {
     let Edit::Revise { object, replicas } = edit else {
         return Err(wrong_operation(edit.operation(), "ReviseReplica"));
     };
-    if access::get_int(&object, path)?.is_none() {
+    if field::get_int(&object, path)?.is_none() {
         return Ok(Outcome::Revised(object.into_owned()));
     }
     let mut revised = object.into_owned();
-    access::set(&mut revised, path, Value::from(replicas))?;
+    field::set(&mut revised, path, Value::from(replicas))?;
     Ok(Outcome::Revised(revised))
 }
 

@@ -94,3 +94,14 @@ pub enum Error {
 
 /// `Result` with [`Error`].
 pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+impl From<crate::k8s::ObjectError> for Error {
+    /// The floor's errors as [`Error::InvalidField`], same message.
+    fn from(e: crate::k8s::ObjectError) -> Self {
+        Error::InvalidField {
+            object: e.object().to_owned(),
+            field: e.field_path().to_owned(),
+            reason: e.reason(),
+        }
+    }
+}

@@ -7,12 +7,14 @@ pub mod builtin;
 pub mod error;
 pub mod golden;
 pub mod interpreter;
+pub mod k8s;
 pub mod load;
 pub mod lua;
-pub mod quantity;
 pub mod thirdparty;
 pub mod webhook;
 pub mod yaml;
 
 pub use error::{Error, Result};
 pub use interpreter::Interpreter;
+/// Kubernetes quantities, at their first home ([`k8s::quantity`]).
+pub use k8s::quantity;

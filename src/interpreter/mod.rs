@@ -14,5 +14,5 @@ pub use chain::{Interpreter, InterpreterBuilder};
 pub use layer::{
     Answer, CatalogEntry, Layer, LayerKind, Outcome, OwnedRequest, ReplicaResult, Request, Source,
 };
+pub(crate) use object::split_api_version;
 pub use object::{describe, from_dynamic, from_resource, gvk_of};
-pub(crate) use object::{split_api_version, type_name};

@@ -1,79 +1,12 @@
 //! Small helpers on objects held as `serde_json::Value`.
 
-use kube::core::{DynamicObject, GroupVersionKind};
+use kube::core::DynamicObject;
 use serde_json::Value;
 
 use crate::error::{Error, Result};
-
-/// The group, version and kind of an object, from its own `apiVersion` and
-/// `kind`. `"v1"` is the core group; an `apiVersion` with more than one `/`
-/// cannot be parsed and gives empty group and version (as Karmada's parser
-/// does), so it matches nothing but customizations keyed the same way.
-///
-/// ```
-/// use karmada_interpreter::interpreter::gvk_of;
-///
-/// let gvk = gvk_of(&serde_json::json!({"apiVersion": "apps/v1", "kind": "Deployment"}));
-/// assert_eq!((gvk.group.as_str(), gvk.version.as_str(), gvk.kind.as_str()), ("apps", "v1", "Deployment"));
-/// assert_eq!(gvk_of(&serde_json::json!({"apiVersion": "v1", "kind": "Pod"})).group, "");
-/// ```
-pub fn gvk_of(object: &Value) -> GroupVersionKind {
-    let api_version = object
-        .get("apiVersion")
-        .and_then(Value::as_str)
-        .unwrap_or("");
-    let kind = object.get("kind").and_then(Value::as_str).unwrap_or("");
-    let (group, version) = split_api_version(api_version);
-    GroupVersionKind::gvk(group, version, kind)
-}
-
-/// Splits `group/version` (`version` alone for the core group).
-pub(crate) fn split_api_version(api_version: &str) -> (&str, &str) {
-    match api_version.split_once('/') {
-        None => ("", api_version),
-        Some((g, v)) if !v.contains('/') => (g, v),
-        Some(_) => ("", ""),
-    }
-}
-
-/// "a string", "an array", ... for messages about a JSON value of the wrong type.
-pub(crate) fn type_name(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
-}
-
-/// `Kind namespace/name` (or `Kind name` when cluster-scoped), for messages.
-///
-/// ```
-/// use karmada_interpreter::interpreter::describe;
-///
-/// let obj = serde_json::json!({"kind": "Deployment", "metadata": {"name": "web", "namespace": "shop"}});
-/// assert_eq!(describe(&obj), "Deployment shop/web");
-/// ```
-pub fn describe(object: &Value) -> String {
-    let kind = object
-        .get("kind")
-        .and_then(Value::as_str)
-        .unwrap_or("<no kind>");
-    let meta = object.get("metadata");
-    let field = |f: &str| {
-        meta.and_then(|m| m.get(f))
-            .and_then(Value::as_str)
-            .unwrap_or("")
-    };
-    let (ns, name) = (field("namespace"), field("name"));
-    match (ns.is_empty(), name.is_empty()) {
-        (_, true) => format!("{kind} <unnamed>"),
-        (true, false) => format!("{kind} {name}"),
-        (false, false) => format!("{kind} {ns}/{name}"),
-    }
-}
+pub(crate) use crate::k8s::field::type_phrase as type_name;
+pub(crate) use crate::k8s::object::split_api_version;
+pub use crate::k8s::object::{describe, gvk_of};
 
 /// A typed k8s-openapi object as the chain's JSON form (with `apiVersion` and `kind`).
 ///
@@ -118,14 +51,6 @@ pub fn from_dynamic(object: &DynamicObject) -> Result<Value> {
 mod tests {
     use super::*;
     use serde_json::json;
-
-    #[test]
-    fn api_version_parsing_follows_karmada() {
-        assert_eq!(split_api_version("apps/v1"), ("apps", "v1"));
-        assert_eq!(split_api_version("v1"), ("", "v1"));
-        assert_eq!(split_api_version(""), ("", ""));
-        assert_eq!(split_api_version("a/b/c"), ("", ""));
-    }
 
     #[test]
     fn dynamic_objects_keep_types() {

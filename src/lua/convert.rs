@@ -1,4 +1,4 @@
-//! Host ↔ Lua value conversion (`lua-environment.md` §4, §5).
+//! Host ↔ Lua value conversion.
 //!
 //! Values cross the boundary directly between `serde_json::Value` and Lua
 //! tables through the C API: there is no JSON text round trip. The rules are
@@ -11,7 +11,10 @@
 //!   array, string keys → object, empty → `[]`), a table reachable twice is an
 //!   error, NaN/±Inf are errors, whole numbers in the signed 64-bit range
 //!   become integers;
-//! * then the empty-container reconciliation of §5.2 ([`reconcile`]).
+//! * then the empty-container reconciliation ([`reconcile`]): an empty
+//!   table converts to `[]`, which becomes `{}` where the reference objects
+//!   hold an empty object at that path, stays `[]` where they hold an empty
+//!   list, and is dropped otherwise.
 
 use std::collections::HashSet;
 use std::ffi::c_int;
@@ -183,7 +186,7 @@ pub fn number_to_json(x: f64) -> Result<Value, String> {
     Ok(Number::from_f64(x).map_or(Value::Null, Value::Number))
 }
 
-/// Encodes a Lua value the way the reference's JSON bridge does (§5.1).
+/// Encodes a Lua value the way the reference's JSON bridge does.
 /// Empty tables become `[]`; call [`reconcile`] afterwards.
 pub fn from_lua(lua: &Lua, value: &LuaValue) -> Result<Value, String> {
     match value {
@@ -320,7 +323,8 @@ unsafe fn encode(
 }
 
 /// Whether the converted value is meant to be an object or a list: decides
-/// what a whole-result `[]` becomes (§5.2 step 1).
+/// what a whole-result `[]` becomes (the first step of the empty-container
+/// reconciliation).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Target {
     /// A structure or object: a whole `[]` becomes `{}`.
@@ -387,7 +391,7 @@ fn collect(value: &Value, path: &str, out: &mut EmptyPaths) {
     }
 }
 
-/// Repairs empty containers (§5.2): every `[]` in `value` becomes `{}` when
+/// Repairs empty containers: every `[]` in `value` becomes `{}` when
 /// the same index-free path is an empty object in a reference, stays `[]`
 /// when it is an empty array there, and is removed otherwise. One pass: a
 /// container emptied by the removals is kept.

@@ -1,5 +1,5 @@
 //! Decoding converted results into the operations' target types
-//! (`lua-environment.md` §5.3–5.4) and validating dependencies (§3.8).
+//! and validating dependencies.
 //!
 //! Struct decoding follows Go's `encoding/json` leniency: unknown keys are
 //! ignored and keys match case-insensitively (an exact match wins).
@@ -8,7 +8,7 @@ use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
 use crate::api::{Component, DependentObjectReference, ReplicaRequirements};
-use crate::quantity::Quantity;
+use crate::k8s::quantity::Quantity;
 
 /// The shape of a Go struct for case-insensitive key folding.
 enum Shape {
@@ -189,95 +189,10 @@ pub fn dependencies(json: Value) -> Result<Vec<DependentObjectReference>, String
     typed(json, &List(&DEPENDENCY), "DependentObjectReference")
 }
 
-fn is_label_value(v: &str) -> bool {
-    crate::builtin::dependencies::is_label_value(v)
-}
-
-/// Validates dependency references (§3.8): one error bare, several joined
-/// with `, ` inside `[` `]`.
-pub fn validate_dependencies(deps: &[DependentObjectReference]) -> Result<(), String> {
-    let mut errors: Vec<String> = Vec::new();
-    let mut add = |e: String| {
-        if !errors.contains(&e) {
-            errors.push(e);
-        }
-    };
-    for (i, d) in deps.iter().enumerate() {
-        let p = format!("dependencies[{i}]");
-        if d.api_version.is_empty() {
-            add(format!(
-                "{p}.apiVersion: Invalid value: \"\": missing required apiVersion"
-            ));
-        }
-        if d.kind.is_empty() {
-            add(format!(
-                "{p}.kind: Invalid value: \"\": missing required kind"
-            ));
-        }
-        match &d.label_selector {
-            None if d.name.is_empty() => {
-                let rendered = serde_json::to_string(d).unwrap_or_default();
-                add(format!(
-                    "{p}: Invalid value: {rendered}: dependency can not leave name and labelSelector all empty"
-                ));
-            }
-            None => {}
-            Some(sel) => {
-                let sp = format!("{p}.labelSelector");
-                for (k, v) in sel.match_labels.iter().flatten() {
-                    if !crate::builtin::requirements::is_qualified_name(k) {
-                        add(format!(
-                            "{sp}.matchLabels: Invalid value: \"{k}\": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character"
-                        ));
-                    }
-                    if !is_label_value(v) {
-                        add(format!(
-                            "{sp}.matchLabels: Invalid value: \"{v}\": a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character"
-                        ));
-                    }
-                }
-                for (j, e) in sel.match_expressions.iter().flatten().enumerate() {
-                    let ep = format!("{sp}.matchExpressions[{j}]");
-                    let n = e.values.as_ref().map_or(0, Vec::len);
-                    match e.operator.as_str() {
-                        "In" | "NotIn" if n == 0 => add(format!(
-                            "{ep}.values: Required value: must be specified when `operator` is 'In' or 'NotIn'"
-                        )),
-                        "Exists" | "DoesNotExist" if n > 0 => add(format!(
-                            "{ep}.values: Forbidden: may not be specified when `operator` is 'Exists' or 'DoesNotExist'"
-                        )),
-                        "In" | "NotIn" | "Exists" | "DoesNotExist" => {}
-                        other => add(format!(
-                            "{ep}.operator: Invalid value: \"{other}\": not a valid selector operator"
-                        )),
-                    }
-                    if !crate::builtin::requirements::is_qualified_name(&e.key) {
-                        add(format!(
-                            "{ep}.key: Invalid value: \"{}\": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character",
-                            e.key
-                        ));
-                    }
-                    for v in e.values.iter().flatten() {
-                        if !is_label_value(v) {
-                            add(format!(
-                                "{ep}.values: Invalid value: \"{v}\": a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character"
-                            ));
-                        }
-                    }
-                }
-            }
-        }
-    }
-    match errors.len() {
-        0 => Ok(()),
-        1 => Err(errors.remove(0)),
-        _ => Err(format!("[{}]", errors.join(", "))),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::k8s::validation::validate_dependencies;
     use serde_json::json;
 
     #[test]
@@ -309,7 +224,7 @@ mod tests {
     fn dependency_validation_messages() {
         let deps = dependencies(json!([{"apiVersion": "v1", "kind": "Secret"}])).unwrap();
         assert_eq!(
-            validate_dependencies(&deps).unwrap_err(),
+            validate_dependencies(&deps).unwrap_err().to_string(),
             "dependencies[0]: Invalid value: {\"apiVersion\":\"v1\",\"kind\":\"Secret\"}: dependency can not leave name and labelSelector all empty"
         );
         let deps = dependencies(
@@ -317,7 +232,7 @@ mod tests {
         )
         .unwrap();
         assert_eq!(
-            validate_dependencies(&deps).unwrap_err(),
+            validate_dependencies(&deps).unwrap_err().to_string(),
             "[dependencies[0].apiVersion: Invalid value: \"\": missing required apiVersion, dependencies[1].kind: Invalid value: \"\": missing required kind]"
         );
     }

@@ -134,7 +134,7 @@ impl Vm {
         Ok(f)
     }
 
-    /// Runs `script` and calls its global `function` with `args` (§2.1).
+    /// Runs `script` and calls its global `function` with `args`.
     pub(crate) fn call(
         &mut self,
         script: &Script,
@@ -260,7 +260,7 @@ pub fn defines_function(text: &str, function: &str, limits: Limits) -> Result<bo
         .map_err(|e| RunError::Runtime(lua_message(&e)))
 }
 
-/// Compiles `text` in a fresh sandboxed state without running it (§1.5).
+/// Compiles `text` in a fresh sandboxed state without running it.
 /// Returns the compiler message on failure.
 pub fn compile_check(text: &str) -> Result<(), String> {
     let lua = Lua::new_with(mlua::StdLib::NONE, mlua::LuaOptions::default())

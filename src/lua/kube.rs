@@ -1,15 +1,17 @@
-//! The `kube` module (`lua-environment.md` §7): `resourceAdd`,
+//! The `kube` module: `resourceAdd`,
 //! `accuratePodRequirements`, `getPodDependencies`, `getResourceQuantity`.
 //!
-//! The pod-template computations are the native built-ins' own code
-//! (`crate::builtin::requirements`, `crate::builtin::dependencies`); this module only converts arguments and
-//! results.
+//! The pod-template computations are the Kubernetes floor's
+//! ([`crate::k8s::requirements`], [`crate::k8s::dependencies`]), the same code
+//! the native built-ins run; this module only converts arguments and results.
 
 use mlua::{Lua, MultiValue, Table, Value as LuaValue};
 use serde_json::Value;
 
 use super::convert::{self, Target};
-use crate::quantity::{Quantity, QuantityError};
+use crate::k8s::dependencies::pod_template_dependencies;
+use crate::k8s::quantity::{Quantity, QuantityError};
+use crate::k8s::requirements::{pod_template_requirements, RequirementsOptions};
 
 fn bad_arg(n: usize, func: &str, expected: &str, got: &LuaValue) -> mlua::Error {
     mlua::Error::runtime(format!(
@@ -70,13 +72,12 @@ pub(crate) fn module(lua: &Lua) -> mlua::Result<Table> {
                 ));
             }
             let template = template_arg(lua, &args[0], "accuratePodRequirements")?;
-            let req = crate::builtin::requirements::pod_template_requirements(
-                &template,
-                crate::builtin::requirements::RequirementsOptions::default(),
-            )
-            .map_err(|e| {
-                mlua::Error::runtime(format!("fail to convert lua value to PodTemplateSpec: {e}"))
-            })?;
+            let req = pod_template_requirements(&template, RequirementsOptions::default())
+                .map_err(|e| {
+                    mlua::Error::runtime(format!(
+                        "fail to convert lua value to PodTemplateSpec: {e}"
+                    ))
+                })?;
             match req {
                 None => Ok(LuaValue::Nil),
                 Some(r) => {
@@ -102,13 +103,11 @@ pub(crate) fn module(lua: &Lua) -> mlua::Result<Table> {
                 LuaValue::Number(n) => super::text::number_to_string(*n),
                 other => return Err(bad_arg(2, "getPodDependencies", "string", other)),
             };
-            let deps =
-                crate::builtin::dependencies::pod_template_dependencies(&template, &namespace)
-                    .map_err(|e| {
-                        mlua::Error::runtime(format!(
-                            "fail to convert lua value to corev1.PodTemplateSpec: {e}"
-                        ))
-                    })?;
+            let deps = pod_template_dependencies(&template, &namespace).map_err(|e| {
+                mlua::Error::runtime(format!(
+                    "fail to convert lua value to corev1.PodTemplateSpec: {e}"
+                ))
+            })?;
             if deps.is_empty() {
                 return Ok(LuaValue::Nil);
             }

@@ -1,7 +1,7 @@
 //! The declarative layer: `ResourceInterpreterCustomization` Lua scripts.
 //!
 //! Customizations are loaded and merged exactly as Karmada does
-//! (`lua-environment.md` §1.6) and run on a sandboxed Lua 5.1 engine
+//! and run on a sandboxed Lua 5.1 engine
 //! ([`Engine`]): one fresh global environment per run, a per-run deadline, a
 //! per-state memory limit, scripts compiled once per pooled state, and
 //! values converted directly between `serde_json::Value` and Lua tables.
@@ -227,7 +227,7 @@ enum Arg<'a> {
     Items(Option<&'a [AggregatedStatusItem]>),
 }
 
-/// The status items as the reference hands them to Lua (§4.2).
+/// The status items as the reference hands them to Lua.
 fn status_items(items: &[AggregatedStatusItem]) -> Value {
     Value::Array(
         items
@@ -283,7 +283,7 @@ fn encode(
     Ok(reconcile(json, refs, target))
 }
 
-/// Result object of Retain / ReviseReplica / AggregateStatus (§5.4.1).
+/// Result object of Retain / ReviseReplica / AggregateStatus.
 fn object_result(
     lua: &mlua::Lua,
     results: &mut [LuaValue],
@@ -333,7 +333,8 @@ impl Layer for LuaLayer {
                     expect_table(&v, "requires")?;
                     let json = encode(lua, &v, &[], Target::List)?;
                     let deps = decode::dependencies(json)?;
-                    decode::validate_dependencies(&deps)?;
+                    crate::k8s::validation::validate_dependencies(&deps)
+                        .map_err(|e| e.to_string())?;
                     Ok(deps)
                 })?;
                 for d in deps {

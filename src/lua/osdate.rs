@@ -1,4 +1,4 @@
-//! `os.date` / `os.time` helpers (`lua-environment.md` §6.7). The host's
+//! `os.date` / `os.time` helpers. The host's
 //! local zone is taken to be UTC.
 
 const MONTHS: [&str; 12] = [
@@ -25,7 +25,8 @@ const DAYS: [&str; 7] = [
     "Saturday",
 ];
 
-pub(crate) use crate::builtin::normalize::time::days_from_civil;
+use crate::k8s::time::civil_from_days;
+pub(crate) use crate::k8s::time::days_from_civil;
 
 /// A broken-down UTC time.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -51,7 +52,7 @@ impl Civil {
     pub fn from_unix(secs: i64) -> Self {
         let days = secs.div_euclid(86_400);
         let rem = secs.rem_euclid(86_400);
-        let (year, month, day) = crate::builtin::normalize::time::civil_from_days(days);
+        let (year, month, day) = civil_from_days(days);
         Self {
             year,
             month,
@@ -63,7 +64,8 @@ impl Civil {
         }
     }
 
-    /// Applies the conversion specifiers of §6.7.
+    /// Applies `os.date`'s conversion specifiers (C `strftime`'s, as Go's
+    /// Lua implements them) to this time.
     pub fn format(&self, fmt: &str) -> String {
         let mut out = String::new();
         let mut chars = fmt.chars();

@@ -1,5 +1,5 @@
--- Builds the sandboxed environment of karmada-interpreter's Lua engine
--- (lua-environment.md §6). Runs once per VM with the VM's raw globals; the
+-- Builds the sandboxed environment of karmada-interpreter's Lua engine.
+-- Runs once per VM with the VM's raw globals; the
 -- scripts never see those: every run gets a fresh environment table from
 -- `newenv`, whose reads fall through to the read-only prototype built here.
 local H = ...
@@ -46,7 +46,7 @@ local function xpcall_(f, handler)
   end))
 end
 
--- string library (§6.4)
+-- string library
 local LIMIT = 1000000
 local function lim(s)
   if type(s) == "string" and #s > LIMIT then
@@ -133,7 +133,7 @@ S.dump = unsupported_string("dump")
 -- method syntax on strings uses the restricted library
 getmetatable("").__index = S
 
--- table.concat formats numbers like tostring (§6.3), not with %.14g
+-- table.concat formats numbers like tostring, not with %.14g
 local tconcat, tostring_h = table.concat, H.tostring
 local function concat(t, sep, i, j)
   if type(t) ~= "table" then
@@ -238,7 +238,7 @@ local function newenv()
   return env
 end
 
--- One run (§2.1): fresh environment, top-level code, entry point lookup, call.
+-- One run: fresh environment, top-level code, entry point lookup, call.
 local function run(chunk, name, ...)
   local env = newenv()
   setfenv(chunk, env)

@@ -1,4 +1,4 @@
-//! The sandboxed Lua state (`lua-environment.md` §6): which libraries exist,
+//! The sandboxed Lua state: which libraries exist,
 //! the host-implemented functions that replace standard ones, and the deadline
 //! hook.
 

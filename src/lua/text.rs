@@ -1,5 +1,5 @@
-//! Number and string formatting with gopher-lua's rules (`lua-environment.md`
-//! §6.3, §6.4): `tostring` of numbers, `tonumber`, Go-style `string.format`.
+//! Number and string formatting with gopher-lua's rules: `tostring` of
+//! numbers, `tonumber`, Go-style `string.format`.
 
 use std::fmt::Write as _;
 
@@ -82,7 +82,7 @@ fn push_plain(out: &mut String, digits: &str, exp: i32) {
     }
 }
 
-/// `tonumber(s, base)` on a string (§6.3): trims spaces, tabs and newlines;
+/// `tonumber(s, base)` on a string: trims spaces, tabs and newlines;
 /// a `.` means a decimal float literal; otherwise an integer in `base`
 /// (default 10, `0x` prefix switches to 16 when no base was given).
 pub fn tonumber_str(s: &str, base: Option<u32>) -> Option<f64> {
@@ -229,7 +229,7 @@ pub fn count_verbs(fmt: &[u8]) -> usize {
 /// state's memory accounting).
 pub const MAX_FORMAT_OUTPUT: usize = 16 << 20;
 
-/// `string.format` with Go's formatting semantics (§6.4). Fails only when
+/// `string.format` with Go's formatting semantics. Fails only when
 /// the result would exceed [`MAX_FORMAT_OUTPUT`].
 pub fn go_format(fmt: &[u8], args: &[FmtArg]) -> Result<Vec<u8>, String> {
     let mut out: Vec<u8> = Vec::with_capacity(fmt.len() + 16);

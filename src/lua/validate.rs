@@ -1,5 +1,5 @@
-//! Admission validation of customizations (`lua-environment.md` §1.4) and the
-//! per-rule compile check used by `karmada-interpreter check` (§9).
+//! Admission validation of customizations and the
+//! per-rule compile check used by `karmada-interpreter check`.
 
 use crate::api::{InterpreterOperation, ResourceInterpreterCustomization};
 

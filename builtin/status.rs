@@ -1,26 +1,12 @@
-//! AggregateStatus (`native-builtins.md` §7, §12) and InterpretStatus (§8):
-//! one module per kind, shared helpers here.
-
-pub(crate) mod cronjob;
-pub(crate) mod daemonset;
-pub(crate) mod deployment;
-pub(crate) mod hpa;
-pub(crate) mod ingress;
-pub(crate) mod job;
-pub(crate) mod pdb;
-pub(crate) mod persistentvolume;
-pub(crate) mod persistentvolumeclaim;
-pub(crate) mod pod;
-pub(crate) mod replicaset;
-pub(crate) mod service;
-pub(crate) mod statefulset;
-
-use serde_json::{Map, Value};
+//! Pieces shared by the kinds' AggregateStatus and InterpretStatus
+//! handlers, which live in each kind's module.
 
 use crate::api::AggregatedStatusItem;
-use crate::builtin::normalize::{self, Emit, Ty};
 use crate::error::{Error, Result};
 use crate::interpreter::{describe, Outcome, Request};
+use crate::k8s::field;
+use crate::k8s::normalize::{self, Emit, Ty};
+use serde_json::{Map, Value};
 
 /// A decoded (typed) JSON object, see [`normalize::decode`].
 pub(crate) type Decoded = Map<String, Value>;
@@ -38,7 +24,7 @@ pub(crate) fn aggregate_inputs<'a>(
     }
 }
 
-/// Decodes one item's status (§1.6); `None` when it has none.
+/// Decodes one item's status; `None` when it has none.
 pub(crate) fn decode_item(
     template: &Value,
     index: usize,
@@ -47,9 +33,13 @@ pub(crate) fn decode_item(
 ) -> Result<Option<Decoded>> {
     match &item.status {
         None | Some(Value::Null) => Ok(None),
-        Some(status) => {
-            normalize::decode_item(template, index, &item.cluster_name, status, ty).map(Some)
-        }
+        Some(status) => Ok(Some(normalize::decode_item(
+            template,
+            index,
+            &item.cluster_name,
+            status,
+            ty,
+        )?)),
     }
 }
 
@@ -57,39 +47,33 @@ pub(crate) fn decode_item(
 pub(crate) fn template_status(template: &Value, ty: &'static Ty) -> Result<Decoded> {
     match template.get("status") {
         None => Ok(Map::new()),
-        Some(status) => normalize::decode(template, "status", status, ty, false),
+        Some(status) => Ok(normalize::decode(template, "status", status, ty, false)?),
     }
 }
 
 /// An integer of a decoded object (absent → 0).
 pub(crate) fn int(m: &Decoded, key: &str) -> i64 {
-    m.get(key).and_then(Value::as_i64).unwrap_or(0)
+    field::integer(Some(m), key).unwrap_or(0)
 }
 
 /// A string of a decoded object (absent → "").
 pub(crate) fn string<'a>(m: &'a Decoded, key: &str) -> &'a str {
-    m.get(key).and_then(Value::as_str).unwrap_or("")
+    field::text(Some(m), key)
 }
 
 /// A list of a decoded object (absent → empty).
 pub(crate) fn list<'a>(m: &'a Decoded, key: &str) -> &'a [Value] {
-    m.get(key)
-        .and_then(Value::as_array)
-        .map(Vec::as_slice)
-        .unwrap_or(&[])
+    field::list(Some(m), key)
 }
 
 /// An object of a decoded object.
 pub(crate) fn object<'a>(m: &'a Decoded, key: &str) -> Option<&'a Decoded> {
-    m.get(key).and_then(Value::as_object)
+    field::map(Some(m), key)
 }
 
 /// `metadata.generation` of a template that passed [`normalize::check`] (absent → 0).
 pub(crate) fn template_generation(template: &Value) -> i64 {
-    template
-        .get("metadata")
-        .and_then(Value::as_object)
-        .map_or(0, |m| normalize::checked_int(m, "generation"))
+    field::generation(template)
 }
 
 /// Writes an integer into a decoded value the way Go holds it: a zero value
@@ -121,6 +105,19 @@ pub(crate) fn with_status(
     Ok(Outcome::Aggregated(encoded))
 }
 
+/// A counter summed over the member clusters must fit the 32-bit status field.
+pub(crate) fn check_int32_sum(template: &Value, key: &str, sum: i64) -> Result<()> {
+    match i32::try_from(sum) {
+        Ok(_) => Ok(()),
+        Err(_) => Err(field::invalid(
+            template,
+            &format!("status.{key}"),
+            format!("the sum over member clusters ({sum}) does not fit 32 bits"),
+        )
+        .into()),
+    }
+}
+
 /// The `status` of an object for InterpretStatus: absent → `None`; present
 /// but not an object (including `null`) → error.
 pub(crate) fn reflected_status(object: &Value) -> Result<Option<&Value>> {
@@ -136,7 +133,7 @@ pub(crate) fn reflected_status(object: &Value) -> Result<Option<&Value>> {
 }
 
 /// The generation keys InterpretStatus adds for Deployment, ReplicaSet,
-/// StatefulSet and DaemonSet (§8): the object's `metadata.generation` (0
+/// StatefulSet and DaemonSet: the object's `metadata.generation` (0
 /// unless an integer) and its `resourcetemplate.karmada.io/generation`
 /// annotation (required, base-10 `i64`).
 pub(crate) fn generation_keys(object: &Value) -> Result<(i64, i64)> {
@@ -194,10 +191,8 @@ pub(crate) fn generation_prefix(generation: i64, template_generation: i64) -> De
 /// Copies integer `keys` of a status that passed [`normalize::check`] into
 /// `out`: `always` ones even when 0, the others only when non-zero.
 pub(crate) fn copy_ints(out: &mut Decoded, status: &Value, keys: &[(&str, bool)]) {
-    let empty = Map::new();
-    let status = status.as_object().unwrap_or(&empty);
     for &(key, always) in keys {
-        let v = normalize::checked_int(status, key);
+        let v = field::integer(Some(status), key).unwrap_or(0);
         if always || v != 0 {
             out.insert(key.to_owned(), normalize::num(v));
         }
@@ -205,7 +200,7 @@ pub(crate) fn copy_ints(out: &mut Decoded, status: &Value, keys: &[(&str, bool)]
 }
 
 /// AggregateStatus of a kind whose status is `{loadBalancer: {ingress: [...]}}`
-/// (Service §7.2, Ingress §7.3): the members' entries merged (§7.4); the
+/// (Service, Ingress): the members' entries merged; the
 /// template unchanged when that is already its status.
 pub(crate) fn aggregate_load_balancer(
     request: &Request<'_>,
@@ -241,7 +236,7 @@ pub(crate) fn aggregate_load_balancer(
     with_status(template, root, new, status)
 }
 
-/// Load-balancer ingress merging for Service and Ingress (§7.4).
+/// Load-balancer ingress merging for Service and Ingress.
 pub(crate) mod loadbalancer {
     use std::cmp::Ordering;
 
@@ -339,7 +334,7 @@ pub(crate) mod loadbalancer {
     }
 }
 
-/// A generation-aware workload kind (§7.1).
+/// A generation-aware workload kind.
 pub(crate) struct Workload {
     /// The kind's object type.
     pub root: &'static Ty,
@@ -355,14 +350,14 @@ pub(crate) struct Workload {
     /// with whether it is written even when 0.
     pub reflected: &'static [(&'static str, bool)],
     /// StatefulSet reads the generation annotation before checking the
-    /// status (only decides which error is reported, §8).
+    /// status (only decides which error is reported).
     pub annotation_first: bool,
     /// Deployment reflects `null` rather than an empty status.
     pub empty_is_null: bool,
 }
 
-/// InterpretStatus for Deployment, ReplicaSet, StatefulSet and DaemonSet
-/// (§8.1–§8.4): the generation keys, then the kind's reflected counters.
+/// InterpretStatus for Deployment, ReplicaSet, StatefulSet and DaemonSet:
+/// the generation keys, then the kind's reflected counters.
 pub(crate) fn reflect_workload(request: &Request<'_>, w: &Workload) -> Result<Outcome> {
     let object = request.object();
     let Some(status) = reflected_status(object)? else {
@@ -384,7 +379,7 @@ pub(crate) fn reflect_workload(request: &Request<'_>, w: &Workload) -> Result<Ou
     Ok(Outcome::Status(Some(Value::Object(out))))
 }
 
-/// AggregateStatus for Deployment, ReplicaSet, StatefulSet and DaemonSet (§7.1).
+/// AggregateStatus for Deployment, ReplicaSet, StatefulSet and DaemonSet.
 ///
 /// A member is fresh when it has observed its own latest generation and was
 /// produced from the template's current generation; when every member is
@@ -417,13 +412,7 @@ pub(crate) fn aggregate_workload(request: &Request<'_>, w: &Workload) -> Result<
         int(&old, "observedGeneration")
     };
     for (sum, key) in sums.iter().zip(w.counters) {
-        if i32::try_from(*sum).is_err() {
-            return Err(Error::InvalidField {
-                object: describe(template),
-                field: format!("status.{key}"),
-                reason: format!("the sum over member clusters ({sum}) does not fit 32 bits"),
-            });
-        }
+        check_int32_sum(template, key, *sum)?;
     }
     let same = if w.whole_status_compare {
         let mut new = Map::new();
@@ -455,7 +444,8 @@ pub(crate) fn aggregate_workload(request: &Request<'_>, w: &Workload) -> Result<
 }
 
 /// The "unchanged" result: the template exactly as given, once it is known
-/// to typed-decode (§7: the template is always decoded).
+/// to typed-decode (Karmada decodes the template for every AggregateStatus,
+/// so a template of the wrong shape is an error even when nothing changes).
 pub(crate) fn unchanged(template: &Value, root: &'static Ty) -> Result<Outcome> {
     normalize::check(template, "", template, root)?;
     Ok(Outcome::Aggregated(template.clone()))

@@ -1,8 +1,8 @@
-//! Per-replica requirements of a pod spec (`native-builtins.md` §3.3–3.5).
+//! Per-replica requirements of a pod spec.
 //!
 //! **Shared entry points.** The native `InterpretReplica` handlers and the
-//! Lua `kube` module (`kube.accuratePodRequirements`, `kube.resourceAdd`;
-//! `lua-environment.md` §7) use exactly this code:
+//! Lua `kube` module (`kube.accuratePodRequirements`, `kube.resourceAdd`)
+//! use exactly this code:
 //!
 //! - [`pod_spec_requirements`]: requirements of a typed [`PodSpec`];
 //! - [`pod_template_requirements`]: the same from a pod template as JSON
@@ -10,7 +10,7 @@
 //! - [`resource_add`]: exact quantity sum with `kube.resourceAdd`'s format rule.
 //!
 //! ```
-//! use karmada_interpreter::builtin::requirements::{pod_template_requirements, RequirementsOptions};
+//! use karmada_interpreter::k8s::requirements::{pod_template_requirements, RequirementsOptions};
 //!
 //! let template = serde_json::json!({"spec": {
 //!     "containers": [
@@ -30,14 +30,16 @@ use std::collections::BTreeMap;
 
 use k8s_openapi::api::core::v1::PodSpec;
 use k8s_openapi::apimachinery::pkg::api::resource::Quantity as K8sQuantity;
-use serde_json::{Map, Value};
+use serde_json::Value;
 
+use super::error::{ObjectError, Result};
+use super::field::{at, list, map};
 use super::normalize::{self, schema, Ty};
-use super::podtemplate::FieldPath;
+use super::object::describe;
+use super::path::FieldPath;
+use super::quantity::{Format, Quantity, QuantityError};
+use super::validation::{is_dns1123_subdomain, is_qualified_name};
 use crate::api::{NodeClaim, ReplicaRequirements};
-use crate::error::{Error, Result};
-use crate::interpreter::describe;
-use crate::quantity::{Format, Quantity, QuantityError};
 
 /// Switches that change the requirements computed (Karmada feature gates).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -47,7 +49,8 @@ pub struct RequirementsOptions {
     pub resource_quota_estimate: bool,
 }
 
-/// How a resource is measured and rendered (§3.4 table).
+/// How a resource is measured and rendered: CPU in millicores, byte sizes in
+/// binary units, everything else as whole decimal counts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Measure {
     /// CPU: millicores, rendered decimal from millis.
@@ -95,67 +98,10 @@ fn is_extended_resource_name(name: &str) -> bool {
     }
 }
 
-/// `[prefix/]name`: prefix a DNS-1123 subdomain, name ≤ 63 characters of
-/// `[A-Za-z0-9._-]` starting and ending alphanumeric.
-pub(crate) fn is_qualified_name(value: &str) -> bool {
-    let mut parts = value.split('/');
-    let (prefix, name) = match (parts.next(), parts.next(), parts.next()) {
-        (Some(name), None, None) => (None, name),
-        (Some(prefix), Some(name), None) => (Some(prefix), name),
-        _ => return false,
-    };
-    if let Some(prefix) = prefix {
-        if !is_dns1123_subdomain(prefix) {
-            return false;
-        }
-    }
-    let bytes = name.as_bytes();
-    !bytes.is_empty()
-        && bytes.len() <= 63
-        && bytes[0].is_ascii_alphanumeric()
-        && bytes[bytes.len() - 1].is_ascii_alphanumeric()
-        && bytes
-            .iter()
-            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.'))
-}
-
-/// Lower-case DNS-1123 subdomain, at most 253 characters.
-pub(crate) fn is_dns1123_subdomain(value: &str) -> bool {
-    !value.is_empty()
-        && value.len() <= 253
-        && value.split('.').all(|label| {
-            let b = label.as_bytes();
-            !b.is_empty()
-                && b[0].is_ascii_lowercase() | b[0].is_ascii_digit()
-                && b[b.len() - 1].is_ascii_lowercase() | b[b.len() - 1].is_ascii_digit()
-                && b.iter()
-                    .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || *c == b'-')
-        })
-}
-
 /// Where the pod spec sits in the object, for error messages.
 struct Ctx<'a> {
     object: &'a Value,
     prefix: &'a str,
-}
-
-/// The non-null value at `key` of `v` (`None` for a missing key, a `null`
-/// value or a `v` that is not an object).
-fn at<'v>(v: Option<&'v Value>, key: &str) -> Option<&'v Value> {
-    v?.get(key).filter(|x| !x.is_null())
-}
-
-/// The quantity map at `key` of `v` (`requests`, `limits`, `overhead`).
-fn quantities<'v>(v: Option<&'v Value>, key: &str) -> Option<&'v Map<String, Value>> {
-    at(v, key).and_then(Value::as_object)
-}
-
-/// The list at `key` of `v`, empty when absent.
-fn list<'v>(v: Option<&'v Value>, key: &str) -> &'v [Value] {
-    at(v, key)
-        .and_then(Value::as_array)
-        .map(Vec::as_slice)
-        .unwrap_or_default()
 }
 
 impl Ctx<'_> {
@@ -164,10 +110,10 @@ impl Ctx<'_> {
         if q.is_null() {
             return Ok(0);
         }
-        let q = Quantity::from_json(q).map_err(|e| Error::InvalidField {
+        let q = Quantity::from_json(q).map_err(|source| ObjectError::Quantity {
             object: describe(self.object),
             field: field.to_string(),
-            reason: e.to_string(),
+            source,
         })?;
         Ok(match m {
             Measure::Milli => q.milli_value_ceil(),
@@ -175,12 +121,12 @@ impl Ctx<'_> {
         })
     }
 
-    fn overflow(&self, name: &str) -> Error {
-        Error::InvalidField {
-            object: describe(self.object),
-            field: self.prefix.to_owned(),
-            reason: format!("the total request of {name} overflows a 64-bit integer"),
-        }
+    fn overflow(&self, name: &str) -> ObjectError {
+        ObjectError::field(
+            self.object,
+            self.prefix,
+            format!("the total request of {name} overflows a 64-bit integer"),
+        )
     }
 
     /// Effective per-container requests: requests, plus limits for names
@@ -192,7 +138,7 @@ impl Ctx<'_> {
         out: &mut Vec<(&'r str, Measure, i64)>,
     ) -> Result<()> {
         out.clear();
-        let requested = quantities(r, "requests");
+        let requested = map(r, "requests");
         let requests = at_path.key("requests");
         for (name, q) in requested.into_iter().flatten() {
             if let Some(m) = measure_of(name) {
@@ -200,7 +146,7 @@ impl Ctx<'_> {
             }
         }
         let limits = at_path.key("limits");
-        for (name, q) in quantities(r, "limits").into_iter().flatten() {
+        for (name, q) in map(r, "limits").into_iter().flatten() {
             if requested.is_some_and(|req| req.contains_key(name)) {
                 continue;
             }
@@ -237,7 +183,7 @@ impl Ctx<'_> {
             }
         }
         let overhead = root.key("overhead");
-        for (name, q) in quantities(spec, "overhead").into_iter().flatten() {
+        for (name, q) in map(spec, "overhead").into_iter().flatten() {
             if let Some(m) = measure_of(name) {
                 let v = self.measure(overhead.key(name), q, m)?;
                 let slot = totals.entry(name).or_insert((m, 0));
@@ -267,15 +213,12 @@ impl Ctx<'_> {
         ty: &'static Ty,
     ) -> Result<T> {
         let decoded = normalize::decode(self.object, path, value, ty, false)?;
-        serde_json::from_value(Value::Object(decoded)).map_err(|e| Error::InvalidField {
-            object: describe(self.object),
-            field: path.to_owned(),
-            reason: e.to_string(),
-        })
+        serde_json::from_value(Value::Object(decoded))
+            .map_err(|e| ObjectError::field(self.object, path, e.to_string()))
     }
 
     fn node_claim(&self, spec: Option<&Value>) -> Result<Option<NodeClaim>> {
-        let selector = quantities(spec, "nodeSelector");
+        let selector = map(spec, "nodeSelector");
         let hard = at(
             at(at(spec, "affinity"), "nodeAffinity"),
             "requiredDuringSchedulingIgnoredDuringExecution",
@@ -363,11 +306,8 @@ pub fn pod_spec_requirements(
     options: RequirementsOptions,
 ) -> Result<Option<ReplicaRequirements>> {
     let object = serde_json::json!({"kind": "PodSpec"});
-    let spec = serde_json::to_value(spec).map_err(|e| Error::InvalidField {
-        object: describe(&object),
-        field: "spec".to_owned(),
-        reason: e.to_string(),
-    })?;
+    let spec = serde_json::to_value(spec)
+        .map_err(|e| ObjectError::field(&object, "spec", e.to_string()))?;
     requirements_at(&object, "spec", Some(&spec), options)
 }
 
@@ -384,12 +324,12 @@ pub fn pod_template_requirements(
 }
 
 /// The exact sum of quantities, `None` counting as zero, rendered
-/// canonically (`kube.resourceAdd`, `lua-environment.md` §7.1). The sum takes
+/// canonically (`kube.resourceAdd`). The sum takes
 /// the format of the argument added while the running total was exactly
 /// zero; no arguments (or only `None`) give `"0"`.
 ///
 /// ```
-/// use karmada_interpreter::builtin::requirements::resource_add;
+/// use karmada_interpreter::k8s::requirements::resource_add;
 ///
 /// assert_eq!(resource_add([Some("1"), Some("500m")]).unwrap(), "1500m");
 /// assert_eq!(resource_add([Some("1Gi"), Some("512Mi")]).unwrap(), "1536Mi");

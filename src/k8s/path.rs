@@ -1,4 +1,5 @@
-//! Field paths of pod-template fields, rendered only for error messages.
+//! Field paths built on the stack while walking an object, rendered only
+//! when an error needs them.
 
 use std::fmt;
 
@@ -13,6 +14,8 @@ pub(crate) struct FieldPath<'a> {
 #[derive(Clone, Copy)]
 enum Segment<'a> {
     Raw(&'a str),
+    /// `statusItems[index] (cluster "name").status`.
+    Item(usize, &'a str),
     Key(&'a str),
     Index(usize),
 }
@@ -23,6 +26,14 @@ impl<'a> FieldPath<'a> {
         Self {
             parent: None,
             segment: Segment::Raw(prefix),
+        }
+    }
+
+    /// The status of `statusItems[index]`, from cluster `cluster`.
+    pub(crate) fn item(index: usize, cluster: &'a str) -> Self {
+        Self {
+            parent: None,
+            segment: Segment::Item(index, cluster),
         }
     }
 
@@ -54,6 +65,7 @@ impl fmt::Display for FieldPath<'_> {
         };
         match self.segment {
             Segment::Raw(s) => f.write_str(s),
+            Segment::Item(i, cluster) => write!(f, "statusItems[{i}] (cluster {cluster:?}).status"),
             Segment::Key(k) if empty_parent => f.write_str(k),
             Segment::Key(k) => write!(f, ".{k}"),
             Segment::Index(i) => write!(f, "[{i}]"),

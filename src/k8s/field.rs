@@ -1,24 +1,30 @@
-//! Raw access to fields of an object held as JSON (`native-builtins.md` §1.3).
+//! The one JSON field-path reader of the crate, in three flavours:
 //!
-//! Getters walk a path of object keys. A missing key or a `null`
+//! - **strict getters** ([`get_str`], [`get_int`], [`get_list`],
+//!   [`get_string_map`], [`get_any`]) for objects nothing has checked yet,
+//!   and the writer [`set`];
+//! - **lenient readers of a checked object** ([`get`], [`int`], [`int32`],
+//!   [`namespace`], [`generation`]): the object passed the typed-acceptance
+//!   check (`normalize::check`), so a wrong type cannot occur and absent or
+//!   `null` simply reads as `None`;
+//! - **lenient readers of an optional node** ([`at`], [`list`], [`text`],
+//!   [`map`]) for walking into nested parts (a pod spec, a decoded status)
+//!   one key at a time, on JSON values and decoded maps alike.
+//!
+//! Strict getters walk a path of object keys. A missing key or a `null`
 //! intermediate value means "absent" (`Ok(None)`); an intermediate value that
 //! is present but not an object is an error. The leaf must have the getter's
 //! type exactly (`null` included: a `null` leaf is an error for every getter
-//! but [`get_any`]). Errors are [`Error::InvalidField`] naming the object
+//! but [`get_any`]). Errors are [`ObjectError::Field`] naming the object
 //! (`Kind namespace/name`) and the dotted path.
 
 use serde_json::{Map, Value};
 
-use crate::error::{Error, Result};
-use crate::interpreter::describe;
+use super::error::{ObjectError, Result};
 
-/// An [`Error::InvalidField`] for `field` of `object`.
-pub(crate) fn invalid(object: &Value, field: &str, reason: impl Into<String>) -> Error {
-    Error::InvalidField {
-        object: describe(object),
-        field: field.to_owned(),
-        reason: reason.into(),
-    }
+/// An [`ObjectError::Field`] for `field` of `object`.
+pub(crate) fn invalid(object: &Value, field: &str, reason: impl Into<String>) -> ObjectError {
+    ObjectError::field(object, field, reason)
 }
 
 /// The JSON type name of a value, for messages.
@@ -31,6 +37,18 @@ pub(crate) fn type_name(value: &Value) -> &'static str {
         Value::String(_) => "string",
         Value::Array(_) => "array",
         Value::Object(_) => "object",
+    }
+}
+
+/// "a string", "an array", ... for messages about a JSON value of the wrong type.
+pub(crate) fn type_phrase(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
     }
 }
 
@@ -132,6 +150,95 @@ pub(crate) fn get_list<'a>(object: &'a Value, path: &[&str]) -> Result<Option<&'
             format!("expected a list, got {}", type_name(other)),
         )),
     }
+}
+
+/// The non-null value at `path` of a checked object (`None` when a key is
+/// missing or a value on the way is `null` or not an object).
+pub(crate) fn get<'a>(object: &'a Value, path: &[&str]) -> Option<&'a Value> {
+    path.iter()
+        .try_fold(object, |v, key| v.get(key))
+        .filter(|v| !v.is_null())
+}
+
+/// The integer at `path` of a checked object (typed decoding also accepts
+/// floats with an integral value, `2.0`, which the check verified).
+pub(crate) fn int(object: &Value, path: &[&str]) -> Option<i64> {
+    integral(get(object, path)?)
+}
+
+/// A checked integer value: an integer, or a float with an integral value.
+fn integral(v: &Value) -> Option<i64> {
+    let n = v.as_number()?;
+    n.as_i64().or_else(|| n.as_f64().map(|f| f as i64))
+}
+
+/// [`int`] of a 32-bit field (the check verified the range).
+pub(crate) fn int32(object: &Value, path: &[&str]) -> Option<i32> {
+    int(object, path).and_then(|n| i32::try_from(n).ok())
+}
+
+/// `metadata.namespace`, empty when absent.
+pub(crate) fn namespace(object: &Value) -> &str {
+    get(object, &["metadata", "namespace"])
+        .and_then(Value::as_str)
+        .unwrap_or_default()
+}
+
+/// `metadata.generation`, 0 when absent.
+pub(crate) fn generation(object: &Value) -> i64 {
+    int(object, &["metadata", "generation"]).unwrap_or(0)
+}
+
+/// Something with named fields: a JSON value (an object, or anything else
+/// that has none) or a decoded map.
+pub(crate) trait Node {
+    /// The value of field `key`, if any.
+    fn child(&self, key: &str) -> Option<&Value>;
+}
+
+impl Node for Value {
+    fn child(&self, key: &str) -> Option<&Value> {
+        self.get(key)
+    }
+}
+
+impl Node for Map<String, Value> {
+    fn child(&self, key: &str) -> Option<&Value> {
+        self.get(key)
+    }
+}
+
+/// The non-null value at `key` of `node` (`None` for no node, a missing key,
+/// a `null` value or a node without fields).
+pub(crate) fn at<'v, N: Node + ?Sized>(node: Option<&'v N>, key: &str) -> Option<&'v Value> {
+    node?.child(key).filter(|x| !x.is_null())
+}
+
+/// The list at `key` of `node`, empty when absent or not a list.
+pub(crate) fn list<'v, N: Node + ?Sized>(node: Option<&'v N>, key: &str) -> &'v [Value] {
+    at(node, key)
+        .and_then(Value::as_array)
+        .map(Vec::as_slice)
+        .unwrap_or_default()
+}
+
+/// The string at `key` of `node`, empty when absent or not a string.
+pub(crate) fn text<'v, N: Node + ?Sized>(node: Option<&'v N>, key: &str) -> &'v str {
+    at(node, key).and_then(Value::as_str).unwrap_or_default()
+}
+
+/// The integer at `key` of a checked `node` (integral floats accepted, as
+/// for [`int`]), `None` when absent or not a number.
+pub(crate) fn integer<N: Node + ?Sized>(node: Option<&N>, key: &str) -> Option<i64> {
+    integral(at(node, key)?)
+}
+
+/// The map at `key` of `node`, `None` when absent or not a map.
+pub(crate) fn map<'v, N: Node + ?Sized>(
+    node: Option<&'v N>,
+    key: &str,
+) -> Option<&'v Map<String, Value>> {
+    at(node, key).and_then(Value::as_object)
 }
 
 /// Writes `value` at `path` (non-empty), creating missing intermediate

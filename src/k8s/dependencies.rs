@@ -1,13 +1,13 @@
-//! Objects a pod spec depends on (`native-builtins.md` §10.1) and the
-//! validation of dependency lists (§10.4).
+//! Objects a pod spec depends on and the
+//! validation of dependency lists (Karmada's dependency validation).
 //!
 //! **Shared entry points.** The native `InterpretDependency` handlers and the
-//! Lua `kube.getPodDependencies` (`lua-environment.md` §7.3) use exactly this
+//! Lua `kube.getPodDependencies` use exactly this
 //! code: [`pod_spec_dependencies`] on a typed [`PodSpec`],
 //! [`pod_template_dependencies`] on a pod template given as JSON.
 //!
 //! ```
-//! use karmada_interpreter::builtin::dependencies::pod_template_dependencies;
+//! use karmada_interpreter::k8s::dependencies::pod_template_dependencies;
 //!
 //! let template = serde_json::json!({"spec": {
 //!     "containers": [{"name": "a", "envFrom": [{"configMapRef": {"name": "settings"}}]}],
@@ -23,14 +23,14 @@
 use std::collections::BTreeSet;
 
 use k8s_openapi::api::core::v1::PodSpec;
-use k8s_openapi::apimachinery::pkg::apis::meta::v1::LabelSelector;
 use serde_json::Value;
 
+use super::error::{ObjectError, Result};
+use super::field::{at, list, text};
 use super::normalize::{self, schema};
-use super::requirements::is_qualified_name;
+use super::object::describe;
+use super::validation;
 use crate::api::DependentObjectReference;
-use crate::error::{Error, Result};
-use crate::interpreter::describe;
 
 /// Names collected per group; sets give de-duplication and ascending order.
 #[derive(Default)]
@@ -45,24 +45,6 @@ fn insert<'a>(set: &mut BTreeSet<&'a str>, name: &'a str) {
     if !name.is_empty() {
         set.insert(name);
     }
-}
-
-/// The non-null value at `key` of `v`.
-fn at<'v>(v: Option<&'v Value>, key: &str) -> Option<&'v Value> {
-    v?.get(key).filter(|x| !x.is_null())
-}
-
-/// The list at `key` of `v`, empty when absent.
-fn list<'v>(v: Option<&'v Value>, key: &str) -> &'v [Value] {
-    at(v, key)
-        .and_then(Value::as_array)
-        .map(Vec::as_slice)
-        .unwrap_or_default()
-}
-
-/// The string at `key` of `v`, empty when absent.
-fn text<'v>(v: Option<&'v Value>, key: &str) -> &'v str {
-    at(v, key).and_then(Value::as_str).unwrap_or_default()
 }
 
 /// `name` of the reference object at `key` of `v`.
@@ -209,98 +191,20 @@ pub fn pod_template_dependencies(
     Ok(dependencies_at(template.get("spec"), namespace))
 }
 
-/// Valid label value: at most 63 characters, empty or alphanumeric at both
-/// ends with `[-A-Za-z0-9_.]` inside.
-pub(crate) fn is_label_value(value: &str) -> bool {
-    let b = value.as_bytes();
-    b.is_empty()
-        || (b.len() <= 63
-            && b[0].is_ascii_alphanumeric()
-            && b[b.len() - 1].is_ascii_alphanumeric()
-            && b.iter()
-                .all(|c| c.is_ascii_alphanumeric() || matches!(c, b'-' | b'_' | b'.')))
-}
-
-fn selector_problem(selector: &LabelSelector) -> Option<String> {
-    for (key, value) in selector.match_labels.iter().flatten() {
-        if !is_qualified_name(key) {
-            return Some(format!("matchLabels key {key:?} is not a qualified name"));
-        }
-        if !is_label_value(value) {
-            return Some(format!(
-                "matchLabels value {value:?} (key {key:?}) is not a valid label value"
-            ));
-        }
-    }
-    for e in selector.match_expressions.iter().flatten() {
-        if !is_qualified_name(&e.key) {
-            return Some(format!(
-                "matchExpressions key {:?} is not a qualified name",
-                e.key
-            ));
-        }
-        let values = e.values.as_deref().unwrap_or_default();
-        match e.operator.as_str() {
-            "In" | "NotIn" if values.is_empty() => {
-                return Some(format!(
-                    "matchExpressions {:?}: operator {} needs values",
-                    e.key, e.operator
-                ))
-            }
-            "Exists" | "DoesNotExist" if !values.is_empty() => {
-                return Some(format!(
-                    "matchExpressions {:?}: operator {} takes no values",
-                    e.key, e.operator
-                ))
-            }
-            "In" | "NotIn" | "Exists" | "DoesNotExist" => {}
-            other => {
-                return Some(format!(
-                    "matchExpressions {:?}: unknown operator {other:?}",
-                    e.key
-                ))
-            }
-        }
-        if let Some(v) = values.iter().find(|v| !is_label_value(v)) {
-            return Some(format!(
-                "matchExpressions {:?}: {v:?} is not a valid label value",
-                e.key
-            ));
-        }
-    }
-    None
-}
-
-/// Checks every reference of a dependency result (§10.4): non-empty
-/// `apiVersion` and `kind`, a name or a label selector, and a valid selector.
-pub fn validate_dependencies(object: &Value, deps: &[DependentObjectReference]) -> Result<()> {
-    for (i, d) in deps.iter().enumerate() {
-        let problem = if d.api_version.is_empty() {
-            Some("apiVersion is empty".to_owned())
-        } else if d.kind.is_empty() {
-            Some("kind is empty".to_owned())
-        } else if d.name.is_empty() && d.label_selector.is_none() {
-            Some(format!(
-                "{} reference has neither a name nor a label selector",
-                d.kind
-            ))
-        } else {
-            d.label_selector.as_ref().and_then(selector_problem)
-        };
-        if let Some(reason) = problem {
-            return Err(Error::InvalidField {
-                object: describe(object),
-                field: format!("dependencies[{i}]"),
-                reason,
-            });
-        }
-    }
-    Ok(())
+/// Checks every reference of a dependency result of `object` (Karmada's
+/// `VerifyDependencies`, see [`validation::validate_dependencies`]).
+pub fn verify_dependencies(object: &Value, deps: &[DependentObjectReference]) -> Result<()> {
+    validation::validate_dependencies(deps).map_err(|source| ObjectError::Rules {
+        object: describe(object),
+        field: "dependencies".to_owned(),
+        source,
+    })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use k8s_openapi::apimachinery::pkg::apis::meta::v1::LabelSelector;
     use serde_json::json;
 
     fn deps(spec: Value) -> Vec<(String, String)> {
@@ -364,9 +268,9 @@ mod tests {
     fn validation_rejects_empty_names_and_bad_selectors() {
         let obj = json!({"kind": "X"});
         let ok = DependentObjectReference::named("v1", "Secret", "ns", "a");
-        assert!(validate_dependencies(&obj, &[ok]).is_ok());
+        assert!(verify_dependencies(&obj, &[ok]).is_ok());
         let empty = DependentObjectReference::named("v1", "Secret", "ns", "");
-        assert!(validate_dependencies(&obj, &[empty]).is_err());
+        assert!(verify_dependencies(&obj, &[empty]).is_err());
         let mut sel = DependentObjectReference::named("v1", "EndpointSlice", "ns", "");
         sel.label_selector = Some(LabelSelector {
             match_labels: Some(
@@ -378,6 +282,7 @@ mod tests {
             ),
             ..Default::default()
         });
-        assert!(validate_dependencies(&obj, &[sel]).is_err());
+        let e = verify_dependencies(&obj, &[sel]).unwrap_err().to_string();
+        assert!(e.starts_with("X <unnamed>: field `dependencies`: dependencies[0].labelSelector.matchLabels: Invalid value: \"derived-\""), "{e}");
     }
 }

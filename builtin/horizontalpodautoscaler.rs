@@ -1,15 +1,15 @@
-//! autoscaling/v2 HorizontalPodAutoscaler: AggregateStatus (§7.11) and
-//! InterpretStatus (§8.9).
+//! autoscaling/v2 HorizontalPodAutoscaler: AggregateStatus and
+//! InterpretStatus.
 
-use serde_json::{Map, Value};
-
-use super::{
-    aggregate_inputs, decode_item, int, put_int, reflected_status, template_status, unchanged,
-    with_status,
+use super::status::{
+    aggregate_inputs, check_int32_sum, decode_item, int, put_int, reflected_status,
+    template_status, unchanged, with_status,
 };
-use crate::builtin::normalize::{self, schema};
-use crate::error::{Error, Result};
-use crate::interpreter::{describe, Outcome, Request};
+use crate::error::Result;
+use crate::interpreter::{Outcome, Request};
+use crate::k8s::field;
+use crate::k8s::normalize::{self, schema};
+use serde_json::{Map, Value};
 
 /// Sums current and desired replicas.
 pub(crate) fn aggregate(request: &Request<'_>) -> Result<Outcome> {
@@ -26,13 +26,7 @@ pub(crate) fn aggregate(request: &Request<'_>) -> Result<Outcome> {
     }
     let mut new = Map::new();
     for (key, sum) in [("currentReplicas", current), ("desiredReplicas", desired)] {
-        if i32::try_from(sum).is_err() {
-            return Err(Error::InvalidField {
-                object: describe(template),
-                field: format!("status.{key}"),
-                reason: format!("the sum over member clusters ({sum}) does not fit 32 bits"),
-            });
-        }
+        check_int32_sum(template, key, sum)?;
         put_int(&mut new, ty, key, sum);
     }
     if new == old {
@@ -56,13 +50,13 @@ pub(crate) fn reflect(request: &Request<'_>) -> Result<Outcome> {
     let empty = Map::new();
     let status = status.as_object().unwrap_or(&empty);
     let mut out = Map::new();
-    let current = normalize::checked_int(status, "currentReplicas");
+    let current = field::integer(Some(status), "currentReplicas").unwrap_or(0);
     if current != 0 {
         out.insert("currentReplicas".into(), normalize::num(current));
     }
     out.insert(
         "desiredReplicas".into(),
-        normalize::num(normalize::checked_int(status, "desiredReplicas")),
+        normalize::num(field::integer(Some(status), "desiredReplicas").unwrap_or(0)),
     );
     out.insert("currentMetrics".into(), Value::Null);
     Ok(Outcome::Status(Some(Value::Object(out))))
