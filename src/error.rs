@@ -40,6 +40,10 @@ pub enum Error {
         reason: String,
     },
 
+    /// An operation's inputs do not fit the operation (missing or extra objects).
+    #[error(transparent)]
+    Input(#[from] crate::interpreter::InputError),
+
     /// A Lua customization failed.
     #[error("customization {customization:?}: {operation}: {message}")]
     Lua {

@@ -12,18 +12,18 @@
 //! println!("{}", report.summary_line());
 //! ```
 
+mod backend;
 mod case;
 mod compare;
 mod deviations;
 mod discover;
 mod runner;
-#[cfg(feature = "webhook")]
-mod webhook;
 
+#[cfg(feature = "webhook")]
+pub use backend::WebhookBackend;
+pub use backend::{Backend, ChainBackend, Produced};
 pub use case::{load_cases, parse_cases, GoldenCase};
 pub use compare::{diff, diff_unordered, Difference};
 pub use deviations::{Deviation, Deviations};
 pub use discover::{discover, is_webhook_only, CaseFile, WEBHOOK_ONLY_MARKER};
-pub use runner::{outputs, produce, CaseReport, Report, Runner, Verdict};
-#[cfg(feature = "webhook")]
-pub use webhook::WebhookRunner;
+pub use runner::{CaseReport, Report, Runner, Verdict};

@@ -9,6 +9,7 @@
 mod chain;
 mod layer;
 mod object;
+mod operation;
 
 pub use chain::{Interpreter, InterpreterBuilder};
 pub use layer::{
@@ -16,3 +17,4 @@ pub use layer::{
 };
 pub use object::{describe, from_dynamic, from_resource, gvk_of};
 pub(crate) use object::{split_api_version, type_name};
+pub use operation::{result_names, results, results_map, InputError, Inputs, ObjectInput};

@@ -35,7 +35,7 @@ use crate::api::{
     AggregatedStatusItem, InterpreterOperation, PatchType, RequestStatus,
     ResourceInterpreterContext, ResourceInterpreterResponse,
 };
-use crate::interpreter::{Interpreter, Outcome};
+use crate::interpreter::{InputError, Inputs, Interpreter, ObjectInput, Outcome};
 
 /// The largest request body the SDK reads (1 MiB, as the reference).
 pub const MAX_REQUEST_BODY_BYTES: usize = 1 << 20;
@@ -390,7 +390,6 @@ impl InterpreterHandler {
 
 impl Handler for InterpreterHandler {
     fn handle(&self, request: &Request) -> Response {
-        use crate::interpreter::Request as R;
         let op = match request.operation() {
             Ok(op) => op,
             Err(e) => return errored(400, e),
@@ -398,40 +397,40 @@ impl Handler for InterpreterHandler {
         let Some(object) = request.object.as_ref() else {
             return errored(400, "there is no content to decode");
         };
-        let req = match op {
-            InterpreterOperation::InterpretReplica => R::InterpretReplica { object },
-            InterpreterOperation::InterpretComponent => R::InterpretComponent { object },
-            InterpreterOperation::ReviseReplica => R::ReviseReplica {
-                object,
-                replicas: i64::from(request.desired_replicas.unwrap_or(0)),
-            },
-            InterpreterOperation::Retain => match request.observed_object.as_ref() {
-                Some(observed) => R::Retain {
-                    desired: object,
-                    observed,
-                },
-                None => {
-                    return errored(
-                        400,
-                        "nil observedObject in exploreReview with operation type: Retain",
-                    )
-                }
-            },
-            InterpreterOperation::AggregateStatus => R::AggregateStatus {
-                object,
-                items: (!request.aggregated_status.is_empty())
-                    .then_some(request.aggregated_status.as_slice()),
-            },
-            InterpreterOperation::InterpretStatus => R::InterpretStatus { object },
-            InterpreterOperation::InterpretHealth => R::InterpretHealth { object },
-            InterpreterOperation::InterpretDependency => R::InterpretDependency { object },
+        // The wire carries the object in `object` (the desired one for
+        // Retain, with the live one in `observedObject`), and omits an empty
+        // `aggregatedStatus`: an empty list arrives as no list.
+        let inputs = Inputs {
+            desired: Some(object),
+            observed: request
+                .observed_object
+                .as_ref()
+                .filter(|_| op == InterpreterOperation::Retain),
+            replicas: i64::from(request.desired_replicas.unwrap_or(0)),
+            status_items: (!request.aggregated_status.is_empty())
+                .then_some(request.aggregated_status.as_slice()),
+        };
+        let req = match inputs.request(op) {
+            Ok(r) => r,
+            Err(InputError::Missing {
+                input: ObjectInput::Observed,
+                ..
+            }) => {
+                return errored(
+                    400,
+                    "nil observedObject in exploreReview with operation type: Retain",
+                )
+            }
+            Err(e) => return errored(400, e),
         };
         let answer = match self.chain.interpret(&req) {
             Ok(a) => a,
             Err(e @ crate::Error::NotServed { .. }) => return errored(404, e),
-            Err(e @ (crate::Error::InvalidField { .. } | crate::Error::InvalidInput { .. })) => {
-                return errored(422, e)
-            }
+            Err(
+                e @ (crate::Error::InvalidField { .. }
+                | crate::Error::InvalidInput { .. }
+                | crate::Error::Input(_)),
+            ) => return errored(422, e),
             Err(e) => return errored(500, e),
         };
         let mut r = succeeded("");
