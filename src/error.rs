@@ -44,15 +44,18 @@ pub enum Error {
     #[error(transparent)]
     Input(#[from] crate::interpreter::InputError),
 
-    /// A Lua customization failed.
-    #[error("customization {customization:?}: {operation}: {message}")]
+    /// A Lua customization (declarative or thirdparty) failed; the source
+    /// tells a timeout, a memory-limit hit, a sandbox refusal, a compile
+    /// error and a runtime error apart.
+    #[error("customization {customization:?}: {operation}: {source}")]
     Lua {
         /// Name of the customization (or bundled kind) whose script failed.
         customization: String,
         /// The operation.
         operation: InterpreterOperation,
-        /// The Lua message (first line first).
-        message: String,
+        /// What failed, with the Lua message.
+        #[source]
+        source: crate::lua::ScriptError,
     },
 
     /// An interpreter webhook failed or answered badly.

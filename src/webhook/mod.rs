@@ -237,7 +237,7 @@ impl Layer for WebhookLayer {
 /// use karmada_interpreter::{Interpreter, webhook::configuration_for};
 /// use k8s_openapi::api::admissionregistration::v1::WebhookClientConfig;
 ///
-/// let chain = Interpreter::builder().bundled(false).build().unwrap();
+/// let chain = Interpreter::builder().thirdparty(false).build().unwrap();
 /// let cc = WebhookClientConfig { url: Some("https://127.0.0.1:8443/interpret".into()), ..Default::default() };
 /// let config = configuration_for(&chain, "karmada-interpreter", "interpreter.karmada.io", cc, Some(10));
 /// let rule = &config.webhooks[0].rules[0];
