@@ -59,7 +59,7 @@ pub enum Error {
     },
 
     /// An interpreter webhook failed or answered badly.
-    #[error("webhook {webhook:?}: {operation} on {object}: {message}")]
+    #[error("webhook {webhook:?}: {operation} on {object}: {source}")]
     Webhook {
         /// `<configuration>/<webhook>` identity.
         webhook: String,
@@ -67,8 +67,9 @@ pub enum Error {
         operation: InterpreterOperation,
         /// `Kind namespace/name` of the object.
         object: String,
-        /// What went wrong.
-        message: String,
+        /// What went wrong (Karmada's reason text).
+        #[source]
+        source: crate::webhook::WebhookError,
     },
 
     /// A configuration document (customization, webhook configuration) is invalid.

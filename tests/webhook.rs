@@ -57,7 +57,7 @@ fn call_err(layer: &WebhookLayer, request: &Request<'_>) -> String {
     let (_, exchange) = layer.call(request).expect("a hook matches");
     match exchange.result {
         Ok(o) => panic!("expected an error, got {o:?}"),
-        Err(e) => e,
+        Err(e) => e.to_string(),
     }
 }
 

@@ -220,7 +220,11 @@ mod webhook {
                 // A failure case must be an answer, not a broken call.
                 _ if case.expect_error => violations.push(format!(
                     "protocol: expected the webhook to answer with an error, but the call failed: {}",
-                    exchange.result.as_ref().err().map_or("", String::as_str)
+                    exchange
+                        .result
+                        .as_ref()
+                        .err()
+                        .map_or_else(String::new, ToString::to_string)
                 )),
                 _ => {}
             }
@@ -228,11 +232,11 @@ mod webhook {
                 result: exchange
                     .result
                     .map(results_map)
-                    .map_err(|message| Error::Webhook {
+                    .map_err(|source| Error::Webhook {
                         webhook: identity,
                         operation: case.operation,
                         object: describe(request.object()),
-                        message,
+                        source,
                     }),
                 served_by: Some(source),
                 violations,

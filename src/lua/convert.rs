@@ -169,7 +169,7 @@ pub fn type_code(v: &LuaValue) -> u8 {
 
 /// A number as the reference's JSON decoding sees it: whole values in the
 /// signed 64-bit range are integers, everything else doubles.
-pub fn number_to_json(x: f64) -> Result<Value, String> {
+pub(crate) fn number_to_json(x: f64) -> Result<Value, String> {
     if x.is_nan() {
         return Err("json: unsupported value: NaN".to_owned());
     }
@@ -185,7 +185,7 @@ pub fn number_to_json(x: f64) -> Result<Value, String> {
 
 /// Encodes a Lua value the way the reference's JSON bridge does (§5.1).
 /// Empty tables become `[]`; call [`reconcile`] afterwards.
-pub fn from_lua(lua: &Lua, value: &LuaValue) -> Result<Value, String> {
+pub(crate) fn from_lua(lua: &Lua, value: &LuaValue) -> Result<Value, String> {
     match value {
         LuaValue::Nil => Ok(Value::Null),
         LuaValue::Boolean(b) => Ok(Value::Bool(*b)),

@@ -19,6 +19,7 @@
 #[cfg(feature = "webhook")]
 pub mod client;
 mod endpoint;
+mod error;
 pub mod sdk;
 #[cfg(feature = "webhook")]
 pub mod server;
@@ -28,6 +29,7 @@ mod validation;
 mod wire;
 
 pub use endpoint::{clean_path, Endpoint};
+pub use error::{SdkError, WebhookError};
 pub use validation::{
     validate, validate_dependencies, FieldError, FieldErrorType, ValidationErrors,
     ACCEPTED_CONTEXT_VERSIONS,
@@ -168,15 +170,18 @@ impl Layer for WebhookLayer {
 
     #[cfg(feature = "webhook")]
     fn interpret(&self, request: &Request<'_>) -> Result<Outcome> {
-        let fail = |webhook: String, message: String| Error::Webhook {
+        let fail = |webhook: String, source: WebhookError| Error::Webhook {
             webhook,
             operation: request.operation(),
             object: describe(request.object()),
-            message,
+            source,
         };
         match self.call(request) {
-            None => Err(fail(String::new(), "no webhook matches".to_owned())),
-            Some((identity, exchange)) => exchange.result.map_err(|m| fail(identity, m)),
+            None => Err(fail(
+                String::new(),
+                WebhookError::Config("no webhook matches".to_owned()),
+            )),
+            Some((identity, exchange)) => exchange.result.map_err(|e| fail(identity, e)),
         }
     }
 
@@ -190,7 +195,7 @@ impl Layer for WebhookLayer {
                 .to_owned(),
             operation: request.operation(),
             object: describe(request.object()),
-            message: "this build has no HTTPS client: enable the `webhook` feature".to_owned(),
+            source: WebhookError::NoClient,
         })
     }
 

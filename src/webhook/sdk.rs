@@ -31,6 +31,7 @@ use serde::de::DeserializeOwned;
 use serde::Deserialize;
 use serde_json::Value;
 
+use super::error::SdkError;
 use crate::api::{
     AggregatedStatusItem, InterpreterOperation, PatchType, RequestStatus,
     ResourceInterpreterContext, ResourceInterpreterResponse,
@@ -109,26 +110,26 @@ struct WireContext {
 
 impl Request {
     /// The operation, or an error naming the unknown value.
-    pub fn operation(&self) -> Result<InterpreterOperation, String> {
+    pub fn operation(&self) -> Result<InterpreterOperation, SdkError> {
         self.operation_name
             .parse::<InterpreterOperation>()
             .ok()
             .filter(|op| op.as_str() == self.operation_name)
-            .ok_or_else(|| format!("unsupported operation {:?}", self.operation_name))
+            .ok_or_else(|| SdkError::UnsupportedOperation(self.operation_name.clone()))
     }
 
     /// Decodes `object` into `T` (`there is no content to decode` when absent).
-    pub fn decode_object<T: DeserializeOwned>(&self) -> Result<T, String> {
+    pub fn decode_object<T: DeserializeOwned>(&self) -> Result<T, SdkError> {
         decode_raw(self.object.as_ref())
     }
 }
 
 /// Decodes embedded raw JSON (an object, an observed object, a status) into
 /// `T`; `there is no content to decode` when absent or null.
-pub fn decode_raw<T: DeserializeOwned>(raw: Option<&Value>) -> Result<T, String> {
+pub fn decode_raw<T: DeserializeOwned>(raw: Option<&Value>) -> Result<T, SdkError> {
     match raw {
-        None | Some(Value::Null) => Err("there is no content to decode".to_owned()),
-        Some(v) => T::deserialize(v).map_err(|e| e.to_string()),
+        None | Some(Value::Null) => Err(SdkError::NoContent),
+        Some(v) => T::deserialize(v).map_err(SdkError::Decode),
     }
 }
 
@@ -395,7 +396,7 @@ impl Handler for InterpreterHandler {
             Err(e) => return errored(400, e),
         };
         let Some(object) = request.object.as_ref() else {
-            return errored(400, "there is no content to decode");
+            return errored(400, SdkError::NoContent);
         };
         // The wire carries the object in `object` (the desired one for
         // Retain, with the live one in `observedObject`), and omits an empty
@@ -579,12 +580,20 @@ mod tests {
     #[test]
     fn request_decoding_is_lenient() {
         let h = |r: &Request| {
+            assert!(matches!(
+                r.operation(),
+                Err(SdkError::UnsupportedOperation(op)) if op == "Prune"
+            ));
             assert_eq!(
-                r.operation().unwrap_err(),
+                r.operation().unwrap_err().to_string(),
                 "unsupported operation \"Prune\""
             );
+            assert!(matches!(
+                r.decode_object::<Value>(),
+                Err(SdkError::NoContent)
+            ));
             assert_eq!(
-                r.decode_object::<Value>().unwrap_err(),
+                r.decode_object::<Value>().unwrap_err().to_string(),
                 "there is no content to decode"
             );
             assert_eq!(r.desired_replicas, Some(0));
