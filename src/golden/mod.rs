@@ -5,6 +5,18 @@
 //! operation, its inputs (`desiredObj`, `observedObj`, `statusItems`,
 //! `inputReplicas`) and the expected `output` (or `expectError: true`).
 //!
+//! Module map:
+//!
+//! - `case`: reading case files into [`GoldenCase`]s (inputs through
+//!   [`crate::interpreter::Inputs`]).
+//! - `discover`: finding case files and their `customizations.yaml`.
+//! - `backend`: where cases run: the [`Backend`] trait, [`ChainBackend`]
+//!   and, with feature `webhook`, `WebhookBackend`.
+//! - `runner`: the one [`Runner`]: runs a backend over case files and
+//!   judges every case with the same rules (deviations included).
+//! - `compare`: semantic comparison of results.
+//! - `deviations`: the known deviations listed in `COMPATIBILITY.md`.
+//!
 //! ```no_run
 //! use karmada_interpreter::golden::Runner;
 //!

@@ -5,6 +5,17 @@
 //! the native built-ins (`lua-environment.md` §1.7). The first layer that serves
 //! the pair answers; its error is the chain's error (no fall-through). Every
 //! answer says which layer produced it ([`Answer::served_by`]).
+//!
+//! Module map (the floors are drawn in `docs/architecture.md`):
+//!
+//! - `layer`: the [`Layer`] trait, [`LayerKind`] (declarative, webhook,
+//!   thirdparty, native), [`Request`], [`Outcome`], [`Source`].
+//! - `chain`: [`Interpreter`], the ordered layers, and its builder.
+//! - `operation`: the one operation model: [`Inputs`] → [`Request`]
+//!   ([`InputError`] when an input is missing or extra), [`Outcome`] →
+//!   Karmada's named results ([`results`]). Used by the CLI, the golden
+//!   runner and the webhook SDK.
+//! - `object`: object identity (gvk, `Kind namespace/name`).
 
 mod chain;
 mod layer;

@@ -7,14 +7,20 @@
 //! - `wire` items (re-exported here): request construction, version
 //!   negotiation, answer verification with the reference's error texts,
 //!   RFC 6902 patch application and result extraction. No HTTP.
+//! - `error` (re-exported): [`WebhookError`], the webhook concern's typed
+//!   errors, and [`SdkError`] for handlers.
+//! - `endpoint` (re-exported): [`Endpoint`], where a client config points.
+//! - `validation` (re-exported): Karmada's admission rules for
+//!   configurations and dependency lists.
 //! - [`sdk`]: the server SDK (handler trait, response helpers, request
 //!   handling with answers to bad input). No HTTP.
 //! - With feature `webhook`: [`client`] (HTTPS client), [`server`] (TLS HTTP
 //!   server hosting SDK handlers) and [`tls`] (PEM, rustls with ring,
 //!   self-signed certificates).
 //!
-//! A failed call is [`crate::Error::Webhook`] whose `message` is Karmada's
-//! reason text; [`karmada_error_text`] gives the reference's full wording.
+//! A failed call is [`crate::Error::Webhook`] whose `source` is a
+//! [`WebhookError`] displaying Karmada's reason text; [`karmada_error_text`]
+//! gives the reference's full wording.
 
 #[cfg(feature = "webhook")]
 pub mod client;
