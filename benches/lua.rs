@@ -50,7 +50,7 @@ fn bench_inputs(c: &mut Criterion) {
                 continue;
             };
             match chain.interpret(&request) {
-                Ok(answer) if answer.served_by.layer == LayerKind::Bundled => {}
+                Ok(answer) if answer.served_by.layer == LayerKind::Thirdparty => {}
                 Ok(answer) => {
                     eprintln!(
                         "{name}: served by {}, not by a bundled customization: skipped",

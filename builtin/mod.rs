@@ -350,15 +350,17 @@ impl Layer for NativeLayer {
     }
 
     fn catalog(&self) -> Vec<CatalogEntry> {
+        // The same source names as `source` gives: one name per table row.
         TABLE
             .iter()
-            .map(|r| CatalogEntry {
+            .zip(row_names())
+            .map(|(r, name)| CatalogEntry {
                 api_version: r.api_version.to_owned(),
                 kind: r.kind.to_owned(),
                 operation: r.operation,
                 source: Source {
                     layer: LayerKind::Native,
-                    name: format!("builtin {}/{}", r.api_version, r.kind).into(),
+                    name: Cow::Borrowed(name.as_str()),
                 },
             })
             .collect()

@@ -15,16 +15,13 @@
 //!
 //! Usual libtest filters and flags work (`-- --list`, `-- retain`, `--ignored`).
 
-use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
 
 use karmada_interpreter::golden::{
-    discover, is_webhook_only, load_cases, GoldenCase, Runner, Verdict, WebhookRunner,
+    discover, load_cases, GoldenCase, Runner, Verdict, WebhookBackend,
 };
-use karmada_interpreter::interpreter::gvk_of;
-use karmada_interpreter::Interpreter;
 use libtest_mimic::{Arguments, Failed, Trial};
 
 const CONFIG_ENV: &str = "KARMADA_INTERPRETER_WEBHOOK_CONFIG";
@@ -71,24 +68,17 @@ fn verdict(v: Verdict) -> Result<(), Failed> {
     }
 }
 
-enum Backend {
-    Chain(Arc<Runner>),
-    Webhook(Arc<WebhookRunner>),
-}
-
 fn trials() -> Result<Vec<Trial>, String> {
-    let backend = match std::env::var_os(CONFIG_ENV) {
+    // One runner, one set of rules; only the backend differs.
+    let runner = Arc::new(match std::env::var_os(CONFIG_ENV) {
         Some(file) => {
             let configs =
                 karmada_interpreter::load::webhook_configurations_from_file(Path::new(&file))
                     .map_err(|e| e.to_string())?;
-            Backend::Webhook(Arc::new(
-                WebhookRunner::new(configs).map_err(|e| e.to_string())?,
-            ))
+            Runner::new(WebhookBackend::new(configs).map_err(|e| e.to_string())?)
         }
-        None => Backend::Chain(Arc::new(Runner::default())),
-    };
-    let mut chains: HashMap<Option<PathBuf>, Result<Arc<Interpreter>, String>> = HashMap::new();
+        None => Runner::default(),
+    });
     let mut out = Vec::new();
     for file in discover(&case_paths()).map_err(|e| e.to_string())? {
         let shown = display(&file.path);
@@ -106,36 +96,11 @@ fn trials() -> Result<Vec<Trial>, String> {
             };
             let name = format!("{shown}::{}", case.name);
             let kind = case.operation.as_str();
-            let trial = match &backend {
-                Backend::Chain(runner) => {
-                    let ignored = is_webhook_only(&file.path);
-                    let chain = chains
-                        .entry(file.customization.clone())
-                        .or_insert_with(|| {
-                            runner.chain(file.customization.as_deref()).map(Arc::new)
-                        })
-                        .clone();
-                    let runner = runner.clone();
-                    Trial::test(name, move || {
-                        let chain = chain.map_err(Failed::from)?;
-                        verdict(runner.run_case(&chain, &case).verdict)
-                    })
-                    .with_ignored_flag(ignored)
-                }
-                Backend::Webhook(runner) => {
-                    let matched = case
-                        .request()
-                        .map(|r| {
-                            runner
-                                .identity(&gvk_of(r.object()), case.operation)
-                                .is_some()
-                        })
-                        .unwrap_or(true);
-                    let runner = runner.clone();
-                    Trial::test(name, move || verdict(runner.run_case(&case).verdict))
-                        .with_ignored_flag(!matched)
-                }
-            };
+            // Cases the backend does not serve are listed as ignored.
+            let ignored = runner.skip_reason(&file, &case).is_some();
+            let (runner, file) = (runner.clone(), file.clone());
+            let trial = Trial::test(name, move || verdict(runner.run_case(&file, &case).verdict))
+                .with_ignored_flag(ignored);
             out.push(trial.with_kind(kind));
         }
     }

@@ -361,7 +361,7 @@ fn run(args: &[String]) -> Result<(), String> {
     use karmada_interpreter::webhook::{server::Server, tls::TlsIdentity};
     let flags = parse_flags(args).map_err(|e| format!("configuration is not valid: {e}"))?;
     let identity = if flags.self_signed {
-        TlsIdentity::self_signed(&["localhost", "127.0.0.1", "::1"])?
+        TlsIdentity::self_signed(&["localhost", "127.0.0.1", "::1"]).map_err(|e| e.to_string())?
     } else {
         TlsIdentity::from_files(
             &flags.cert_dir.join("tls.crt"),
@@ -374,7 +374,10 @@ fn run(args: &[String]) -> Result<(), String> {
         flags.secure_port,
     );
     let ca = identity.cert_pem.clone();
-    let running = Server::new(identity).route(PATH, handle).start(addr)?;
+    let running = Server::new(identity)
+        .route(PATH, handle)
+        .start(addr)
+        .map_err(|e| e.to_string())?;
     let local = running.local_addr();
     eprintln!("serving the Workload interpreter webhook on https://{local}{PATH}");
     if let Some(path) = &flags.write_config {

@@ -40,19 +40,26 @@ pub enum Error {
         reason: String,
     },
 
-    /// A Lua customization failed.
-    #[error("customization {customization:?}: {operation}: {message}")]
+    /// An operation's inputs do not fit the operation (missing or extra objects).
+    #[error(transparent)]
+    Input(#[from] crate::interpreter::InputError),
+
+    /// A Lua customization (declarative or thirdparty) failed; the source
+    /// tells a timeout, a memory-limit hit, a sandbox refusal, a compile
+    /// error and a runtime error apart.
+    #[error("customization {customization:?}: {operation}: {source}")]
     Lua {
         /// Name of the customization (or bundled kind) whose script failed.
         customization: String,
         /// The operation.
         operation: InterpreterOperation,
-        /// The Lua message (first line first).
-        message: String,
+        /// What failed, with the Lua message.
+        #[source]
+        source: crate::lua::ScriptError,
     },
 
     /// An interpreter webhook failed or answered badly.
-    #[error("webhook {webhook:?}: {operation} on {object}: {message}")]
+    #[error("webhook {webhook:?}: {operation} on {object}: {source}")]
     Webhook {
         /// `<configuration>/<webhook>` identity.
         webhook: String,
@@ -60,8 +67,9 @@ pub enum Error {
         operation: InterpreterOperation,
         /// `Kind namespace/name` of the object.
         object: String,
-        /// What went wrong.
-        message: String,
+        /// What went wrong (Karmada's reason text).
+        #[source]
+        source: crate::webhook::WebhookError,
     },
 
     /// A configuration document (customization, webhook configuration) is invalid.

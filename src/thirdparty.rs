@@ -29,8 +29,8 @@ pub fn load() -> (Vec<ResourceInterpreterCustomization>, Vec<crate::Error>) {
     (items, errors)
 }
 
-/// The shared bundled layer.
-pub fn bundled_layer() -> Arc<dyn Layer> {
+/// The thirdparty layer: every bundled customization, shared.
+pub fn layer() -> Arc<dyn Layer> {
     static LAYER: OnceLock<Arc<dyn Layer>> = OnceLock::new();
     LAYER
         .get_or_init(|| Arc::new(LuaLayer::bundled(load().0)))

@@ -59,26 +59,26 @@ fn thing() -> serde_json::Value {
 #[test]
 fn an_earlier_layer_wins_and_says_so() {
     let chain = Interpreter::builder()
-        .customization_layer(Arc::new(Fake {
-            kind: LayerKind::Customization,
+        .declarative_layer(Arc::new(Fake {
+            kind: LayerKind::Declarative,
             healthy: Ok(false),
         }))
         .build()
         .unwrap();
     let answer = chain.interpret_health(&thing()).unwrap();
     assert!(!answer.value);
-    assert_eq!(answer.served_by.layer, LayerKind::Customization);
+    assert_eq!(answer.served_by.layer, LayerKind::Declarative);
     // InterpretStatus is also served natively for every kind, but the earlier layer answers.
     let status = chain.reflect_status(&thing()).unwrap();
     assert_eq!(status.value, Some(json!({"from": "fake"})));
-    assert_eq!(status.served_by.layer, LayerKind::Customization);
+    assert_eq!(status.served_by.layer, LayerKind::Declarative);
 }
 
 #[test]
 fn errors_do_not_fall_through() {
     let chain = Interpreter::builder()
-        .customization_layer(Arc::new(Fake {
-            kind: LayerKind::Customization,
+        .declarative_layer(Arc::new(Fake {
+            kind: LayerKind::Declarative,
             healthy: Err("boom"),
         }))
         .webhook_layer(Arc::new(Fake {
@@ -93,7 +93,7 @@ fn errors_do_not_fall_through() {
 
 #[test]
 fn unserved_pairs_are_reported_and_hooks_enabled_is_exact() {
-    let chain = Interpreter::builder().bundled(false).build().unwrap();
+    let chain = Interpreter::builder().thirdparty(false).build().unwrap();
     let err = chain.interpret_health(&thing()).unwrap_err();
     assert!(matches!(err, Error::NotServed { .. }), "{err}");
     assert!(err.to_string().contains("example.io/v1"), "{err}");
@@ -113,8 +113,8 @@ fn objects_must_be_json_objects() {
 #[test]
 fn the_catalog_hides_pairs_served_by_an_earlier_layer() {
     let chain = Interpreter::builder()
-        .customization_layer(Arc::new(Fake {
-            kind: LayerKind::Customization,
+        .declarative_layer(Arc::new(Fake {
+            kind: LayerKind::Declarative,
             healthy: Ok(true),
         }))
         .webhook_layer(Arc::new(Fake {
@@ -129,7 +129,7 @@ fn the_catalog_hides_pairs_served_by_an_earlier_layer() {
         .filter(|e| e.kind == "Thing")
         .collect();
     assert_eq!(things.len(), 1);
-    assert_eq!(things[0].source.layer, LayerKind::Customization);
+    assert_eq!(things[0].source.layer, LayerKind::Declarative);
 }
 
 #[test]

@@ -193,7 +193,7 @@ fn builtins_md_describes_exactly_the_native_table() {
 
 #[test]
 fn bundled_md_describes_exactly_the_bundled_layer() {
-    check_document("docs/bundled.md", LayerKind::Bundled);
+    check_document("docs/bundled.md", LayerKind::Thirdparty);
 }
 
 #[test]

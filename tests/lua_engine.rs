@@ -88,7 +88,7 @@ fn run(op: InterpreterOperation, script: &str) -> Result<Outcome, Error> {
 
 fn message(r: Result<Outcome, Error>) -> String {
     match r {
-        Err(Error::Lua { message, .. }) => message,
+        Err(Error::Lua { source, .. }) => source.message().to_owned(),
         other => panic!("expected a Lua error, got {other:?}"),
     }
 }

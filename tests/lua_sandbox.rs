@@ -9,7 +9,7 @@ use karmada_interpreter::api::{
     ResourceInterpreterCustomization, ResourceInterpreterCustomizationSpec,
 };
 use karmada_interpreter::interpreter::{Layer, Outcome, Request};
-use karmada_interpreter::lua::{Limits, LuaLayer};
+use karmada_interpreter::lua::{compile_check, Limits, LuaLayer, ScriptError};
 use karmada_interpreter::Error;
 use rstest::rstest;
 use serde_json::{json, Value};
@@ -62,6 +62,12 @@ fn layer(hostile: &str) -> LuaLayer {
 
 /// Memory bombs run with a small memory limit and a long deadline, so the
 /// memory limit is what stops them.
+/// The deadline cases' limits (those of [`layer`]).
+const TIMEOUT_LIMITS: Limits = Limits {
+    timeout: TIMEOUT,
+    memory: 32 << 20,
+};
+
 const MEMORY_LIMITS: Limits = Limits {
     timeout: Duration::from_secs(20),
     memory: 8 << 20,
@@ -110,8 +116,9 @@ fn hostile_with(script: &str, expected: &str, layer: LuaLayer, timeout: Duration
         Error::Lua {
             customization,
             operation,
-            message,
+            source,
         } => {
+            let message = source.message();
             assert_eq!(customization, "hostile");
             assert_eq!(*operation, InterpreterOperation::InterpretHealth);
             assert!(
@@ -314,4 +321,67 @@ fn state_is_usable_after_many_failures() {
         assert!(health(&layer, "Hostile").is_err());
     }
     assert_benign_works(&layer);
+}
+
+/// The kind of failure is told by type, not by message: the deadline, the
+/// memory limit, a sandbox refusal, a compile error and an ordinary Lua error
+/// are different `ScriptError` variants.
+#[rstest]
+#[case::deadline(wrap("while true do end"), TIMEOUT_LIMITS, "timeout")]
+#[case::deadline_in_pcall(
+    wrap("repeat pcall(error, 'x') until false"),
+    TIMEOUT_LIMITS,
+    "timeout"
+)]
+#[case::memory(
+    wrap("local s = 'x' while true do s = s .. s end"),
+    MEMORY_LIMITS,
+    "memory"
+)]
+#[case::disabled_function(wrap("loadstring('return 1')"), TIMEOUT_LIMITS, "refused")]
+#[case::unknown_module(wrap("require('os')"), TIMEOUT_LIMITS, "refused")]
+#[case::unsupported_string(wrap("local s = ('x'):rep(3)"), TIMEOUT_LIMITS, "refused")]
+#[case::read_only_library(wrap("require('kube').resourceAdd = nil"), TIMEOUT_LIMITS, "refused")]
+#[case::caught_refusal_then_error(
+    wrap("pcall(loadstring, 'x') error('plain failure')"),
+    TIMEOUT_LIMITS,
+    "runtime"
+)]
+#[case::script_error(wrap("error('boom')"), TIMEOUT_LIMITS, "runtime")]
+#[case::missing_global(wrap("io.open('/etc/passwd')"), TIMEOUT_LIMITS, "runtime")]
+fn failures_are_told_apart_by_type(
+    #[case] script: String,
+    #[case] limits: Limits,
+    #[case] expected: &str,
+) {
+    let layer = layer_with(&script, limits);
+    let kind = match health(&layer, "Hostile") {
+        Err(Error::Lua { source, .. }) => match source {
+            ScriptError::Timeout(_) => "timeout",
+            ScriptError::MemoryLimit(_) => "memory",
+            ScriptError::Refused(_) => "refused",
+            ScriptError::Runtime(_) => "runtime",
+            other => panic!("unexpected {other:?}"),
+        },
+        other => panic!("expected a Lua error, got {other:?}"),
+    };
+    assert_eq!(kind, expected);
+    // The error chain exposes the typed cause.
+    if let Err(e) = health(&layer, "Hostile") {
+        let source = std::error::Error::source(&e).expect("a source");
+        assert!(source.downcast_ref::<ScriptError>().is_some());
+    }
+}
+
+#[test]
+fn compile_failures_and_binary_chunks_are_told_apart() {
+    assert!(matches!(
+        compile_check("function f( end"),
+        Err(ScriptError::Compile(_))
+    ));
+    assert!(matches!(
+        compile_check("\x1bLua\x51\x00\x01"),
+        Err(ScriptError::Refused(_))
+    ));
+    assert_eq!(compile_check("return 1"), Ok(()));
 }

@@ -19,7 +19,11 @@ fn dockerfile_build_command(dockerfile: &str) -> String {
         .filter_map(|l| l.trim().strip_prefix("RUN "))
         .filter(|cmd| cmd.starts_with("cargo build"))
         .collect();
-    assert_eq!(runs.len(), 1, "exactly one `RUN cargo build` in Dockerfile: {runs:?}");
+    assert_eq!(
+        runs.len(),
+        1,
+        "exactly one `RUN cargo build` in Dockerfile: {runs:?}"
+    );
     runs[0].trim().to_string()
 }
 
@@ -39,8 +43,14 @@ fn dockerfile_build_stage_matches_readme() {
     let dockerfile = read("Dockerfile");
     let readme = read("README.md");
     let build = dockerfile_build_command(&dockerfile);
-    assert!(build.contains("--locked"), "the image builds with Cargo.lock: {build}");
-    assert!(build.contains("--release"), "the image builds a release binary: {build}");
+    assert!(
+        build.contains("--locked"),
+        "the image builds with Cargo.lock: {build}"
+    );
+    assert!(
+        build.contains("--release"),
+        "the image builds a release binary: {build}"
+    );
     assert!(
         readme.contains(&format!("`{build}`")),
         "README names the image's build command `{build}`"
@@ -52,8 +62,15 @@ fn dockerfile_build_stage_matches_readme() {
 fn deploy_manifests_run_the_image_the_readme_builds() {
     let readme_tags = docker_build_tags(&read("README.md"));
     let dockerfile_tags = docker_build_tags(&read("Dockerfile"));
-    assert_eq!(readme_tags.len(), 1, "README builds one image: {readme_tags:?}");
-    assert_eq!(readme_tags, dockerfile_tags, "Dockerfile header and README agree");
+    assert_eq!(
+        readme_tags.len(),
+        1,
+        "README builds one image: {readme_tags:?}"
+    );
+    assert_eq!(
+        readme_tags, dockerfile_tags,
+        "Dockerfile header and README agree"
+    );
     let deployment = read("deploy/deployment.yaml");
     let images: Vec<&str> = deployment
         .lines()
@@ -62,7 +79,10 @@ fn deploy_manifests_run_the_image_the_readme_builds() {
         .collect();
     assert!(!images.is_empty(), "deploy/deployment.yaml runs an image");
     for image in images {
-        assert_eq!(image, readme_tags[0], "deploy/ runs the image the README builds");
+        assert_eq!(
+            image, readme_tags[0],
+            "deploy/ runs the image the README builds"
+        );
     }
 }
 
@@ -79,7 +99,13 @@ fn runtime_stage_is_non_root_and_runs_the_binary() {
         .find_map(|l| l.trim().strip_prefix("USER "))
         .expect("the runtime stage sets USER");
     let uid = user.split(':').next().unwrap_or_default();
-    assert!(uid != "0" && uid != "root", "runtime user is not root: {user}");
-    assert!(runtime.contains("COPY --from=build"), "the runtime copies the built binary");
+    assert!(
+        uid != "0" && uid != "root",
+        "runtime user is not root: {user}"
+    );
+    assert!(
+        runtime.contains("COPY --from=build"),
+        "the runtime copies the built binary"
+    );
     assert!(runtime.contains("ENTRYPOINT [\"/usr/local/bin/karmada-interpreter\"]"));
 }

@@ -39,10 +39,10 @@ fn bundled_kinds_are_served_by_the_bundled_layer() {
     let chain = Interpreter::default();
     let answer = chain.interpret_health(&cloneset()).unwrap();
     assert!(answer.value);
-    assert_eq!(answer.served_by.layer, LayerKind::Bundled);
+    assert_eq!(answer.served_by.layer, LayerKind::Thirdparty);
     let replicas = chain.get_replicas(&cloneset()).unwrap();
     assert_eq!(replicas.value.replicas, 3);
-    assert_eq!(replicas.served_by.layer, LayerKind::Bundled);
+    assert_eq!(replicas.served_by.layer, LayerKind::Thirdparty);
 }
 
 #[test]
@@ -57,14 +57,14 @@ fn a_user_customization_overrides_a_bundled_kind_per_operation() {
         !health.value,
         "the user's script decides, not the bundled one"
     );
-    assert_eq!(health.served_by.layer, LayerKind::Customization);
+    assert_eq!(health.served_by.layer, LayerKind::Declarative);
     assert_eq!(health.served_by.name, "my-cloneset-health");
     let mut annotated = cloneset();
     annotated["metadata"]["annotations"] = json!({"ready": "yes"});
     assert!(chain.interpret_health(&annotated).unwrap().value);
     // Operations the user did not customize still come from the bundle.
     let replicas = chain.get_replicas(&cloneset()).unwrap();
-    assert_eq!(replicas.served_by.layer, LayerKind::Bundled);
+    assert_eq!(replicas.served_by.layer, LayerKind::Thirdparty);
 }
 
 #[test]
@@ -78,7 +78,14 @@ fn every_bundled_kind_is_listed() {
         let ops: Vec<Op> = catalog
             .iter()
             .filter(|e| e.api_version == api_version && e.kind == kind)
-            .inspect(|e| assert_eq!(e.source.layer, LayerKind::Bundled, "{path} {}", e.operation))
+            .inspect(|e| {
+                assert_eq!(
+                    e.source.layer,
+                    LayerKind::Thirdparty,
+                    "{path} {}",
+                    e.operation
+                )
+            })
             .map(|e| e.operation)
             .collect();
         assert!(!ops.is_empty(), "{path} is not listed");

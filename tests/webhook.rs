@@ -14,7 +14,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use karmada_interpreter::api::ResourceInterpreterWebhookConfiguration;
-use karmada_interpreter::golden::WebhookRunner;
+use karmada_interpreter::golden::{Runner, WebhookBackend};
 use karmada_interpreter::interpreter::Request;
 use karmada_interpreter::webhook::client::WebhookClient;
 use karmada_interpreter::webhook::sdk::{self, Response};
@@ -57,7 +57,7 @@ fn call_err(layer: &WebhookLayer, request: &Request<'_>) -> String {
     let (_, exchange) = layer.call(request).expect("a hook matches");
     match exchange.result {
         Ok(o) => panic!("expected an error, got {o:?}"),
-        Err(e) => e,
+        Err(e) => e.to_string(),
     }
 }
 
@@ -82,7 +82,8 @@ fn url_of(server: &RunningServer) -> String {
 #[test]
 fn example_workload_webhook_passes_its_golden_cases() {
     let (server, ca) = start(workload_example::handle);
-    let runner = WebhookRunner::new(vec![config(&url_of(&server), &ca, None)]).unwrap();
+    let runner =
+        Runner::new(WebhookBackend::new(vec![config(&url_of(&server), &ca, None)]).unwrap());
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("conformance/webhook/workload");
     let report = runner.run(&[dir]).unwrap();
     let failures: Vec<String> = report
@@ -598,4 +599,98 @@ fn busy_webhooks_are_retried_after_the_announced_delay() {
     assert!(started.elapsed() >= Duration::from_secs(1));
     // The second answer was read: its (wrong) uid is what failed the call.
     assert!(err.ends_with("got \"second-answer\""), "{err}");
+}
+
+/// The same deviation rules hold for every backend: a case listed in
+/// COMPATIBILITY.md that now agrees with its golden output fails, whether
+/// the built-in chain answers it or a webhook (here the chain served by the
+/// in-process SDK server) does; one that still differs is a known deviation.
+#[test]
+fn a_listed_deviation_that_passes_fails_under_every_backend() {
+    use karmada_interpreter::golden::{ChainBackend, Deviation, Deviations, Verdict};
+    use karmada_interpreter::webhook::sdk::InterpreterHandler;
+
+    let dir = std::env::temp_dir().join(format!("ki-deviation-backends-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("health-test.yaml"),
+        "name: agrees\noperation: InterpretHealth\nobservedObj: {apiVersion: v1, kind: Pod, metadata: {name: p}, status: {phase: Running, conditions: [{type: Ready, status: 'True'}]}}\noutput: {healthy: true}\n---\nname: differs\noperation: InterpretHealth\nobservedObj: {apiVersion: v1, kind: Pod, metadata: {name: p}, status: {phase: Running, conditions: [{type: Ready, status: 'True'}]}}\noutput: {healthy: false}\n",
+    )
+    .unwrap();
+    let deviations = Deviations(
+        ["agrees", "differs"]
+            .iter()
+            .map(|case| Deviation {
+                file: "health-test.yaml".into(),
+                case: (*case).into(),
+                reason: "on purpose".into(),
+            })
+            .collect(),
+    );
+
+    let id = identity();
+    let ca = id.cert_pem.clone();
+    let server = Server::new(id)
+        .route(
+            "/interpret",
+            InterpreterHandler::new(karmada_interpreter::Interpreter::default()),
+        )
+        .start(loopback())
+        .unwrap();
+    let url = format!("https://127.0.0.1:{}/interpret", server.local_addr().port());
+    let webhook: ResourceInterpreterWebhookConfiguration = serde_json::from_value(json!({
+        "apiVersion": "config.karmada.io/v1alpha1",
+        "kind": "ResourceInterpreterWebhookConfiguration",
+        "metadata": {"name": "chain"},
+        "webhooks": [{
+            "name": "pods.example.io",
+            "clientConfig": {"url": url, "caBundle": base64_of(&ca)},
+            "rules": [{"apiGroups": [""], "apiVersions": ["v1"], "kinds": ["Pod"],
+                       "operations": ["InterpretHealth"]}],
+            "interpreterContextVersions": ["v1alpha1"]
+        }]
+    }))
+    .unwrap();
+
+    let runners = [
+        ("chain", Runner::new(ChainBackend::default())),
+        (
+            "webhook",
+            Runner::new(WebhookBackend::new(vec![webhook]).unwrap()),
+        ),
+    ];
+    for (backend, mut runner) in runners {
+        runner.deviations = deviations.clone();
+        let report = runner.run(std::slice::from_ref(&dir)).unwrap();
+        let verdict = |name: &str| {
+            report
+                .cases
+                .iter()
+                .find(|c| c.name == name)
+                .unwrap_or_else(|| panic!("{backend}: no case {name}"))
+                .verdict
+                .clone()
+        };
+        match verdict("agrees") {
+            Verdict::Failed(lines) => {
+                assert!(
+                    lines[0].contains("remove the entry"),
+                    "{backend}: {lines:?}"
+                )
+            }
+            other => panic!("{backend}: a listed case that agrees must fail, got {other:?}"),
+        }
+        assert_eq!(
+            verdict("differs"),
+            Verdict::KnownDeviation("on purpose".into()),
+            "{backend}"
+        );
+    }
+    server.stop();
+}
+
+fn base64_of(text: &str) -> String {
+    use base64::Engine as _;
+    base64::engine::general_purpose::STANDARD.encode(text)
 }

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use karmada_interpreter::golden::{Verdict, WebhookRunner};
+use karmada_interpreter::golden::{Runner, Verdict, WebhookBackend};
 
 const BIN: &str = env!("CARGO_BIN_EXE_karmada-interpreter");
 
@@ -81,8 +81,7 @@ fn serve_passes_the_conformance_cases_and_stops_gracefully() {
     .iter()
     .map(|d| root().join(d))
     .collect();
-    let report = WebhookRunner::new(configs.clone())
-        .unwrap()
+    let report = Runner::new(WebhookBackend::new(configs.clone()).unwrap())
         .run(&all)
         .unwrap();
     let failures: Vec<String> = report

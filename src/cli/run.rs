@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use karmada_interpreter::api::{AggregatedStatusItem, InterpreterOperation};
-use karmada_interpreter::interpreter::{Layer, Outcome, Request};
+use karmada_interpreter::interpreter::{results, InputError, Inputs, Layer, ObjectInput};
 use karmada_interpreter::lua::{Limits, LuaLayer};
 use karmada_interpreter::{load, Error, Interpreter};
 use serde_json::Value;
@@ -91,25 +91,23 @@ fn read_items(path: &Path) -> karmada_interpreter::Result<Vec<AggregatedStatusIt
     Ok(items)
 }
 
-/// The named results of an outcome, as `karmadactl interpret` prints them.
-fn results(outcome: Outcome) -> Vec<(&'static str, Value)> {
-    match outcome {
-        Outcome::Replicas(r) => vec![
-            ("replica", Value::from(r.replicas)),
-            ("requires", json(&r.requirements)),
-        ],
-        Outcome::Components(c) => vec![("components", json(&c))],
-        Outcome::Revised(v) => vec![("revised", v)],
-        Outcome::Retained(v) => vec![("retained", v)],
-        Outcome::Aggregated(v) => vec![("aggregatedStatus", v)],
-        Outcome::Status(v) => vec![("status", v.unwrap_or(Value::Null))],
-        Outcome::Healthy(b) => vec![("healthy", Value::Bool(b))],
-        Outcome::Dependencies(d) => vec![("dependencies", json(&d))],
+/// An input error worded as `karmadactl interpret` words it (its flags).
+fn in_flag_terms(error: &InputError) -> String {
+    match error {
+        InputError::Missing {
+            input: ObjectInput::Desired,
+            ..
+        } => "desired, desired-file options are not set".into(),
+        InputError::Missing {
+            input: ObjectInput::Observed,
+            ..
+        } => "observed, observed-file options are not set".into(),
+        InputError::NoObject { .. } => "desired-file, observed-file options are not set".into(),
+        InputError::BothObjects { .. } => {
+            "you can not specify both desired-file and observed-file options".into()
+        }
+        other => other.to_string(),
     }
-}
-
-fn json<T: serde::Serialize>(v: &T) -> Value {
-    serde_json::to_value(v).unwrap_or(Value::Null)
 }
 
 pub fn run(args: RunArgs) -> karmada_interpreter::Result<ExitCode> {
@@ -127,41 +125,19 @@ pub fn run(args: RunArgs) -> karmada_interpreter::Result<ExitCode> {
         eprintln!("Execute {op} error: {message}");
         Ok(ExitCode::FAILURE)
     };
-    let (object, other) = match op {
-        InterpreterOperation::Retain => match (&desired, &observed) {
-            (None, _) => return fail("desired, desired-file options are not set".into()),
-            (_, None) => return fail("observed, observed-file options are not set".into()),
-            (Some(d), Some(o)) => (d, Some(o)),
-        },
-        _ => match (&desired, &observed) {
-            (None, None) => return fail("desired-file, observed-file options are not set".into()),
-            (Some(_), Some(_)) => {
-                return fail(
-                    "you can not specify both desired-file and observed-file options".into(),
-                )
-            }
-            (Some(o), None) | (None, Some(o)) => (o, None),
-        },
+    // karmadactl hands AggregateStatus the items it read: none is an empty list.
+    let items = items.unwrap_or_default();
+    let inputs = Inputs {
+        desired: desired.as_ref(),
+        observed: observed.as_ref(),
+        replicas: i64::from(args.desired_replica),
+        status_items: Some(&items),
     };
-    let request = match op {
-        InterpreterOperation::InterpretReplica => Request::InterpretReplica { object },
-        InterpreterOperation::InterpretComponent => Request::InterpretComponent { object },
-        InterpreterOperation::ReviseReplica => Request::ReviseReplica {
-            object,
-            replicas: i64::from(args.desired_replica),
-        },
-        InterpreterOperation::Retain => Request::Retain {
-            desired: object,
-            observed: other.unwrap_or(object),
-        },
-        InterpreterOperation::AggregateStatus => Request::AggregateStatus {
-            object,
-            items: Some(items.as_deref().unwrap_or(&[])),
-        },
-        InterpreterOperation::InterpretStatus => Request::InterpretStatus { object },
-        InterpreterOperation::InterpretHealth => Request::InterpretHealth { object },
-        InterpreterOperation::InterpretDependency => Request::InterpretDependency { object },
+    let request = match inputs.request(op) {
+        Ok(r) => r,
+        Err(e) => return fail(in_flag_terms(&e)),
     };
+    let object = request.object();
 
     let outcome = if args.files.is_empty() {
         Interpreter::default().interpret(&request).map(|a| a.value)

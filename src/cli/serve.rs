@@ -114,7 +114,7 @@ impl ServeArgs {
         if let Some(dir) = &self.cert_dir {
             let (cert, key) = (dir.join("tls.crt"), dir.join("tls.key"));
             if !cert.exists() && !key.exists() {
-                let id = TlsIdentity::self_signed(&refs).map_err(cli_error)?;
+                let id = TlsIdentity::self_signed(&refs).map_err(|e| cli_error(e.to_string()))?;
                 std::fs::create_dir_all(dir).map_err(|source| Error::Io {
                     path: dir.clone(),
                     source,
@@ -125,7 +125,10 @@ impl ServeArgs {
             }
             return Ok((TlsIdentity::from_files(&cert, &key)?, false));
         }
-        Ok((TlsIdentity::self_signed(&refs).map_err(cli_error)?, true))
+        Ok((
+            TlsIdentity::self_signed(&refs).map_err(|e| cli_error(e.to_string()))?,
+            true,
+        ))
     }
 
     fn configuration(

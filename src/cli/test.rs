@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use karmada_interpreter::golden::{Runner, Verdict, WebhookRunner};
+use karmada_interpreter::golden::{ChainBackend, Runner, Verdict, WebhookBackend};
 
 use super::ChainArgs;
 
@@ -38,15 +38,12 @@ pub fn run(args: TestArgs) -> karmada_interpreter::Result<ExitCode> {
     };
     // With --webhook-config, cases a webhook matches go to it (with the
     // protocol checks) and the others are skipped: this tests a webhook.
-    let report = if webhooks.is_empty() {
-        Runner {
-            customizations,
-            ..Runner::default()
-        }
-        .run(&paths)?
+    let runner = if webhooks.is_empty() {
+        Runner::new(ChainBackend::new(customizations, Vec::new()))
     } else {
-        WebhookRunner::new(webhooks)?.run(&paths)?
+        Runner::new(WebhookBackend::new(webhooks)?)
     };
+    let report = runner.run(&paths)?;
     for case in &report.cases {
         if args.verbose || !matches!(case.verdict, Verdict::Passed | Verdict::Skipped(_)) {
             println!("{}", case.render());

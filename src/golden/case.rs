@@ -6,7 +6,7 @@ use serde_json::{Map, Value};
 
 use crate::api::{AggregatedStatusItem, InterpreterOperation};
 use crate::error::{Error, Result};
-use crate::interpreter::Request;
+use crate::interpreter::{InputError, Inputs, ObjectInput, Request};
 
 /// One golden case: an operation, its inputs and what it must produce.
 #[derive(Debug, Clone, PartialEq)]
@@ -36,53 +36,21 @@ pub struct GoldenCase {
 }
 
 impl GoldenCase {
-    /// The request the case describes, with Karmada's slot rules
-    /// (`thirdparty-semantics.md` §5.3): `Retain` needs both objects, every
-    /// other operation exactly one.
-    pub fn request(&self) -> Result<Request<'_>, String> {
-        use InterpreterOperation as Op;
-        if self.operation == Op::Retain {
-            let desired = self
-                .desired
-                .as_ref()
-                .ok_or("Retain needs desiredObj (desired, desired-file options are not set)")?;
-            let observed = self
-                .observed
-                .as_ref()
-                .ok_or("Retain needs observedObj (observed, observed-file options are not set)")?;
-            return Ok(Request::Retain { desired, observed });
+    /// The inputs the case gives (`desiredObj`, `observedObj`,
+    /// `inputReplicas`, `statusItems`).
+    pub fn inputs(&self) -> Inputs<'_> {
+        Inputs {
+            desired: self.desired.as_ref(),
+            observed: self.observed.as_ref(),
+            replicas: self.input_replicas,
+            status_items: self.status_items.as_deref(),
         }
-        let object = match (&self.desired, &self.observed) {
-            (Some(o), None) | (None, Some(o)) => o,
-            (None, None) => {
-                return Err(format!(
-                    "{} needs desiredObj or observedObj (desired-file, observed-file options are not set)",
-                    self.operation
-                ))
-            }
-            (Some(_), Some(_)) => {
-                return Err(format!(
-                    "{} takes exactly one of desiredObj and observedObj, not both",
-                    self.operation
-                ))
-            }
-        };
-        Ok(match self.operation {
-            Op::InterpretReplica => Request::InterpretReplica { object },
-            Op::InterpretComponent => Request::InterpretComponent { object },
-            Op::ReviseReplica => Request::ReviseReplica {
-                object,
-                replicas: self.input_replicas,
-            },
-            Op::AggregateStatus => Request::AggregateStatus {
-                object,
-                items: self.status_items.as_deref(),
-            },
-            Op::InterpretStatus => Request::InterpretStatus { object },
-            Op::InterpretHealth => Request::InterpretHealth { object },
-            Op::InterpretDependency => Request::InterpretDependency { object },
-            Op::Retain => unreachable!("handled above"),
-        })
+    }
+
+    /// The request the case describes (see [`Inputs::request`] for the
+    /// slot rules).
+    pub fn request(&self) -> Result<Request<'_>, InputError> {
+        self.inputs().request(self.operation)
     }
 
     /// `file: case "name" (operation)` for messages.
@@ -235,8 +203,8 @@ fn parse_case(value: Value, file: &Path, index: usize, line: usize) -> Result<Go
         output,
         expect_error,
     };
-    case.request().map_err(&fail)?;
-    let produced = super::runner::result_names(operation);
+    case.request().map_err(|e| fail(in_case_terms(&e)))?;
+    let produced = crate::interpreter::result_names(operation);
     if let Some(key) = case.output.keys().find(|k| !produced.contains(&k.as_str())) {
         return Err(fail(format!(
             "output key `{key}` is not a result of {operation} (expected one of: {})",
@@ -244,6 +212,25 @@ fn parse_case(value: Value, file: &Path, index: usize, line: usize) -> Result<Go
         )));
     }
     Ok(case)
+}
+
+/// An input error worded with the case file's keys.
+fn in_case_terms(error: &InputError) -> String {
+    let key = |input| match input {
+        ObjectInput::Desired => "desiredObj",
+        ObjectInput::Observed => "observedObj",
+    };
+    match error {
+        InputError::Missing { operation, input } => {
+            format!("{operation} needs `{}`, which is missing", key(*input))
+        }
+        InputError::NoObject { operation } => {
+            format!("{operation} needs desiredObj or observedObj; neither is given")
+        }
+        InputError::BothObjects { operation } => {
+            format!("{operation} takes exactly one of desiredObj and observedObj, not both")
+        }
+    }
 }
 
 fn case_error(file: &Path, index: usize, line: usize, name: &str, message: String) -> Error {

@@ -5,6 +5,18 @@
 //! operation, its inputs (`desiredObj`, `observedObj`, `statusItems`,
 //! `inputReplicas`) and the expected `output` (or `expectError: true`).
 //!
+//! Module map:
+//!
+//! - `case`: reading case files into [`GoldenCase`]s (inputs through
+//!   [`crate::interpreter::Inputs`]).
+//! - `discover`: finding case files and their `customizations.yaml`.
+//! - `backend`: where cases run: the [`Backend`] trait, [`ChainBackend`]
+//!   and, with feature `webhook`, `WebhookBackend`.
+//! - `runner`: the one [`Runner`]: runs a backend over case files and
+//!   judges every case with the same rules (deviations included).
+//! - `compare`: semantic comparison of results.
+//! - `deviations`: the known deviations listed in `COMPATIBILITY.md`.
+//!
 //! ```no_run
 //! use karmada_interpreter::golden::Runner;
 //!
@@ -12,18 +24,18 @@
 //! println!("{}", report.summary_line());
 //! ```
 
+mod backend;
 mod case;
 mod compare;
 mod deviations;
 mod discover;
 mod runner;
-#[cfg(feature = "webhook")]
-mod webhook;
 
+#[cfg(feature = "webhook")]
+pub use backend::WebhookBackend;
+pub use backend::{Backend, ChainBackend, Produced};
 pub use case::{load_cases, parse_cases, GoldenCase};
 pub use compare::{diff, diff_unordered, Difference};
 pub use deviations::{Deviation, Deviations};
 pub use discover::{discover, is_webhook_only, CaseFile, WEBHOOK_ONLY_MARKER};
-pub use runner::{outputs, produce, CaseReport, Report, Runner, Verdict};
-#[cfg(feature = "webhook")]
-pub use webhook::WebhookRunner;
+pub use runner::{CaseReport, Report, Runner, Verdict};

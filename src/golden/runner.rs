@@ -1,92 +1,17 @@
 //! Running golden cases against an interpreter chain.
 
-use std::collections::HashMap;
 use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
+use std::sync::Arc;
 
-use serde_json::{Map, Value};
-
+use super::backend::{Backend, ChainBackend, Produced};
 use super::case::{load_cases, GoldenCase};
 use super::compare::{diff, diff_unordered};
 use super::deviations::Deviations;
-use super::discover::{discover, is_webhook_only};
-
-/// Why a webhook-only case is skipped by the chain.
-pub(crate) const WEBHOOK_ONLY_REASON: &str =
-    "webhook-only case (its directory holds a WEBHOOK-ONLY marker): run it against a webhook";
-use crate::api::{
-    InterpreterOperation, ResourceInterpreterCustomization, ResourceInterpreterWebhookConfiguration,
-};
+use super::discover::{discover, CaseFile};
+use crate::api::InterpreterOperation;
 use crate::error::Result;
-use crate::interpreter::{Interpreter, Outcome, Source};
-
-/// The result names an operation produces (`thirdparty-semantics.md` §5.4).
-pub(crate) fn result_names(operation: InterpreterOperation) -> &'static [&'static str] {
-    use InterpreterOperation as Op;
-    match operation {
-        Op::InterpretReplica => &["replica", "requires"],
-        Op::InterpretComponent => &["components"],
-        Op::ReviseReplica => &["revised"],
-        Op::Retain => &["retained"],
-        Op::AggregateStatus => &["aggregatedStatus"],
-        Op::InterpretStatus => &["status"],
-        Op::InterpretHealth => &["healthy"],
-        Op::InterpretDependency => &["dependencies"],
-    }
-}
-
-/// Runs one case's operation and names its results as golden files do.
-pub fn produce(chain: &Interpreter, case: &GoldenCase) -> Result<(Map<String, Value>, Source)> {
-    let request = case
-        .request()
-        .map_err(|reason| crate::Error::InvalidInput {
-            operation: case.operation,
-            reason,
-        })?;
-    let answer = chain.interpret(&request)?;
-    Ok((outputs(answer.value), answer.served_by))
-}
-
-/// An operation's result named as golden files name it (`replica`,
-/// `requires`, `revised`, ...).
-pub fn outputs(outcome: Outcome) -> Map<String, Value> {
-    let mut out = Map::new();
-    match outcome {
-        Outcome::Replicas(r) => {
-            out.insert("replica".into(), Value::from(r.replicas));
-            if let Some(req) = r.requirements {
-                out.insert("requires".into(), json(&req));
-            }
-        }
-        Outcome::Components(c) => {
-            out.insert("components".into(), json(&c));
-        }
-        Outcome::Revised(v) => {
-            out.insert("revised".into(), v);
-        }
-        Outcome::Retained(v) => {
-            out.insert("retained".into(), v);
-        }
-        Outcome::Aggregated(v) => {
-            out.insert("aggregatedStatus".into(), v);
-        }
-        Outcome::Status(v) => {
-            out.insert("status".into(), v.unwrap_or(Value::Null));
-        }
-        Outcome::Healthy(h) => {
-            out.insert("healthy".into(), Value::Bool(h));
-        }
-        Outcome::Dependencies(d) => {
-            out.insert("dependencies".into(), json(&d));
-        }
-    }
-    out
-}
-
-/// Our own API types always encode; a failure would be a bug worth showing.
-fn json<T: serde::Serialize>(value: &T) -> Value {
-    serde_json::to_value(value).unwrap_or_else(|e| Value::String(format!("<unencodable: {e}>")))
-}
+use crate::interpreter::Source;
 
 /// How one case went.
 #[derive(Debug, Clone, PartialEq)]
@@ -198,104 +123,85 @@ impl Report {
     }
 }
 
-/// Runs golden cases against a chain built from the bundled and native
-/// layers plus the customizations and webhooks given.
-#[derive(Debug, Clone)]
+/// Runs golden cases against a [`Backend`] and judges them, with the same
+/// rules for every backend:
+///
+/// - a case file that does not parse, or a case the backend cannot run, fails;
+/// - a case the backend does not serve is skipped, with the reason;
+/// - a case listed in `COMPATIBILITY.md` that fails is a known deviation,
+///   and one that passes fails (the entry must be removed).
+#[derive(Clone)]
 pub struct Runner {
-    /// Extra declarative customizations for every case.
-    pub customizations: Vec<ResourceInterpreterCustomization>,
-    /// Webhook configurations for every case.
-    pub webhooks: Vec<ResourceInterpreterWebhookConfiguration>,
+    /// Where the cases run.
+    pub backend: Arc<dyn Backend>,
     /// Cases the project answers differently on purpose.
     pub deviations: Deviations,
 }
 
+impl std::fmt::Debug for Runner {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Runner")
+            .field("backend", &self.backend.name())
+            .field("deviations", &self.deviations)
+            .finish()
+    }
+}
+
 impl Default for Runner {
+    /// The built-in chain with the project's deviations.
     fn default() -> Self {
-        Self {
-            customizations: Vec::new(),
-            webhooks: Vec::new(),
-            deviations: Deviations::project(),
-        }
+        Self::new(ChainBackend::default())
     }
 }
 
 impl Runner {
+    /// Runs cases against `backend`, with the project's deviations.
+    pub fn new(backend: impl Backend + 'static) -> Self {
+        Self {
+            backend: Arc::new(backend),
+            deviations: Deviations::project(),
+        }
+    }
+
     /// Runs every case found under `paths` (see [`super::discover`]).
     pub fn run(&self, paths: &[PathBuf]) -> Result<Report> {
-        let mut chains: HashMap<Option<PathBuf>, std::result::Result<Interpreter, String>> =
-            HashMap::new();
         let mut report = Report::default();
         for file in discover(paths)? {
-            if is_webhook_only(&file.path) {
-                for (i, case) in load_cases(&file.path).into_iter().enumerate() {
-                    let (name, operation) = match case {
-                        Ok(c) => (c.name, Some(c.operation)),
-                        Err(_) => (format!("case #{}", i + 1), None),
-                    };
-                    report.cases.push(CaseReport {
-                        file: file.path.clone(),
-                        name,
-                        operation,
-                        served_by: None,
-                        verdict: Verdict::Skipped(WEBHOOK_ONLY_REASON.into()),
-                    });
-                }
-                continue;
-            }
-            let chain = chains
-                .entry(file.customization.clone())
-                .or_insert_with(|| self.chain(file.customization.as_deref()));
             for (i, case) in load_cases(&file.path).into_iter().enumerate() {
-                let entry = match (case, &*chain) {
-                    (Err(e), _) => CaseReport {
+                report.cases.push(match case {
+                    Ok(case) => self.run_case(&file, &case),
+                    Err(e) => CaseReport {
                         file: file.path.clone(),
                         name: format!("case #{}", i + 1),
                         operation: None,
                         served_by: None,
                         verdict: Verdict::Failed(vec![e.to_string()]),
                     },
-                    (Ok(case), Err(e)) => CaseReport {
-                        file: file.path.clone(),
-                        name: case.name.clone(),
-                        operation: Some(case.operation),
-                        served_by: None,
-                        verdict: Verdict::Failed(vec![e.clone()]),
-                    },
-                    (Ok(case), Ok(chain)) => self.run_case(chain, &case),
-                };
-                report.cases.push(entry);
+                });
             }
         }
         Ok(report)
     }
 
-    /// The chain for cases next to `customization` (Karmada's layout) or none.
-    pub fn chain(&self, customization: Option<&Path>) -> std::result::Result<Interpreter, String> {
-        let mut customizations = self.customizations.clone();
-        if let Some(path) = customization {
-            let mut found =
-                crate::load::customizations_from_file(path).map_err(|e| e.to_string())?;
-            customizations.append(&mut found);
-        }
-        Interpreter::builder()
-            .customizations(customizations)
-            .webhook_configurations(self.webhooks.clone())
-            .build()
-            .map_err(|e| e.to_string())
+    /// Why the backend would skip `case` (of `file`), or `None` when it runs it.
+    pub fn skip_reason(&self, file: &CaseFile, case: &GoldenCase) -> Option<String> {
+        self.backend.skip_reason(file, case)
     }
 
-    /// Runs one case and judges it, known deviations included.
-    pub fn run_case(&self, chain: &Interpreter, case: &GoldenCase) -> CaseReport {
-        let (served_by, mut verdict) = judge(chain, case);
-        if let Some(dev) = self.deviations.find(&case.file, &case.name) {
-            verdict = match verdict {
-                Verdict::Failed(_) => Verdict::KnownDeviation(dev.reason.clone()),
-                _ => Verdict::Failed(vec![
-                    "listed as a known deviation in COMPATIBILITY.md, but the result now agrees with the golden output: remove the entry".into(),
-                ]),
-            };
-        }
+    /// Runs one case of `file` and judges it, known deviations included.
+    pub fn run_case(&self, file: &CaseFile, case: &GoldenCase) -> CaseReport {
+        let (served_by, verdict) = match self.backend.skip_reason(file, case) {
+            Some(reason) => (None, Verdict::Skipped(reason)),
+            None => judge(case, self.backend.produce(file, case)),
+        };
+        let verdict = match (verdict, self.deviations.find(&case.file, &case.name)) {
+            (verdict, None) => verdict,
+            (Verdict::Failed(_), Some(dev)) => Verdict::KnownDeviation(dev.reason.clone()),
+            (Verdict::Passed, Some(_)) => Verdict::Failed(vec![
+                "listed as a known deviation in COMPATIBILITY.md, but the result now agrees with the golden output: remove the entry".into(),
+            ]),
+            (verdict, Some(_)) => verdict,
+        };
         CaseReport {
             file: case.file.clone(),
             name: case.name.clone(),
@@ -306,36 +212,25 @@ impl Runner {
     }
 }
 
-/// Runs a case and compares, without looking at deviations.
-pub(crate) fn judge(chain: &Interpreter, case: &GoldenCase) -> (Option<Source>, Verdict) {
-    judge_result(case, produce(chain, case))
-}
-
-/// Compares what a backend produced (or how it failed) with the case.
-pub(crate) fn judge_result(
-    case: &GoldenCase,
-    produced: Result<(Map<String, Value>, Source)>,
-) -> (Option<Source>, Verdict) {
-    match produced {
-        Err(crate::Error::NotServed { .. }) if case.expect_error => (
-            None,
-            Verdict::Failed(vec![format!(
-                "expected the operation to fail, but no layer serves {} for this kind",
-                case.operation
-            )]),
-        ),
-        Err(_) if case.expect_error => (None, Verdict::Passed),
-        Err(e) => (
-            None,
-            Verdict::Failed(vec![format!("operation failed: {e}")]),
-        ),
-        Ok((_, source)) if case.expect_error => (
-            Some(source),
-            Verdict::Failed(vec![
-                "expected the operation to fail, but it succeeded".into()
-            ]),
-        ),
-        Ok((actual, source)) => {
+/// Compares what a backend produced (or how it failed) with the case,
+/// without looking at deviations.
+fn judge(case: &GoldenCase, produced: Produced) -> (Option<Source>, Verdict) {
+    let Produced {
+        result,
+        served_by,
+        violations,
+    } = produced;
+    let verdict = match result {
+        Err(crate::Error::NotServed { .. }) if case.expect_error => Verdict::Failed(vec![format!(
+            "expected the operation to fail, but no layer serves {} for this kind",
+            case.operation
+        )]),
+        Err(_) if case.expect_error => Verdict::Passed,
+        Err(e) => Verdict::Failed(vec![format!("operation failed: {e}")]),
+        Ok(_) if case.expect_error => Verdict::Failed(vec![
+            "expected the operation to fail, but it succeeded".into(),
+        ]),
+        Ok(actual) => {
             let mut lines = Vec::new();
             for (key, expected) in &case.output {
                 let Some(got) = actual.get(key) else {
@@ -358,12 +253,20 @@ pub(crate) fn judge_result(
                     }
                 }));
             }
-            let verdict = if lines.is_empty() {
+            if lines.is_empty() {
                 Verdict::Passed
             } else {
                 Verdict::Failed(lines)
-            };
-            (Some(source), verdict)
+            }
         }
-    }
+    };
+    let verdict = match (verdict, violations.is_empty()) {
+        (verdict, true) => verdict,
+        (Verdict::Failed(mut lines), false) => {
+            lines.extend(violations);
+            Verdict::Failed(lines)
+        }
+        (_, false) => Verdict::Failed(violations),
+    };
+    (served_by, verdict)
 }

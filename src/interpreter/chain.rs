@@ -8,12 +8,13 @@ use serde_json::Value;
 use super::layer::{
     Answer, CatalogEntry, Layer, Outcome, OwnedRequest, ReplicaResult, Request, Source,
 };
-use super::object::{gvk_of, type_name};
+use super::object::gvk_of;
 use crate::api::{
     AggregatedStatusItem, Component, DependentObjectReference, InterpreterOperation,
     ResourceInterpreterCustomization, ResourceInterpreterWebhookConfiguration,
 };
 use crate::error::{Error, Result};
+use crate::k8s::field::type_phrase as type_name;
 
 /// Karmada's resource interpreter: customizations, webhooks, bundled
 /// third-party customizations and native built-ins, consulted in that order.
@@ -49,7 +50,7 @@ impl Default for Interpreter {
     /// The built-in set: bundled third-party customizations and native built-ins.
     fn default() -> Self {
         Self {
-            layers: vec![crate::thirdparty::bundled_layer(), crate::builtin::layer()],
+            layers: vec![crate::thirdparty::layer(), crate::builtin::layer()],
         }
     }
 }
@@ -197,7 +198,7 @@ impl Interpreter {
     /// use karmada_interpreter::Interpreter;
     /// use serde_json::json;
     ///
-    /// let chain = Interpreter::builder().bundled(false).build().unwrap();
+    /// let chain = Interpreter::builder().thirdparty(false).build().unwrap();
     /// let desired = json!({"apiVersion": "v1", "kind": "PersistentVolumeClaim",
     ///                      "metadata": {"name": "data"}, "spec": {}});
     /// let observed = json!({"apiVersion": "v1", "kind": "PersistentVolumeClaim",
@@ -297,14 +298,14 @@ fn unwrap_outcome<T>(
 /// use karmada_interpreter::Interpreter;
 ///
 /// // Only the native built-ins, no bundled third-party customizations.
-/// let native_only = Interpreter::builder().bundled(false).build().unwrap();
+/// let native_only = Interpreter::builder().thirdparty(false).build().unwrap();
 /// assert_eq!(native_only.layers().len(), 1);
 /// ```
 pub struct InterpreterBuilder {
     customizations: Vec<ResourceInterpreterCustomization>,
     webhooks: Vec<ResourceInterpreterWebhookConfiguration>,
     custom_layers: [Option<Arc<dyn Layer>>; 2],
-    bundled: bool,
+    thirdparty: bool,
     native: bool,
 }
 
@@ -314,7 +315,7 @@ impl Default for InterpreterBuilder {
             customizations: Vec::new(),
             webhooks: Vec::new(),
             custom_layers: [None, None],
-            bundled: true,
+            thirdparty: true,
             native: true,
         }
     }
@@ -339,9 +340,9 @@ impl InterpreterBuilder {
         self
     }
 
-    /// Replaces the customization layer with your own implementation
-    /// (for example one that watches a cluster).
-    pub fn customization_layer(mut self, layer: Arc<dyn Layer>) -> Self {
+    /// Replaces the declarative layer with your own implementation
+    /// (for example one that watches a cluster for customizations).
+    pub fn declarative_layer(mut self, layer: Arc<dyn Layer>) -> Self {
         self.custom_layers[0] = Some(layer);
         self
     }
@@ -352,9 +353,10 @@ impl InterpreterBuilder {
         self
     }
 
-    /// Whether the bundled third-party customizations take part (default: yes).
-    pub fn bundled(mut self, on: bool) -> Self {
-        self.bundled = on;
+    /// Whether the thirdparty layer (the bundled customizations) takes part
+    /// (default: yes).
+    pub fn thirdparty(mut self, on: bool) -> Self {
+        self.thirdparty = on;
         self
     }
 
@@ -367,8 +369,8 @@ impl InterpreterBuilder {
     /// Validates and loads everything into a chain.
     pub fn build(self) -> Result<Interpreter> {
         let mut layers: Vec<Arc<dyn Layer>> = Vec::new();
-        let [custom_customization, custom_webhook] = self.custom_layers;
-        if let Some(layer) = custom_customization {
+        let [custom_declarative, custom_webhook] = self.custom_layers;
+        if let Some(layer) = custom_declarative {
             layers.push(layer);
         }
         if !self.customizations.is_empty() {
@@ -382,8 +384,8 @@ impl InterpreterBuilder {
         if !self.webhooks.is_empty() {
             layers.push(Arc::new(crate::webhook::WebhookLayer::new(self.webhooks)?));
         }
-        if self.bundled {
-            layers.push(crate::thirdparty::bundled_layer());
+        if self.thirdparty {
+            layers.push(crate::thirdparty::layer());
         }
         if self.native {
             layers.push(crate::builtin::layer());

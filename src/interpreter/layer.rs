@@ -12,26 +12,37 @@ use crate::api::{
 };
 use crate::error::Result;
 
-/// The four layers, in the order the chain consults them.
+/// The four layers, in the order the chain consults them, named as Karmada
+/// names its interpreters (declarative, webhook, thirdparty, native).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum LayerKind {
-    /// User `ResourceInterpreterCustomization` objects (Lua).
-    Customization,
-    /// Interpreter webhooks.
+    /// User `ResourceInterpreterCustomization` objects: Lua scripts
+    /// (Karmada's declarative, or customized, interpreter; module [`crate::lua`]).
+    Declarative,
+    /// Interpreter webhooks (module [`crate::webhook`]).
     Webhook,
-    /// Customizations bundled with this crate (`thirdparty/`, Lua).
-    Bundled,
-    /// Native Rust built-ins (`builtin/`).
+    /// Customizations bundled with this crate (`thirdparty/`, Lua; module
+    /// [`crate::thirdparty`]).
+    Thirdparty,
+    /// Native Rust built-ins (`builtin/`, module [`crate::builtin`]).
     Native,
 }
 
 impl LayerKind {
-    /// Lower-case name used in CLI output.
+    /// Every layer, in consultation order.
+    pub const ALL: [LayerKind; 4] = [
+        Self::Declarative,
+        Self::Webhook,
+        Self::Thirdparty,
+        Self::Native,
+    ];
+
+    /// Lower-case name used in output and docs: the variant's name.
     pub fn as_str(self) -> &'static str {
         match self {
-            Self::Customization => "customization",
+            Self::Declarative => "declarative",
             Self::Webhook => "webhook",
-            Self::Bundled => "thirdparty",
+            Self::Thirdparty => "thirdparty",
             Self::Native => "native",
         }
     }
@@ -294,4 +305,18 @@ pub trait Layer: Send + Sync {
     /// Every (kind, operation) this layer serves, for listings. Layers whose
     /// coverage is open-ended (webhook rules with wildcards) list their rules.
     fn catalog(&self) -> Vec<CatalogEntry>;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::LayerKind;
+
+    #[test]
+    fn printed_names_are_karmadas_and_match_the_variants() {
+        let names: Vec<&str> = LayerKind::ALL.iter().map(|k| k.as_str()).collect();
+        assert_eq!(names, ["declarative", "webhook", "thirdparty", "native"]);
+        for kind in LayerKind::ALL {
+            assert_eq!(format!("{kind:?}").to_lowercase(), kind.to_string());
+        }
+    }
 }

@@ -5,10 +5,22 @@
 //! the native built-ins (`lua-environment.md` §1.7). The first layer that serves
 //! the pair answers; its error is the chain's error (no fall-through). Every
 //! answer says which layer produced it ([`Answer::served_by`]).
+//!
+//! Module map (the floors are drawn in `docs/architecture.md`):
+//!
+//! - `layer`: the [`Layer`] trait, [`LayerKind`] (declarative, webhook,
+//!   thirdparty, native), [`Request`], [`Outcome`], [`Source`].
+//! - `chain`: [`Interpreter`], the ordered layers, and its builder.
+//! - `operation`: the one operation model: [`Inputs`] → [`Request`]
+//!   ([`InputError`] when an input is missing or extra), [`Outcome`] →
+//!   Karmada's named results ([`results`]). Used by the CLI, the golden
+//!   runner and the webhook SDK.
+//! - `object`: object identity (gvk, `Kind namespace/name`).
 
 mod chain;
 mod layer;
 mod object;
+mod operation;
 
 pub use chain::{Interpreter, InterpreterBuilder};
 pub use layer::{
@@ -16,3 +28,4 @@ pub use layer::{
 };
 pub(crate) use object::split_api_version;
 pub use object::{describe, from_dynamic, from_resource, gvk_of};
+pub use operation::{result_names, results, results_map, InputError, Inputs, ObjectInput};

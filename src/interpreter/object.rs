@@ -4,7 +4,6 @@ use kube::core::DynamicObject;
 use serde_json::Value;
 
 use crate::error::{Error, Result};
-pub(crate) use crate::k8s::field::type_phrase as type_name;
 pub(crate) use crate::k8s::object::split_api_version;
 pub use crate::k8s::object::{describe, gvk_of};
 

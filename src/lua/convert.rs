@@ -172,7 +172,7 @@ pub fn type_code(v: &LuaValue) -> u8 {
 
 /// A number as the reference's JSON decoding sees it: whole values in the
 /// signed 64-bit range are integers, everything else doubles.
-pub fn number_to_json(x: f64) -> Result<Value, String> {
+pub(crate) fn number_to_json(x: f64) -> Result<Value, String> {
     if x.is_nan() {
         return Err("json: unsupported value: NaN".to_owned());
     }
@@ -188,7 +188,7 @@ pub fn number_to_json(x: f64) -> Result<Value, String> {
 
 /// Encodes a Lua value the way the reference's JSON bridge does.
 /// Empty tables become `[]`; call [`reconcile`] afterwards.
-pub fn from_lua(lua: &Lua, value: &LuaValue) -> Result<Value, String> {
+pub(crate) fn from_lua(lua: &Lua, value: &LuaValue) -> Result<Value, String> {
     match value {
         LuaValue::Nil => Ok(Value::Null),
         LuaValue::Boolean(b) => Ok(Value::Bool(*b)),

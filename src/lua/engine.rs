@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use mlua::{Function, Lua, MultiValue, Value as LuaValue};
 
-use super::sandbox::{self, Sandbox, DEADLINE_MESSAGE};
+use super::sandbox::{self, Sandbox};
 
 /// Execution limits of every run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -52,28 +52,64 @@ impl Script {
     }
 }
 
-/// How a run failed.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum RunError {
+/// How a script failed. The variants tell the kinds of failure apart by
+/// type; each carries the Lua message as Karmada words it.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ScriptError {
     /// The script does not compile.
+    #[error("{0}")]
     Compile(String),
-    /// A Lua error (including `not found function`), deadline, memory or
-    /// stack exhaustion.
+    /// The run outlived its deadline ([`Limits::timeout`]).
+    #[error("{0}")]
+    Timeout(String),
+    /// The Lua state reached its memory limit ([`Limits::memory`]).
+    #[error("{0}")]
+    MemoryLimit(String),
+    /// The script used something the sandbox refuses: a disabled function
+    /// (`os.exit`, `string.rep`, `loadstring`, ...), a module other than
+    /// `kube`, a write to a read-only library, a binary chunk.
+    #[error("{0}")]
+    Refused(String),
+    /// Any other Lua error (including `not found function`, stack
+    /// exhaustion and results of the wrong shape).
+    #[error("{0}")]
     Runtime(String),
 }
 
-impl RunError {
+impl ScriptError {
     /// The message.
     pub fn message(&self) -> &str {
         match self {
-            Self::Compile(m) | Self::Runtime(m) => m,
+            Self::Compile(m)
+            | Self::Timeout(m)
+            | Self::MemoryLimit(m)
+            | Self::Refused(m)
+            | Self::Runtime(m) => m,
+        }
+    }
+
+    /// The same kind of failure with another message.
+    pub(crate) fn with_message(&self, message: String) -> Self {
+        match self {
+            Self::Compile(_) => Self::Compile(message),
+            Self::Timeout(_) => Self::Timeout(message),
+            Self::MemoryLimit(_) => Self::MemoryLimit(message),
+            Self::Refused(_) => Self::Refused(message),
+            Self::Runtime(_) => Self::Runtime(message),
         }
     }
 }
 
-impl std::fmt::Display for RunError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.message())
+/// Whether `e` is (or wraps) the Lua state's out-of-memory error, or a
+/// script re-raised that error's text after catching it.
+pub(crate) fn is_memory_error(e: &mlua::Error) -> bool {
+    match e {
+        mlua::Error::MemoryError(_) => true,
+        mlua::Error::CallbackError { cause, .. } | mlua::Error::WithContext { cause, .. } => {
+            is_memory_error(cause)
+        }
+        other => lua_message(other).contains("not enough memory"),
     }
 }
 
@@ -108,9 +144,9 @@ pub(crate) struct Vm {
 }
 
 impl Vm {
-    fn new(limits: &Limits) -> Result<Self, RunError> {
+    fn new(limits: &Limits) -> Result<Self, ScriptError> {
         let sandbox = sandbox::build(limits.memory).map_err(|e| {
-            RunError::Runtime(format!("cannot create Lua state: {}", lua_message(&e)))
+            ScriptError::Runtime(format!("cannot create Lua state: {}", lua_message(&e)))
         })?;
         Ok(Self {
             sandbox,
@@ -125,11 +161,11 @@ impl Vm {
         &self.sandbox.lua
     }
 
-    fn chunk(&mut self, script: &Script) -> Result<Function, RunError> {
+    fn chunk(&mut self, script: &Script) -> Result<Function, ScriptError> {
         if let Some(f) = self.compiled.get(&script.id) {
             return Ok(f.clone());
         }
-        let f = compile(&self.sandbox.lua, &script.text).map_err(RunError::Compile)?;
+        let f = compile(&self.sandbox.lua, &script.text)?;
         self.compiled.insert(script.id, f.clone());
         Ok(f)
     }
@@ -141,7 +177,7 @@ impl Vm {
         function: &'static str,
         args: MultiValue,
         timeout: Duration,
-    ) -> Result<MultiValue, RunError> {
+    ) -> Result<MultiValue, ScriptError> {
         let chunk = self.chunk(script)?;
         let name = match self.names.get(function) {
             Some(s) => s.clone(),
@@ -150,7 +186,7 @@ impl Vm {
                     .sandbox
                     .lua
                     .create_string(function)
-                    .map_err(|e| RunError::Runtime(lua_message(&e)))?;
+                    .map_err(|e| ScriptError::Runtime(lua_message(&e)))?;
                 self.names.insert(function, s.clone());
                 s
             }
@@ -159,27 +195,36 @@ impl Vm {
         all.push_back(LuaValue::Function(chunk));
         all.push_back(LuaValue::String(name));
         all.extend(args);
+        self.sandbox.refusal.take();
         self.sandbox.deadline.set(timeout);
         let result = self.sandbox.run.call::<MultiValue>(all);
+        let expired = self.sandbox.deadline.expired();
         self.sandbox.deadline.clear();
         result.map_err(|e| {
-            let message = lua_message(&e);
-            if message.contains(DEADLINE_MESSAGE) || message.contains("not enough memory") {
+            let error = self.sandbox.classify(&e, expired);
+            if matches!(error, ScriptError::Timeout(_) | ScriptError::MemoryLimit(_)) {
                 self.poisoned = true;
             }
-            RunError::Runtime(message)
+            error
         })
     }
 }
 
 /// Compiles a script as a text chunk named `<string>` (binary chunks are
 /// refused).
-pub(crate) fn compile(lua: &Lua, text: &str) -> Result<Function, String> {
+pub(crate) fn compile(lua: &Lua, text: &str) -> Result<Function, ScriptError> {
     lua.load(text)
         .set_name("=<string>")
         .set_mode(mlua::chunk::ChunkMode::Text)
         .into_function()
-        .map_err(|e| lua_message(&e))
+        .map_err(|e| {
+            // Lua's binary chunks start with ESC "Lua".
+            if text.starts_with("\x1bLua") {
+                ScriptError::Refused(lua_message(&e))
+            } else {
+                ScriptError::Compile(lua_message(&e))
+            }
+        })
 }
 
 /// A pool of sandboxed states (LIFO, at most [`Engine::POOL_SIZE`] idle).
@@ -217,8 +262,8 @@ impl Engine {
     /// empty) and returns the state afterwards.
     pub(crate) fn with_vm<T>(
         &self,
-        f: impl FnOnce(&mut Vm, Duration) -> Result<T, RunError>,
-    ) -> Result<T, RunError> {
+        f: impl FnOnce(&mut Vm, Duration) -> Result<T, ScriptError>,
+    ) -> Result<T, ScriptError> {
         let taken = self.pool.lock().ok().and_then(|mut p| p.pop());
         let mut vm = match taken {
             Some(vm) => vm,
@@ -250,20 +295,20 @@ impl Default for Engine {
 
 /// Runs only the top-level code of `text` in a fresh sandboxed state and
 /// reports whether it leaves a global function `function` behind.
-pub fn defines_function(text: &str, function: &str, limits: Limits) -> Result<bool, RunError> {
+pub fn defines_function(text: &str, function: &str, limits: Limits) -> Result<bool, ScriptError> {
     let vm = Vm::new(&limits)?;
-    let chunk = compile(&vm.sandbox.lua, text).map_err(RunError::Compile)?;
+    let chunk = compile(&vm.sandbox.lua, text)?;
     vm.sandbox.deadline.set(limits.timeout);
     let r = vm.sandbox.probe.call::<String>((chunk, function));
+    let expired = vm.sandbox.deadline.expired();
     vm.sandbox.deadline.clear();
     r.map(|t| t == "function")
-        .map_err(|e| RunError::Runtime(lua_message(&e)))
+        .map_err(|e| vm.sandbox.classify(&e, expired))
 }
 
 /// Compiles `text` in a fresh sandboxed state without running it.
-/// Returns the compiler message on failure.
-pub fn compile_check(text: &str) -> Result<(), String> {
+pub fn compile_check(text: &str) -> Result<(), ScriptError> {
     let lua = Lua::new_with(mlua::StdLib::NONE, mlua::LuaOptions::default())
-        .map_err(|e| lua_message(&e))?;
+        .map_err(|e| ScriptError::Runtime(lua_message(&e)))?;
     compile(&lua, text).map(|_| ())
 }

@@ -48,7 +48,7 @@ use ::kube::core::GroupVersionKind;
 use mlua::Value as LuaValue;
 use serde_json::Value;
 
-pub use engine::{compile_check, Engine, Limits, RunError, Script};
+pub use engine::{compile_check, Engine, Limits, Script, ScriptError};
 
 use crate::api::{
     AggregatedStatusItem, DependentObjectReference, InterpreterOperation,
@@ -91,7 +91,7 @@ impl LuaLayer {
     /// The declarative layer for user customizations, with default limits.
     pub fn customizations(items: Vec<ResourceInterpreterCustomization>) -> Result<Self> {
         Ok(Self::merge(
-            LayerKind::Customization,
+            LayerKind::Declarative,
             items,
             Limits::default(),
         ))
@@ -102,12 +102,12 @@ impl LuaLayer {
         items: Vec<ResourceInterpreterCustomization>,
         limits: Limits,
     ) -> Result<Self> {
-        Ok(Self::merge(LayerKind::Customization, items, limits))
+        Ok(Self::merge(LayerKind::Declarative, items, limits))
     }
 
     /// The bundled third-party layer.
     pub(crate) fn bundled(items: Vec<ResourceInterpreterCustomization>) -> Self {
-        Self::merge(LayerKind::Bundled, items, Limits::default())
+        Self::merge(LayerKind::Thirdparty, items, Limits::default())
     }
 
     fn merge(
@@ -173,10 +173,10 @@ impl LuaLayer {
         args: &[Arg<'_>],
         convert: impl FnOnce(&mlua::Lua, Vec<LuaValue>) -> std::result::Result<T, String>,
     ) -> Result<T> {
-        let err = |message: String| Error::Lua {
+        let err = |source: ScriptError| Error::Lua {
             customization: customization.to_owned(),
             operation: op,
-            message,
+            source,
         };
         let mut failure_is_conversion = false;
         let out = self.engine.with_vm(|vm, timeout| {
@@ -198,24 +198,22 @@ impl LuaLayer {
                 })
                 .collect();
             let lua_args = convert::to_lua_many(&lua, &pushes)
-                .map_err(|e| RunError::Runtime(engine::lua_message(&e)))?;
+                .map_err(|e| ScriptError::Runtime(engine::lua_message(&e)))?;
             let results = vm.call(script, op.lua_function(), lua_args, timeout)?;
             let results: Vec<LuaValue> = results.into_iter().collect();
             convert(&lua, results).map_err(|m| {
                 failure_is_conversion = true;
-                RunError::Runtime(m)
+                ScriptError::Runtime(m)
             })
         });
         out.map_err(|e| {
-            let msg = e.message().to_owned();
-            if op == InterpreterOperation::InterpretComponent {
-                if failure_is_conversion {
-                    err(msg)
-                } else {
-                    err(format!("failed to run 'GetComponents' script: {msg}"))
-                }
+            if op == InterpreterOperation::InterpretComponent && !failure_is_conversion {
+                err(e.with_message(format!(
+                    "failed to run 'GetComponents' script: {}",
+                    e.message()
+                )))
             } else {
-                err(msg)
+                err(e)
             }
         })
     }

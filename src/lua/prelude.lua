@@ -9,17 +9,25 @@ local rawpcall, rawxpcall, setfenv, setmetatable, getmetatable, rawget =
 local type, error, select, tostring_raw = type, error, select, tostring
 local ssub, sbyte, schar, sreverse, slen =
   string.sub, string.byte, string.char, string.reverse, string.len
-local check = H.check
+local check, refused = H.check, H.refused
+
+-- Raises a sandbox refusal: the host records the message first, so the
+-- failure is reported as a refusal by type. `level` counts from the caller
+-- of `refuse`, as `error`'s does.
+local function refuse(message, level)
+  refused(message)
+  error(message, level + 1)
+end
 
 local NOT_SUPPORTED = " is not supported in karmada customized resourceinterpreter."
 local function disabled(name)
   return function()
-    error("call function " .. name .. NOT_SUPPORTED, 2)
+    refuse("call function " .. name .. NOT_SUPPORTED, 2)
   end
 end
 local function unsupported_string(name)
   return function()
-    error("The Lua function string." .. name .. " is not supported by Karmada. If you believe "
+    refuse("The Lua function string." .. name .. " is not supported by Karmada. If you believe "
       .. "this function is essential for your use case, please submit an issue to let us know why you need it.", 2)
   end
 end
@@ -178,7 +186,7 @@ local function readonly(t, name)
   return setmetatable({}, {
     __index = t,
     __newindex = function()
-      error(name .. " is read-only", 2)
+      refuse(name .. " is read-only", 2)
     end,
     __metatable = false,
   })
@@ -189,7 +197,7 @@ local function require_(name)
   if name == "kube" then
     return KUBE
   end
-  error("module " .. tostring_raw(name) .. " not found:\n\tno field package.preload['"
+  refuse("module " .. tostring_raw(name) .. " not found:\n\tno field package.preload['"
     .. tostring_raw(name) .. "'], ", 2)
 end
 
@@ -202,7 +210,7 @@ local P = readonly({
     end
     return "\n\tno field package.preload['" .. tostring_raw(name) .. "']"
   end }, "package.loaders"),
-  loadlib = function() error("loadlib is not supported", 2) end,
+  loadlib = function() refuse("loadlib is not supported", 2) end,
 }, "package")
 
 local proto = {

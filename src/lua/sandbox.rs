@@ -10,6 +10,7 @@ use mlua::{
     Function, HookTriggers, Lua, LuaOptions, MultiValue, StdLib, Table, Value as LuaValue, VmState,
 };
 
+use super::engine::{is_memory_error, lua_message, ScriptError};
 use super::text::{self, FmtArg};
 
 const PRELUDE: &str = include_str!("prelude.lua");
@@ -47,7 +48,7 @@ impl Deadline {
         self.at.store(u64::MAX, Ordering::Relaxed);
     }
 
-    fn expired(&self) -> bool {
+    pub(crate) fn expired(&self) -> bool {
         let at = self.at.load(Ordering::Relaxed);
         at != u64::MAX && self.base.elapsed().as_nanos() >= u128::from(at)
     }
@@ -60,6 +61,47 @@ pub(crate) struct Sandbox {
     pub run: Function,
     pub probe: Function,
     pub deadline: Deadline,
+    /// The message of the last sandbox refusal of the current run (set by
+    /// the prelude through `H.refused` just before it raises the error).
+    pub refusal: Refusal,
+}
+
+/// The last refusal the prelude reported in a run.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Refusal(Arc<std::sync::Mutex<Option<String>>>);
+
+impl Refusal {
+    fn set(&self, message: String) {
+        if let Ok(mut m) = self.0.lock() {
+            *m = Some(message);
+        }
+    }
+
+    /// Takes (and forgets) the recorded refusal.
+    pub(crate) fn take(&self) -> Option<String> {
+        self.0.lock().ok().and_then(|mut m| m.take())
+    }
+}
+
+impl Sandbox {
+    /// Tells what failed a run: the deadline (`expired`), the memory
+    /// limit, a refusal the prelude recorded in this run, or the script.
+    pub(crate) fn classify(&self, e: &mlua::Error, expired: bool) -> ScriptError {
+        let message = lua_message(e);
+        let refused = self
+            .refusal
+            .take()
+            .is_some_and(|r| message.contains(r.as_str()));
+        if expired {
+            ScriptError::Timeout(message)
+        } else if is_memory_error(e) {
+            ScriptError::MemoryLimit(message)
+        } else if refused {
+            ScriptError::Refused(message)
+        } else {
+            ScriptError::Runtime(message)
+        }
+    }
 }
 
 fn arg_text(v: &LuaValue) -> String {
@@ -106,6 +148,15 @@ pub(crate) fn build(memory: usize) -> mlua::Result<Sandbox> {
             } else {
                 Ok(())
             }
+        })?,
+    )?;
+    let refusal = Refusal::default();
+    let r = refusal.clone();
+    h.set(
+        "refused",
+        lua.create_function(move |_, message: String| {
+            r.set(message);
+            Ok(())
         })?,
     )?;
     let d = deadline.clone();
@@ -311,6 +362,7 @@ pub(crate) fn build(memory: usize) -> mlua::Result<Sandbox> {
         run,
         probe,
         deadline,
+        refusal,
     })
 }
 

@@ -231,7 +231,7 @@ pub const MAX_FORMAT_OUTPUT: usize = 16 << 20;
 
 /// `string.format` with Go's formatting semantics. Fails only when
 /// the result would exceed [`MAX_FORMAT_OUTPUT`].
-pub fn go_format(fmt: &[u8], args: &[FmtArg]) -> Result<Vec<u8>, String> {
+pub(crate) fn go_format(fmt: &[u8], args: &[FmtArg]) -> Result<Vec<u8>, String> {
     let mut out: Vec<u8> = Vec::with_capacity(fmt.len() + 16);
     let mut next = 0usize;
     let mut i = 0usize;

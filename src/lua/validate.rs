@@ -55,9 +55,9 @@ pub fn admit(
     }
     for op in InterpreterOperation::ALL {
         if let Some(script) = incoming.script(op) {
-            compile_check(script).map_err(|message| Denial::Compile {
+            compile_check(script).map_err(|e| Denial::Compile {
                 operation: op,
-                message,
+                message: e.message().to_owned(),
             })?;
         }
     }
@@ -92,7 +92,7 @@ pub fn check_rules(
             let status = match c.script(op) {
                 None => RuleStatus::Unset,
                 Some(script) => match compile_check(script) {
-                    Err(m) => RuleStatus::Error(m.trim().to_owned()),
+                    Err(e) => RuleStatus::Error(e.message().trim().to_owned()),
                     Ok(()) => {
                         match defines_function(script, op.lua_function(), Limits::default()) {
                             Ok(true) => RuleStatus::Pass,

@@ -19,6 +19,7 @@ use hyper_util::rt::TokioIo;
 use rustls_pki_types::ServerName;
 
 use super::endpoint::Endpoint;
+use super::error::WebhookError;
 use super::wire;
 use super::Hook;
 use crate::api::ResourceInterpreterContext;
@@ -39,7 +40,7 @@ pub struct Exchange {
     /// The raw answer body, when one was received.
     pub response_body: Option<Vec<u8>>,
     /// The verified result, or Karmada's reason text for the failure.
-    pub result: Result<Outcome, String>,
+    pub result: Result<Outcome, WebhookError>,
 }
 
 /// Calls interpreter webhooks over HTTPS. Cheap to share (`&self` methods).
@@ -122,7 +123,7 @@ impl WebhookClient {
                 return Exchange {
                     request: sent,
                     response_body: None,
-                    result: Err(e),
+                    result: Err(WebhookError::Call(e)),
                 }
             }
         };
@@ -133,7 +134,9 @@ impl WebhookClient {
                 Err(_) => Exchange {
                     request: sent.clone(),
                     response_body: None,
-                    result: Err("the webhook client thread panicked".to_owned()),
+                    result: Err(WebhookError::Call(
+                        "the webhook client thread panicked".to_owned(),
+                    )),
                 },
             })
         } else {
@@ -145,10 +148,12 @@ impl WebhookClient {
         let mut ex = Exchange {
             request: sent,
             response_body: None,
-            result: Err(String::new()),
+            result: Err(WebhookError::Call(String::new())),
         };
         let Some(req) = ex.request.request.clone() else {
-            ex.result = Err("internal error: no request to send".into());
+            ex.result = Err(WebhookError::Request(
+                "internal error: no request to send".into(),
+            ));
             return ex;
         };
         let body = match wire::encode_request(&ex.request) {
@@ -159,10 +164,10 @@ impl WebhookClient {
             }
         };
         match self.transport(hook, body).await {
-            Err(reason) => ex.result = Err(reason),
+            Err(reason) => ex.result = Err(WebhookError::Call(reason)),
             Ok(answer) => {
                 ex.result = wire::decode_response(&answer)
-                    .map_err(|e| format!("failed to call webhook: {e}"))
+                    .map_err(|e| WebhookError::Response(format!("failed to call webhook: {e}")))
                     .and_then(|ctx| wire::interpret_response(ctx, &req));
                 ex.response_body = Some(answer);
             }

@@ -2,6 +2,7 @@
 //! references resolved to a scheme, a host to dial, a TLS server name, a
 //! `Host` header and a request path. Free of HTTP.
 
+use super::error::WebhookError;
 use k8s_openapi::api::admissionregistration::v1::WebhookClientConfig;
 
 /// A URL split the way Go's `net/url` splits it (enough for validation and dialing).
@@ -110,7 +111,11 @@ impl Endpoint {
     /// assert_eq!(e.url(), "https://wl.interpreters.svc:8443/interpret");
     /// assert_eq!(e.server_name, "wl.interpreters.svc");
     /// ```
-    pub fn from_client_config(cc: &WebhookClientConfig) -> Result<Self, String> {
+    pub fn from_client_config(cc: &WebhookClientConfig) -> Result<Self, WebhookError> {
+        Self::from_client_config_text(cc).map_err(WebhookError::Config)
+    }
+
+    fn from_client_config_text(cc: &WebhookClientConfig) -> Result<Self, String> {
         if let Some(svc) = &cc.service {
             let port = svc.port.unwrap_or(443);
             let port = u16::try_from(port)

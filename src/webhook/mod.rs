@@ -7,18 +7,25 @@
 //! - `wire` items (re-exported here): request construction, version
 //!   negotiation, answer verification with the reference's error texts,
 //!   RFC 6902 patch application and result extraction. No HTTP.
+//! - `error` (re-exported): [`WebhookError`], the webhook concern's typed
+//!   errors, and [`SdkError`] for handlers.
+//! - `endpoint` (re-exported): [`Endpoint`], where a client config points.
+//! - `validation` (re-exported): Karmada's admission rules for
+//!   configurations and dependency lists.
 //! - [`sdk`]: the server SDK (handler trait, response helpers, request
 //!   handling with answers to bad input). No HTTP.
 //! - With feature `webhook`: [`client`] (HTTPS client), [`server`] (TLS HTTP
 //!   server hosting SDK handlers) and [`tls`] (PEM, rustls with ring,
 //!   self-signed certificates).
 //!
-//! A failed call is [`crate::Error::Webhook`] whose `message` is Karmada's
-//! reason text; [`karmada_error_text`] gives the reference's full wording.
+//! A failed call is [`crate::Error::Webhook`] whose `source` is a
+//! [`WebhookError`] displaying Karmada's reason text; [`karmada_error_text`]
+//! gives the reference's full wording.
 
 #[cfg(feature = "webhook")]
 pub mod client;
 mod endpoint;
+mod error;
 pub mod sdk;
 #[cfg(feature = "webhook")]
 pub mod server;
@@ -28,6 +35,7 @@ mod validation;
 mod wire;
 
 pub use endpoint::{clean_path, Endpoint};
+pub use error::{SdkError, WebhookError};
 pub use validation::{
     validate, validate_dependencies, FieldError, FieldErrorType, ValidationErrors,
     ACCEPTED_CONTEXT_VERSIONS,
@@ -168,15 +176,18 @@ impl Layer for WebhookLayer {
 
     #[cfg(feature = "webhook")]
     fn interpret(&self, request: &Request<'_>) -> Result<Outcome> {
-        let fail = |webhook: String, message: String| Error::Webhook {
+        let fail = |webhook: String, source: WebhookError| Error::Webhook {
             webhook,
             operation: request.operation(),
             object: describe(request.object()),
-            message,
+            source,
         };
         match self.call(request) {
-            None => Err(fail(String::new(), "no webhook matches".to_owned())),
-            Some((identity, exchange)) => exchange.result.map_err(|m| fail(identity, m)),
+            None => Err(fail(
+                String::new(),
+                WebhookError::Config("no webhook matches".to_owned()),
+            )),
+            Some((identity, exchange)) => exchange.result.map_err(|e| fail(identity, e)),
         }
     }
 
@@ -190,7 +201,7 @@ impl Layer for WebhookLayer {
                 .to_owned(),
             operation: request.operation(),
             object: describe(request.object()),
-            message: "this build has no HTTPS client: enable the `webhook` feature".to_owned(),
+            source: WebhookError::NoClient,
         })
     }
 
@@ -237,7 +248,7 @@ impl Layer for WebhookLayer {
 /// use karmada_interpreter::{Interpreter, webhook::configuration_for};
 /// use k8s_openapi::api::admissionregistration::v1::WebhookClientConfig;
 ///
-/// let chain = Interpreter::builder().bundled(false).build().unwrap();
+/// let chain = Interpreter::builder().thirdparty(false).build().unwrap();
 /// let cc = WebhookClientConfig { url: Some("https://127.0.0.1:8443/interpret".into()), ..Default::default() };
 /// let config = configuration_for(&chain, "karmada-interpreter", "interpreter.karmada.io", cc, Some(10));
 /// let rule = &config.webhooks[0].rules[0];

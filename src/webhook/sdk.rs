@@ -31,11 +31,12 @@ use serde::de::DeserializeOwned;
 use serde::Deserialize;
 use serde_json::Value;
 
+use super::error::SdkError;
 use crate::api::{
     AggregatedStatusItem, InterpreterOperation, PatchType, RequestStatus,
     ResourceInterpreterContext, ResourceInterpreterResponse,
 };
-use crate::interpreter::{Interpreter, Outcome};
+use crate::interpreter::{InputError, Inputs, Interpreter, ObjectInput, Outcome};
 
 /// The largest request body the SDK reads (1 MiB, as the reference).
 pub const MAX_REQUEST_BODY_BYTES: usize = 1 << 20;
@@ -109,26 +110,26 @@ struct WireContext {
 
 impl Request {
     /// The operation, or an error naming the unknown value.
-    pub fn operation(&self) -> Result<InterpreterOperation, String> {
+    pub fn operation(&self) -> Result<InterpreterOperation, SdkError> {
         self.operation_name
             .parse::<InterpreterOperation>()
             .ok()
             .filter(|op| op.as_str() == self.operation_name)
-            .ok_or_else(|| format!("unsupported operation {:?}", self.operation_name))
+            .ok_or_else(|| SdkError::UnsupportedOperation(self.operation_name.clone()))
     }
 
     /// Decodes `object` into `T` (`there is no content to decode` when absent).
-    pub fn decode_object<T: DeserializeOwned>(&self) -> Result<T, String> {
+    pub fn decode_object<T: DeserializeOwned>(&self) -> Result<T, SdkError> {
         decode_raw(self.object.as_ref())
     }
 }
 
 /// Decodes embedded raw JSON (an object, an observed object, a status) into
 /// `T`; `there is no content to decode` when absent or null.
-pub fn decode_raw<T: DeserializeOwned>(raw: Option<&Value>) -> Result<T, String> {
+pub fn decode_raw<T: DeserializeOwned>(raw: Option<&Value>) -> Result<T, SdkError> {
     match raw {
-        None | Some(Value::Null) => Err("there is no content to decode".to_owned()),
-        Some(v) => T::deserialize(v).map_err(|e| e.to_string()),
+        None | Some(Value::Null) => Err(SdkError::NoContent),
+        Some(v) => T::deserialize(v).map_err(SdkError::Decode),
     }
 }
 
@@ -390,48 +391,47 @@ impl InterpreterHandler {
 
 impl Handler for InterpreterHandler {
     fn handle(&self, request: &Request) -> Response {
-        use crate::interpreter::Request as R;
         let op = match request.operation() {
             Ok(op) => op,
             Err(e) => return errored(400, e),
         };
         let Some(object) = request.object.as_ref() else {
-            return errored(400, "there is no content to decode");
+            return errored(400, SdkError::NoContent);
         };
-        let req = match op {
-            InterpreterOperation::InterpretReplica => R::InterpretReplica { object },
-            InterpreterOperation::InterpretComponent => R::InterpretComponent { object },
-            InterpreterOperation::ReviseReplica => R::ReviseReplica {
-                object,
-                replicas: i64::from(request.desired_replicas.unwrap_or(0)),
-            },
-            InterpreterOperation::Retain => match request.observed_object.as_ref() {
-                Some(observed) => R::Retain {
-                    desired: object,
-                    observed,
-                },
-                None => {
-                    return errored(
-                        400,
-                        "nil observedObject in exploreReview with operation type: Retain",
-                    )
-                }
-            },
-            InterpreterOperation::AggregateStatus => R::AggregateStatus {
-                object,
-                items: (!request.aggregated_status.is_empty())
-                    .then_some(request.aggregated_status.as_slice()),
-            },
-            InterpreterOperation::InterpretStatus => R::InterpretStatus { object },
-            InterpreterOperation::InterpretHealth => R::InterpretHealth { object },
-            InterpreterOperation::InterpretDependency => R::InterpretDependency { object },
+        // The wire carries the object in `object` (the desired one for
+        // Retain, with the live one in `observedObject`), and omits an empty
+        // `aggregatedStatus`: an empty list arrives as no list.
+        let inputs = Inputs {
+            desired: Some(object),
+            observed: request
+                .observed_object
+                .as_ref()
+                .filter(|_| op == InterpreterOperation::Retain),
+            replicas: i64::from(request.desired_replicas.unwrap_or(0)),
+            status_items: (!request.aggregated_status.is_empty())
+                .then_some(request.aggregated_status.as_slice()),
+        };
+        let req = match inputs.request(op) {
+            Ok(r) => r,
+            Err(InputError::Missing {
+                input: ObjectInput::Observed,
+                ..
+            }) => {
+                return errored(
+                    400,
+                    "nil observedObject in exploreReview with operation type: Retain",
+                )
+            }
+            Err(e) => return errored(400, e),
         };
         let answer = match self.chain.interpret(&req) {
             Ok(a) => a,
             Err(e @ crate::Error::NotServed { .. }) => return errored(404, e),
-            Err(e @ (crate::Error::InvalidField { .. } | crate::Error::InvalidInput { .. })) => {
-                return errored(422, e)
-            }
+            Err(
+                e @ (crate::Error::InvalidField { .. }
+                | crate::Error::InvalidInput { .. }
+                | crate::Error::Input(_)),
+            ) => return errored(422, e),
             Err(e) => return errored(500, e),
         };
         let mut r = succeeded("");
@@ -580,12 +580,20 @@ mod tests {
     #[test]
     fn request_decoding_is_lenient() {
         let h = |r: &Request| {
+            assert!(matches!(
+                r.operation(),
+                Err(SdkError::UnsupportedOperation(op)) if op == "Prune"
+            ));
             assert_eq!(
-                r.operation().unwrap_err(),
+                r.operation().unwrap_err().to_string(),
                 "unsupported operation \"Prune\""
             );
+            assert!(matches!(
+                r.decode_object::<Value>(),
+                Err(SdkError::NoContent)
+            ));
             assert_eq!(
-                r.decode_object::<Value>().unwrap_err(),
+                r.decode_object::<Value>().unwrap_err().to_string(),
                 "there is no content to decode"
             );
             assert_eq!(r.desired_replicas, Some(0));

@@ -16,6 +16,7 @@
 //! running.stop(); // or drop it
 //! ```
 
+use super::error::WebhookError;
 use std::convert::Infallible;
 use std::future::Future;
 use std::net::SocketAddr;
@@ -88,7 +89,7 @@ impl Server {
         listener: TcpListener,
         shutdown: impl Future<Output = ()>,
     ) -> Result<(), String> {
-        let tls = Arc::new(self.identity.server_config()?);
+        let tls = Arc::new(self.identity.server_config().map_err(|e| e.to_string())?);
         let acceptor = tokio_rustls::TlsAcceptor::from(tls);
         let routes = Arc::new(self.routes);
         let max_body = self.max_body_bytes;
@@ -126,7 +127,11 @@ impl Server {
 
     /// Starts the server on its own thread and runtime, bound to `addr`
     /// (port 0 picks a free port). Stops when the handle is stopped or dropped.
-    pub fn start(self, addr: SocketAddr) -> Result<RunningServer, String> {
+    pub fn start(self, addr: SocketAddr) -> Result<RunningServer, WebhookError> {
+        self.start_text(addr).map_err(WebhookError::Server)
+    }
+
+    fn start_text(self, addr: SocketAddr) -> Result<RunningServer, String> {
         let std_listener = std::net::TcpListener::bind(addr)
             .map_err(|e| format!("cannot listen on {addr}: {e}"))?;
         std_listener
@@ -134,7 +139,7 @@ impl Server {
             .map_err(|e| e.to_string())?;
         let local = std_listener.local_addr().map_err(|e| e.to_string())?;
         // Fail early on a bad certificate rather than in the thread.
-        self.identity.server_config()?;
+        self.identity.server_config().map_err(|e| e.to_string())?;
         let (tx, rx) = tokio::sync::oneshot::channel::<()>();
         let thread = std::thread::Builder::new()
             .name(format!("webhook-server-{local}"))

@@ -1,6 +1,7 @@
 //! TLS pieces (feature `webhook`): PEM loading, rustls configurations with
 //! the ring provider, and self-signed serving certificates for local use.
 
+use super::error::WebhookError;
 use std::path::Path;
 use std::sync::Arc;
 
@@ -49,7 +50,11 @@ impl TlsIdentity {
     /// assert!(id.cert_pem.starts_with("-----BEGIN CERTIFICATE-----"));
     /// assert!(id.server_config().is_ok());
     /// ```
-    pub fn self_signed(names: &[&str]) -> Result<Self, String> {
+    pub fn self_signed(names: &[&str]) -> Result<Self, WebhookError> {
+        Self::self_signed_text(names).map_err(WebhookError::Tls)
+    }
+
+    fn self_signed_text(names: &[&str]) -> Result<Self, String> {
         let names: Vec<String> = names.iter().map(|s| (*s).to_owned()).collect();
         let key = rcgen::generate_simple_self_signed(names)
             .map_err(|e| format!("cannot generate a self-signed certificate: {e}"))?;
@@ -61,8 +66,12 @@ impl TlsIdentity {
 
     /// A rustls server configuration (ring provider, no client certificates,
     /// ALPN `http/1.1`).
-    pub fn server_config(&self) -> Result<rustls::ServerConfig, String> {
-        let certs = certificates(self.cert_pem.as_bytes())?;
+    pub fn server_config(&self) -> Result<rustls::ServerConfig, WebhookError> {
+        self.server_config_text().map_err(WebhookError::Tls)
+    }
+
+    fn server_config_text(&self) -> Result<rustls::ServerConfig, String> {
+        let certs = certificates_text(self.cert_pem.as_bytes())?;
         let key = PrivateKeyDer::from_pem_slice(self.key_pem.as_bytes())
             .map_err(|e| format!("cannot read the private key: {e}"))?;
         let mut config = rustls::ServerConfig::builder_with_provider(provider())
@@ -77,7 +86,11 @@ impl TlsIdentity {
 }
 
 /// Every certificate of a PEM bundle; an error when there is none.
-pub fn certificates(pem: &[u8]) -> Result<Vec<CertificateDer<'static>>, String> {
+pub fn certificates(pem: &[u8]) -> Result<Vec<CertificateDer<'static>>, WebhookError> {
+    certificates_text(pem).map_err(WebhookError::Tls)
+}
+
+fn certificates_text(pem: &[u8]) -> Result<Vec<CertificateDer<'static>>, String> {
     let certs: Vec<CertificateDer<'static>> = CertificateDer::pem_slice_iter(pem)
         .collect::<Result<_, _>>()
         .map_err(|e| format!("unable to load root certificates: {e}"))?;
@@ -89,7 +102,11 @@ pub fn certificates(pem: &[u8]) -> Result<Vec<CertificateDer<'static>>, String> 
 
 /// A rustls client configuration trusting exactly the certificates of
 /// `ca_bundle` (no system roots), ring provider, ALPN `http/1.1`.
-pub fn client_config(ca_bundle: &[u8]) -> Result<rustls::ClientConfig, String> {
+pub fn client_config(ca_bundle: &[u8]) -> Result<rustls::ClientConfig, WebhookError> {
+    client_config_text(ca_bundle).map_err(WebhookError::Tls)
+}
+
+fn client_config_text(ca_bundle: &[u8]) -> Result<rustls::ClientConfig, String> {
     if ca_bundle.is_empty() {
         return Err(
             "clientConfig.caBundle is empty: this client trusts only the configuration's caBundle (no system roots)"
@@ -97,7 +114,7 @@ pub fn client_config(ca_bundle: &[u8]) -> Result<rustls::ClientConfig, String> {
         );
     }
     let mut roots = rustls::RootCertStore::empty();
-    for cert in certificates(ca_bundle)? {
+    for cert in certificates_text(ca_bundle)? {
         roots
             .add(cert)
             .map_err(|e| format!("unable to load root certificates: {e}"))?;

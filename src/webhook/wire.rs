@@ -6,6 +6,7 @@
 
 use serde_json::Value;
 
+use super::error::WebhookError;
 use crate::api::{
     InterpreterOperation, PatchType, ResourceInterpreterContext, ResourceInterpreterRequest,
     ResourceInterpreterResponse, CONTEXT_API_VERSION, CONTEXT_KIND,
@@ -29,12 +30,12 @@ pub fn karmada_error_text(identity: &str, reason: &str) -> String {
 
 /// Picks the envelope version from a webhook's ordered preference list:
 /// the first entry this client knows (`v1alpha1`), unknown entries skipped.
-pub fn negotiate_version(versions: &[String]) -> Result<&'static str, String> {
+pub fn negotiate_version(versions: &[String]) -> Result<&'static str, WebhookError> {
     versions
         .iter()
         .find_map(|v| (v == "v1alpha1").then_some("v1alpha1"))
         .ok_or_else(|| {
-            "could not create ResourceInterpreterContext objects: webhook does not accept known ResourceInterpreterContext versions (v1alpha1)".to_owned()
+            WebhookError::Config("could not create ResourceInterpreterContext objects: webhook does not accept known ResourceInterpreterContext versions (v1alpha1)".to_owned())
         })
 }
 
@@ -53,7 +54,7 @@ pub fn negotiate_version(versions: &[String]) -> Result<&'static str, String> {
 /// assert_eq!(wire["request"]["replicas"], 2);
 /// assert_eq!(wire["request"]["uid"].as_str().unwrap().len(), 36);
 /// ```
-pub fn build_request(request: &Request<'_>) -> Result<ResourceInterpreterContext, String> {
+pub fn build_request(request: &Request<'_>) -> Result<ResourceInterpreterContext, WebhookError> {
     let object = request.object();
     let meta = |f: &str| {
         object
@@ -77,7 +78,9 @@ pub fn build_request(request: &Request<'_>) -> Result<ResourceInterpreterContext
     match *request {
         Request::ReviseReplica { replicas, .. } => {
             req.replicas = i32::try_from(replicas).map_err(|_| {
-                format!("desired replicas {replicas} do not fit the protocol's int32 `replicas`")
+                WebhookError::Request(format!(
+                    "desired replicas {replicas} do not fit the protocol's int32 `replicas`"
+                ))
             })?;
         }
         Request::Retain { observed, .. } => req.observed_object = Some(observed.clone()),
@@ -90,8 +93,9 @@ pub fn build_request(request: &Request<'_>) -> Result<ResourceInterpreterContext
 }
 
 /// The request body: compact JSON followed by one `\n`.
-pub fn encode_request(ctx: &ResourceInterpreterContext) -> Result<Vec<u8>, String> {
-    let mut body = serde_json::to_vec(ctx).map_err(|e| format!("cannot encode request: {e}"))?;
+pub fn encode_request(ctx: &ResourceInterpreterContext) -> Result<Vec<u8>, WebhookError> {
+    let mut body = serde_json::to_vec(ctx)
+        .map_err(|e| WebhookError::Request(format!("cannot encode request: {e}")))?;
     body.push(b'\n');
     Ok(body)
 }
@@ -99,7 +103,11 @@ pub fn encode_request(ctx: &ResourceInterpreterContext) -> Result<Vec<u8>, Strin
 /// Decodes an answer body like Kubernetes' universal deserializer: JSON when
 /// it starts with `{`, YAML otherwise; `apiVersion`/`kind`, when present,
 /// must name the envelope.
-pub fn decode_response(body: &[u8]) -> Result<ResourceInterpreterContext, String> {
+pub fn decode_response(body: &[u8]) -> Result<ResourceInterpreterContext, WebhookError> {
+    decode_response_text(body).map_err(WebhookError::Response)
+}
+
+fn decode_response_text(body: &[u8]) -> Result<ResourceInterpreterContext, String> {
     let text = std::str::from_utf8(body).map_err(|e| format!("response body is not UTF-8: {e}"))?;
     let value: Value = if text.trim_start().starts_with('{') {
         serde_json::from_str(text)
@@ -154,6 +162,13 @@ fn invalid(reason: impl std::fmt::Display) -> String {
 /// Verifies an answer (§2.7, in the reference's order) and turns it into the
 /// operation's result (§2.9), applying patches to the object that was sent.
 pub fn interpret_response(
+    ctx: ResourceInterpreterContext,
+    sent: &ResourceInterpreterRequest,
+) -> Result<Outcome, WebhookError> {
+    interpret_response_text(ctx, sent).map_err(WebhookError::Response)
+}
+
+fn interpret_response_text(
     ctx: ResourceInterpreterContext,
     sent: &ResourceInterpreterRequest,
 ) -> Result<Outcome, String> {
@@ -225,7 +240,7 @@ fn patched_object(res: &ResourceInterpreterResponse, object: &Value) -> Result<V
         }
         (Some(PatchType::JsonPatch), false) => {}
     }
-    let patched = apply_patch(object, patch)?;
+    let patched = apply_patch_text(object, patch)?;
     if patched
         .get("kind")
         .and_then(Value::as_str)
@@ -250,7 +265,11 @@ fn patched_object(res: &ResourceInterpreterResponse, object: &Value) -> Result<V
 /// assert_eq!(out, json!({"spec": {"replicas": 2, "list": [1, 2]}}));
 /// assert!(apply_patch(&obj, br#"[{"op":"remove","path":"/spec/missing"}]"#).is_err());
 /// ```
-pub fn apply_patch(object: &Value, patch: &[u8]) -> Result<Value, String> {
+pub fn apply_patch(object: &Value, patch: &[u8]) -> Result<Value, WebhookError> {
+    apply_patch_text(object, patch).map_err(WebhookError::Response)
+}
+
+fn apply_patch_text(object: &Value, patch: &[u8]) -> Result<Value, String> {
     let ops: Value = serde_json::from_slice(patch)
         .map_err(|e| format!("the webhook's patch is not valid JSON: {e}"))?;
     let Value::Array(ops) = ops else {
@@ -389,8 +408,9 @@ mod tests {
             serde_json::to_string(&json!({ "response": response }))
                 .unwrap()
                 .as_bytes(),
-        )?;
-        interpret_response(ctx, &sent(op))
+        )
+        .map_err(|e| e.to_string())?;
+        interpret_response(ctx, &sent(op)).map_err(|e| e.to_string())
     }
 
     use InterpreterOperation as Op;
@@ -454,9 +474,11 @@ mod tests {
     fn decoding_rules() {
         assert!(decode_response(br#"{"apiVersion":"v1","kind":"Pod"}"#)
             .unwrap_err()
+            .to_string()
             .contains("no kind \"Pod\" is registered"));
         assert!(decode_response(b"{not json")
             .unwrap_err()
+            .to_string()
             .contains("json parse error"));
         assert!(decode_response(br#"{"response":{"uid":"u","replicas":3.0}}"#).is_err());
         let yaml = decode_response(b"response:\n  uid: u\n  successful: true\n").unwrap();
@@ -471,6 +493,7 @@ mod tests {
         );
         assert!(negotiate_version(&["v1beta9".into()])
             .unwrap_err()
+            .to_string()
             .contains("(v1alpha1)"));
     }
 
@@ -481,6 +504,7 @@ mod tests {
         assert_eq!(out, json!({"a": [2, 3, 4], "b": 1, "kind": "K"}));
         assert!(apply_patch(&obj, br#"[{"op":"frobnicate","path":"/a"}]"#)
             .unwrap_err()
+            .to_string()
             .contains("Unexpected kind: frobnicate"));
         assert!(apply_patch(&obj, br#"[{"op":"add","path":"/x/y","value":1}]"#).is_err());
         assert!(apply_patch(&obj, br#"[{"op":"replace","path":"/x","value":1}]"#).is_err());

@@ -1,0 +1,246 @@
+//! Where golden cases run: the [`Backend`] trait, the built-in chain
+//! ([`ChainBackend`]) and, with feature `webhook`, interpreter webhooks
+//! ([`WebhookBackend`]). The [`super::Runner`] judges what a backend produced
+//! with the same rules for every backend.
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex, PoisonError};
+
+use serde_json::{Map, Value};
+
+use super::case::GoldenCase;
+use super::discover::{is_webhook_only, CaseFile};
+use crate::api::{ResourceInterpreterCustomization, ResourceInterpreterWebhookConfiguration};
+use crate::error::{Error, Result};
+use crate::interpreter::{results_map, Interpreter, Source};
+
+/// What a backend made of one case.
+#[derive(Debug)]
+pub struct Produced {
+    /// The operation's named results ([`crate::interpreter::results`]), or its error.
+    pub result: Result<Map<String, Value>>,
+    /// Which layer (or webhook) answered, when known.
+    pub served_by: Option<Source>,
+    /// Checks beyond the result that failed (e.g. webhook protocol rules);
+    /// any makes the case fail.
+    pub violations: Vec<String>,
+}
+
+/// Something golden cases can run against.
+pub trait Backend: Send + Sync {
+    /// A short name for messages (`chain`, `webhook`).
+    fn name(&self) -> &'static str;
+
+    /// Why this backend does not run `case` of `file`, or `None` when it does.
+    fn skip_reason(&self, file: &CaseFile, case: &GoldenCase) -> Option<String>;
+
+    /// Runs the case's operation (only called when [`Backend::skip_reason`] is `None`).
+    fn produce(&self, file: &CaseFile, case: &GoldenCase) -> Produced;
+}
+
+/// Why a webhook-only case is skipped by the chain.
+pub(crate) const WEBHOOK_ONLY_REASON: &str =
+    "webhook-only case (its directory holds a WEBHOOK-ONLY marker): run it against a webhook";
+
+/// The interpreter chain: the bundled and native layers plus the given
+/// customizations and webhooks, and, in Karmada's layout, the
+/// `customizations.yaml` next to a case file's `testdata/`.
+#[derive(Debug, Default)]
+pub struct ChainBackend {
+    customizations: Vec<ResourceInterpreterCustomization>,
+    webhooks: Vec<ResourceInterpreterWebhookConfiguration>,
+    chains: Mutex<HashMap<Option<PathBuf>, Arc<Result<Interpreter>>>>,
+}
+
+impl ChainBackend {
+    /// The built-in chain extended with `customizations` and `webhooks`.
+    pub fn new(
+        customizations: Vec<ResourceInterpreterCustomization>,
+        webhooks: Vec<ResourceInterpreterWebhookConfiguration>,
+    ) -> Self {
+        Self {
+            customizations,
+            webhooks,
+            chains: Mutex::default(),
+        }
+    }
+
+    /// The chain for cases next to `customization` (Karmada's layout) or none.
+    pub fn chain(&self, customization: Option<&std::path::Path>) -> Result<Interpreter> {
+        let mut customizations = self.customizations.clone();
+        if let Some(path) = customization {
+            customizations.append(&mut crate::load::customizations_from_file(path)?);
+        }
+        Interpreter::builder()
+            .customizations(customizations)
+            .webhook_configurations(self.webhooks.clone())
+            .build()
+    }
+
+    fn chain_for(&self, file: &CaseFile) -> Arc<Result<Interpreter>> {
+        let mut chains = self.chains.lock().unwrap_or_else(PoisonError::into_inner);
+        chains
+            .entry(file.customization.clone())
+            .or_insert_with(|| Arc::new(self.chain(file.customization.as_deref())))
+            .clone()
+    }
+}
+
+impl Backend for ChainBackend {
+    fn name(&self) -> &'static str {
+        "chain"
+    }
+
+    fn skip_reason(&self, file: &CaseFile, _: &GoldenCase) -> Option<String> {
+        is_webhook_only(&file.path).then(|| WEBHOOK_ONLY_REASON.to_owned())
+    }
+
+    fn produce(&self, file: &CaseFile, case: &GoldenCase) -> Produced {
+        let chain = self.chain_for(file);
+        let answer = match &*chain {
+            Err(e) => Err(Error::Config {
+                source_name: file
+                    .customization
+                    .as_ref()
+                    .map_or_else(String::new, |p| p.display().to_string()),
+                message: format!("the chain for this case cannot be built: {e}"),
+            }),
+            Ok(chain) => case
+                .request()
+                .map_err(Error::from)
+                .and_then(|request| chain.interpret(&request)),
+        };
+        match answer {
+            Ok(answer) => Produced {
+                result: Ok(results_map(answer.value)),
+                served_by: Some(answer.served_by),
+                violations: Vec::new(),
+            },
+            Err(e) => Produced {
+                result: Err(e),
+                served_by: None,
+                violations: Vec::new(),
+            },
+        }
+    }
+}
+
+#[cfg(feature = "webhook")]
+pub use self::webhook::WebhookBackend;
+
+#[cfg(feature = "webhook")]
+mod webhook {
+    use super::*;
+    use crate::interpreter::{describe, gvk_of, LayerKind};
+    use crate::webhook::client::WebhookClient;
+    use crate::webhook::WebhookLayer;
+
+    /// Interpreter webhooks: each case whose (kind, operation) a configured
+    /// webhook matches is sent to it; the raw answer must also pass the
+    /// protocol checks ([`crate::webhook::protocol_violations`]): uid echoed,
+    /// `successful` set, `patchType: JSONPatch` with a patch, a message in a
+    /// failing answer; the client itself rejects patches that do not apply.
+    /// Cases no webhook matches are skipped.
+    #[derive(Debug)]
+    pub struct WebhookBackend {
+        layer: WebhookLayer,
+    }
+
+    impl WebhookBackend {
+        /// Validates and loads the configurations.
+        pub fn new(configs: Vec<ResourceInterpreterWebhookConfiguration>) -> Result<Self> {
+            Ok(Self {
+                layer: WebhookLayer::new(configs)?,
+            })
+        }
+
+        /// Uses `client` for the calls (limits, timeouts, address overrides).
+        pub fn with_client(mut self, client: WebhookClient) -> Self {
+            self.layer = self.layer.with_client(client);
+            self
+        }
+    }
+
+    impl Backend for WebhookBackend {
+        fn name(&self) -> &'static str {
+            "webhook"
+        }
+
+        fn skip_reason(&self, _: &CaseFile, case: &GoldenCase) -> Option<String> {
+            // A malformed request is not skipped: `produce` reports it.
+            let request = case.request().ok()?;
+            if case.status_items.as_ref().is_some_and(Vec::is_empty) {
+                return Some(
+                    "`statusItems: []` cannot be told apart from an absent list on the wire".into(),
+                );
+            }
+            let gvk = gvk_of(request.object());
+            self.layer
+                .identity(&gvk, case.operation)
+                .is_none()
+                .then(|| {
+                    format!(
+                        "no webhook rule matches {} for {}",
+                        case.operation,
+                        describe(request.object())
+                    )
+                })
+        }
+
+        fn produce(&self, _: &CaseFile, case: &GoldenCase) -> Produced {
+            let failed = |e: Error| Produced {
+                result: Err(e),
+                served_by: None,
+                violations: Vec::new(),
+            };
+            let request = match case.request() {
+                Ok(r) => r,
+                Err(e) => return failed(e.into()),
+            };
+            let Some((identity, exchange)) = self.layer.call(&request) else {
+                return failed(Error::NotServed {
+                    api_version: gvk_of(request.object()).api_version(),
+                    kind: gvk_of(request.object()).kind,
+                    operation: case.operation,
+                });
+            };
+            let source = Source {
+                layer: LayerKind::Webhook,
+                name: identity.clone().into(),
+            };
+            let mut violations = Vec::new();
+            match (&exchange.response_body, &exchange.request.request) {
+                (Some(body), Some(sent)) => {
+                    violations = crate::webhook::protocol_violations(sent, body)
+                        .into_iter()
+                        .map(|v| format!("protocol: {v}"))
+                        .collect();
+                }
+                // A failure case must be an answer, not a broken call.
+                _ if case.expect_error => violations.push(format!(
+                    "protocol: expected the webhook to answer with an error, but the call failed: {}",
+                    exchange
+                        .result
+                        .as_ref()
+                        .err()
+                        .map_or_else(String::new, ToString::to_string)
+                )),
+                _ => {}
+            }
+            Produced {
+                result: exchange
+                    .result
+                    .map(results_map)
+                    .map_err(|source| Error::Webhook {
+                        webhook: identity,
+                        operation: case.operation,
+                        object: describe(request.object()),
+                        source,
+                    }),
+                served_by: Some(source),
+                violations,
+            }
+        }
+    }
+}
