@@ -1,6 +1,7 @@
 //! Command-line interface.
 
 mod check;
+mod cluster;
 mod list;
 mod run;
 mod serve;
@@ -52,6 +53,8 @@ pub struct ChainArgs {
     /// checks) and the others are skipped: this is how to test a webhook.
     #[arg(long = "webhook-config", value_name = "FILE")]
     webhook_configs: Vec<PathBuf>,
+    #[command(flatten)]
+    cluster: cluster::ClusterArgs,
 }
 
 impl ChainArgs {
@@ -68,6 +71,15 @@ impl ChainArgs {
         let mut webhooks = Vec::new();
         for path in &self.webhook_configs {
             webhooks.extend(load::webhook_configurations_from_file(path)?);
+        }
+        // The objects serving in the cluster now (the rejected ones are
+        // reported on stderr and left out, as the live chain does).
+        if self.cluster.source().is_some() {
+            let runtime = cluster::runtime()?;
+            if let Some(cluster) = self.cluster.start(&runtime)? {
+                customizations.extend(cluster.customizations().iter().cloned());
+                webhooks.extend(cluster.webhook_configurations().iter().cloned());
+            }
         }
         Ok((customizations, webhooks))
     }

@@ -9,10 +9,12 @@
 mod chain;
 mod layer;
 mod object;
+mod typed;
 
 pub use chain::{Interpreter, InterpreterBuilder};
 pub use layer::{
     Answer, CatalogEntry, Layer, LayerKind, Outcome, OwnedRequest, ReplicaResult, Request, Source,
 };
 pub use object::{describe, from_dynamic, from_resource, gvk_of};
+pub use typed::AsObject;
 pub(crate) use object::{split_api_version, type_name};

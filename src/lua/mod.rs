@@ -105,6 +105,11 @@ impl LuaLayer {
         Ok(Self::merge(LayerKind::Customization, items, limits))
     }
 
+    /// A declarative layer with no customizations (serves nothing).
+    pub(crate) fn empty(limits: Limits) -> Self {
+        Self::merge(LayerKind::Customization, Vec::new(), limits)
+    }
+
     /// The bundled third-party layer.
     pub(crate) fn bundled(items: Vec<ResourceInterpreterCustomization>) -> Self {
         Self::merge(LayerKind::Bundled, items, Limits::default())

@@ -120,6 +120,15 @@ impl WebhookLayer {
         })
     }
 
+    /// A layer with no webhooks (serves nothing).
+    pub(crate) fn empty() -> Self {
+        Self {
+            hooks: Vec::new(),
+            #[cfg(feature = "webhook")]
+            client: client::WebhookClient::new(),
+        }
+    }
+
     /// Replaces the HTTPS client (answer size limit, default timeout,
     /// address overrides).
     #[cfg(feature = "webhook")]
