@@ -66,7 +66,10 @@ const CUSTOM: LayerKind = LayerKind::Customization;
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn initial_list_add_modify_delete() {
     let server = MockApiServer::start().await;
-    server.apply(CUSTOMIZATIONS, widget_customization("a", "Widget", &replicas(2)));
+    server.apply(
+        CUSTOMIZATIONS,
+        widget_customization("a", "Widget", &replicas(2)),
+    );
     let (cluster, errors) = start(&server).await;
     let chain = cluster.interpreter().unwrap();
     // Initial list.
@@ -74,10 +77,16 @@ async fn initial_list_add_modify_delete() {
     assert!(answer(&chain, "Gadget").unwrap_err().contains("not served"));
 
     // Added.
-    server.apply(CUSTOMIZATIONS, widget_customization("b", "Gadget", &replicas(5)));
+    server.apply(
+        CUSTOMIZATIONS,
+        widget_customization("b", "Gadget", &replicas(5)),
+    );
     eventually(&chain, "Gadget", Ok((5, CUSTOM))).await;
     // Modified.
-    server.apply(CUSTOMIZATIONS, widget_customization("a", "Widget", &replicas(3)));
+    server.apply(
+        CUSTOMIZATIONS,
+        widget_customization("a", "Widget", &replicas(3)),
+    );
     eventually(&chain, "Widget", Ok((3, CUSTOM))).await;
     // Deleted.
     server.delete(CUSTOMIZATIONS, "a");
@@ -92,10 +101,17 @@ async fn initial_list_add_modify_delete() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn invalid_objects_are_rejected_and_never_replace_good_ones() {
     let server = MockApiServer::start().await;
-    server.apply(CUSTOMIZATIONS, widget_customization("good", "Widget", &replicas(2)));
     server.apply(
         CUSTOMIZATIONS,
-        widget_customization("broken", "Gadget", "function GetReplicas(obj) return end end"),
+        widget_customization("good", "Widget", &replicas(2)),
+    );
+    server.apply(
+        CUSTOMIZATIONS,
+        widget_customization(
+            "broken",
+            "Gadget",
+            "function GetReplicas(obj) return end end",
+        ),
     );
     // Does not decode: spec.target.kind is a number.
     server.apply(
@@ -118,8 +134,12 @@ async fn invalid_objects_are_rejected_and_never_replace_good_ones() {
         .map(|(n, _)| n.as_str())
         .collect();
     assert_eq!(rejected, ["broken", "garbled"]);
-    assert!(status.customizations.rejected[0].1.contains("Lua script error"));
-    assert!(status.customizations.rejected[1].1.contains("does not decode"));
+    assert!(status.customizations.rejected[0]
+        .1
+        .contains("Lua script error"));
+    assert!(status.customizations.rejected[1]
+        .1
+        .contains("does not decode"));
     assert_eq!(errors.lock().unwrap().len(), 2);
 
     // An invalid update of a good customization: the old version keeps serving.
@@ -135,12 +155,22 @@ async fn invalid_objects_are_rejected_and_never_replace_good_ones() {
     assert_eq!(answer(&chain, "Widget"), Ok((2, CUSTOM)));
     let status = cluster.status();
     assert_eq!(status.customizations.serving, ["good"]);
-    assert!(status.customizations.rejected.iter().any(|(n, _)| n == "good"));
+    assert!(status
+        .customizations
+        .rejected
+        .iter()
+        .any(|(n, _)| n == "good"));
     // Fixing it applies, and clears the rejection.
-    server.apply(CUSTOMIZATIONS, widget_customization("good", "Widget", &replicas(4)));
+    server.apply(
+        CUSTOMIZATIONS,
+        widget_customization("good", "Widget", &replicas(4)),
+    );
     eventually(&chain, "Widget", Ok((4, CUSTOM))).await;
     // Fixing the broken one brings it in.
-    server.apply(CUSTOMIZATIONS, widget_customization("broken", "Gadget", &replicas(6)));
+    server.apply(
+        CUSTOMIZATIONS,
+        widget_customization("broken", "Gadget", &replicas(6)),
+    );
     eventually(&chain, "Gadget", Ok((6, CUSTOM))).await;
     let rejected = cluster.status().customizations.rejected;
     assert_eq!(rejected.len(), 1, "{rejected:?}");
@@ -150,7 +180,10 @@ async fn invalid_objects_are_rejected_and_never_replace_good_ones() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_lost_watch_reconnects_and_the_last_good_state_serves_meanwhile() {
     let server = MockApiServer::start().await;
-    server.apply(CUSTOMIZATIONS, widget_customization("a", "Widget", &replicas(2)));
+    server.apply(
+        CUSTOMIZATIONS,
+        widget_customization("a", "Widget", &replicas(2)),
+    );
     let (cluster, errors) = start(&server).await;
     let chain = cluster.interpreter().unwrap();
     assert_eq!(answer(&chain, "Widget"), Ok((2, CUSTOM)));
@@ -162,19 +195,33 @@ async fn a_lost_watch_reconnects_and_the_last_good_state_serves_meanwhile() {
         .wait_for(WAIT, |s| !s.customizations.connected)
         .await
         .expect("the watch error is seen");
-    assert_eq!(answer(&chain, "Widget"), Ok((2, CUSTOM)), "last good state serves");
+    assert_eq!(
+        answer(&chain, "Widget"),
+        Ok((2, CUSTOM)),
+        "last good state serves"
+    );
     // A change made during the outage reaches the chain after the reconnect.
-    server.apply(CUSTOMIZATIONS, widget_customization("a", "Widget", &replicas(8)));
+    server.apply(
+        CUSTOMIZATIONS,
+        widget_customization("a", "Widget", &replicas(8)),
+    );
     eventually(&chain, "Widget", Ok((8, CUSTOM))).await;
     cluster
         .wait_for(WAIT, |s| s.customizations.connected)
         .await
         .expect("connected again");
-    assert!(errors.lock().unwrap().iter().any(|e| e.contains("watching")));
+    assert!(errors
+        .lock()
+        .unwrap()
+        .iter()
+        .any(|e| e.contains("watching")));
 
     // A watch that answers 410 Gone forces a re-list: what changed or
     // disappeared without an event is picked up from the list.
-    server.apply_silently(CUSTOMIZATIONS, widget_customization("b", "Gadget", &replicas(1)));
+    server.apply_silently(
+        CUSTOMIZATIONS,
+        widget_customization("b", "Gadget", &replicas(1)),
+    );
     server.delete_silently(CUSTOMIZATIONS, "a");
     server.expire_watches(true);
     server.cut_watches();
@@ -233,14 +280,19 @@ async fn webhook_configurations_follow_the_cluster() {
     assert_eq!(cluster.status().webhooks.rejected.len(), 1);
 
     // The customization layer comes first when both serve the kind.
-    server.apply(CUSTOMIZATIONS, widget_customization("c", "Widget", &replicas(3)));
+    server.apply(
+        CUSTOMIZATIONS,
+        widget_customization("c", "Widget", &replicas(3)),
+    );
     eventually(&chain, "Widget", Ok((3, CUSTOM))).await;
 
     // Deleting the configuration removes the webhook.
     server.delete(CUSTOMIZATIONS, "c");
     server.delete(WEBHOOKS, "svc");
     cluster
-        .wait_for(WAIT, |s| s.webhooks.serving.is_empty() && s.customizations.serving.is_empty())
+        .wait_for(WAIT, |s| {
+            s.webhooks.serving.is_empty() && s.customizations.serving.is_empty()
+        })
         .await
         .unwrap();
     assert!(chain.served_by(&gvk, op).is_none());
@@ -285,7 +337,9 @@ fn shipped_crds_cover_the_api_types(#[case] file: &str, #[case] full: Value) {
         serde_json::to_value(t).unwrap()
     };
     assert_eq!(written, full, "the sample uses every field of the type");
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("deploy/crds").join(file);
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("deploy/crds")
+        .join(file);
     let text = std::fs::read_to_string(path).unwrap();
     let crd = karmada_interpreter::yaml::documents(&text)
         .into_iter()
@@ -305,7 +359,10 @@ fn shipped_crds_cover_the_api_types(#[case] file: &str, #[case] full: Value) {
                     walk(v, sub, &format!("{at}.{k}"));
                 }
                 for required in schema["required"].as_array().into_iter().flatten() {
-                    assert!(map.contains_key(required.as_str().unwrap()), "{at}: {required}");
+                    assert!(
+                        map.contains_key(required.as_str().unwrap()),
+                        "{at}: {required}"
+                    );
                 }
             }
             Value::Array(items) => {

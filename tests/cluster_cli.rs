@@ -96,7 +96,13 @@ fn list_kubeconfig_shows_the_cluster_customizations_first() {
     let cells: Vec<&str> = row.split_whitespace().collect();
     assert_eq!(
         cells,
-        ["example.io/v1", "Widget", "InterpretReplica", "customization", "good"]
+        [
+            "example.io/v1",
+            "Widget",
+            "InterpretReplica",
+            "customization",
+            "good"
+        ]
     );
     assert!(!stdout.contains("Gadget"), "the rejected one is not served");
     assert!(stderr.contains("\"broken\" is rejected"), "{stderr}");
@@ -149,7 +155,11 @@ fn serve_kubeconfig_serves_the_cluster_customizations_live() {
         .native(false)
         .build()
         .unwrap();
-    let replicas = || chain.get_replicas(&widget("Widget")).map(|a| a.value.replicas);
+    let replicas = || {
+        chain
+            .get_replicas(&widget("Widget"))
+            .map(|a| a.value.replicas)
+    };
     assert_eq!(replicas().unwrap(), 2);
 
     let eventually = |expected: Option<i32>| {
@@ -159,7 +169,10 @@ fn serve_kubeconfig_serves_the_cluster_customizations_live() {
             if got == expected {
                 return;
             }
-            assert!(Instant::now() < deadline, "expected {expected:?}, got {got:?}");
+            assert!(
+                Instant::now() < deadline,
+                "expected {expected:?}, got {got:?}"
+            );
             std::thread::sleep(Duration::from_millis(50));
         }
     };

@@ -131,12 +131,11 @@ pub fn run(args: CheckArgs) -> karmada_interpreter::Result<ExitCode> {
             }
         })?;
         for object in objects {
-            let value = serde_json::to_value(&object).map_err(|e| {
-                karmada_interpreter::Error::Config {
+            let value =
+                serde_json::to_value(&object).map_err(|e| karmada_interpreter::Error::Config {
                     source_name: "cluster".into(),
                     message: e.to_string(),
-                }
-            })?;
+                })?;
             checked += 1;
             if !check_document(&mut tw, "cluster", value) {
                 failed += 1;

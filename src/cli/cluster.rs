@@ -5,7 +5,9 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
-use karmada_interpreter::cluster::{client_for, ClientSource, ClusterConfig, ClusterError, ClusterOptions};
+use karmada_interpreter::cluster::{
+    client_for, ClientSource, ClusterConfig, ClusterError, ClusterOptions,
+};
 use karmada_interpreter::Error;
 
 /// Where to read ResourceInterpreterCustomizations and

@@ -35,9 +35,8 @@ pub async fn client_for(source: &ClientSource) -> Result<kube::Client, ClusterEr
             };
             match path {
                 Some(path) => {
-                    let kubeconfig = Kubeconfig::read_from(path).map_err(|e| {
-                        ClusterError::Client(format!("{}: {e}", path.display()))
-                    })?;
+                    let kubeconfig = Kubeconfig::read_from(path)
+                        .map_err(|e| ClusterError::Client(format!("{}: {e}", path.display())))?;
                     kube::Config::from_custom_kubeconfig(kubeconfig, &options).await
                 }
                 None => kube::Config::from_kubeconfig(&options).await,

@@ -68,11 +68,9 @@ impl Watched for ResourceInterpreterWebhookConfiguration {
     const KIND: &'static str = "ResourceInterpreterWebhookConfiguration";
 
     fn check(&self, name: &str) -> Result<(), ClusterError> {
-        crate::webhook::validate(self).map_err(|source| {
-            ClusterError::InvalidWebhookConfiguration {
-                name: name.to_owned(),
-                source,
-            }
+        crate::webhook::validate(self).map_err(|source| ClusterError::InvalidWebhookConfiguration {
+            name: name.to_owned(),
+            source,
         })
     }
 

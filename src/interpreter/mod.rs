@@ -16,5 +16,5 @@ pub use layer::{
     Answer, CatalogEntry, Layer, LayerKind, Outcome, OwnedRequest, ReplicaResult, Request, Source,
 };
 pub use object::{describe, from_dynamic, from_resource, gvk_of};
-pub use typed::AsObject;
 pub(crate) use object::{split_api_version, type_name};
+pub use typed::AsObject;

@@ -27,7 +27,11 @@ impl<K: kube::Resource + Serialize> AsObject for K {
             reason: format!("cannot encode as JSON: {e}"),
         })?;
         for field in ["apiVersion", "kind"] {
-            if value.get(field).and_then(Value::as_str).is_none_or(str::is_empty) {
+            if value
+                .get(field)
+                .and_then(Value::as_str)
+                .is_none_or(str::is_empty)
+            {
                 return Err(Error::InvalidField {
                     object: describe(&value),
                     field: field.to_owned(),
@@ -145,7 +149,10 @@ mod tests {
         untyped.types = None;
         match chain.replicas_of(&untyped) {
             Err(Error::InvalidField { object, field, .. }) => {
-                assert_eq!((object.as_str(), field.as_str()), ("<no kind> shop/web", "apiVersion"));
+                assert_eq!(
+                    (object.as_str(), field.as_str()),
+                    ("<no kind> shop/web", "apiVersion")
+                );
             }
             other => panic!("expected InvalidField, got {other:?}"),
         }
