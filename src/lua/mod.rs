@@ -106,6 +106,7 @@ impl LuaLayer {
     }
 
     /// A declarative layer with no customizations (serves nothing).
+    #[cfg(feature = "cluster")]
     pub(crate) fn empty(limits: Limits) -> Self {
         Self::merge(LayerKind::Customization, Vec::new(), limits)
     }

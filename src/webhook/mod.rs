@@ -121,6 +121,7 @@ impl WebhookLayer {
     }
 
     /// A layer with no webhooks (serves nothing).
+    #[cfg(feature = "cluster")]
     pub(crate) fn empty() -> Self {
         Self {
             hooks: Vec::new(),
