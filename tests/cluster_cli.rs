@@ -186,3 +186,25 @@ fn serve_kubeconfig_serves_the_cluster_customizations_live() {
     server.delete(CUSTOMIZATIONS, "w");
     eventually(None);
 }
+
+#[test]
+fn cluster_failures_are_named_errors() {
+    let dir = temp_dir("fail");
+    let missing = dir.join("missing.yaml");
+    let out = run(&["check"], &missing);
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("kubeconfig") && stderr.contains("missing.yaml"),
+        "{stderr}"
+    );
+
+    // A server that is not there: the first list never completes.
+    let (rt, server) = mock();
+    let kubeconfig = server.kubeconfig(&dir);
+    drop(rt); // stops the server
+    let out = run(&["list", "--sync-timeout", "1"], &kubeconfig);
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("did not complete in 1s"), "{stderr}");
+}

@@ -27,7 +27,8 @@ pub struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Command {
-    /// Validate customization files (compile status and entry functions per rule).
+    /// Validate customization files, or with --kubeconfig every customization
+    /// in the cluster (compile status and entry functions per rule).
     Check(check::CheckArgs),
     /// Run one operation, like `karmadactl interpret --operation`.
     Run(run::RunArgs),
@@ -36,9 +37,9 @@ enum Command {
     Test(test::TestArgs),
     /// List every (kind, operation) the chain serves and which layer serves it.
     List(list::ListArgs),
-    /// Serve the built-in chain (plus customizations) as an interpreter
-    /// webhook over TLS; `--print-config` prints a matching
-    /// ResourceInterpreterWebhookConfiguration.
+    /// Serve the built-in chain (plus customizations, and with --kubeconfig
+    /// the cluster's, followed live) as an interpreter webhook over TLS;
+    /// `--print-config` prints a matching ResourceInterpreterWebhookConfiguration.
     Serve(Box<serve::ServeArgs>),
 }
 

@@ -25,23 +25,24 @@ pub enum ClientSource {
 /// A client for `source`.
 pub async fn client_for(source: &ClientSource) -> Result<kube::Client, ClusterError> {
     let config = match source {
-        ClientSource::InCluster => {
-            kube::Config::incluster().map_err(|e| ClusterError::Client(e.to_string()))?
-        }
+        ClientSource::InCluster => kube::Config::incluster().map_err(ClusterError::InCluster)?,
         ClientSource::Kubeconfig { path, context } => {
             let options = KubeConfigOptions {
                 context: context.clone(),
                 ..Default::default()
             };
+            let fail = |source| ClusterError::Kubeconfig {
+                path: path.clone(),
+                source,
+            };
             match path {
-                Some(path) => {
-                    let kubeconfig = Kubeconfig::read_from(path)
-                        .map_err(|e| ClusterError::Client(format!("{}: {e}", path.display())))?;
+                Some(file) => {
+                    let kubeconfig = Kubeconfig::read_from(file).map_err(fail)?;
                     kube::Config::from_custom_kubeconfig(kubeconfig, &options).await
                 }
                 None => kube::Config::from_kubeconfig(&options).await,
             }
-            .map_err(|e| ClusterError::Client(e.to_string()))?
+            .map_err(fail)?
         }
     };
     kube::Client::try_from(config).map_err(|source| ClusterError::Api {

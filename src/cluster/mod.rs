@@ -114,9 +114,21 @@ pub enum ClusterError {
     /// The first list of both kinds did not complete in time.
     #[error("the first list of interpreter configuration did not complete in {0:?}")]
     SyncTimeout(Duration),
-    /// The Kubernetes client could not be configured.
-    #[error("cannot configure the Kubernetes client: {0}")]
-    Client(String),
+    /// [`ClusterConfig::wait_for`]'s condition did not hold in time.
+    #[error("the awaited cluster state was not reached in {0:?}")]
+    Timeout(Duration),
+    /// A kubeconfig could not be read or used.
+    #[error("kubeconfig {}: {source}", path.as_ref().map_or_else(|| "(default)".to_owned(), |p| p.display().to_string()))]
+    Kubeconfig {
+        /// The file, when one was named.
+        path: Option<std::path::PathBuf>,
+        /// What is wrong with it.
+        #[source]
+        source: kube::config::KubeconfigError,
+    },
+    /// The in-cluster configuration (service account) could not be read.
+    #[error("in-cluster configuration: {0}")]
+    InCluster(#[source] kube::config::InClusterError),
     /// A call to the API server failed.
     #[error("{what}: {source}")]
     Api {
@@ -347,13 +359,12 @@ impl ClusterConfig {
             .map_err(|_| ClusterError::SyncTimeout(timeout))
     }
 
-    /// Waits until `ready` holds for the status; `Err(())` after `timeout`.
-    #[allow(clippy::result_unit_err)]
+    /// Waits until `ready` holds for the status, or fails after `timeout`.
     pub async fn wait_for(
         &self,
         timeout: Duration,
         ready: impl Fn(&ClusterStatus) -> bool,
-    ) -> Result<(), ()> {
+    ) -> Result<(), ClusterError> {
         let mut rx = self.subscribe();
         let wait = async {
             loop {
@@ -366,7 +377,9 @@ impl ClusterConfig {
                 }
             }
         };
-        tokio::time::timeout(timeout, wait).await.map_err(|_| ())
+        tokio::time::timeout(timeout, wait)
+            .await
+            .map_err(|_| ClusterError::Timeout(timeout))
     }
 }
 
