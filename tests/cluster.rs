@@ -21,8 +21,8 @@ fn replicas(n: i32) -> String {
 }
 
 /// Starts the watchers with a fast back-off and an error log.
-async fn start(server: &MockApiServer) -> (ClusterConfig, Arc<Mutex<Vec<String>>>) {
-    let errors: Arc<Mutex<Vec<String>>> = Arc::default();
+async fn start(server: &MockApiServer) -> (ClusterConfig, Errors) {
+    let errors: Errors = Arc::default();
     let sink = errors.clone();
     let options = ClusterOptions {
         min_backoff: Duration::from_millis(20),
@@ -63,8 +63,10 @@ async fn eventually(chain: &Interpreter, kind: &str, expected: Result<(i32, Laye
 
 const CUSTOM: LayerKind = LayerKind::Customization;
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn initial_list_add_modify_delete() {
+type Errors = Arc<Mutex<Vec<String>>>;
+
+/// A cluster holding customization `a` (Widget: 2 replicas), followed.
+async fn widget_a_serving_2() -> (MockApiServer, ClusterConfig, Errors, Interpreter) {
     let server = MockApiServer::start().await;
     server.apply(
         CUSTOMIZATIONS,
@@ -72,6 +74,12 @@ async fn initial_list_add_modify_delete() {
     );
     let (cluster, errors) = start(&server).await;
     let chain = cluster.interpreter().unwrap();
+    (server, cluster, errors, chain)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn initial_list_add_modify_delete() {
+    let (server, cluster, errors, chain) = widget_a_serving_2().await;
     // Initial list.
     assert_eq!(answer(&chain, "Widget"), Ok((2, CUSTOM)));
     assert!(answer(&chain, "Gadget").unwrap_err().contains("not served"));
@@ -179,13 +187,7 @@ async fn invalid_objects_are_rejected_and_never_replace_good_ones() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_lost_watch_reconnects_and_the_last_good_state_serves_meanwhile() {
-    let server = MockApiServer::start().await;
-    server.apply(
-        CUSTOMIZATIONS,
-        widget_customization("a", "Widget", &replicas(2)),
-    );
-    let (cluster, errors) = start(&server).await;
-    let chain = cluster.interpreter().unwrap();
+    let (server, cluster, errors, chain) = widget_a_serving_2().await;
     assert_eq!(answer(&chain, "Widget"), Ok((2, CUSTOM)));
 
     // The API server goes away: watches drop, the next requests fail.
