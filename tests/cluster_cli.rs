@@ -208,3 +208,35 @@ fn cluster_failures_are_named_errors() {
     assert_eq!(out.status.code(), Some(2), "{stderr}");
     assert!(stderr.contains("did not complete in 1s"), "{stderr}");
 }
+
+#[test]
+fn test_kubeconfig_runs_cases_against_the_cluster_customizations() {
+    let (_rt, server) = mock();
+    let dir = temp_dir("test");
+    let kubeconfig = server.kubeconfig(&dir);
+    let cases = dir.join("cases");
+    std::fs::create_dir_all(&cases).unwrap();
+    std::fs::write(
+        cases.join("widget-test.yaml"),
+        "name: widget replicas\noperation: InterpretReplica\ndesiredObj:\n  apiVersion: example.io/v1\n  kind: Widget\n  metadata: {name: w, namespace: default}\noutput:\n  replica: 2\n",
+    )
+    .unwrap();
+    let cases = cases.to_str().unwrap();
+    // Without a cluster nothing serves Widget.
+    let out = Command::new(BIN).args(["test", cases]).output().unwrap();
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stdout));
+
+    server.apply(
+        CUSTOMIZATIONS,
+        widget_customization("w", "Widget", "function GetReplicas(o) return 2 end"),
+    );
+    let out = run(&["test", cases], &kubeconfig);
+    assert!(out.status.success(), "{}", text(&out.stdout));
+
+    server.apply(
+        CUSTOMIZATIONS,
+        widget_customization("w", "Widget", "function GetReplicas(o) return 3 end"),
+    );
+    let out = run(&["test", cases], &kubeconfig);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stdout));
+}
