@@ -4,6 +4,8 @@
 pub mod api;
 #[path = "../builtin/mod.rs"]
 pub mod builtin;
+#[cfg(feature = "cluster")]
+pub mod cluster;
 pub mod error;
 pub mod golden;
 pub mod interpreter;

@@ -41,3 +41,77 @@ pub(crate) fn is_false(b: &bool) -> bool {
 pub(crate) fn is_zero_i32(v: &i32) -> bool {
     *v == 0
 }
+
+/// `kube::Resource` for a cluster-scoped `config.karmada.io/v1alpha1` kind,
+/// so `kube::Api<T>` can list, watch and edit it. The serde wire format is
+/// untouched: only the static type information is added.
+macro_rules! config_resource {
+    ($ty:ty, $kind:literal, $plural:literal) => {
+        impl kube::Resource for $ty {
+            type DynamicType = ();
+            type Scope = kube::core::ClusterResourceScope;
+
+            fn kind(_: &()) -> std::borrow::Cow<'_, str> {
+                $kind.into()
+            }
+            fn group(_: &()) -> std::borrow::Cow<'_, str> {
+                CONFIG_GROUP.into()
+            }
+            fn version(_: &()) -> std::borrow::Cow<'_, str> {
+                CONFIG_VERSION.into()
+            }
+            fn api_version(_: &()) -> std::borrow::Cow<'_, str> {
+                CONFIG_API_VERSION.into()
+            }
+            fn plural(_: &()) -> std::borrow::Cow<'_, str> {
+                $plural.into()
+            }
+            fn meta(&self) -> &k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta {
+                &self.metadata
+            }
+            fn meta_mut(
+                &mut self,
+            ) -> &mut k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta {
+                &mut self.metadata
+            }
+        }
+    };
+}
+
+/// The API group of Karmada's interpreter configuration types.
+pub const CONFIG_GROUP: &str = "config.karmada.io";
+/// The API version (without group) of Karmada's interpreter configuration types.
+pub const CONFIG_VERSION: &str = "v1alpha1";
+
+config_resource!(
+    ResourceInterpreterCustomization,
+    "ResourceInterpreterCustomization",
+    "resourceinterpretercustomizations"
+);
+config_resource!(
+    ResourceInterpreterWebhookConfiguration,
+    "ResourceInterpreterWebhookConfiguration",
+    "resourceinterpreterwebhookconfigurations"
+);
+
+#[cfg(test)]
+mod resource_tests {
+    use super::*;
+    use kube::Resource;
+
+    #[test]
+    fn config_kinds_have_cluster_scoped_urls() {
+        assert_eq!(
+            ResourceInterpreterCustomization::url_path(&(), None),
+            "/apis/config.karmada.io/v1alpha1/resourceinterpretercustomizations"
+        );
+        assert_eq!(
+            ResourceInterpreterWebhookConfiguration::url_path(&(), None),
+            "/apis/config.karmada.io/v1alpha1/resourceinterpreterwebhookconfigurations"
+        );
+        assert_eq!(
+            ResourceInterpreterCustomization::kind(&()),
+            "ResourceInterpreterCustomization"
+        );
+    }
+}

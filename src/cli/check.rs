@@ -6,13 +6,24 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use karmada_interpreter::api::ResourceInterpreterCustomization;
+use karmada_interpreter::cluster::list_raw;
 use karmada_interpreter::lua::validate::{check_rules, RuleStatus};
+
+use super::cluster;
 
 #[derive(Debug, clap::Args)]
 pub struct CheckArgs {
     /// Files holding ResourceInterpreterCustomization documents (YAML or JSON).
-    #[arg(long = "filename", short = 'f', value_name = "FILE", required = true)]
+    #[arg(
+        long = "filename",
+        short = 'f',
+        value_name = "FILE",
+        required_unless_present_any = ["kubeconfig", "context", "in_cluster"]
+    )]
     files: Vec<PathBuf>,
+    /// With a cluster: every ResourceInterpreterCustomization stored in it.
+    #[command(flatten)]
+    cluster: super::cluster::ClusterArgs,
 }
 
 /// kubectl's tab writer (min width 6, padding 3, widths remembered).
@@ -104,73 +115,29 @@ pub fn run(args: CheckArgs) -> karmada_interpreter::Result<ExitCode> {
             })?;
             let Some(value) = doc.value else { continue };
             checked += 1;
-            tw.line("-".repeat(35));
-            let name = value
-                .pointer("/metadata/name")
-                .and_then(|v| v.as_str())
-                .filter(|s| !s.is_empty())
-                .map_or_else(|| path.display().to_string(), str::to_owned);
-            tw.line(format!("SOURCE: {name}"));
-            let api_version = value
-                .get("apiVersion")
-                .and_then(|v| v.as_str())
-                .unwrap_or("");
-            let kind = value.get("kind").and_then(|v| v.as_str()).unwrap_or("");
-            if kind != "ResourceInterpreterCustomization" {
-                let (group, version) = match api_version.split_once('/') {
-                    Some((g, v)) => (g, v),
-                    None => ("", api_version),
-                };
-                tw.line(format!(
-                    "not a ResourceInterpreterCustomization, got {group}/{version}, Kind={kind}"
-                ));
+            if !check_document(&mut tw, &path.display().to_string(), value) {
                 failed += 1;
-                continue;
             }
-            let c: ResourceInterpreterCustomization = match serde_json::from_value(value) {
-                Ok(c) => c,
-                Err(e) => {
-                    tw.line(format!("invalid ResourceInterpreterCustomization: {e}"));
-                    failed += 1;
-                    continue;
-                }
-            };
-            if c.spec.target.kind.is_empty() {
-                tw.line("target.kind no set");
-                failed += 1;
-                continue;
+        }
+    }
+    // Every customization in the cluster, as stored (rejected ones included).
+    if args.cluster.source().is_some() {
+        let objects = cluster::runtime()?.block_on(async {
+            match args.cluster.client().await? {
+                Some(client) => list_raw::<ResourceInterpreterCustomization>(client)
+                    .await
+                    .map_err(cluster::cluster_error),
+                None => Ok(Vec::new()),
             }
-            if c.spec.target.api_version.is_empty() {
-                tw.line("target.apiVersion no set");
-                failed += 1;
-                continue;
-            }
-            tw.line(format!(
-                "TARGET: {} {}\t",
-                c.spec.target.api_version, c.spec.target.kind
-            ));
-            tw.line("RULERS:");
-            let mut problem = false;
-            for (op, status) in check_rules(&c) {
-                let verdict = match status {
-                    RuleStatus::Unset => "UNSET".to_owned(),
-                    RuleStatus::Pass => "PASS".to_owned(),
-                    RuleStatus::MissingFunction => {
-                        problem = true;
-                        format!("ERROR: function {} is not defined\t", op.lua_function())
-                    }
-                    RuleStatus::Error(m) => {
-                        problem = true;
-                        format!("ERROR: {m}\t")
-                    }
-                    RuleStatus::TopLevelError(m) => {
-                        problem = true;
-                        format!("ERROR: top-level code fails: {m}\t")
-                    }
-                };
-                tw.line(format!("    {op}:\t{verdict}"));
-            }
-            if problem {
+        })?;
+        for object in objects {
+            let value =
+                serde_json::to_value(&object).map_err(|e| karmada_interpreter::Error::Config {
+                    source_name: "cluster".into(),
+                    message: e.to_string(),
+                })?;
+            checked += 1;
+            if !check_document(&mut tw, "cluster", value) {
                 failed += 1;
             }
         }
@@ -185,4 +152,71 @@ pub fn run(args: CheckArgs) -> karmada_interpreter::Result<ExitCode> {
     } else {
         ExitCode::FAILURE
     })
+}
+
+/// Checks one document (a file's or the cluster's); `false` when it has problems.
+fn check_document(tw: &mut TabWriter, origin: &str, value: serde_json::Value) -> bool {
+    tw.line("-".repeat(35));
+    let name = value
+        .pointer("/metadata/name")
+        .and_then(|v| v.as_str())
+        .filter(|s| !s.is_empty())
+        .map_or_else(|| origin.to_owned(), str::to_owned);
+    tw.line(format!("SOURCE: {name}"));
+    let api_version = value
+        .get("apiVersion")
+        .and_then(|v| v.as_str())
+        .unwrap_or("");
+    let kind = value.get("kind").and_then(|v| v.as_str()).unwrap_or("");
+    if kind != "ResourceInterpreterCustomization" {
+        let (group, version) = match api_version.split_once('/') {
+            Some((g, v)) => (g, v),
+            None => ("", api_version),
+        };
+        tw.line(format!(
+            "not a ResourceInterpreterCustomization, got {group}/{version}, Kind={kind}"
+        ));
+        return false;
+    }
+    let c: ResourceInterpreterCustomization = match serde_json::from_value(value) {
+        Ok(c) => c,
+        Err(e) => {
+            tw.line(format!("invalid ResourceInterpreterCustomization: {e}"));
+            return false;
+        }
+    };
+    if c.spec.target.kind.is_empty() {
+        tw.line("target.kind no set");
+        return false;
+    }
+    if c.spec.target.api_version.is_empty() {
+        tw.line("target.apiVersion no set");
+        return false;
+    }
+    tw.line(format!(
+        "TARGET: {} {}\t",
+        c.spec.target.api_version, c.spec.target.kind
+    ));
+    tw.line("RULERS:");
+    let mut ok = true;
+    for (op, status) in check_rules(&c) {
+        let verdict = match status {
+            RuleStatus::Unset => "UNSET".to_owned(),
+            RuleStatus::Pass => "PASS".to_owned(),
+            RuleStatus::MissingFunction => {
+                ok = false;
+                format!("ERROR: function {} is not defined\t", op.lua_function())
+            }
+            RuleStatus::Error(m) => {
+                ok = false;
+                format!("ERROR: {m}\t")
+            }
+            RuleStatus::TopLevelError(m) => {
+                ok = false;
+                format!("ERROR: top-level code fails: {m}\t")
+            }
+        };
+        tw.line(format!("    {op}:\t{verdict}"));
+    }
+    ok
 }

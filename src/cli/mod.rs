@@ -1,6 +1,7 @@
 //! Command-line interface.
 
 mod check;
+mod cluster;
 mod list;
 mod run;
 mod serve;
@@ -26,7 +27,8 @@ pub struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Command {
-    /// Validate customization files (compile status and entry functions per rule).
+    /// Validate customization files, or with --kubeconfig every customization
+    /// in the cluster (compile status and entry functions per rule).
     Check(check::CheckArgs),
     /// Run one operation, like `karmadactl interpret --operation`.
     Run(run::RunArgs),
@@ -35,9 +37,9 @@ enum Command {
     Test(test::TestArgs),
     /// List every (kind, operation) the chain serves and which layer serves it.
     List(list::ListArgs),
-    /// Serve the built-in chain (plus customizations) as an interpreter
-    /// webhook over TLS; `--print-config` prints a matching
-    /// ResourceInterpreterWebhookConfiguration.
+    /// Serve the built-in chain (plus customizations, and with --kubeconfig
+    /// the cluster's, followed live) as an interpreter webhook over TLS;
+    /// `--print-config` prints a matching ResourceInterpreterWebhookConfiguration.
     Serve(Box<serve::ServeArgs>),
 }
 
@@ -52,6 +54,8 @@ pub struct ChainArgs {
     /// checks) and the others are skipped: this is how to test a webhook.
     #[arg(long = "webhook-config", value_name = "FILE")]
     webhook_configs: Vec<PathBuf>,
+    #[command(flatten)]
+    cluster: cluster::ClusterArgs,
 }
 
 impl ChainArgs {
@@ -68,6 +72,15 @@ impl ChainArgs {
         let mut webhooks = Vec::new();
         for path in &self.webhook_configs {
             webhooks.extend(load::webhook_configurations_from_file(path)?);
+        }
+        // The objects serving in the cluster now (the rejected ones are
+        // reported on stderr and left out, as the live chain does).
+        if self.cluster.source().is_some() {
+            let runtime = cluster::runtime()?;
+            if let Some(cluster) = self.cluster.start(&runtime)? {
+                customizations.extend(cluster.customizations().iter().cloned());
+                webhooks.extend(cluster.webhook_configurations().iter().cloned());
+            }
         }
         Ok((customizations, webhooks))
     }

@@ -74,6 +74,10 @@ pub struct ServeArgs {
     /// timeoutSeconds of the printed configuration (1..30).
     #[arg(long, value_name = "SECONDS", value_parser = clap::value_parser!(i32).range(1..=30))]
     timeout_seconds: Option<i32>,
+    /// Serve the cluster's customizations and webhook configurations too,
+    /// following every change live.
+    #[command(flatten)]
+    cluster: super::cluster::ClusterArgs,
 }
 
 fn cli_error(message: impl Into<String>) -> Error {
@@ -205,9 +209,14 @@ pub fn run(args: ServeArgs) -> karmada_interpreter::Result<ExitCode> {
     for path in &args.customizations {
         customizations.extend(load::customizations_from_file(path)?);
     }
-    let chain = Interpreter::builder()
-        .customizations(customizations)
-        .build()?;
+    let runtime = super::cluster::runtime()?;
+    // Kept alive for as long as we serve: its watchers update the chain.
+    let cluster = args.cluster.start(&runtime)?;
+    let mut builder = Interpreter::builder().customizations(customizations);
+    if let Some(cluster) = &cluster {
+        builder = cluster.attach(builder);
+    }
+    let chain = builder.build()?;
     let (identity, throwaway) = args.identity()?;
     if args.print_config {
         if throwaway {
@@ -241,10 +250,6 @@ pub fn run(args: ServeArgs) -> karmada_interpreter::Result<ExitCode> {
         })?;
     }
     let server = Server::new(identity).route(&path, InterpreterHandler::new(chain));
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-        .map_err(|e| cli_error(e.to_string()))?;
     eprintln!("serving the interpreter chain on https://{local}{path}");
     runtime
         .block_on(async move {
@@ -253,6 +258,7 @@ pub fn run(args: ServeArgs) -> karmada_interpreter::Result<ExitCode> {
             server.run(listener, shutdown_signal()).await
         })
         .map_err(cli_error)?;
+    drop(cluster);
     eprintln!("stopped");
     Ok(ExitCode::SUCCESS)
 }

@@ -21,6 +21,7 @@ mod chain;
 mod layer;
 mod object;
 mod operation;
+mod typed;
 
 pub use chain::{Interpreter, InterpreterBuilder};
 pub use layer::{
@@ -29,3 +30,4 @@ pub use layer::{
 pub(crate) use object::split_api_version;
 pub use object::{describe, from_dynamic, from_resource, gvk_of};
 pub use operation::{result_names, results, results_map, InputError, Inputs, ObjectInput};
+pub use typed::AsObject;

@@ -105,6 +105,12 @@ impl LuaLayer {
         Ok(Self::merge(LayerKind::Declarative, items, limits))
     }
 
+    /// A declarative layer with no customizations (serves nothing).
+    #[cfg(feature = "cluster")]
+    pub(crate) fn empty(limits: Limits) -> Self {
+        Self::merge(LayerKind::Declarative, Vec::new(), limits)
+    }
+
     /// The bundled third-party layer.
     pub(crate) fn bundled(items: Vec<ResourceInterpreterCustomization>) -> Self {
         Self::merge(LayerKind::Thirdparty, items, Limits::default())

@@ -52,6 +52,17 @@ pub struct WebhookClient {
     overrides: Vec<(String, u16, SocketAddr)>,
 }
 
+impl Drop for WebhookClient {
+    fn drop(&mut self) {
+        // Dropping a runtime inside an asynchronous context panics (a layer
+        // replaced by a cluster watcher, or released by an async caller).
+        // This one runs nothing between calls: shut it down without waiting.
+        if let Some(Ok(runtime)) = self.runtime.take() {
+            runtime.shutdown_background();
+        }
+    }
+}
+
 impl Default for WebhookClient {
     fn default() -> Self {
         Self::new()

@@ -128,6 +128,16 @@ impl WebhookLayer {
         })
     }
 
+    /// A layer with no webhooks (serves nothing).
+    #[cfg(feature = "cluster")]
+    pub(crate) fn empty() -> Self {
+        Self {
+            hooks: Vec::new(),
+            #[cfg(feature = "webhook")]
+            client: client::WebhookClient::new(),
+        }
+    }
+
     /// Replaces the HTTPS client (answer size limit, default timeout,
     /// address overrides).
     #[cfg(feature = "webhook")]

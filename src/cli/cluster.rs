@@ -1,0 +1,107 @@
+//! `--kubeconfig`, `--context`, `--in-cluster`: read the configuration
+//! objects from a Karmada control plane.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use karmada_interpreter::cluster::{
+    client_for, ClientSource, ClusterConfig, ClusterError, ClusterOptions,
+};
+use karmada_interpreter::Error;
+
+/// Where to read ResourceInterpreterCustomizations and
+/// ResourceInterpreterWebhookConfigurations from, besides files.
+#[derive(Debug, Clone, clap::Args)]
+pub struct ClusterArgs {
+    /// Read the customizations and webhook configurations of the Karmada
+    /// control plane this kubeconfig points at.
+    #[arg(long, value_name = "FILE")]
+    kubeconfig: Option<PathBuf>,
+    /// The kubeconfig context to use (with the default kubeconfig —
+    /// $KUBECONFIG or ~/.kube/config — when --kubeconfig is not given).
+    #[arg(long, value_name = "NAME")]
+    context: Option<String>,
+    /// Use the pod's service account to reach the control plane.
+    #[arg(long, conflicts_with_all = ["kubeconfig", "context"])]
+    in_cluster: bool,
+    /// How long to wait for the first list of both kinds.
+    #[arg(long, default_value_t = 30, value_name = "SECONDS")]
+    sync_timeout: u64,
+}
+
+pub fn cluster_error(e: ClusterError) -> Error {
+    Error::Config {
+        source_name: "cluster".into(),
+        message: e.to_string(),
+    }
+}
+
+pub fn runtime() -> karmada_interpreter::Result<tokio::runtime::Runtime> {
+    tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| Error::Config {
+            source_name: "runtime".into(),
+            message: e.to_string(),
+        })
+}
+
+impl ClusterArgs {
+    /// The client source, when a cluster was asked for.
+    pub fn source(&self) -> Option<ClientSource> {
+        if self.in_cluster {
+            return Some(ClientSource::InCluster);
+        }
+        if self.kubeconfig.is_none() && self.context.is_none() {
+            return None;
+        }
+        Some(ClientSource::Kubeconfig {
+            path: self.kubeconfig.clone(),
+            context: self.context.clone(),
+        })
+    }
+
+    /// A client, when a cluster was asked for.
+    pub async fn client(&self) -> karmada_interpreter::Result<Option<kube::Client>> {
+        match self.source() {
+            None => Ok(None),
+            Some(source) => client_for(&source).await.map(Some).map_err(cluster_error),
+        }
+    }
+
+    /// Starts following the cluster (on `runtime`) and waits for the first
+    /// list; rejected objects are reported on stderr.
+    pub fn start(
+        &self,
+        runtime: &tokio::runtime::Runtime,
+    ) -> karmada_interpreter::Result<Option<ClusterConfig>> {
+        runtime.block_on(async {
+            let Some(client) = self.client().await? else {
+                return Ok(None);
+            };
+            // Every rejection and watch error, as it happens.
+            let options = ClusterOptions {
+                on_error: Some(Arc::new(|e: &ClusterError| eprintln!("cluster: {e}"))),
+                ..ClusterOptions::default()
+            };
+            let cluster = ClusterConfig::start_with(client, options);
+            cluster
+                .wait_synced(Duration::from_secs(self.sync_timeout))
+                .await
+                .map_err(cluster_error)?;
+            let status = cluster.status();
+            for (kind, s) in [
+                ("ResourceInterpreterCustomization", &status.customizations),
+                ("ResourceInterpreterWebhookConfiguration", &status.webhooks),
+            ] {
+                eprintln!(
+                    "cluster: {} {kind}(s) serving, {} rejected",
+                    s.serving.len(),
+                    s.rejected.len()
+                );
+            }
+            Ok(Some(cluster))
+        })
+    }
+}

@@ -1,0 +1,242 @@
+//! `check`, `list` and `serve` with `--kubeconfig`, through the binary,
+//! against the in-process API server (plain http on loopback).
+
+#[path = "support/mock_apiserver.rs"]
+mod mock_apiserver;
+
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use karmada_interpreter::{load, Interpreter};
+use mock_apiserver::{widget, widget_customization, MockApiServer, CUSTOMIZATIONS};
+
+const BIN: &str = env!("CARGO_BIN_EXE_karmada-interpreter");
+
+fn temp_dir(tag: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("ki-cluster-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// A runtime serving the mock API server for the whole test.
+fn mock() -> (tokio::runtime::Runtime, MockApiServer) {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(1)
+        .enable_all()
+        .build()
+        .unwrap();
+    let server = runtime.block_on(MockApiServer::start());
+    (runtime, server)
+}
+
+fn run(args: &[&str], kubeconfig: &Path) -> Output {
+    Command::new(BIN)
+        .args(args)
+        .arg("--kubeconfig")
+        .arg(kubeconfig)
+        .output()
+        .unwrap()
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+#[test]
+fn check_kubeconfig_checks_every_customization_in_the_cluster() {
+    let (_rt, server) = mock();
+    let dir = temp_dir("check");
+    let kubeconfig = server.kubeconfig(&dir);
+    server.apply(
+        CUSTOMIZATIONS,
+        widget_customization("good", "Widget", "function GetReplicas(o) return 2 end"),
+    );
+    let out = run(&["check"], &kubeconfig);
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{stdout}\n{}", text(&out.stderr));
+    assert!(stdout.contains("SOURCE: good"), "{stdout}");
+    assert!(stdout.contains("TARGET: example.io/v1 Widget"), "{stdout}");
+    assert!(stdout.contains("InterpretReplica:") && stdout.contains("PASS"));
+
+    server.apply(
+        CUSTOMIZATIONS,
+        widget_customization("broken", "Gadget", "function GetReplicas(o) return"),
+    );
+    let out = run(&["check"], &kubeconfig);
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert!(stdout.contains("SOURCE: broken"), "{stdout}");
+    assert!(stdout.contains("ERROR:"), "{stdout}");
+    assert!(text(&out.stderr).contains("2 document(s) checked, 1 passed, 1 with problems"));
+}
+
+#[test]
+fn list_kubeconfig_shows_the_cluster_customizations_first() {
+    let (_rt, server) = mock();
+    let dir = temp_dir("list");
+    let kubeconfig = server.kubeconfig(&dir);
+    server.apply(
+        CUSTOMIZATIONS,
+        widget_customization("good", "Widget", "function GetReplicas(o) return 2 end"),
+    );
+    server.apply(
+        CUSTOMIZATIONS,
+        widget_customization("broken", "Gadget", "function GetReplicas(o) return"),
+    );
+    let out = run(&["list"], &kubeconfig);
+    let stdout = text(&out.stdout);
+    let stderr = text(&out.stderr);
+    assert!(out.status.success(), "{stdout}\n{stderr}");
+    let row = stdout
+        .lines()
+        .find(|l| l.contains("Widget"))
+        .unwrap_or_else(|| panic!("{stdout}"));
+    let cells: Vec<&str> = row.split_whitespace().collect();
+    assert_eq!(
+        cells,
+        [
+            "example.io/v1",
+            "Widget",
+            "InterpretReplica",
+            "customization",
+            "good"
+        ]
+    );
+    assert!(!stdout.contains("Gadget"), "the rejected one is not served");
+    assert!(stderr.contains("\"broken\" is rejected"), "{stderr}");
+}
+
+/// Kills the child (by its own id) if a test fails before stopping it.
+struct Guard(Child);
+
+impl Drop for Guard {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+#[test]
+fn serve_kubeconfig_serves_the_cluster_customizations_live() {
+    let (_rt, server) = mock();
+    let dir = temp_dir("serve");
+    let kubeconfig = server.kubeconfig(&dir);
+    server.apply(
+        CUSTOMIZATIONS,
+        widget_customization("w", "Widget", "function GetReplicas(o) return 2 end"),
+    );
+    let config = dir.join("webhook.json");
+    let mut child = Guard(
+        Command::new(BIN)
+            .args(["serve", "--listen", "127.0.0.1:0", "--write-config"])
+            .arg(&config)
+            .arg("--kubeconfig")
+            .arg(&kubeconfig)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap(),
+    );
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while !config.exists() {
+        if let Ok(Some(status)) = child.0.try_wait() {
+            panic!("serve exited early: {status}");
+        }
+        assert!(Instant::now() < deadline, "serve did not start in 30 s");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    // Call the served webhook as Karmada would.
+    let configs = load::webhook_configurations_from_file(&config).unwrap();
+    let chain = Interpreter::builder()
+        .webhook_configurations(configs)
+        .thirdparty(false)
+        .native(false)
+        .build()
+        .unwrap();
+    let replicas = || {
+        chain
+            .get_replicas(&widget("Widget"))
+            .map(|a| a.value.replicas)
+    };
+    assert_eq!(replicas().unwrap(), 2);
+
+    let eventually = |expected: Option<i32>| {
+        let deadline = Instant::now() + Duration::from_secs(10);
+        loop {
+            let got = replicas().ok();
+            if got == expected {
+                return;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "expected {expected:?}, got {got:?}"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    };
+    // Modified in the cluster: the next call sees it, no restart.
+    server.apply(
+        CUSTOMIZATIONS,
+        widget_customization("w", "Widget", "function GetReplicas(o) return 3 end"),
+    );
+    eventually(Some(3));
+    // Deleted: the kind is no longer served.
+    server.delete(CUSTOMIZATIONS, "w");
+    eventually(None);
+}
+
+#[test]
+fn cluster_failures_are_named_errors() {
+    let dir = temp_dir("fail");
+    let missing = dir.join("missing.yaml");
+    let out = run(&["check"], &missing);
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("kubeconfig") && stderr.contains("missing.yaml"),
+        "{stderr}"
+    );
+
+    // A server that is not there: the first list never completes.
+    let (rt, server) = mock();
+    let kubeconfig = server.kubeconfig(&dir);
+    drop(rt); // stops the server
+    let out = run(&["list", "--sync-timeout", "1"], &kubeconfig);
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("did not complete in 1s"), "{stderr}");
+}
+
+#[test]
+fn test_kubeconfig_runs_cases_against_the_cluster_customizations() {
+    let (_rt, server) = mock();
+    let dir = temp_dir("test");
+    let kubeconfig = server.kubeconfig(&dir);
+    let cases = dir.join("cases");
+    std::fs::create_dir_all(&cases).unwrap();
+    std::fs::write(
+        cases.join("widget-test.yaml"),
+        "name: widget replicas\noperation: InterpretReplica\ndesiredObj:\n  apiVersion: example.io/v1\n  kind: Widget\n  metadata: {name: w, namespace: default}\noutput:\n  replica: 2\n",
+    )
+    .unwrap();
+    let cases = cases.to_str().unwrap();
+    // Without a cluster nothing serves Widget.
+    let out = Command::new(BIN).args(["test", cases]).output().unwrap();
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stdout));
+
+    server.apply(
+        CUSTOMIZATIONS,
+        widget_customization("w", "Widget", "function GetReplicas(o) return 2 end"),
+    );
+    let out = run(&["test", cases], &kubeconfig);
+    assert!(out.status.success(), "{}", text(&out.stdout));
+
+    server.apply(
+        CUSTOMIZATIONS,
+        widget_customization("w", "Widget", "function GetReplicas(o) return 3 end"),
+    );
+    let out = run(&["test", cases], &kubeconfig);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stdout));
+}

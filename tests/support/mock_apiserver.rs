@@ -1,0 +1,314 @@
+//! An in-process Kubernetes API server on 127.0.0.1 that speaks just enough
+//! of the list/watch protocol for cluster-scoped custom resources: `GET
+//! <collection>` lists, `GET <collection>?watch=true&resourceVersion=N`
+//! streams the events after N as JSON lines. Tests change objects, cut every
+//! open watch, fail the next requests, or expire the watches (410 Gone).
+
+#![allow(dead_code)]
+
+use std::collections::BTreeMap;
+use std::convert::Infallible;
+use std::net::SocketAddr;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use http_body_util::{combinators::BoxBody, BodyExt, Full, StreamBody};
+use hyper::body::{Bytes, Frame};
+use hyper::{Request, Response};
+use hyper_util::rt::TokioIo;
+use serde_json::{json, Value};
+
+pub const CUSTOMIZATIONS: &str = "resourceinterpretercustomizations";
+pub const WEBHOOKS: &str = "resourceinterpreterwebhookconfigurations";
+const PREFIX: &str = "/apis/config.karmada.io/v1alpha1/";
+
+#[derive(Default)]
+struct Inner {
+    rv: u64,
+    objects: BTreeMap<(String, String), Value>,
+    /// (resourceVersion, collection, type, object)
+    events: Vec<(u64, String, &'static str, Value)>,
+    fail_next: u32,
+    expire_watches: bool,
+    requests: Vec<String>,
+}
+
+/// Handle to the server; it stops when the runtime it was started on ends.
+#[derive(Clone)]
+pub struct MockApiServer {
+    pub addr: SocketAddr,
+    inner: Arc<Mutex<Inner>>,
+    /// Bumped on every change: open watches wake up.
+    changed: tokio::sync::watch::Sender<u64>,
+    /// Bumped to end every open watch.
+    kick: tokio::sync::watch::Sender<u64>,
+}
+
+impl MockApiServer {
+    /// Starts serving on an ephemeral loopback port (call inside a runtime).
+    pub async fn start() -> Self {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let server = Self {
+            addr: listener.local_addr().unwrap(),
+            inner: Arc::default(),
+            changed: tokio::sync::watch::channel(0).0,
+            kick: tokio::sync::watch::channel(0).0,
+        };
+        let s = server.clone();
+        tokio::spawn(async move {
+            loop {
+                let Ok((stream, _)) = listener.accept().await else {
+                    return;
+                };
+                let s = s.clone();
+                tokio::spawn(async move {
+                    let service = hyper::service::service_fn(move |req| {
+                        let s = s.clone();
+                        async move { Ok::<_, Infallible>(s.handle(req)) }
+                    });
+                    let _ = hyper::server::conn::http1::Builder::new()
+                        .serve_connection(TokioIo::new(stream), service)
+                        .await;
+                });
+            }
+        });
+        server
+    }
+
+    pub fn url(&self) -> String {
+        format!("http://{}", self.addr)
+    }
+
+    /// A kube client talking to this server.
+    pub fn client(&self) -> kube::Client {
+        let config = kube::Config::new(self.url().parse().unwrap());
+        kube::Client::try_from(config).unwrap()
+    }
+
+    /// A kubeconfig file (plain http on loopback) for the binary.
+    pub fn kubeconfig(&self, dir: &std::path::Path) -> std::path::PathBuf {
+        let path = dir.join("kubeconfig.yaml");
+        let text = format!(
+            "apiVersion: v1\nkind: Config\nclusters:\n- name: mock\n  cluster:\n    server: {}\ncontexts:\n- name: mock\n  context:\n    cluster: mock\n    user: mock\ncurrent-context: mock\nusers:\n- name: mock\n  user:\n    token: test\n",
+            self.url()
+        );
+        std::fs::write(&path, text).unwrap();
+        path
+    }
+
+    /// Creates or replaces `object` (by `metadata.name`) in `collection`.
+    pub fn apply(&self, collection: &str, mut object: Value) {
+        let mut inner = self.inner.lock().unwrap();
+        inner.rv += 1;
+        let rv = inner.rv;
+        object["metadata"]["resourceVersion"] = json!(rv.to_string());
+        let name = object["metadata"]["name"].as_str().unwrap().to_owned();
+        let key = (collection.to_owned(), name);
+        let kind = if inner.objects.contains_key(&key) {
+            "MODIFIED"
+        } else {
+            "ADDED"
+        };
+        inner.objects.insert(key, object.clone());
+        inner.events.push((rv, collection.to_owned(), kind, object));
+        drop(inner);
+        self.changed.send_modify(|g| *g += 1);
+    }
+
+    /// Deletes `name` from `collection`.
+    pub fn delete(&self, collection: &str, name: &str) {
+        let mut inner = self.inner.lock().unwrap();
+        inner.rv += 1;
+        let rv = inner.rv;
+        let mut object = inner
+            .objects
+            .remove(&(collection.to_owned(), name.to_owned()))
+            .unwrap();
+        object["metadata"]["resourceVersion"] = json!(rv.to_string());
+        inner
+            .events
+            .push((rv, collection.to_owned(), "DELETED", object));
+        drop(inner);
+        self.changed.send_modify(|g| *g += 1);
+    }
+
+    /// Ends every open watch stream (a lost connection).
+    pub fn cut_watches(&self) {
+        self.kick.send_modify(|g| *g += 1);
+    }
+
+    /// Answers the next `n` requests with 500.
+    pub fn fail_next(&self, n: u32) {
+        self.inner.lock().unwrap().fail_next = n;
+    }
+
+    /// From now on, every watch answers `410 Gone` (forcing a re-list);
+    /// `false` restores normal watches.
+    pub fn expire_watches(&self, on: bool) {
+        self.inner.lock().unwrap().expire_watches = on;
+    }
+
+    /// Changes an object without telling any watch (seen only by a re-list).
+    pub fn apply_silently(&self, collection: &str, mut object: Value) {
+        let mut inner = self.inner.lock().unwrap();
+        inner.rv += 1;
+        object["metadata"]["resourceVersion"] = json!(inner.rv.to_string());
+        let name = object["metadata"]["name"].as_str().unwrap().to_owned();
+        inner.objects.insert((collection.to_owned(), name), object);
+    }
+
+    /// Deletes an object without telling any watch.
+    pub fn delete_silently(&self, collection: &str, name: &str) {
+        let mut inner = self.inner.lock().unwrap();
+        inner.rv += 1;
+        inner
+            .objects
+            .remove(&(collection.to_owned(), name.to_owned()));
+    }
+
+    /// Request lines seen so far (`GET path?query`).
+    pub fn requests(&self) -> Vec<String> {
+        self.inner.lock().unwrap().requests.clone()
+    }
+
+    fn handle(&self, req: Request<hyper::body::Incoming>) -> Response<BoxBody<Bytes, Infallible>> {
+        let path = req.uri().path().to_owned();
+        let query: BTreeMap<String, String> = req
+            .uri()
+            .query()
+            .unwrap_or("")
+            .split('&')
+            .filter_map(|kv| kv.split_once('='))
+            .map(|(k, v)| (k.to_owned(), v.to_owned()))
+            .collect();
+        let mut inner = self.inner.lock().unwrap();
+        inner
+            .requests
+            .push(format!("{} {}", req.method(), req.uri()));
+        if inner.fail_next > 0 {
+            inner.fail_next -= 1;
+            return status(500, "InternalError", "the mock server fails on purpose");
+        }
+        let Some(collection) = path.strip_prefix(PREFIX).filter(|c| !c.contains('/')) else {
+            return status(404, "NotFound", "no such path");
+        };
+        let collection = collection.to_owned();
+        if query.get("watch").map(String::as_str) == Some("true") {
+            let since: u64 = query
+                .get("resourceVersion")
+                .and_then(|v| v.parse().ok())
+                .unwrap_or(0);
+            let expired = inner.expire_watches;
+            drop(inner);
+            return self.watch(collection, since, expired);
+        }
+        let items: Vec<Value> = inner
+            .objects
+            .iter()
+            .filter(|((c, _), _)| *c == collection)
+            .map(|(_, o)| o.clone())
+            .collect();
+        let body = json!({
+            "apiVersion": "config.karmada.io/v1alpha1",
+            "kind": "List",
+            "metadata": {"resourceVersion": inner.rv.to_string()},
+            "items": items,
+        });
+        json_response(200, &body)
+    }
+
+    fn watch(
+        &self,
+        collection: String,
+        mut since: u64,
+        expired: bool,
+    ) -> Response<BoxBody<Bytes, Infallible>> {
+        let (tx, rx) = tokio::sync::mpsc::channel::<Bytes>(64);
+        let inner = self.inner.clone();
+        let mut changed = self.changed.subscribe();
+        let mut kick = self.kick.subscribe();
+        tokio::spawn(async move {
+            if expired {
+                let gone = json!({"type": "ERROR", "object": {
+                    "apiVersion": "v1", "kind": "Status", "metadata": {},
+                    "status": "Failure", "reason": "Expired", "code": 410,
+                    "message": "too old resource version"}});
+                let _ = tx.send(line(&gone)).await;
+                return;
+            }
+            loop {
+                let pending: Vec<(u64, Value)> = {
+                    let inner = inner.lock().unwrap();
+                    inner
+                        .events
+                        .iter()
+                        .filter(|(rv, c, _, _)| *rv > since && *c == collection)
+                        .map(|(rv, _, t, o)| (*rv, json!({"type": t, "object": o})))
+                        .collect()
+                };
+                for (rv, event) in pending {
+                    since = rv;
+                    if tx.send(line(&event)).await.is_err() {
+                        return;
+                    }
+                }
+                tokio::select! {
+                    r = changed.changed() => if r.is_err() { return },
+                    _ = kick.changed() => return,
+                    _ = tokio::time::sleep(Duration::from_secs(30)) => return,
+                }
+            }
+        });
+        let stream = futures::stream::unfold(rx, |mut rx| async move {
+            rx.recv()
+                .await
+                .map(|b| (Ok::<_, Infallible>(Frame::data(b)), rx))
+        });
+        Response::builder()
+            .status(200)
+            .header("content-type", "application/json")
+            .body(BodyExt::boxed(StreamBody::new(stream)))
+            .unwrap()
+    }
+}
+
+fn line(v: &Value) -> Bytes {
+    let mut s = v.to_string();
+    s.push('\n');
+    Bytes::from(s)
+}
+
+fn json_response(code: u16, body: &Value) -> Response<BoxBody<Bytes, Infallible>> {
+    Response::builder()
+        .status(code)
+        .header("content-type", "application/json")
+        .body(BodyExt::boxed(Full::new(Bytes::from(body.to_string()))))
+        .unwrap()
+}
+
+fn status(code: u16, reason: &str, message: &str) -> Response<BoxBody<Bytes, Infallible>> {
+    json_response(
+        code,
+        &json!({"apiVersion": "v1", "kind": "Status", "metadata": {},
+                "status": "Failure", "reason": reason, "message": message, "code": code}),
+    )
+}
+
+/// A customization for `example.io/v1, Kind=Widget` whose `GetReplicas` returns `replicas`.
+pub fn widget_customization(name: &str, kind: &str, script: &str) -> Value {
+    json!({
+        "apiVersion": "config.karmada.io/v1alpha1",
+        "kind": "ResourceInterpreterCustomization",
+        "metadata": {"name": name},
+        "spec": {
+            "target": {"apiVersion": "example.io/v1", "kind": kind},
+            "customizations": {"replicaResource": {"luaScript": script}}
+        }
+    })
+}
+
+/// An object of `example.io/v1, Kind=kind`.
+pub fn widget(kind: &str) -> Value {
+    json!({"apiVersion": "example.io/v1", "kind": kind, "metadata": {"name": "w", "namespace": "default"},
+           "spec": {"replicas": 1}})
+}
