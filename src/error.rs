@@ -90,6 +90,13 @@ pub enum Error {
         message: String,
     },
 
+    /// A golden-case run found no case: it would check nothing.
+    #[error("no golden case found in {}: case files are `*.yaml`/`*.yml` files (other than `customizations.yaml`) holding documents with an `operation`", searched.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", "))]
+    NoCases {
+        /// The files and directories searched.
+        searched: Vec<PathBuf>,
+    },
+
     /// A file could not be read.
     #[error("{}: {source}", path.display())]
     Io {

@@ -8,6 +8,15 @@ use std::process::ExitCode;
 use clap::Parser;
 
 fn main() -> ExitCode {
+    // A closed stdout pipe (`karmada-interpreter test -v | head -1`) ends
+    // the program quietly, as Unix tools do. Rust ignores SIGPIPE by
+    // default, which turns every later print into a panic.
+    #[cfg(unix)]
+    // SAFETY: called first thing in `main`, before any other thread exists;
+    // SIG_DFL is a valid disposition for SIGPIPE.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
     let args = cli::Cli::parse();
     match cli::run(args) {
         Ok(code) => code,

@@ -146,3 +146,62 @@ fn run_without_files_uses_the_built_in_chain() {
     ]);
     assert!(text(&out.stderr).starts_with("Execute InterpretHealth error:"));
 }
+
+/// `run` says which layer answered (on stderr; stdout keeps karmadactl's
+/// format), with `-f` and without, and `-f` means customization files in
+/// every command (`--customization` is an alias).
+#[test]
+fn run_names_the_layer_that_answered_and_f_means_the_same_everywhere() {
+    let rules = data("check-example.yaml");
+    let live = data("live-workload.yaml");
+    let tmp = std::env::temp_dir().join(format!("karmada-cli-layer-{}.yaml", std::process::id()));
+    let all = std::fs::read_to_string(&rules).unwrap();
+    std::fs::write(&tmp, all.split("\n---\n").next().unwrap()).unwrap();
+    for format in ["yaml", "json"] {
+        let out = cli(&[
+            "run",
+            "-f",
+            tmp.to_str().unwrap(),
+            "--operation",
+            "InterpretHealth",
+            "--observed-file",
+            live.to_str().unwrap(),
+            "-o",
+            format,
+        ]);
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+        assert!(
+            text(&out.stderr).starts_with("served by declarative ("),
+            "{}",
+            text(&out.stderr)
+        );
+    }
+    let pod = std::env::temp_dir().join(format!("karmada-cli-pod-{}.yaml", std::process::id()));
+    std::fs::write(
+        &pod,
+        "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nstatus: {phase: Running}\n",
+    )
+    .unwrap();
+    let out = cli(&[
+        "run",
+        "--operation",
+        "InterpretStatus",
+        "--observed-file",
+        pod.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).starts_with("served by native ("),
+        "{}",
+        text(&out.stderr)
+    );
+    for command in ["check", "run", "test", "list", "serve"] {
+        let help = text(&cli(&[command, "--help"]).stdout);
+        assert!(help.contains("-f, --filename <FILE>"), "{command}: {help}");
+    }
+    let list = cli(&["list", "--customization", tmp.to_str().unwrap()]);
+    assert_eq!(list.status.code(), Some(0), "{}", text(&list.stderr));
+    assert!(text(&list.stdout).contains("declarative"));
+    let _ = std::fs::remove_file(&tmp);
+    let _ = std::fs::remove_file(&pod);
+}

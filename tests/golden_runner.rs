@@ -115,7 +115,7 @@ fn malformed_files_fail_by_case_without_stopping_the_run() {
     let dir = scratch("malformed");
     std::fs::write(
         dir.join("bad-test.yaml"),
-        "name: a\noperation: Frobnicate\nobservedObj: {kind: Thing}\n---\nname: [\n---\nname: fine\noperation: InterpretStatus\nobservedObj: {apiVersion: v1, kind: Thing}\n",
+        "name: a\noperation: Frobnicate\nobservedObj: {kind: Thing}\n---\nname: [\n---\nname: fine\noperation: InterpretStatus\nobservedObj: {apiVersion: v1, kind: Thing}\noutput: {status: null}\n",
     )
     .unwrap();
     let results = run(&dir, Deviations::default());
@@ -181,4 +181,56 @@ fn the_test_command_prints_a_summary_and_fails_on_failures() {
         String::from_utf8_lossy(&out.stdout).trim(),
         "1 passed, 0 failed"
     );
+}
+
+/// A run that finds no case fails (exit status 2) and says what it searched:
+/// an empty file, a folder without case files, a folder of `.json` files.
+#[test]
+fn a_run_that_finds_no_case_fails() {
+    let bin = env!("CARGO_BIN_EXE_karmada-interpreter");
+    let dir = scratch("no-cases");
+    std::fs::write(dir.join("empty.yaml"), "# nothing here\n").unwrap();
+    let json = dir.join("json");
+    std::fs::create_dir_all(&json).unwrap();
+    std::fs::write(json.join("case.json"), "{}").unwrap();
+    for target in [dir.join("empty.yaml"), json.clone(), dir.join("json")] {
+        let out = std::process::Command::new(bin)
+            .arg("test")
+            .arg(&target)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{target:?}: {stderr}");
+        assert!(
+            stderr.contains("no golden case found in")
+                && stderr.contains(&target.display().to_string()),
+            "{stderr}"
+        );
+    }
+    let err = Runner::default().run(&[json]).unwrap_err();
+    assert!(
+        matches!(err, karmada_interpreter::Error::NoCases { .. }),
+        "{err}"
+    );
+}
+
+/// A closed stdout pipe ends the program quietly (killed by SIGPIPE, as Unix
+/// tools are), not with a "failed printing to stdout" panic: through a real
+/// pipe whose reading end is closed before the program writes.
+#[cfg(unix)]
+#[test]
+fn a_closed_pipe_ends_the_program_quietly() {
+    use std::os::unix::process::ExitStatusExt;
+    let bin = env!("CARGO_BIN_EXE_karmada-interpreter");
+    let mut child = std::process::Command::new(bin)
+        .arg("list")
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.is_empty(), "{stderr}");
+    assert_eq!(out.status.signal(), Some(libc::SIGPIPE), "{:?}", out.status);
 }

@@ -34,6 +34,8 @@ enum Command {
     Run(run::RunArgs),
     /// Run golden cases (files or directories, searched recursively) against
     /// the interpreter chain. With no PATH, the project's own golden cases.
+    /// With --webhook-config, cases a webhook matches are sent to it (with
+    /// protocol checks) and the others are skipped: this tests a webhook.
     Test(test::TestArgs),
     /// List every (kind, operation) the chain serves and which layer serves it.
     List(list::ListArgs),
@@ -46,12 +48,17 @@ enum Command {
 /// Customizations and webhook configurations that extend the built-in chain.
 #[derive(Debug, clap::Args)]
 pub struct ChainArgs {
-    /// A file of ResourceInterpreterCustomization documents (repeatable).
-    #[arg(long = "customization", short = 'f', value_name = "FILE")]
+    /// A file of ResourceInterpreterCustomization documents (repeatable):
+    /// the declarative layer, consulted before every other layer.
+    #[arg(
+        long = "filename",
+        short = 'f',
+        visible_alias = "customization",
+        value_name = "FILE"
+    )]
     customizations: Vec<PathBuf>,
-    /// A file of ResourceInterpreterWebhookConfiguration documents (repeatable).
-    /// With `test`, cases a webhook matches are sent to it (with protocol
-    /// checks) and the others are skipped: this is how to test a webhook.
+    /// A file of ResourceInterpreterWebhookConfiguration documents
+    /// (repeatable): the webhook layer.
     #[arg(long = "webhook-config", value_name = "FILE")]
     webhook_configs: Vec<PathBuf>,
     #[command(flatten)]

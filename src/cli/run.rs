@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use karmada_interpreter::api::{AggregatedStatusItem, InterpreterOperation};
-use karmada_interpreter::interpreter::{results, InputError, Inputs, Layer, ObjectInput};
+use karmada_interpreter::interpreter::{results, Answer, InputError, Inputs, Layer, ObjectInput};
 use karmada_interpreter::lua::{Limits, LuaLayer};
 use karmada_interpreter::{load, Error, Interpreter};
 use serde_json::Value;
@@ -139,8 +139,8 @@ pub fn run(args: RunArgs) -> karmada_interpreter::Result<ExitCode> {
     };
     let object = request.object();
 
-    let outcome = if args.files.is_empty() {
-        Interpreter::default().interpret(&request).map(|a| a.value)
+    let answer = if args.files.is_empty() {
+        Interpreter::default().interpret(&request)
     } else {
         let mut customizations = Vec::new();
         for f in &args.files {
@@ -152,16 +152,22 @@ pub fn run(args: RunArgs) -> karmada_interpreter::Result<ExitCode> {
         };
         let layer = LuaLayer::customizations_with_limits(customizations, limits)?;
         let gvk = karmada_interpreter::interpreter::gvk_of(object);
-        if layer.source(&gvk, op).is_none() {
+        let Some(source) = layer.source(&gvk, op) else {
             return fail("rule is not enabled".into());
-        }
-        layer.interpret(&request)
+        };
+        layer.interpret(&request).map(|value| Answer {
+            value,
+            served_by: source,
+        })
     };
-    let outcome = match outcome {
-        Ok(o) => o,
+    let answer = match answer {
+        Ok(a) => a,
         Err(e) => return fail(e.to_string()),
     };
-    let results = results(outcome);
+    // Which layer answered goes to stderr: stdout stays the results alone,
+    // in karmadactl's format, for scripts that read them.
+    eprintln!("served by {}", answer.served_by);
+    let results = results(answer.value);
     match args.output {
         Output::Json => {
             let map: serde_json::Map<String, Value> = results

@@ -17,8 +17,14 @@ use karmada_interpreter::{load, Error, Interpreter};
 
 #[derive(Debug, clap::Args)]
 pub struct ServeArgs {
-    /// A file of ResourceInterpreterCustomization documents to serve too (repeatable).
-    #[arg(long = "customization", short = 'f', value_name = "FILE")]
+    /// A file of ResourceInterpreterCustomization documents to serve too
+    /// (repeatable): the declarative layer, consulted before every other layer.
+    #[arg(
+        long = "filename",
+        short = 'f',
+        visible_alias = "customization",
+        value_name = "FILE"
+    )]
     customizations: Vec<PathBuf>,
     /// Address to listen on (port 0 picks a free port).
     #[arg(long, default_value = "0.0.0.0:8443", value_name = "ADDR")]

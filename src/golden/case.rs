@@ -117,6 +117,23 @@ fn parse_case(value: Value, file: &Path, index: usize, line: usize) -> Result<Go
             "a case must be a mapping".into(),
         ));
     };
+    if let Some((key, _)) = doc
+        .iter()
+        .find(|(k, _)| !CASE_KEYS.iter().any(|known| k.eq_ignore_ascii_case(known)))
+    {
+        let name = doc
+            .iter()
+            .find(|(k, _)| k.eq_ignore_ascii_case("name"))
+            .and_then(|(_, v)| v.as_str())
+            .unwrap_or("");
+        return Err(case_error(
+            file,
+            index,
+            line,
+            name,
+            format!("unknown key `{key}` (did you mean `{}`?)", nearest_key(key)),
+        ));
+    }
     let get = |key: &str| {
         doc.iter()
             .find(|(k, _)| k.eq_ignore_ascii_case(key))
@@ -211,7 +228,36 @@ fn parse_case(value: Value, file: &Path, index: usize, line: usize) -> Result<Go
             produced.join(", ")
         )));
     }
+    if !case.expect_error && get("output").is_none() {
+        return Err(fail(
+            "a case needs an `output` (what the operation must produce) or `expectError: true`"
+                .into(),
+        ));
+    }
     Ok(case)
+}
+
+/// The keys a case may have (matched case-insensitively).
+const CASE_KEYS: [&str; 9] = [
+    "name",
+    "description",
+    "operation",
+    "desiredObj",
+    "observedObj",
+    "statusItems",
+    "inputReplicas",
+    "output",
+    "expectError",
+];
+
+/// The valid key closest to `key` (edit distance, ignoring case).
+fn nearest_key(key: &str) -> &'static str {
+    let key = key.to_ascii_lowercase();
+    CASE_KEYS
+        .iter()
+        .min_by_key(|known| strsim::damerau_levenshtein(&key, &known.to_ascii_lowercase()))
+        .copied()
+        .unwrap_or("name")
 }
 
 /// An input error worded with the case file's keys.
@@ -258,13 +304,13 @@ mod tests {
     #[test]
     fn keys_are_case_insensitive_and_status_items_keep_nil_vs_empty() {
         let c = one(&format!(
-            "Name: n\nOPERATION: AggregateStatus\nDesiredObj: {POD}\nstatusItems: []\n"
+            "Name: n\nOPERATION: AggregateStatus\nDesiredObj: {POD}\nstatusItems: []\nOutput: {{aggregatedStatus: {{}}}}\n"
         ))
         .unwrap();
         assert_eq!(c.name, "n");
         assert_eq!(c.status_items, Some(vec![]));
         let c = one(&format!(
-            "name: n\noperation: AggregateStatus\ndesiredObj: {POD}\n"
+            "name: n\noperation: AggregateStatus\ndesiredObj: {POD}\noutput: {{aggregatedStatus: {{}}}}\n"
         ))
         .unwrap();
         assert_eq!(c.status_items, None);
@@ -300,6 +346,46 @@ mod tests {
     }
 
     #[test]
+    fn unknown_keys_name_the_nearest_valid_key() {
+        let err = one(&format!(
+            "name: typo\noperation: InterpretHealth\nobservedObj: {POD}\nouptut: {{healthy: true}}\n"
+        ))
+        .unwrap_err();
+        let msg = err.to_string();
+        assert!(
+            msg.contains("\"typo\"")
+                && msg.contains("unknown key `ouptut` (did you mean `output`?)"),
+            "{msg}"
+        );
+        let err = one(&format!(
+            "name: t\noperation: AggregateStatus\ndesiredObj: {POD}\nstatusitem: []\noutput: {{aggregatedStatus: {{}}}}\n"
+        ))
+        .unwrap_err();
+        assert!(
+            err.to_string().contains("did you mean `statusItems`"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn a_case_must_assert_something() {
+        let err = one(&format!(
+            "name: t\noperation: InterpretHealth\nobservedObj: {POD}\n"
+        ))
+        .unwrap_err();
+        assert!(err.to_string().contains("needs an `output`"), "{err}");
+        let err = one(&format!(
+            "name: t\noperation: InterpretHealth\nobservedObj: {POD}\nexpectError: false\n"
+        ))
+        .unwrap_err();
+        assert!(err.to_string().contains("needs an `output`"), "{err}");
+        assert!(one(&format!(
+            "name: t\noperation: InterpretHealth\nobservedObj: {POD}\nexpectError: true\n"
+        ))
+        .is_ok());
+    }
+
+    #[test]
     fn objects_need_a_kind() {
         let err = one("name: k\noperation: InterpretHealth\nobservedObj: {apiVersion: v1}\n")
             .unwrap_err();
@@ -318,7 +404,7 @@ mod tests {
     #[test]
     fn bad_yaml_names_the_document_and_others_still_load() {
         let cases = parse_cases(
-            &format!("name: a\noperation: InterpretHealth\nobservedObj: {POD}\n---\nname: [\n"),
+            &format!("name: a\noperation: InterpretHealth\nobservedObj: {POD}\nexpectError: true\n---\nname: [\n"),
             Path::new("t.yaml"),
         );
         assert!(cases[0].is_ok());
@@ -332,7 +418,7 @@ mod tests {
     #[test]
     fn empty_documents_are_skipped() {
         let cases = parse_cases(
-            &format!("---\n# only a comment\n---\nname: a\noperation: InterpretHealth\nobservedObj: {POD}\n---\n"),
+            &format!("---\n# only a comment\n---\nname: a\noperation: InterpretHealth\nobservedObj: {POD}\nexpectError: true\n---\n"),
             Path::new("t.yaml"),
         );
         assert_eq!(cases.len(), 1);

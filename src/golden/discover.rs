@@ -1,5 +1,6 @@
 //! Finding case files, and the customization that goes with them.
 
+use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
 use crate::error::{Error, Result};
@@ -19,19 +20,35 @@ pub struct CaseFile {
 /// `customizations.yaml`/`.yml`. Sorted, without duplicates.
 pub fn discover(paths: &[PathBuf]) -> Result<Vec<CaseFile>> {
     let mut files = Vec::new();
+    let mut seen_dirs = HashSet::new();
     for path in paths {
         let meta = std::fs::metadata(path).map_err(|source| Error::Io {
             path: path.clone(),
             source,
         })?;
         if meta.is_dir() {
-            walk(path, &mut files)?;
+            walk(path, &mut files, &mut seen_dirs)?;
         } else {
             files.push(path.clone());
         }
     }
+    // Each real file once, however many links or paths lead to it, under
+    // the path that involves no link when there is one.
+    let mut keyed: Vec<(bool, PathBuf, PathBuf)> = files
+        .into_iter()
+        .map(|p| {
+            let real = std::fs::canonicalize(&p).unwrap_or_else(|_| p.clone());
+            (real != p, p, real)
+        })
+        .collect();
+    keyed.sort();
+    let mut seen_files = HashSet::new();
+    let mut files: Vec<PathBuf> = keyed
+        .into_iter()
+        .filter(|(_, _, real)| seen_files.insert(real.clone()))
+        .map(|(_, p, _)| p)
+        .collect();
     files.sort();
-    files.dedup();
     Ok(files
         .into_iter()
         .map(|path| CaseFile {
@@ -41,7 +58,16 @@ pub fn discover(paths: &[PathBuf]) -> Result<Vec<CaseFile>> {
         .collect())
 }
 
-fn walk(dir: &Path, files: &mut Vec<PathBuf>) -> Result<()> {
+/// Collects the case files under `dir`, entering each real directory once
+/// (a symlink loop ends at the directory it leads back to).
+fn walk(dir: &Path, files: &mut Vec<PathBuf>, seen_dirs: &mut HashSet<PathBuf>) -> Result<()> {
+    let real = std::fs::canonicalize(dir).map_err(|source| Error::Io {
+        path: dir.to_owned(),
+        source,
+    })?;
+    if !seen_dirs.insert(real) {
+        return Ok(());
+    }
     let entries = std::fs::read_dir(dir).map_err(|source| Error::Io {
         path: dir.to_owned(),
         source,
@@ -53,7 +79,7 @@ fn walk(dir: &Path, files: &mut Vec<PathBuf>) -> Result<()> {
         })?;
         let path = entry.path();
         if path.is_dir() {
-            walk(&path, files)?;
+            walk(&path, files, seen_dirs)?;
         } else if is_case_file(&path) {
             files.push(path);
         }
@@ -124,6 +150,25 @@ mod tests {
             .find(|c| c.path.ends_with("loose.yml"))
             .unwrap();
         assert_eq!(loose.customization, None);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn symlink_loops_count_each_real_file_once() {
+        let root = std::env::temp_dir().join(format!("ki-discover-loop-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&root);
+        let inner = root.join("a/b");
+        std::fs::create_dir_all(&inner).unwrap();
+        std::fs::write(root.join("a/health-test.yaml"), "x").unwrap();
+        // b/up -> a and b/self -> b: loops; b/same.yaml -> the case file.
+        std::os::unix::fs::symlink(root.join("a"), inner.join("up")).unwrap();
+        std::os::unix::fs::symlink(&inner, inner.join("self")).unwrap();
+        std::os::unix::fs::symlink(root.join("a/health-test.yaml"), inner.join("same.yaml"))
+            .unwrap();
+        let found = discover(&[root.clone(), root.join("a")]).unwrap();
+        std::fs::remove_dir_all(&root).unwrap();
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert!(found[0].path.ends_with("a/health-test.yaml"), "{found:?}");
     }
 
     #[test]

@@ -163,7 +163,9 @@ impl Runner {
         }
     }
 
-    /// Runs every case found under `paths` (see [`super::discover`]).
+    /// Runs every case found under `paths` (see [`super::discover`]). A run
+    /// that finds no case is an error ([`crate::Error::NoCases`]): it would
+    /// pass while checking nothing.
     pub fn run(&self, paths: &[PathBuf]) -> Result<Report> {
         let mut report = Report::default();
         for file in discover(paths)? {
@@ -179,6 +181,11 @@ impl Runner {
                     },
                 });
             }
+        }
+        if report.cases.is_empty() {
+            return Err(crate::Error::NoCases {
+                searched: paths.to_vec(),
+            });
         }
         Ok(report)
     }
