@@ -56,11 +56,12 @@ pub struct NodeClaim {
         deserialize_with = "null_default"
     )]
     pub node_selector: BTreeMap<String, String>,
-    /// Tolerations.
+    /// Tolerations. Empty texts are absent members, as Go's `omitempty`
+    /// writes them (`operator: ""` is not written).
     #[serde(
         default,
         skip_serializing_if = "Vec::is_empty",
-        deserialize_with = "null_default"
+        deserialize_with = "tolerations"
     )]
     pub tolerations: Vec<Toleration>,
 }
@@ -156,6 +157,19 @@ where
     T: Default + Deserialize<'de>,
 {
     Ok(Option::<T>::deserialize(d)?.unwrap_or_default())
+}
+
+/// Tolerations with Go's `omitempty` on their text members.
+fn tolerations<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<Toleration>, D::Error> {
+    let mut list: Vec<Toleration> = null_default(d)?;
+    for t in &mut list {
+        for member in [&mut t.key, &mut t.operator, &mut t.value, &mut t.effect] {
+            if member.as_deref() == Some("") {
+                *member = None;
+            }
+        }
+    }
+    Ok(list)
 }
 
 /// Quantities arrive as strings or bare JSON numbers; numbers keep their text.
