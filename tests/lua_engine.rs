@@ -628,3 +628,98 @@ fn garbage_churn_with_a_large_live_heap_fits_the_memory_limit() {
         );
     }
 }
+
+// ---- Karmada parity (issue: long tail) ----
+
+fn replicas_of(script: &str) -> (i32, Option<Value>) {
+    match run(Op::InterpretReplica, script).unwrap() {
+        Outcome::Replicas(r) => (
+            r.replicas,
+            r.requirements.map(|q| serde_json::to_value(q).unwrap()),
+        ),
+        other => panic!("{other:?}"),
+    }
+}
+
+/// Go's `int32(float64)` on amd64: out of range and NaN give -2147483648.
+#[rstest]
+#[case("return 2147483647", 2147483647)]
+#[case("return -2147483648", -2147483648)]
+#[case("return 2147483647.9", 2147483647)]
+#[case("return 2147483648", -2147483648)]
+#[case("return -2147483649", -2147483648)]
+#[case("return 1e300", -2147483648)]
+#[case("return 0/0", -2147483648)]
+#[case("return 1/0", -2147483648)]
+fn replica_counts_convert_as_go_int32(#[case] body: &str, #[case] want: i32) {
+    let (n, _) = replicas_of(&format!("function GetReplicas(o) {body} end"));
+    assert_eq!(n, want);
+}
+
+/// After `x = nil` a global reads nil for the rest of the run, even when the
+/// base environment has a builtin of that name (Karmada's FlinkDeployment
+/// aggregation stores such a global in its result).
+#[rstest]
+#[case("error = '' error = nil")]
+#[case("error = nil")]
+#[case("local function f() type = nil end f()")]
+fn a_global_set_to_nil_shadows_the_builtin(#[case] assign: &str) {
+    let name = if assign.contains("type") {
+        "type"
+    } else {
+        "error"
+    };
+    let script = format!(
+        "function GetReplicas(o) {assign} if {name} == nil then return 1 end return 0 end"
+    );
+    assert_eq!(replicas_of(&script).0, 1);
+}
+
+#[test]
+fn the_globals_table_lists_the_builtins_as_gopher_lua_does() {
+    let script = "function GetReplicas(o) local n = 0 for k, v in pairs(_G) do \
+                  if k == 'pairs' or k == 'tostring' then n = n + 1 end end return n end";
+    assert_eq!(replicas_of(script).0, 2);
+}
+
+#[test]
+fn pod_dependencies_are_nil_when_nothing_is_referenced() {
+    let script = r#"
+        local kube = require("kube")
+        function GetDependencies(o)
+          local none = kube.getPodDependencies({spec = {containers = {{name = "a"}}}}, "ns")
+          local some = kube.getPodDependencies({spec = {serviceAccountName = "sa"}}, "ns")
+          if none ~= nil or some == nil then error("unexpected") end
+          return some
+        end"#;
+    match run(Op::InterpretDependency, script).unwrap() {
+        Outcome::Dependencies(d) => {
+            assert_eq!(d.len(), 1);
+            assert_eq!(d[0].kind, "ServiceAccount");
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+/// Empty tables disappear on the way into `accuratePodRequirements`, and
+/// typed results omit what Go's `omitempty` omits (an empty toleration
+/// operator).
+#[test]
+fn pod_requirements_drop_empty_tables_and_omit_empty_members() {
+    let script = r#"
+        local kube = require("kube")
+        function GetReplicas(o)
+          local r = kube.accuratePodRequirements({spec = {
+            affinity = {nodeAffinity = {requiredDuringSchedulingIgnoredDuringExecution = {nodeSelectorTerms = {}}}},
+            tolerations = {{key = "k", operator = "", effect = "NoSchedule"}},
+            containers = {{name = "a", resources = {requests = {cpu = "1"}}}}}})
+          return 1, r
+        end"#;
+    let (_, req) = replicas_of(script);
+    let req = req.expect("requirements");
+    assert_eq!(
+        req["nodeClaim"],
+        json!({"tolerations": [{"key": "k", "effect": "NoSchedule"}]}),
+        "{req}"
+    );
+}
