@@ -6,6 +6,8 @@ use k8s_openapi::apimachinery::pkg::apis::meta::v1::LabelSelector;
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::Value;
 
+use super::null_default;
+
 /// Resource name → quantity, e.g. `{"cpu": "250m", "memory": "128Mi"}`.
 pub type ResourceList = BTreeMap<String, Quantity>;
 
@@ -151,13 +153,6 @@ impl DependentObjectReference {
 }
 
 /// `null` reads as the default (Go decodes `null` into an empty map or list).
-fn null_default<'de, D, T>(d: D) -> Result<T, D::Error>
-where
-    D: Deserializer<'de>,
-    T: Default + Deserialize<'de>,
-{
-    Ok(Option::<T>::deserialize(d)?.unwrap_or_default())
-}
 
 /// Tolerations with Go's `omitempty` on their text members.
 fn tolerations<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<Toleration>, D::Error> {
