@@ -37,6 +37,12 @@ pub(crate) fn result_names(operation: InterpreterOperation) -> &'static [&'stati
 
 /// Runs one case's operation and names its results as golden files do.
 pub fn produce(chain: &Interpreter, case: &GoldenCase) -> Result<(Map<String, Value>, Source)> {
+    if let Some(reason) = &case.status_items_error {
+        return Err(crate::Error::InvalidInput {
+            operation: case.operation,
+            reason: reason.clone(),
+        });
+    }
     let request = case
         .request()
         .map_err(|reason| crate::Error::InvalidInput {
