@@ -723,3 +723,56 @@ fn pod_requirements_drop_empty_tables_and_omit_empty_members() {
         "{req}"
     );
 }
+
+fn status_of(body: &str) -> Value {
+    match run(
+        Op::InterpretStatus,
+        &format!("function ReflectStatus(o) {body} end"),
+    )
+    .unwrap()
+    {
+        Outcome::Status(Some(v)) => v,
+        other => panic!("{other:?}"),
+    }
+}
+
+const KEYS: &str = "local function keys(t) local out = {} \
+    for k in pairs(t) do out[#out + 1] = tostring(k) end return table.concat(out, ',') end ";
+
+/// `pairs` over a script-built table: the array part, then the other keys
+/// in first-insertion order (gopher-lua), whatever the hash layout.
+#[rstest]
+#[case("local t = {} t.zeta = 1 t.alpha = 2 t.mid = 3 t[10] = 4 t.beta = 5", "zeta,alpha,mid,10,beta")]
+#[case("local t = {1, 2, 3, x = 1} t.y = 2 t.b = 3", "1,2,3,x,y,b")]
+#[case("local t = {c = 1, b = 2, a = 3}", "c,b,a")]
+#[case("local t = {} t.b = 1 t.a = 2 t.b = nil t.c = 3", "a,c")]
+#[case(
+    "local t = {} for i = 40, 1, -1 do t['k' .. i] = i end for i = 1, 35 do t['k' .. i] = nil end",
+    "k40,k39,k38,k37,k36"
+)]
+fn pairs_visits_script_built_tables_in_insertion_order(#[case] build: &str, #[case] want: &str) {
+    let v = status_of(&format!("{KEYS}{build} return {{order = keys(t)}}"));
+    assert_eq!(v["order"], json!(want));
+}
+
+#[test]
+fn pairs_keeps_insertion_order_across_growth() {
+    let v = status_of(&format!(
+        "{KEYS} local t = {{}} local want = {{}} for i = 1, 200 do local k = 'n' .. ((i * 7919) % 1000) \
+         if t[k] == nil then want[#want + 1] = k end t[k] = i end \
+         return {{same = keys(t) == table.concat(want, ',')}}"
+    ));
+    assert_eq!(v["same"], json!(true));
+}
+
+/// `#t` on a table with holes: the largest non-nil index of the array part.
+#[rstest]
+#[case("local t = {1, 2, 3, 4} t[2] = nil t[4] = nil", 3)]
+#[case("local t = {} t[1] = 1 t[2] = 2 t[3] = 3 t[2] = nil", 3)]
+#[case("local t = {1, nil, 3}", 3)]
+#[case("local t = {nil, nil}", 0)]
+#[case("local t = {1, 2, 3}", 3)]
+fn length_of_tables_with_holes(#[case] build: &str, #[case] want: i64) {
+    let v = status_of(&format!("{build} return {{n = #t}}"));
+    assert_eq!(v["n"], json!(want));
+}
