@@ -776,3 +776,29 @@ fn length_of_tables_with_holes(#[case] build: &str, #[case] want: i64) {
     let v = status_of(&format!("{build} return {{n = #t}}"));
     assert_eq!(v["n"], json!(want));
 }
+
+/// `..` writes numbers as gopher-lua does (as `tostring` does).
+#[rstest]
+#[case("1/3", "0.3333333333333333")]
+#[case("1e15", "1000000000000000")]
+#[case("2^53", "9007199254740992")]
+#[case("-2^63", "-9223372036854775808")]
+#[case("2^63", "9.223372036854776e+18")]
+#[case("1e100", "1e+100")]
+#[case("0.1", "0.1")]
+#[case("-1.5", "-1.5")]
+#[case("1234567.5", "1.2345675e+06")]
+#[case("123456.5", "123456.5")]
+#[case("0.0001", "0.0001")]
+#[case("0.00001", "1e-05")]
+#[case("5e-324", "5e-324")]
+#[case("1/0", "+Inf")]
+#[case("-1/0", "-Inf")]
+#[case("0/0", "NaN")]
+#[case("-0", "0")]
+fn concatenation_formats_numbers_as_gopher_lua(#[case] expr: &str, #[case] want: &str) {
+    let v = status_of(&format!(
+        "local x = {expr} return {{cat = x .. '', same = (x .. '') == tostring(x)}}"
+    ));
+    assert_eq!(v, json!({"cat": want, "same": true}));
+}

@@ -5,6 +5,7 @@
 */
 
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,13 +45,75 @@ const TValue *luaV_tonumber (const TValue *obj, TValue *n) {
 }
 
 
+/*
+** karmada-interpreter: numbers become strings (`..`, string coercion) the
+** way gopher-lua writes them: a whole number in the int64 range as an
+** integer, NaN and infinities as Go writes them, anything else with the
+** shortest digits that read back to the same double, in Go's %g layout
+** (exponent form below 1e-4 and from 1e6 on, at least two exponent digits).
+*/
+static void gopher_number2str (char *s, lua_Number n) {
+  char buf[40];
+  char digits[24];
+  const char *p;
+  char *o = s;
+  int prec, nd = 0, exp;
+  if (n != n) { strcpy(s, "NaN"); return; }
+  if (n > 1.7976931348623157e308) { strcpy(s, "+Inf"); return; }
+  if (n < -1.7976931348623157e308) { strcpy(s, "-Inf"); return; }
+  if (floor(n) == n && n >= -9223372036854775808.0 && n < 9223372036854775808.0) {
+    sprintf(s, "%lld", (long long)n);
+    return;
+  }
+  for (prec = 1; prec <= 17; prec++) {
+    sprintf(buf, "%.*e", prec - 1, n);
+    if (strtod(buf, NULL) == n) break;
+  }
+  p = buf;
+  if (*p == '-') { *o++ = '-'; p++; }
+  for (; *p && *p != 'e'; p++)
+    if (*p != '.') digits[nd++] = *p;
+  exp = atoi(p + 1);
+  if (exp < -4 || exp >= 6) {
+    *o++ = digits[0];
+    if (nd > 1) {
+      *o++ = '.';
+      memcpy(o, digits + 1, nd - 1);
+      o += nd - 1;
+    }
+    sprintf(o, "e%c%02d", exp < 0 ? '-' : '+', exp < 0 ? -exp : exp);
+  }
+  else if (exp < 0) {
+    int i;
+    *o++ = '0'; *o++ = '.';
+    for (i = 0; i < -exp - 1; i++) *o++ = '0';
+    memcpy(o, digits, nd);
+    o[nd] = '\0';
+  }
+  else {
+    int intlen = exp + 1;
+    if (nd <= intlen) {
+      memcpy(o, digits, nd); o += nd;
+      for (; nd < intlen; nd++) *o++ = '0';
+      *o = '\0';
+    }
+    else {
+      memcpy(o, digits, intlen); o += intlen;
+      *o++ = '.';
+      memcpy(o, digits + intlen, nd - intlen);
+      o[nd - intlen] = '\0';
+    }
+  }
+}
+
+
 int luaV_tostring (lua_State *L, StkId obj) {
   if (!ttisnumber(obj))
     return 0;
   else {
     char s[LUAI_MAXNUMBER2STR];
     lua_Number n = nvalue(obj);
-    lua_number2str(s, n);
+    gopher_number2str(s, n);
     setsvalue2s(L, obj, luaS_new(L, s));
     return 1;
   }
