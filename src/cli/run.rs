@@ -156,7 +156,7 @@ pub fn run(args: RunArgs) -> karmada_interpreter::Result<ExitCode> {
         },
         InterpreterOperation::AggregateStatus => Request::AggregateStatus {
             object,
-            items: Some(items.as_deref().unwrap_or(&[])),
+            items: items.as_deref(),
         },
         InterpreterOperation::InterpretStatus => Request::InterpretStatus { object },
         InterpreterOperation::InterpretHealth => Request::InterpretHealth { object },
