@@ -802,3 +802,37 @@ fn concatenation_formats_numbers_as_gopher_lua(#[case] expr: &str, #[case] want:
     ));
     assert_eq!(v, json!({"cat": want, "same": true}));
 }
+
+/// Strings in arithmetic are read as gopher-lua reads them (Go's ParseInt
+/// with base prefixes, then ParseFloat); what Go refuses is not a number.
+#[rstest]
+#[case("'010'", "8")]
+#[case("'0x10'", "16")]
+#[case("'0b101'", "5")]
+#[case("'0o17'", "15")]
+#[case("'1_000'", "1000")]
+#[case("'08'", "8")]
+#[case("' 5\\n'", "5")]
+#[case("'-0x10'", "-16")]
+#[case("'1e3'", "1000")]
+#[case("'.5'", "0.5")]
+#[case("'5.'", "5")]
+#[case("'0x1p4'", "16")]
+#[case("'inf'", "+Inf")]
+#[case("'-Infinity'", "-Inf")]
+#[case("'9223372036854775807'", "9.223372036854776e+18")]
+#[case("'5\\r'", "error")]
+#[case("'1e400'", "error")]
+#[case("'0x1.8'", "error")]
+#[case("'1__0'", "error")]
+#[case("'_1'", "error")]
+#[case("'0x'", "error")]
+#[case("'abc'", "error")]
+#[case("''", "error")]
+fn strings_coerce_to_numbers_as_gopher_lua(#[case] lit: &str, #[case] want: &str) {
+    let v = status_of(&format!(
+        "local ok, r = pcall(function() return {lit} + 0 end) \
+         return {{r = ok and tostring(r) or 'error'}}"
+    ));
+    assert_eq!(v["r"], json!(want), "{lit}");
+}

@@ -33,10 +33,157 @@
 #define MAXTAGLOOP	100
 
 
+/*
+** karmada-interpreter: a string used as a number (arithmetic, `for`
+** limits) is read as gopher-lua reads it: blanks, tabs and newlines
+** trimmed, then Go's strconv.ParseInt(s, 0, 64) (`010` is octal, `0x`,
+** `0o`, `0b` prefixes, `_` between digits), else Go's ParseFloat (decimal
+** or hexadecimal with a `p` exponent, `inf`, `infinity`, `nan`; a value
+** beyond the double range is not a number).
+*/
+#define GO_NUMBER_MAX 512
+
+static int go_lower (int c) { return c | 0x20; }
+
+static int go_isdigit (int c) { return c >= '0' && c <= '9'; }
+
+static int go_ishex (int c) {
+  return go_isdigit(c) || (go_lower(c) >= 'a' && go_lower(c) <= 'f');
+}
+
+/* Go's strconv underscoreOK: `_` only between digits (or after a prefix) */
+static int go_underscore_ok (const char *s, size_t n) {
+  int saw = '^';
+  size_t i = 0;
+  int hex = 0;
+  if (n >= 1 && (s[0] == '-' || s[0] == '+')) { s++; n--; }
+  if (n >= 2 && s[0] == '0' && (go_lower(s[1]) == 'b' ||
+      go_lower(s[1]) == 'o' || go_lower(s[1]) == 'x')) {
+    i = 2;
+    saw = '0';
+    hex = go_lower(s[1]) == 'x';
+  }
+  for (; i < n; i++) {
+    int c = (unsigned char)s[i];
+    if (go_isdigit(c) || (hex && go_ishex(c))) { saw = '0'; continue; }
+    if (c == '_') {
+      if (saw != '0') return 0;
+      saw = '_';
+      continue;
+    }
+    if (saw == '_') return 0;
+    saw = '!';
+  }
+  return saw != '_';
+}
+
+static int go_parse_int (const char *s, size_t n, lua_Number *out) {
+  size_t i = 0, n0;
+  const char *s0;
+  int neg = 0, base = 10, underscores = 0;
+  unsigned long long v = 0;
+  if (n == 0) return 0;
+  if (s[0] == '+' || s[0] == '-') { neg = (s[0] == '-'); i = 1; }
+  if (i == n) return 0;
+  s0 = s + i;
+  n0 = n - i;
+  if (s[i] == '0') {
+    if (n - i >= 3 && go_lower(s[i+1]) == 'b') { base = 2; i += 2; }
+    else if (n - i >= 3 && go_lower(s[i+1]) == 'o') { base = 8; i += 2; }
+    else if (n - i >= 3 && go_lower(s[i+1]) == 'x') { base = 16; i += 2; }
+    else { base = 8; i += 1; }
+  }
+  for (; i < n; i++) {
+    int c = (unsigned char)s[i];
+    int d;
+    if (c == '_') { underscores = 1; continue; }
+    if (go_isdigit(c)) d = c - '0';
+    else if (go_lower(c) >= 'a' && go_lower(c) <= 'z') d = go_lower(c) - 'a' + 10;
+    else return 0;
+    if (d >= base) return 0;
+    if (v > (~0ULL - (unsigned long long)d) / (unsigned long long)base) return 0;
+    v = v * (unsigned long long)base + (unsigned long long)d;
+  }
+  if (underscores && !go_underscore_ok(s0, n0)) return 0;
+  if (v > (neg ? (1ULL << 63) : (1ULL << 63) - 1)) return 0;
+  if (neg)
+    *out = (v == (1ULL << 63)) ? -9223372036854775808.0 : -(lua_Number)(long long)v;
+  else
+    *out = (lua_Number)v;
+  return 1;
+}
+
+static int go_equal_fold (const char *s, size_t n, const char *word) {
+  size_t i;
+  if (strlen(word) != n) return 0;
+  for (i = 0; i < n; i++)
+    if (go_lower((unsigned char)s[i]) != word[i]) return 0;
+  return 1;
+}
+
+static int go_parse_float (const char *s, size_t n, lua_Number *out) {
+  size_t i = 0, j = 0, k;
+  int base = 10, sawdot = 0, digits = 0, underscores = 0;
+  char buf[GO_NUMBER_MAX + 1];
+  char *end;
+  double v;
+  if (n == 0 || n > GO_NUMBER_MAX) return 0;
+  /* special values: [+-]inf, [+-]infinity, nan */
+  if (s[0] == '+' || s[0] == '-') j = 1;
+  if (go_equal_fold(s + j, n - j, "inf") || go_equal_fold(s + j, n - j, "infinity")) {
+    *out = (s[0] == '-') ? -HUGE_VAL : HUGE_VAL;
+    return 1;
+  }
+  if (go_equal_fold(s, n, "nan")) {
+    *out = 0.0 / 0.0;
+    return 1;
+  }
+  if (s[i] == '+' || s[i] == '-') i++;
+  if (n - i >= 2 && s[i] == '0' && go_lower(s[i+1]) == 'x') { base = 16; i += 2; }
+  for (; i < n; i++) {
+    int c = (unsigned char)s[i];
+    if (c == '_') { underscores = 1; continue; }
+    if (c == '.') {
+      if (sawdot) break;
+      sawdot = 1;
+      continue;
+    }
+    if (go_isdigit(c) || (base == 16 && go_ishex(c))) { digits = 1; continue; }
+    break;
+  }
+  if (!digits) return 0;
+  if (i < n && go_lower((unsigned char)s[i]) == (base == 16 ? 'p' : 'e')) {
+    i++;
+    if (i < n && (s[i] == '+' || s[i] == '-')) i++;
+    if (i >= n || !go_isdigit((unsigned char)s[i])) return 0;
+    for (; i < n && (go_isdigit((unsigned char)s[i]) || s[i] == '_'); i++)
+      if (s[i] == '_') underscores = 1;
+  }
+  else if (base == 16) return 0;
+  if (i != n) return 0;
+  if (underscores && !go_underscore_ok(s, n)) return 0;
+  for (k = 0, j = 0; k < n; k++)
+    if (s[k] != '_') buf[j++] = s[k];
+  buf[j] = '\0';
+  v = strtod(buf, &end);
+  if (*end != '\0') return 0;
+  if (v > 1.7976931348623157e308 || v < -1.7976931348623157e308) return 0;
+  *out = v;
+  return 1;
+}
+
+static int gopher_str2d (const char *s, size_t len, lua_Number *result) {
+  if (strlen(s) != len) return 0;  /* embedded zeros */
+  while (len > 0 && (*s == ' ' || *s == '\t' || *s == '\n')) { s++; len--; }
+  while (len > 0 && (s[len-1] == ' ' || s[len-1] == '\t' || s[len-1] == '\n')) len--;
+  return go_parse_int(s, len, result) || go_parse_float(s, len, result);
+}
+
+
 const TValue *luaV_tonumber (const TValue *obj, TValue *n) {
   lua_Number num;
   if (ttisnumber(obj)) return obj;
-  if (ttisstring(obj) && luaO_str2d(svalue(obj), &num)) {
+  if (ttisstring(obj) && gopher_str2d(svalue(obj), tsvalue(obj)->len, &num)) {
     setnvalue(n, num);
     return n;
   }
