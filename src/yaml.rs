@@ -173,7 +173,6 @@ fn indent_line(text: &str, line: usize) -> String {
 }
 
 /// Parses a single YAML (or JSON) document into a JSON value.
-
 pub fn from_str(text: &str) -> Result<Value, YamlError> {
     parse_document(1, 1, text).map(|d| d.value.unwrap_or(Value::Null))
 }
@@ -252,7 +251,6 @@ mod tests {
 
     #[test]
     fn yaml_1_1_booleans_stay_strings() {
-
         let v = from_str("a: n\nb: on\nc: true\nd: yes\n").unwrap();
         assert_eq!(v, json!({"a": "n", "b": "on", "c": true, "d": "yes"}));
     }

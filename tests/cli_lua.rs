@@ -168,7 +168,8 @@ fn run_aggregate_status_without_status_file_passes_nil_items() {
         v["apiVersion"].as_str().unwrap(),
         v["kind"].as_str().unwrap()
     );
-    let tmp = std::env::temp_dir().join(format!("karmada-cli-nil-items-{}.yaml", std::process::id()));
+    let tmp =
+        std::env::temp_dir().join(format!("karmada-cli-nil-items-{}.yaml", std::process::id()));
     std::fs::write(&tmp, rules).unwrap();
     let out = cli(&[
         "run",
@@ -184,5 +185,9 @@ fn run_aggregate_status_without_status_file_passes_nil_items() {
     let _ = std::fs::remove_file(&tmp);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(v["aggregatedStatus"]["status"]["itemsAreNil"], serde_json::json!(true), "{v}");
+    assert_eq!(
+        v["aggregatedStatus"]["status"]["itemsAreNil"],
+        serde_json::json!(true),
+        "{v}"
+    );
 }

@@ -87,7 +87,10 @@ fn karmada_test_data_against_the_bundled_set() {
     copy_testdata(&dir, &tmp, Path::new(""));
     let report = Runner::default().run(std::slice::from_ref(&tmp));
     let _ = std::fs::remove_dir_all(&tmp);
-    assert_no_failure(&report.unwrap(), "karmada test data against the bundled set");
+    assert_no_failure(
+        &report.unwrap(),
+        "karmada test data against the bundled set",
+    );
 }
 
 #[test]

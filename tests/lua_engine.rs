@@ -669,9 +669,8 @@ fn a_global_set_to_nil_shadows_the_builtin(#[case] assign: &str) {
     } else {
         "error"
     };
-    let script = format!(
-        "function GetReplicas(o) {assign} if {name} == nil then return 1 end return 0 end"
-    );
+    let script =
+        format!("function GetReplicas(o) {assign} if {name} == nil then return 1 end return 0 end");
     assert_eq!(replicas_of(&script).0, 1);
 }
 
@@ -742,7 +741,10 @@ const KEYS: &str = "local function keys(t) local out = {} \
 /// `pairs` over a script-built table: the array part, then the other keys
 /// in first-insertion order (gopher-lua), whatever the hash layout.
 #[rstest]
-#[case("local t = {} t.zeta = 1 t.alpha = 2 t.mid = 3 t[10] = 4 t.beta = 5", "zeta,alpha,mid,10,beta")]
+#[case(
+    "local t = {} t.zeta = 1 t.alpha = 2 t.mid = 3 t[10] = 4 t.beta = 5",
+    "zeta,alpha,mid,10,beta"
+)]
 #[case("local t = {1, 2, 3, x = 1} t.y = 2 t.b = 3", "1,2,3,x,y,b")]
 #[case("local t = {c = 1, b = 2, a = 3}", "c,b,a")]
 #[case("local t = {} t.b = 1 t.a = 2 t.b = nil t.c = 3", "a,c")]

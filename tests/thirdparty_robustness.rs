@@ -180,7 +180,9 @@ fn mutated_inputs_never_raise_lua_runtime_errors_in_bundled_scripts() {
                 if case.operation == Op::Retain {
                     variant.observed = Some(object.clone());
                 }
-                let Ok(request) = variant.request() else { continue };
+                let Ok(request) = variant.request() else {
+                    continue;
+                };
                 runs += 1;
                 if let Err(e) = layer.interpret(&request) {
                     let message = e.to_string();

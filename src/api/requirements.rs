@@ -152,8 +152,6 @@ impl DependentObjectReference {
     }
 }
 
-/// `null` reads as the default (Go decodes `null` into an empty map or list).
-
 /// Tolerations with Go's `omitempty` on their text members.
 fn tolerations<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<Toleration>, D::Error> {
     let mut list: Vec<Toleration> = null_default(d)?;

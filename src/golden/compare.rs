@@ -211,7 +211,8 @@ fn compare_objects(
         }
         let len = push_key(path, key);
         match a.get(key) {
-            Some(av) if quantities && quantity_of(ev).is_some_and(|q| quantity_of(av) == Some(q)) => {}
+            Some(av)
+                if quantities && quantity_of(ev).is_some_and(|q| quantity_of(av) == Some(q)) => {}
             Some(av) => compare(ev, av, path, out),
             None if is_empty_like(ev) => {}
             None => out.push(Difference {
@@ -347,9 +348,15 @@ mod tests {
         let a = json!({"replicaRequirements": {"resourceRequest": {"cpu": "1", "memory": "512Mi", "x": "500m"}}});
         assert!(same(e.clone(), a));
         let other = json!({"replicaRequirements": {"resourceRequest": {"cpu": "2", "memory": "512Mi", "x": "500m"}}});
-        assert_eq!(diff(&e, &other)[0].path, "replicaRequirements.resourceRequest.cpu");
+        assert_eq!(
+            diff(&e, &other)[0].path,
+            "replicaRequirements.resourceRequest.cpu"
+        );
         // Elsewhere a number and a string stay different values.
-        assert!(!same(json!({"limits": {"cpu": 1}}), json!({"limits": {"cpu": "1"}})));
+        assert!(!same(
+            json!({"limits": {"cpu": 1}}),
+            json!({"limits": {"cpu": "1"}})
+        ));
     }
 
     #[test]
