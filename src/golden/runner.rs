@@ -271,17 +271,9 @@ impl Runner {
                     // Known deviations describe the project's own layers:
                     // cases run with the customizations next to them
                     // (Karmada's layout) must give Karmada's answers.
-                    (Ok(case), Ok(chain)) if file.customization.is_some() => {
-                        let (served_by, verdict) = judge(chain, &case);
-                        CaseReport {
-                            file: case.file.clone(),
-                            name: case.name.clone(),
-                            operation: Some(case.operation),
-                            served_by,
-                            verdict,
-                        }
+                    (Ok(case), Ok(chain)) => {
+                        self.run_case_with(chain, &case, file.customization.is_none())
                     }
-                    (Ok(case), Ok(chain)) => self.run_case(chain, &case),
                 };
                 report.cases.push(entry);
             }
@@ -306,8 +298,20 @@ impl Runner {
 
     /// Runs one case and judges it, known deviations included.
     pub fn run_case(&self, chain: &Interpreter, case: &GoldenCase) -> CaseReport {
+        self.run_case_with(chain, case, true)
+    }
+
+    fn run_case_with(
+        &self,
+        chain: &Interpreter,
+        case: &GoldenCase,
+        deviations: bool,
+    ) -> CaseReport {
         let (served_by, mut verdict) = judge(chain, case);
-        if let Some(dev) = self.deviations.find(&case.file, &case.name) {
+        let listed = deviations
+            .then(|| self.deviations.find(&case.file, &case.name))
+            .flatten();
+        if let Some(dev) = listed {
             verdict = match verdict {
                 Verdict::Failed(_) => Verdict::KnownDeviation(dev.reason.clone()),
                 _ => Verdict::Failed(vec![
