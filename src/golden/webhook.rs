@@ -83,6 +83,15 @@ impl WebhookRunner {
             served_by,
             verdict,
         };
+        if let Some(reason) = &case.status_items_error {
+            // Refused while decoding the items, before any call.
+            let refused = Err(crate::Error::InvalidInput {
+                operation: case.operation,
+                reason: reason.clone(),
+            });
+            let (served_by, verdict) = judge_result(case, refused);
+            return report(served_by, verdict);
+        }
         let request = match case.request() {
             Ok(r) => r,
             Err(e) => return report(None, Verdict::Failed(vec![e])),
