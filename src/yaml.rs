@@ -87,20 +87,89 @@ fn parse_document(index: usize, line: usize, chunk: &str) -> Result<Document, Ya
             value: None,
         });
     }
-    // YAML 1.2 core schema: `y`, `n`, `yes`, `off` ... stay strings.
-    let options = serde_saphyr::options! { strict_booleans: true };
-    let value: Value =
-        serde_saphyr::from_str_with_options(chunk, options).map_err(|e| YamlError {
-            index,
-            line,
-            message: e.to_string(),
-        })?;
+    let value = parse_like_go_yaml(chunk).map_err(|e| YamlError {
+        index,
+        line,
+        message: e.to_string(),
+    })?;
     let value = integral_floats_to_integers(value);
     Ok(Document {
         index,
         line,
         value: (!value.is_null()).then_some(value),
     })
+}
+
+/// How many continuation lines of quoted scalars one document may have
+/// re-indented before the parser's error is reported as it is.
+const MAX_REINDENTS: usize = 256;
+
+/// Parses one document with the YAML 1.2 core schema (`y`, `n`, `yes`, `off`
+/// ... stay strings), reading what go-yaml reads: go-yaml (libyaml) folds the
+/// continuation lines of a quoted scalar whatever their indentation, and
+/// kubectl writes long single-quoted strings with continuation lines indented
+/// like their key, which the YAML 1.2 spec (and so our parser) refuses. The
+/// leading blanks of a continuation line are not part of the value, so such a
+/// line is indented further and the document parsed again.
+fn parse_like_go_yaml(chunk: &str) -> Result<Value, serde_saphyr::Error> {
+    let options = || serde_saphyr::options! { strict_booleans: true };
+    let mut text = std::borrow::Cow::Borrowed(chunk);
+    let mut reindents = 0;
+    loop {
+        let err = match serde_saphyr::from_str_with_options::<Value>(&text, options()) {
+            Ok(value) => return Ok(value),
+            Err(err) => err,
+        };
+        let Some(line) = under_indented_quoted_line(&err) else {
+            return Err(err);
+        };
+        if reindents == MAX_REINDENTS {
+            return Err(err);
+        }
+        reindents += 1;
+        text = std::borrow::Cow::Owned(indent_line(&text, line));
+    }
+}
+
+/// The 1-based line of a quoted scalar's continuation line that the parser
+/// refused as under-indented.
+fn under_indented_quoted_line(err: &serde_saphyr::Error) -> Option<usize> {
+    use serde_saphyr::granit_parser::ErrorKind;
+    use serde_saphyr::ExternalMessageSource;
+    let mut err = err;
+    while let serde_saphyr::Error::WithSnippet { error, .. }
+    | serde_saphyr::Error::AliasError { error, .. } = err
+    {
+        err = error;
+    }
+    match err {
+        serde_saphyr::Error::ExternalMessage {
+            source, location, ..
+        } => match source.as_ref() {
+            ExternalMessageSource::Parser(scan)
+                if *scan.kind() == ErrorKind::InvalidQuotedScalarIndent =>
+            {
+                usize::try_from(location.line()).ok()
+            }
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// Doubles the indentation of the 1-based `line` (plus one blank), so that
+/// repeated refusals of the same line reach any enclosing block's indentation
+/// in a few steps.
+fn indent_line(text: &str, line: usize) -> String {
+    let mut out = String::with_capacity(text.len() + 16);
+    for (i, l) in text.split_inclusive('\n').enumerate() {
+        if i + 1 == line {
+            let indent = l.len() - l.trim_start_matches([' ', '\t']).len();
+            out.extend(std::iter::repeat_n(' ', indent + 1));
+        }
+        out.push_str(l);
+    }
+    out
 }
 
 /// Parses a single YAML (or JSON) document into a JSON value.
@@ -158,6 +227,26 @@ mod tests {
         let err = docs[1].clone().unwrap_err();
         assert_eq!((err.index, err.line), (2, 3));
         assert!(docs[0].is_ok());
+    }
+
+    #[test]
+    fn quoted_scalar_continuations_indented_like_their_key_load_as_go_yaml_reads_them() {
+        // kubectl/go-yaml output for a long single-quoted string.
+        let text = "items:\n- message: 'invalid ''a'' data: required fields ''x''\n  and ''y'''\n  reason: Failed\n";
+        assert_eq!(
+            from_str(text).unwrap(),
+            json!({"items": [{"message": "invalid 'a' data: required fields 'x' and 'y'", "reason": "Failed"}]})
+        );
+        let deep = "a:\n  b:\n    c: \"one\ntwo\n   three\"\n    d: 1\n";
+        assert_eq!(
+            from_str(deep).unwrap(),
+            json!({"a": {"b": {"c": "one two three", "d": 1}}})
+        );
+    }
+
+    #[test]
+    fn unclosed_quotes_still_fail() {
+        assert!(from_str("a: 'one\nb: 2\n").is_err());
     }
 
     #[test]

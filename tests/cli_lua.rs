@@ -205,3 +205,40 @@ fn run_names_the_layer_that_answered_and_f_means_the_same_everywhere() {
     let _ = std::fs::remove_file(&tmp);
     let _ = std::fs::remove_file(&pod);
 }
+
+/// Without `--status-file`, AggregateStatus gets `nil` items, as karmadactl
+/// passes them (an empty list is a different input).
+#[test]
+fn run_aggregate_status_without_status_file_passes_nil_items() {
+    let live = data("live-workload.yaml");
+    let doc = std::fs::read_to_string(&live).unwrap();
+    let v: serde_json::Value = karmada_interpreter::yaml::from_str(&doc).unwrap();
+    let rules = format!(
+        "apiVersion: config.karmada.io/v1alpha1\nkind: ResourceInterpreterCustomization\n\
+         metadata: {{name: nil-items}}\nspec:\n  target: {{apiVersion: {}, kind: {}}}\n  customizations:\n    statusAggregation:\n      luaScript: |\n        function AggregateStatus(d, items)\n          d.status = {{itemsAreNil = items == nil}}\n          return d\n        end\n",
+        v["apiVersion"].as_str().unwrap(),
+        v["kind"].as_str().unwrap()
+    );
+    let tmp =
+        std::env::temp_dir().join(format!("karmada-cli-nil-items-{}.yaml", std::process::id()));
+    std::fs::write(&tmp, rules).unwrap();
+    let out = cli(&[
+        "run",
+        "-f",
+        tmp.to_str().unwrap(),
+        "--operation",
+        "AggregateStatus",
+        "--desired-file",
+        live.to_str().unwrap(),
+        "-o",
+        "json",
+    ]);
+    let _ = std::fs::remove_file(&tmp);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        v["aggregatedStatus"]["status"]["itemsAreNil"],
+        serde_json::json!(true),
+        "{v}"
+    );
+}

@@ -628,3 +628,213 @@ fn garbage_churn_with_a_large_live_heap_fits_the_memory_limit() {
         );
     }
 }
+
+// ---- Karmada parity (issue: long tail) ----
+
+fn replicas_of(script: &str) -> (i32, Option<Value>) {
+    match run(Op::InterpretReplica, script).unwrap() {
+        Outcome::Replicas(r) => (
+            r.replicas,
+            r.requirements.map(|q| serde_json::to_value(q).unwrap()),
+        ),
+        other => panic!("{other:?}"),
+    }
+}
+
+/// Go's `int32(float64)` on amd64: out of range and NaN give -2147483648.
+#[rstest]
+#[case("return 2147483647", 2147483647)]
+#[case("return -2147483648", -2147483648)]
+#[case("return 2147483647.9", 2147483647)]
+#[case("return 2147483648", -2147483648)]
+#[case("return -2147483649", -2147483648)]
+#[case("return 1e300", -2147483648)]
+#[case("return 0/0", -2147483648)]
+#[case("return 1/0", -2147483648)]
+fn replica_counts_convert_as_go_int32(#[case] body: &str, #[case] want: i32) {
+    let (n, _) = replicas_of(&format!("function GetReplicas(o) {body} end"));
+    assert_eq!(n, want);
+}
+
+/// After `x = nil` a global reads nil for the rest of the run, even when the
+/// base environment has a builtin of that name (Karmada's FlinkDeployment
+/// aggregation stores such a global in its result).
+#[rstest]
+#[case("error = '' error = nil")]
+#[case("error = nil")]
+#[case("local function f() type = nil end f()")]
+fn a_global_set_to_nil_shadows_the_builtin(#[case] assign: &str) {
+    let name = if assign.contains("type") {
+        "type"
+    } else {
+        "error"
+    };
+    let script =
+        format!("function GetReplicas(o) {assign} if {name} == nil then return 1 end return 0 end");
+    assert_eq!(replicas_of(&script).0, 1);
+}
+
+#[test]
+fn the_globals_table_lists_the_builtins_as_gopher_lua_does() {
+    let script = "function GetReplicas(o) local n = 0 for k, v in pairs(_G) do \
+                  if k == 'pairs' or k == 'tostring' then n = n + 1 end end return n end";
+    assert_eq!(replicas_of(script).0, 2);
+}
+
+#[test]
+fn pod_dependencies_are_nil_when_nothing_is_referenced() {
+    let script = r#"
+        local kube = require("kube")
+        function GetDependencies(o)
+          local none = kube.getPodDependencies({spec = {containers = {{name = "a"}}}}, "ns")
+          local some = kube.getPodDependencies({spec = {serviceAccountName = "sa"}}, "ns")
+          if none ~= nil or some == nil then error("unexpected") end
+          return some
+        end"#;
+    match run(Op::InterpretDependency, script).unwrap() {
+        Outcome::Dependencies(d) => {
+            assert_eq!(d.len(), 1);
+            assert_eq!(d[0].kind, "ServiceAccount");
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+/// Empty tables disappear on the way into `accuratePodRequirements`, and
+/// typed results omit what Go's `omitempty` omits (an empty toleration
+/// operator).
+#[test]
+fn pod_requirements_drop_empty_tables_and_omit_empty_members() {
+    let script = r#"
+        local kube = require("kube")
+        function GetReplicas(o)
+          local r = kube.accuratePodRequirements({spec = {
+            affinity = {nodeAffinity = {requiredDuringSchedulingIgnoredDuringExecution = {nodeSelectorTerms = {}}}},
+            tolerations = {{key = "k", operator = "", effect = "NoSchedule"}},
+            containers = {{name = "a", resources = {requests = {cpu = "1"}}}}}})
+          return 1, r
+        end"#;
+    let (_, req) = replicas_of(script);
+    let req = req.expect("requirements");
+    assert_eq!(
+        req["nodeClaim"],
+        json!({"tolerations": [{"key": "k", "effect": "NoSchedule"}]}),
+        "{req}"
+    );
+}
+
+fn status_of(body: &str) -> Value {
+    match run(
+        Op::InterpretStatus,
+        &format!("function ReflectStatus(o) {body} end"),
+    )
+    .unwrap()
+    {
+        Outcome::Status(Some(v)) => v,
+        other => panic!("{other:?}"),
+    }
+}
+
+const KEYS: &str = "local function keys(t) local out = {} \
+    for k in pairs(t) do out[#out + 1] = tostring(k) end return table.concat(out, ',') end ";
+
+/// `pairs` over a script-built table: the array part, then the other keys
+/// in first-insertion order (gopher-lua), whatever the hash layout.
+#[rstest]
+#[case(
+    "local t = {} t.zeta = 1 t.alpha = 2 t.mid = 3 t[10] = 4 t.beta = 5",
+    "zeta,alpha,mid,10,beta"
+)]
+#[case("local t = {1, 2, 3, x = 1} t.y = 2 t.b = 3", "1,2,3,x,y,b")]
+#[case("local t = {c = 1, b = 2, a = 3}", "c,b,a")]
+#[case("local t = {} t.b = 1 t.a = 2 t.b = nil t.c = 3", "a,c")]
+#[case(
+    "local t = {} for i = 40, 1, -1 do t['k' .. i] = i end for i = 1, 35 do t['k' .. i] = nil end",
+    "k40,k39,k38,k37,k36"
+)]
+fn pairs_visits_script_built_tables_in_insertion_order(#[case] build: &str, #[case] want: &str) {
+    let v = status_of(&format!("{KEYS}{build} return {{order = keys(t)}}"));
+    assert_eq!(v["order"], json!(want));
+}
+
+#[test]
+fn pairs_keeps_insertion_order_across_growth() {
+    let v = status_of(&format!(
+        "{KEYS} local t = {{}} local want = {{}} for i = 1, 200 do local k = 'n' .. ((i * 7919) % 1000) \
+         if t[k] == nil then want[#want + 1] = k end t[k] = i end \
+         return {{same = keys(t) == table.concat(want, ',')}}"
+    ));
+    assert_eq!(v["same"], json!(true));
+}
+
+/// `#t` on a table with holes: the largest non-nil index of the array part.
+#[rstest]
+#[case("local t = {1, 2, 3, 4} t[2] = nil t[4] = nil", 3)]
+#[case("local t = {} t[1] = 1 t[2] = 2 t[3] = 3 t[2] = nil", 3)]
+#[case("local t = {1, nil, 3}", 3)]
+#[case("local t = {nil, nil}", 0)]
+#[case("local t = {1, 2, 3}", 3)]
+fn length_of_tables_with_holes(#[case] build: &str, #[case] want: i64) {
+    let v = status_of(&format!("{build} return {{n = #t}}"));
+    assert_eq!(v["n"], json!(want));
+}
+
+/// `..` writes numbers as gopher-lua does (as `tostring` does).
+#[rstest]
+#[case("1/3", "0.3333333333333333")]
+#[case("1e15", "1000000000000000")]
+#[case("2^53", "9007199254740992")]
+#[case("-2^63", "-9223372036854775808")]
+#[case("2^63", "9.223372036854776e+18")]
+#[case("1e100", "1e+100")]
+#[case("0.1", "0.1")]
+#[case("-1.5", "-1.5")]
+#[case("1234567.5", "1.2345675e+06")]
+#[case("123456.5", "123456.5")]
+#[case("0.0001", "0.0001")]
+#[case("0.00001", "1e-05")]
+#[case("5e-324", "5e-324")]
+#[case("1/0", "+Inf")]
+#[case("-1/0", "-Inf")]
+#[case("0/0", "NaN")]
+#[case("-0", "0")]
+fn concatenation_formats_numbers_as_gopher_lua(#[case] expr: &str, #[case] want: &str) {
+    let v = status_of(&format!(
+        "local x = {expr} return {{cat = x .. '', same = (x .. '') == tostring(x)}}"
+    ));
+    assert_eq!(v, json!({"cat": want, "same": true}));
+}
+
+/// Strings in arithmetic are read as gopher-lua reads them (Go's ParseInt
+/// with base prefixes, then ParseFloat); what Go refuses is not a number.
+#[rstest]
+#[case("'010'", "8")]
+#[case("'0x10'", "16")]
+#[case("'0b101'", "5")]
+#[case("'0o17'", "15")]
+#[case("'1_000'", "1000")]
+#[case("'08'", "8")]
+#[case("' 5\\n'", "5")]
+#[case("'-0x10'", "-16")]
+#[case("'1e3'", "1000")]
+#[case("'.5'", "0.5")]
+#[case("'5.'", "5")]
+#[case("'0x1p4'", "16")]
+#[case("'inf'", "+Inf")]
+#[case("'-Infinity'", "-Inf")]
+#[case("'9223372036854775807'", "9.223372036854776e+18")]
+#[case("'5\\r'", "error")]
+#[case("'1e400'", "error")]
+#[case("'0x1.8'", "error")]
+#[case("'1__0'", "error")]
+#[case("'_1'", "error")]
+#[case("'0x'", "error")]
+#[case("'abc'", "error")]
+#[case("''", "error")]
+fn strings_coerce_to_numbers_as_gopher_lua(#[case] lit: &str, #[case] want: &str) {
+    let v = status_of(&format!(
+        "local ok, r = pcall(function() return {lit} + 0 end) \
+         return {{r = ok and tostring(r) or 'error'}}"
+    ));
+    assert_eq!(v["r"], json!(want), "{lit}");
+}

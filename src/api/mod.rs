@@ -34,6 +34,16 @@ pub use webhook_config::{
 /// The API group and version of Karmada's interpreter configuration types.
 pub const CONFIG_API_VERSION: &str = "config.karmada.io/v1alpha1";
 
+/// Go's JSON decoding leaves a field at its zero value when the input has
+/// `null` there.
+pub(crate) fn null_default<'de, D, T>(d: D) -> Result<T, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: Default + serde::Deserialize<'de>,
+{
+    Ok(<Option<T> as serde::Deserialize>::deserialize(d)?.unwrap_or_default())
+}
+
 pub(crate) fn is_false(b: &bool) -> bool {
     !*b
 }

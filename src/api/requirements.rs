@@ -6,6 +6,8 @@ use k8s_openapi::apimachinery::pkg::apis::meta::v1::LabelSelector;
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::Value;
 
+use super::null_default;
+
 /// Resource name → quantity, e.g. `{"cpu": "250m", "memory": "128Mi"}`.
 pub type ResourceList = BTreeMap<String, Quantity>;
 
@@ -56,11 +58,12 @@ pub struct NodeClaim {
         deserialize_with = "null_default"
     )]
     pub node_selector: BTreeMap<String, String>,
-    /// Tolerations.
+    /// Tolerations. Empty texts are absent members, as Go's `omitempty`
+    /// writes them (`operator: ""` is not written).
     #[serde(
         default,
         skip_serializing_if = "Vec::is_empty",
-        deserialize_with = "null_default"
+        deserialize_with = "tolerations"
     )]
     pub tolerations: Vec<Toleration>,
 }
@@ -149,13 +152,17 @@ impl DependentObjectReference {
     }
 }
 
-/// `null` reads as the default (Go decodes `null` into an empty map or list).
-fn null_default<'de, D, T>(d: D) -> Result<T, D::Error>
-where
-    D: Deserializer<'de>,
-    T: Default + Deserialize<'de>,
-{
-    Ok(Option::<T>::deserialize(d)?.unwrap_or_default())
+/// Tolerations with Go's `omitempty` on their text members.
+fn tolerations<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<Toleration>, D::Error> {
+    let mut list: Vec<Toleration> = null_default(d)?;
+    for t in &mut list {
+        for member in [&mut t.key, &mut t.operator, &mut t.value, &mut t.effect] {
+            if member.as_deref() == Some("") {
+                *member = None;
+            }
+        }
+    }
+    Ok(list)
 }
 
 /// Quantities arrive as strings or bare JSON numbers; numbers keep their text.

@@ -3,7 +3,7 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::is_false;
+use super::{is_false, null_default};
 
 /// The status one member cluster reported, as handed to `AggregateStatus`
 /// (`webhook-and-cli.md` §1.6.6).
@@ -20,17 +20,25 @@ use super::is_false;
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct AggregatedStatusItem {
-    /// Always written.
-    #[serde(default)]
+    /// Always written (`null` reads as empty, as in Go).
+    #[serde(default, deserialize_with = "null_default")]
     pub cluster_name: String,
     /// The status reflected from that cluster; `None` when there is none.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub status: Option<Value>,
     /// Whether the manifest was applied.
-    #[serde(default, skip_serializing_if = "is_false")]
+    #[serde(
+        default,
+        skip_serializing_if = "is_false",
+        deserialize_with = "null_default"
+    )]
     pub applied: bool,
     /// Why applying failed.
-    #[serde(default, skip_serializing_if = "String::is_empty")]
+    #[serde(
+        default,
+        skip_serializing_if = "String::is_empty",
+        deserialize_with = "null_default"
+    )]
     pub applied_message: String,
     /// Health verdict for the member object.
     #[serde(default, skip_serializing_if = "Option::is_none")]

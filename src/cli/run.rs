@@ -125,13 +125,12 @@ pub fn run(args: RunArgs) -> karmada_interpreter::Result<ExitCode> {
         eprintln!("Execute {op} error: {message}");
         Ok(ExitCode::FAILURE)
     };
-    // karmadactl hands AggregateStatus the items it read: none is an empty list.
-    let items = items.unwrap_or_default();
     let inputs = Inputs {
         desired: desired.as_ref(),
         observed: observed.as_ref(),
         replicas: i64::from(args.desired_replica),
-        status_items: Some(&items),
+        // Without --status-file karmadactl passes no list (nil), not an empty one.
+        status_items: items.as_deref(),
     };
     let request = match inputs.request(op) {
         Ok(r) => r,

@@ -27,6 +27,10 @@ pub struct GoldenCase {
     pub observed: Option<Value>,
     /// `statusItems`: `None` when absent or null, `Some(vec![])` for `[]`.
     pub status_items: Option<Vec<AggregatedStatusItem>>,
+    /// Why `statusItems` cannot be decoded the way Karmada decodes them (an
+    /// item that is not an object, a field of the wrong type): the case
+    /// loads, and its operation fails with this text.
+    pub status_items_error: Option<String>,
     /// `inputReplicas` (0 when absent).
     pub input_replicas: i64,
     /// `output`: result name → expected value.
@@ -175,12 +179,12 @@ fn parse_case(value: Value, file: &Path, index: usize, line: usize) -> Result<Go
     };
     let desired = object("desiredObj")?;
     let observed = object("observedObj")?;
-    let status_items = match get("statusItems") {
-        None => None,
-        Some(v) => Some(
-            serde_json::from_value::<Vec<AggregatedStatusItem>>(v.clone())
-                .map_err(|e| fail(format!("`statusItems`: {e}")))?,
-        ),
+    let (status_items, status_items_error) = match get("statusItems") {
+        None => (None, None),
+        Some(v) => match decode_status_items(v) {
+            Ok(items) => (Some(items), None),
+            Err(e) => (None, Some(e)),
+        },
     };
     let input_replicas = match get("inputReplicas") {
         None => 0,
@@ -216,6 +220,7 @@ fn parse_case(value: Value, file: &Path, index: usize, line: usize) -> Result<Go
         desired,
         observed,
         status_items,
+        status_items_error,
         input_replicas,
         output,
         expect_error,
@@ -291,6 +296,28 @@ fn case_error(file: &Path, index: usize, line: usize, name: &str, message: Strin
     }
 }
 
+/// `statusItems` decoded as Karmada's typed decoding does: a `null` field
+/// is its zero value, an item that is not an object is refused, naming it.
+fn decode_status_items(v: &Value) -> std::result::Result<Vec<AggregatedStatusItem>, String> {
+    let Value::Array(items) = v else {
+        return Err(format!(
+            "`statusItems` must be a list of status items, got {v}"
+        ));
+    };
+    items
+        .iter()
+        .enumerate()
+        .map(|(i, item)| {
+            if !item.is_object() {
+                return Err(format!(
+                    "statusItems[{i}]: a status item must be an object, got {item}"
+                ));
+            }
+            serde_json::from_value(item.clone()).map_err(|e| format!("statusItems[{i}]: {e}"))
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -314,6 +341,29 @@ mod tests {
         ))
         .unwrap();
         assert_eq!(c.status_items, None);
+    }
+
+    #[test]
+    fn status_items_decode_as_go_does() {
+        // `null` fields are zero values.
+        let c = one(&format!(
+            "name: n\noperation: AggregateStatus\ndesiredObj: {POD}\nstatusItems:\n- clusterName: null\n  applied: null\n  appliedMessage: null\n  status: null\n"
+        ))
+        .unwrap();
+        let items = c.status_items.unwrap();
+        assert_eq!(items[0].cluster_name, "");
+        assert!(!items[0].applied && items[0].status.is_none());
+        // An item that is not an object: the case loads, the operation fails
+        // naming the item.
+        for bad in ["[]", "x", "1"] {
+            let c = one(&format!(
+                "name: n\noperation: AggregateStatus\ndesiredObj: {POD}\nstatusItems:\n- clusterName: a\n- {bad}\n"
+            ))
+            .unwrap();
+            assert!(c.status_items.is_none());
+            let e = c.status_items_error.unwrap();
+            assert!(e.starts_with("statusItems[1]: "), "{e}");
+        }
     }
 
     #[test]

@@ -6,6 +6,9 @@
 //! - numbers compare by value (`2` = `2.0`);
 //! - strings that both parse as resource quantities compare by value
 //!   (`1000m` = `1`);
+//! - the members of a `resourceRequest` map (Karmada decodes them into typed
+//!   quantities) compare as quantities also when one side is a YAML number
+//!   (`cpu: 1` = `cpu: "1"`);
 //! - a list named `conditions` whose items all carry a distinct `type`
 //!   compares as a map keyed by `type` (order-free); with a repeated `type`
 //!   it is an ordinary ordered list;
@@ -183,18 +186,33 @@ fn quantities_equal(e: &str, a: &str) -> bool {
     }
 }
 
+/// A quantity given as a string or as a number.
+fn quantity_of(v: &Value) -> Option<Quantity> {
+    match v {
+        Value::String(s) => Quantity::parse(s).ok(),
+        Value::Number(n) => Quantity::parse(&n.to_string()).ok(),
+        _ => None,
+    }
+}
+
+/// The key of a map whose members are resource quantities.
+const QUANTITY_MAP: &str = "resourceRequest";
+
 fn compare_objects(
     e: &Map<String, Value>,
     a: &Map<String, Value>,
     path: &mut String,
     out: &mut Vec<Difference>,
 ) {
+    let quantities = path.rsplit('.').next() == Some(QUANTITY_MAP);
     for (key, ev) in e {
         if ev.as_str() == Some(EXCLUDE) {
             continue;
         }
         let len = push_key(path, key);
         match a.get(key) {
+            Some(av)
+                if quantities && quantity_of(ev).is_some_and(|q| quantity_of(av) == Some(q)) => {}
             Some(av) => compare(ev, av, path, out),
             None if is_empty_like(ev) => {}
             None => out.push(Difference {
@@ -322,6 +340,23 @@ mod tests {
         assert!(same(json!("1536Mi"), json!("1.5Gi")));
         assert!(!same(json!("1"), json!("1001m")));
         assert!(!same(json!("abc"), json!("abd")));
+    }
+
+    #[test]
+    fn resource_requests_given_as_numbers_compare_as_quantities() {
+        let e = json!({"replicaRequirements": {"resourceRequest": {"cpu": 1, "memory": "512Mi", "x": 0.5}}});
+        let a = json!({"replicaRequirements": {"resourceRequest": {"cpu": "1", "memory": "512Mi", "x": "500m"}}});
+        assert!(same(e.clone(), a));
+        let other = json!({"replicaRequirements": {"resourceRequest": {"cpu": "2", "memory": "512Mi", "x": "500m"}}});
+        assert_eq!(
+            diff(&e, &other)[0].path,
+            "replicaRequirements.resourceRequest.cpu"
+        );
+        // Elsewhere a number and a string stay different values.
+        assert!(!same(
+            json!({"limits": {"cpu": 1}}),
+            json!({"limits": {"cpu": "1"}})
+        ));
     }
 
     #[test]

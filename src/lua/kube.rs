@@ -46,6 +46,22 @@ fn template_arg(lua: &Lua, v: &LuaValue, func: &str) -> mlua::Result<Value> {
     Ok(json)
 }
 
+/// Karmada hands typed results to Lua through Go's JSON, where a list that
+/// is empty (decoded from an input whose empty tables were dropped) is a nil
+/// slice, written `null`, and so arrives as `nil`: `nodeSelectorTerms = {}`
+/// in a template gives an empty `hardNodeAffinity` table, which then
+/// disappears from the script's result like every empty table.
+fn drop_empty_lists(v: &mut Value) {
+    match v {
+        Value::Object(m) => {
+            m.retain(|_, x| !matches!(x, Value::Array(a) if a.is_empty()));
+            m.values_mut().for_each(drop_empty_lists);
+        }
+        Value::Array(a) => a.iter_mut().for_each(drop_empty_lists),
+        _ => {}
+    }
+}
+
 /// Builds the module table.
 pub(crate) fn module(lua: &Lua) -> mlua::Result<Table> {
     let m = lua.create_table()?;
@@ -81,7 +97,8 @@ pub(crate) fn module(lua: &Lua) -> mlua::Result<Table> {
             match req {
                 None => Ok(LuaValue::Nil),
                 Some(r) => {
-                    let v = serde_json::to_value(r).map_err(mlua::Error::external)?;
+                    let mut v = serde_json::to_value(r).map_err(mlua::Error::external)?;
+                    drop_empty_lists(&mut v);
                     convert::to_lua(lua, &v)
                 }
             }

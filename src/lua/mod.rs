@@ -260,6 +260,19 @@ fn status_items(items: &[AggregatedStatusItem]) -> Value {
     )
 }
 
+/// Go's `int32(float64)` on amd64, which Karmada applies to the replica
+/// count a script returns: truncation toward zero, and -2147483648 for NaN
+/// and for every value outside the int32 range (the processor's "integer
+/// indefinite" value), never saturation or wrapping.
+pub(crate) fn go_int32(x: f64) -> i32 {
+    let t = x.trunc();
+    if t >= f64::from(i32::MIN) && t <= f64::from(i32::MAX) {
+        t as i32
+    } else {
+        i32::MIN
+    }
+}
+
 fn first(results: &mut [LuaValue]) -> LuaValue {
     results
         .first_mut()
@@ -358,8 +371,8 @@ impl Layer for LuaLayer {
                 self.run(name, script, op, &[Arg::Object(object)], |lua, mut r| {
                     let n = first(&mut r);
                     let replicas = match n {
-                        LuaValue::Number(x) => x.trunc() as i32,
-                        LuaValue::Integer(i) => i as i32,
+                        LuaValue::Number(x) => go_int32(x),
+                        LuaValue::Integer(i) => go_int32(i as f64),
                         ref other => {
                             return Err(format!("result type {} is not number", type_code(other)))
                         }

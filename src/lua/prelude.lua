@@ -226,7 +226,6 @@ for _, name in ipairs({ "collectgarbage", "dofile", "getfenv", "getmetatable", "
   proto[name] = disabled(name)
 end
 
-local envmeta = { __index = proto, __metatable = false }
 local smeta = { __index = S, __metatable = false }
 local tmeta = { __index = T, __metatable = false }
 local mmeta = { __index = M, __metatable = false }
@@ -234,14 +233,19 @@ local ometa = { __index = O, __metatable = false }
 
 -- A fresh global environment: writes stay in it (also writes into the
 -- library tables, which are per-run overlays of the shared libraries).
+-- The base functions are copied in, not inherited: as in gopher-lua, where
+-- the globals are one table, `error = nil` leaves `error` nil for the rest
+-- of the run and `pairs(_G)` lists them.
 local function newenv()
-  local env = setmetatable({
-    _G = false,
+  local env = {
     string = setmetatable({}, smeta),
     table = setmetatable({}, tmeta),
     math = setmetatable({}, mmeta),
     os = setmetatable({}, ometa),
-  }, envmeta)
+  }
+  for k, v in next, proto do
+    env[k] = v
+  end
   env._G = env
   return env
 end
