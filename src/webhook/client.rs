@@ -326,8 +326,10 @@ impl WebhookClient {
             }
             entry.h2 = None;
         }
+        // Released connections may still be finishing the last exchange
+        // (`ready` waits for that); closed ones are dropped.
         while let Some(h1) = entry.h1.pop() {
-            if h1.is_ready() {
+            if !h1.is_closed() {
                 return Some(Sender::H1(h1));
             }
         }

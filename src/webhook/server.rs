@@ -55,7 +55,7 @@ pub struct Limits {
     /// listen backlog until one closes.
     pub max_connections: usize,
     /// Requests handled at once at most (default 256); further requests wait
-    /// for a slot (HTTP/2 streams per connection are limited to this too).
+    /// for a slot.
     pub max_concurrent_requests: usize,
     /// On shutdown, how long in-flight requests may take to finish (default 10 s).
     pub drain_timeout: Duration,
@@ -250,6 +250,10 @@ impl Server {
     }
 }
 
+/// Concurrent HTTP/2 streams a client may open per connection (Go's
+/// default); requests beyond [`Limits::max_concurrent_requests`] wait.
+const MAX_STREAMS_PER_CONNECTION: u32 = 250;
+
 /// The HTTP connection settings: HTTP/1.1 with a header read timeout, and
 /// (when offered) HTTP/2 with a stream limit and keep-alive pings.
 fn connection_builder(limits: &Limits, http2: bool) -> auto::Builder<TokioExecutor> {
@@ -259,11 +263,10 @@ fn connection_builder(limits: &Limits, http2: bool) -> auto::Builder<TokioExecut
         .timer(TokioTimer::new())
         .header_read_timeout(limits.header_read_timeout);
     if http2 {
-        let streams = u32::try_from(limits.max_concurrent_requests).unwrap_or(u32::MAX);
         builder
             .http2()
             .timer(TokioTimer::new())
-            .max_concurrent_streams(streams.max(1))
+            .max_concurrent_streams(MAX_STREAMS_PER_CONNECTION)
             .keep_alive_interval(Some(Duration::from_secs(30)))
             .keep_alive_timeout(limits.header_read_timeout);
         builder
