@@ -181,8 +181,38 @@ impl BundleVerifier {
         let cert = webpki::EndEntityCert::try_from(end_entity)
             .map_err(|_| bad(CertificateError::BadEncoding))?;
         cert.verify_is_valid_for_subject_name(server_name)
-            .map_err(|_| bad(CertificateError::NotValidForName))
+            .map_err(|_| {
+                bad(CertificateError::NotValidForNameContext {
+                    expected: server_name.to_owned(),
+                    presented: subject_alt_names(&parsed),
+                })
+            })
     }
+}
+
+/// The DNS names and IP addresses a certificate names, for messages.
+fn subject_alt_names(cert: &x509_parser::certificate::X509Certificate<'_>) -> Vec<String> {
+    use x509_parser::extensions::GeneralName;
+    let Ok(Some(san)) = cert.subject_alternative_name() else {
+        return Vec::new();
+    };
+    san.value
+        .general_names
+        .iter()
+        .filter_map(|name| match name {
+            GeneralName::DNSName(d) => Some((*d).to_owned()),
+            GeneralName::IPAddress(b) => match b.len() {
+                4 => <[u8; 4]>::try_from(*b)
+                    .ok()
+                    .map(|a| std::net::IpAddr::from(a).to_string()),
+                16 => <[u8; 16]>::try_from(*b)
+                    .ok()
+                    .map(|a| std::net::IpAddr::from(a).to_string()),
+                _ => None,
+            },
+            _ => None,
+        })
+        .collect()
 }
 
 impl ServerCertVerifier for BundleVerifier {
@@ -282,7 +312,7 @@ fn certificate_words(error: &CertificateError) -> String {
             presented,
         } => format!(
             "is not valid for {:?} (it names {})",
-            expected.to_str(),
+            expected.to_str().as_ref(),
             if presented.is_empty() {
                 "nothing".to_owned()
             } else {
