@@ -19,9 +19,11 @@
 #[path = "../examples/workload_webhook.rs"]
 mod workload_example;
 
+#[allow(dead_code)]
+#[path = "../tests/support/serve_process.rs"]
+mod serve_process;
+
 use std::net::SocketAddr;
-use std::path::PathBuf;
-use std::process::{Child, Command, Stdio};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -82,62 +84,6 @@ fn deployment() -> Value {
             }
         }
     })
-}
-
-/// `serve`, started as the installed binary would be.
-struct Serve {
-    child: Child,
-    addr: SocketAddr,
-    ca: String,
-    dir: PathBuf,
-}
-
-impl Drop for Serve {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-        let _ = std::fs::remove_dir_all(&self.dir);
-    }
-}
-
-fn start_serve() -> Serve {
-    let dir = std::env::temp_dir().join(format!("ki-load-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let file = dir.join("webhook.json");
-    let mut child = Command::new(BIN)
-        .args(["serve", "--listen", "127.0.0.1:0", "--write-config"])
-        .arg(&file)
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("start serve");
-    let deadline = Instant::now() + Duration::from_secs(30);
-    while !file.exists() {
-        assert!(child.try_wait().ok().flatten().is_none(), "serve exited");
-        assert!(Instant::now() < deadline, "serve did not start");
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    let config: Value =
-        serde_json::from_slice(&std::fs::read(&file).expect("config")).expect("config JSON");
-    let cc = &config["webhooks"][0]["clientConfig"];
-    let url = cc["url"].as_str().expect("url");
-    let port: u16 = url
-        .trim_start_matches("https://127.0.0.1:")
-        .split('/')
-        .next()
-        .and_then(|p| p.parse().ok())
-        .expect("port");
-    use base64::Engine as _;
-    let ca = base64::engine::general_purpose::STANDARD
-        .decode(cc["caBundle"].as_str().expect("caBundle"))
-        .expect("base64");
-    Serve {
-        child,
-        addr: SocketAddr::from(([127, 0, 0, 1], port)),
-        ca: String::from_utf8(ca).expect("PEM"),
-        dir,
-    }
 }
 
 fn start_sdk() -> (RunningServer, String) {
@@ -347,7 +293,7 @@ fn main() {
         env_or("LOAD_CONNECTIONS", 64usize),
         env_or("LOAD_SECONDS", 5.0f64)
     );
-    let serve = start_serve();
+    let serve = serve_process::start(BIN, "load", &[]);
     let (sdk, sdk_ca) = start_sdk();
     let serve_body = envelope(&deployment());
     let sdk_body = envelope(&workload());

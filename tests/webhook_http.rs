@@ -8,10 +8,13 @@
 #[path = "../examples/workload_webhook.rs"]
 mod workload_example;
 
+#[path = "support/serve_process.rs"]
+mod serve_process;
+
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::path::PathBuf;
-use std::process::{Child, Command, Stdio};
+use std::process::Command;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -142,12 +145,7 @@ const PROTOCOLS: [(&[u8], hyper::Version); 2] = [
 
 #[test]
 fn sdk_server_answers_over_http2_and_http1() {
-    let id = identity();
-    let ca = id.cert_pem.clone();
-    let server = Server::new(id)
-        .route(workload_example::PATH, workload_example::handle)
-        .start(loopback())
-        .unwrap();
+    let (server, ca) = start_with(Limits::default(), workload_example::handle);
     let rt = runtime();
     for (alpn, version) in PROTOCOLS {
         let (v, status, body) = rt.block_on(post(
@@ -162,68 +160,11 @@ fn sdk_server_answers_over_http2_and_http1() {
     }
 }
 
-/// Kills the child (by its own id) if a test fails before stopping it.
-struct Guard(Option<Child>);
-
-impl Drop for Guard {
-    fn drop(&mut self) {
-        if let Some(mut c) = self.0.take() {
-            let _ = c.kill();
-            let _ = c.wait();
-        }
-    }
-}
-
 fn temp_dir(tag: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("ki-http-{tag}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     dir
-}
-
-/// Starts `serve` on a free port; returns the guard, the address and the CA.
-fn start_serve(tag: &str) -> (Guard, SocketAddr, String) {
-    let dir = temp_dir(tag);
-    let file = dir.join("webhook.json");
-    let mut child = Command::new(BIN)
-        .args(["serve", "--listen", "127.0.0.1:0", "--write-config"])
-        .arg(&file)
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let deadline = Instant::now() + Duration::from_secs(30);
-    while !file.exists() {
-        if let Ok(Some(status)) = child.try_wait() {
-            panic!("serve exited early: {status}");
-        }
-        assert!(Instant::now() < deadline, "serve did not start in 30 s");
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    let config: Value = serde_json::from_slice(&std::fs::read(&file).unwrap()).unwrap();
-    let url = config["webhooks"][0]["clientConfig"]["url"]
-        .as_str()
-        .unwrap();
-    let port: u16 = url
-        .trim_start_matches("https://127.0.0.1:")
-        .split('/')
-        .next()
-        .unwrap()
-        .parse()
-        .unwrap();
-    let ca_b64 = config["webhooks"][0]["clientConfig"]["caBundle"]
-        .as_str()
-        .unwrap();
-    use base64::Engine as _;
-    let ca = base64::engine::general_purpose::STANDARD
-        .decode(ca_b64)
-        .unwrap();
-    let _ = std::fs::remove_dir_all(&dir);
-    (
-        Guard(Some(child)),
-        SocketAddr::from(([127, 0, 0, 1], port)),
-        String::from_utf8(ca).unwrap(),
-    )
 }
 
 fn deployment() -> Value {
@@ -236,7 +177,8 @@ fn deployment() -> Value {
 
 #[test]
 fn serve_answers_over_http2_and_http1_and_curl_gets_answers() {
-    let (_guard, addr, ca) = start_serve("protocols");
+    let serve = serve_process::start(BIN, "protocols", &[]);
+    let (addr, ca) = (serve.addr, serve.ca.clone());
     let rt = runtime();
     for (alpn, version) in PROTOCOLS {
         let (v, status, body) = rt.block_on(post(
@@ -287,12 +229,7 @@ fn curl_both_protocols(addr: SocketAddr, ca: &str, path: &str, body: &[u8], repl
 
 #[test]
 fn sdk_server_answers_curl_over_both_protocols() {
-    let id = identity();
-    let ca = id.cert_pem.clone();
-    let server = Server::new(id)
-        .route(workload_example::PATH, workload_example::handle)
-        .start(loopback())
-        .unwrap();
+    let (server, ca) = start_with(Limits::default(), workload_example::handle);
     curl_both_protocols(
         server.local_addr(),
         &ca,
@@ -574,6 +511,28 @@ async fn h2_post(
     serde_json::from_slice(&body).unwrap()
 }
 
+/// One InterpretReplica per uid, all at once on one HTTP/2 connection; the
+/// answers in the order of the uids.
+fn h2_burst(addr: SocketAddr, ca: &str, uids: impl Iterator<Item = String>) -> Vec<Value> {
+    runtime().block_on(async {
+        let send = h2_connection(addr, ca).await;
+        let calls: Vec<_> = uids
+            .map(|uid| {
+                tokio::spawn(h2_post(
+                    send.clone(),
+                    addr.port(),
+                    envelope(&uid, &workload()),
+                ))
+            })
+            .collect();
+        let mut answers = Vec::new();
+        for c in calls {
+            answers.push(c.await.unwrap());
+        }
+        answers
+    })
+}
+
 #[test]
 fn requests_beyond_the_concurrency_limit_wait_their_turn() {
     let running = Arc::new(AtomicUsize::new(0));
@@ -594,23 +553,7 @@ fn requests_beyond_the_concurrency_limit_wait_their_turn() {
         handler,
     );
     let addr = server.local_addr();
-    let answers = runtime().block_on(async {
-        let send = h2_connection(addr, &ca).await;
-        let calls: Vec<_> = (0..6)
-            .map(|i| {
-                tokio::spawn(h2_post(
-                    send.clone(),
-                    addr.port(),
-                    envelope(&format!("u-{i}"), &workload()),
-                ))
-            })
-            .collect();
-        let mut answers = Vec::new();
-        for c in calls {
-            answers.push(c.await.unwrap());
-        }
-        answers
-    });
+    let answers = h2_burst(addr, &ca, (0..6).map(|i| format!("u-{i}")));
     for (i, a) in answers.iter().enumerate() {
         assert_eq!(a["response"]["uid"], format!("u-{i}"));
         assert_eq!(a["response"]["replicas"], 6, "{a}");
@@ -673,28 +616,14 @@ fn a_failing_request_does_not_affect_the_others() {
     };
     let (server, ca) = start_with(Limits::default(), handler);
     let addr = server.local_addr();
-    let answers = runtime().block_on(async {
-        let send = h2_connection(addr, &ca).await;
-        let calls: Vec<_> = (0..20)
-            .map(|i| {
-                let uid = if i % 3 == 0 {
-                    format!("u-{i}-panic")
-                } else {
-                    format!("u-{i}")
-                };
-                tokio::spawn(h2_post(
-                    send.clone(),
-                    addr.port(),
-                    envelope(&uid, &workload()),
-                ))
-            })
-            .collect();
-        let mut answers = Vec::new();
-        for c in calls {
-            answers.push(c.await.unwrap());
+    let uids = (0..20).map(|i| {
+        if i % 3 == 0 {
+            format!("u-{i}-panic")
+        } else {
+            format!("u-{i}")
         }
-        answers
     });
+    let answers = h2_burst(addr, &ca, uids);
     for (i, a) in answers.iter().enumerate() {
         if i % 3 == 0 {
             assert_eq!(a["response"]["status"]["code"], 500, "{a}");
