@@ -10,7 +10,7 @@ use k8s_openapi::api::admissionregistration::v1::{ServiceReference, WebhookClien
 use k8s_openapi::ByteString;
 use karmada_interpreter::api::ResourceInterpreterWebhookConfiguration;
 use karmada_interpreter::webhook::sdk::InterpreterHandler;
-use karmada_interpreter::webhook::server::Server;
+use karmada_interpreter::webhook::server::{Limits, Server};
 use karmada_interpreter::webhook::tls::TlsIdentity;
 use karmada_interpreter::webhook::{clean_path, configuration_for};
 use karmada_interpreter::{load, Error, Interpreter};
@@ -77,6 +77,16 @@ pub struct ServeArgs {
         value_name = "NAME"
     )]
     webhook_name: String,
+    /// Largest request body accepted, in bytes (default: the Kubernetes API
+    /// server's 3 MiB); larger requests are answered with code 413.
+    #[arg(long, default_value_t = karmada_interpreter::webhook::sdk::MAX_REQUEST_BODY_BYTES, value_name = "BYTES")]
+    max_request_bytes: usize,
+    /// Open connections at most; further clients wait in the listen backlog.
+    #[arg(long, default_value_t = Limits::default().max_connections, value_name = "N")]
+    max_connections: usize,
+    /// Requests interpreted at once at most; further requests wait their turn.
+    #[arg(long, default_value_t = Limits::default().max_concurrent_requests, value_name = "N")]
+    max_concurrent_requests: usize,
     /// timeoutSeconds of the printed configuration (1..30).
     #[arg(long, value_name = "SECONDS", value_parser = clap::value_parser!(i32).range(1..=30))]
     timeout_seconds: Option<i32>,
@@ -255,7 +265,15 @@ pub fn run(args: ServeArgs) -> karmada_interpreter::Result<ExitCode> {
             source,
         })?;
     }
-    let server = Server::new(identity).route(&path, InterpreterHandler::new(chain));
+    let limits = Limits {
+        max_body_bytes: args.max_request_bytes,
+        max_connections: args.max_connections,
+        max_concurrent_requests: args.max_concurrent_requests,
+        ..Limits::default()
+    };
+    let server = Server::new(identity)
+        .limits(limits)
+        .route(&path, InterpreterHandler::new(chain));
     eprintln!("serving the interpreter chain on https://{local}{path}");
     runtime
         .block_on(async move {

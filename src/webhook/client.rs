@@ -6,11 +6,19 @@
 //! global) that drives hyper's HTTP/1.1 connection over tokio-rustls. When
 //! `call` is itself invoked from inside a tokio runtime (for example from a
 //! server handler), the call runs on a scoped helper thread, because a
-//! runtime cannot block inside another one. Each call opens its own
-//! connection (no pooling): simple, and interpreter calls are infrequent.
+//! runtime cannot block inside another one.
+//!
+//! Connections are reused, as Go's client does: per endpoint (dialled
+//! address, TLS server name and caBundle) the client keeps one multiplexed
+//! HTTP/2 connection when the server offers `h2` by ALPN, otherwise a pool
+//! of idle keep-alive HTTP/1.1 connections. Calls from any thread share
+//! them; each call's timeout covers waiting for, or opening, a connection.
+//! The runtime has one worker thread, which drives open connections between
+//! calls.
 
+use std::collections::HashMap;
 use std::net::SocketAddr;
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
 use http_body_util::{BodyExt, Full, Limited};
@@ -50,6 +58,38 @@ pub struct WebhookClient {
     max_response_bytes: usize,
     default_timeout: Duration,
     overrides: Vec<(String, u16, SocketAddr)>,
+    http2: bool,
+    pool: Mutex<HashMap<PoolKey, Pooled>>,
+}
+
+/// What makes two calls able to share a connection.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+struct PoolKey {
+    dial_host: String,
+    port: u16,
+    server_name: String,
+    ca_bundle: Vec<u8>,
+}
+
+/// The connections of one endpoint.
+#[derive(Debug, Default)]
+struct Pooled {
+    /// TLS settings, built once per endpoint.
+    tls: Option<Arc<rustls::ClientConfig>>,
+    /// The shared HTTP/2 connection, once the server chose `h2`.
+    h2: Option<hyper::client::conn::http2::SendRequest<Full<Bytes>>>,
+    /// Idle HTTP/1.1 connections.
+    h1: Vec<hyper::client::conn::http1::SendRequest<Full<Bytes>>>,
+}
+
+/// Idle HTTP/1.1 connections kept per endpoint (Go's default is 2; the
+/// chain may call from many threads at once).
+const MAX_IDLE_PER_ENDPOINT: usize = 32;
+
+/// A connection ready for one request.
+enum Sender {
+    H1(hyper::client::conn::http1::SendRequest<Full<Bytes>>),
+    H2(hyper::client::conn::http2::SendRequest<Full<Bytes>>),
 }
 
 impl Drop for WebhookClient {
@@ -78,7 +118,16 @@ impl WebhookClient {
             max_response_bytes: DEFAULT_MAX_RESPONSE_BYTES,
             default_timeout: DEFAULT_TIMEOUT,
             overrides: Vec::new(),
+            http2: true,
+            pool: Mutex::new(HashMap::new()),
         }
+    }
+
+    /// Whether HTTP/2 is offered by ALPN (default: yes). Without it every
+    /// call uses HTTP/1.1.
+    pub fn http2(mut self, enabled: bool) -> Self {
+        self.http2 = enabled;
+        self
     }
 
     /// Limits the size of an answer body; a larger answer is an error.
@@ -104,7 +153,9 @@ impl WebhookClient {
     fn runtime(&self) -> Result<&tokio::runtime::Runtime, String> {
         self.runtime
             .get_or_init(|| {
-                tokio::runtime::Builder::new_current_thread()
+                tokio::runtime::Builder::new_multi_thread()
+                    .worker_threads(1)
+                    .thread_name("webhook-client")
                     .enable_all()
                     .build()
                     .map_err(|e| format!("cannot start the webhook client runtime: {e}"))
@@ -191,10 +242,19 @@ impl WebhookClient {
         let cc = &hook.webhook.client_config;
         let endpoint = Endpoint::from_client_config(cc)
             .map_err(|e| format!("could not get REST client: {e}"))?;
-        let ca = cc.ca_bundle.as_ref().map(|b| b.0.as_slice()).unwrap_or(&[]);
-        let tls =
-            super::tls::client_config(ca).map_err(|e| format!("could not get REST client: {e}"))?;
-        let connector = tokio_rustls::TlsConnector::from(Arc::new(tls));
+        let key = PoolKey {
+            dial_host: endpoint.dial_host.clone(),
+            port: endpoint.port,
+            server_name: endpoint.server_name.clone(),
+            ca_bundle: cc
+                .ca_bundle
+                .as_ref()
+                .map(|b| b.0.clone())
+                .unwrap_or_default(),
+        };
+        let connector = self
+            .connector(&key)
+            .map_err(|e| format!("could not get REST client: {e}"))?;
         let server_name = ServerName::try_from(endpoint.server_name.clone())
             .map_err(|e| format!("could not get REST client: invalid server name: {e}"))?;
         let timeout = hook
@@ -212,7 +272,14 @@ impl WebhookClient {
             let mut retries = 0;
             loop {
                 let (status, retry_after, answer) = self
-                    .once(&endpoint, &connector, &server_name, &target, body.clone())
+                    .once(
+                        &key,
+                        &endpoint,
+                        &connector,
+                        &server_name,
+                        &target,
+                        body.clone(),
+                    )
                     .await?;
                 if (status == 429 || status >= 500) && retries < MAX_RETRIES {
                     if let Some(wait) = retry_after {
@@ -243,14 +310,66 @@ impl WebhookClient {
         }
     }
 
-    async fn once(
+    /// The endpoint's TLS connector, built on first use.
+    fn connector(&self, key: &PoolKey) -> Result<tokio_rustls::TlsConnector, String> {
+        if let Some(c) = self.lock_pool().get(key).and_then(|p| p.tls.clone()) {
+            return Ok(tokio_rustls::TlsConnector::from(c));
+        }
+        let mut tls = super::tls::client_config(&key.ca_bundle).map_err(|e| e.to_string())?;
+        if !self.http2 {
+            tls.alpn_protocols = vec![b"http/1.1".to_vec()];
+        }
+        let tls = Arc::new(tls);
+        self.lock_pool().entry(key.clone()).or_default().tls = Some(tls.clone());
+        Ok(tokio_rustls::TlsConnector::from(tls))
+    }
+
+    fn lock_pool(&self) -> std::sync::MutexGuard<'_, HashMap<PoolKey, Pooled>> {
+        // A panic while holding the lock leaves the map consistent.
+        self.pool
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// An open connection from the pool: the shared HTTP/2 one, or an idle
+    /// HTTP/1.1 one.
+    fn pooled(&self, key: &PoolKey) -> Option<Sender> {
+        let mut pool = self.lock_pool();
+        let entry = pool.get_mut(key)?;
+        if let Some(h2) = &entry.h2 {
+            if !h2.is_closed() {
+                return Some(Sender::H2(h2.clone()));
+            }
+            entry.h2 = None;
+        }
+        // Released connections may still be finishing the last exchange
+        // (`ready` waits for that); closed ones are dropped.
+        while let Some(h1) = entry.h1.pop() {
+            if !h1.is_closed() {
+                return Some(Sender::H1(h1));
+            }
+        }
+        None
+    }
+
+    /// Puts an HTTP/1.1 connection whose exchange completed back in the pool.
+    fn release(&self, key: &PoolKey, sender: hyper::client::conn::http1::SendRequest<Full<Bytes>>) {
+        let mut pool = self.lock_pool();
+        let entry = pool.entry(key.clone()).or_default();
+        if entry.h1.len() < MAX_IDLE_PER_ENDPOINT {
+            entry.h1.push(sender);
+        }
+    }
+
+    /// Opens a connection (TCP, TLS, then HTTP/2 or HTTP/1.1 as the server
+    /// chose by ALPN); its driver runs on the client's runtime.
+    async fn connect(
         &self,
+        key: &PoolKey,
         endpoint: &Endpoint,
         connector: &tokio_rustls::TlsConnector,
         server_name: &ServerName<'static>,
-        target: &str,
-        body: Bytes,
-    ) -> Result<(u16, Option<Duration>, Vec<u8>), String> {
+    ) -> Result<Sender, String> {
         let overridden = self
             .overrides
             .iter()
@@ -267,58 +386,131 @@ impl WebhookClient {
         let tls = connector
             .connect(server_name.clone(), tcp)
             .await
-            .map_err(|e| format!("tls: {e}"))?;
-        let (mut sender, conn) = hyper::client::conn::http1::handshake(TokioIo::new(tls))
-            .await
-            .map_err(|e| format!("http handshake: {e}"))?;
+            .map_err(|e| format!("tls: {}", io_error_words(&e)))?;
+        let h2 = tls.get_ref().1.alpn_protocol() == Some(b"h2".as_slice());
+        let io = TokioIo::new(tls);
+        if h2 {
+            let (sender, conn) =
+                hyper::client::conn::http2::Builder::new(hyper_util::rt::TokioExecutor::new())
+                    .timer(hyper_util::rt::TokioTimer::new())
+                    .keep_alive_interval(Some(Duration::from_secs(30)))
+                    .handshake(io)
+                    .await
+                    .map_err(|e| format!("http2 handshake: {e}"))?;
+            tokio::spawn(conn);
+            // Another call may have connected meanwhile: keep one of them.
+            let mut pool = self.lock_pool();
+            let entry = pool.entry(key.clone()).or_default();
+            match &entry.h2 {
+                Some(existing) if !existing.is_closed() => {}
+                _ => entry.h2 = Some(sender.clone()),
+            }
+            Ok(Sender::H2(sender))
+        } else {
+            let (sender, conn) = hyper::client::conn::http1::handshake(io)
+                .await
+                .map_err(|e| format!("http handshake: {e}"))?;
+            tokio::spawn(conn);
+            Ok(Sender::H1(sender))
+        }
+    }
+
+    /// One request, on a pooled connection when there is one. A pooled
+    /// connection the server closed before taking the request is replaced
+    /// by a new one once (the request was not sent, so it is safe to resend).
+    async fn once(
+        &self,
+        key: &PoolKey,
+        endpoint: &Endpoint,
+        connector: &tokio_rustls::TlsConnector,
+        server_name: &ServerName<'static>,
+        target: &str,
+        body: Bytes,
+    ) -> Result<(u16, Option<Duration>, Vec<u8>), String> {
         let len = body.len();
-        let req = hyper::Request::builder()
+        let mut req = hyper::Request::builder()
             .method("POST")
             .uri(target)
-            .header("Host", &endpoint.host_header)
             .header("Content-Type", "application/json")
             .header("Accept", "application/json, */*")
             .header("User-Agent", "kube-apiserver-admission")
             .header("Content-Length", len)
             .body(Full::new(body))
             .map_err(|e| format!("cannot build the request: {e}"))?;
-        let exchange = async {
-            let res = sender
-                .send_request(req)
-                .await
-                .map_err(|e| format!("sending the request: {e}"))?;
-            let status = res.status().as_u16();
-            let retry_after = res
-                .headers()
-                .get("Retry-After")
-                .and_then(|v| v.to_str().ok())
-                .and_then(|v| v.trim().parse::<u64>().ok())
-                .map(Duration::from_secs);
-            let limit = self.max_response_bytes;
-            let collected = Limited::new(res.into_body(), limit)
-                .collect()
-                .await
-                .map_err(|e| {
-                    if e.downcast_ref::<http_body_util::LengthLimitError>()
-                        .is_some()
-                    {
-                        format!("the answer is larger than the limit of {limit} bytes")
-                    } else {
-                        format!("reading the answer: {e}")
-                    }
-                })?;
-            Ok((status, retry_after, collected.to_bytes().to_vec()))
-        };
-        // Drive the connection and the exchange together in this future (no
-        // spawned task), so every call is self-contained on the runtime.
-        let mut exchange = std::pin::pin!(exchange);
-        let mut conn = std::pin::pin!(conn);
-        let mut conn_done = false;
-        loop {
-            tokio::select! {
-                result = &mut exchange => return result,
-                _ = &mut conn, if !conn_done => conn_done = true,
+        let mut fresh = false;
+        let mut sender = match self.pooled(key) {
+            Some(s) => s,
+            None => {
+                fresh = true;
+                self.connect(key, endpoint, connector, server_name).await?
             }
+        };
+        let res = loop {
+            let sent = match &mut sender {
+                Sender::H2(s) => {
+                    // HTTP/2 takes the authority from the URI, not `Host`.
+                    *req.uri_mut() = format!("https://{}{target}", endpoint.host_header)
+                        .parse()
+                        .map_err(|e| format!("cannot build the request: {e}"))?;
+                    req.headers_mut().remove(hyper::header::HOST);
+                    s.ready().await.map_err(|e| format!("connection: {e}"))?;
+                    s.try_send_request(req).await
+                }
+                Sender::H1(s) => {
+                    if let Ok(v) = hyper::header::HeaderValue::from_str(&endpoint.host_header) {
+                        req.headers_mut().insert(hyper::header::HOST, v);
+                    }
+                    s.ready().await.map_err(|e| format!("connection: {e}"))?;
+                    s.try_send_request(req).await
+                }
+            };
+            match sent {
+                Ok(res) => break res,
+                Err(mut e) => match e.take_message() {
+                    Some(unsent) if !fresh => {
+                        req = unsent;
+                        fresh = true;
+                        sender = self.connect(key, endpoint, connector, server_name).await?;
+                    }
+                    _ => return Err(format!("sending the request: {}", e.error())),
+                },
+            }
+        };
+        let status = res.status().as_u16();
+        let retry_after = res
+            .headers()
+            .get("Retry-After")
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.trim().parse::<u64>().ok())
+            .map(Duration::from_secs);
+        let limit = self.max_response_bytes;
+        let collected = Limited::new(res.into_body(), limit)
+            .collect()
+            .await
+            .map_err(|e| {
+                if e.downcast_ref::<http_body_util::LengthLimitError>()
+                    .is_some()
+                {
+                    format!("the answer is larger than the limit of {limit} bytes")
+                } else {
+                    format!("reading the answer: {e}")
+                }
+            })?;
+        // The exchange completed: an HTTP/1.1 connection may serve the next call.
+        if let Sender::H1(s) = sender {
+            self.release(key, s);
         }
+        Ok((status, retry_after, collected.to_bytes().to_vec()))
+    }
+}
+
+/// An I/O error from the TLS handshake, with rustls errors in words.
+fn io_error_words(e: &std::io::Error) -> String {
+    match e
+        .get_ref()
+        .and_then(|inner| inner.downcast_ref::<rustls::Error>())
+    {
+        Some(tls) => super::tls::tls_error_words(tls),
+        None => e.to_string(),
     }
 }

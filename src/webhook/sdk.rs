@@ -38,8 +38,10 @@ use crate::api::{
 };
 use crate::interpreter::{InputError, Inputs, Interpreter, ObjectInput, Outcome};
 
-/// The largest request body the SDK reads (1 MiB, as the reference).
-pub const MAX_REQUEST_BODY_BYTES: usize = 1 << 20;
+/// The largest request body the SDK reads by default (3 MiB, the Kubernetes
+/// API server's request limit: a Retain or AggregateStatus context around a
+/// ~1.5 MiB object must fit).
+pub const MAX_REQUEST_BODY_BYTES: usize = 3 << 20;
 
 /// What a handler returns: the `response` member of the envelope.
 pub type Response = ResourceInterpreterResponse;

@@ -1,7 +1,10 @@
 //! A TLS HTTP server hosting SDK handlers (feature `webhook`): hyper over
-//! tokio-rustls (ring provider), HTTP/1.1, exact-match paths (unknown paths
-//! get 404), `/readyz` answering `ok`, bodies limited to
-//! [`sdk::MAX_REQUEST_BODY_BYTES`], graceful shutdown.
+//! tokio-rustls (ring provider), HTTP/2 and HTTP/1.1 chosen by ALPN,
+//! exact-match paths (unknown paths get 404), `/readyz` answering `ok`,
+//! graceful shutdown, and [`Limits`] against hostile clients: a request body
+//! limit (3 MiB, the API server's), TLS handshake, header and body read
+//! timeouts, at most so many open connections (more wait in the listen
+//! backlog) and so many requests handled at once (more wait their turn).
 //!
 //! ```no_run
 //! use karmada_interpreter::webhook::{server::Server, sdk, tls::TlsIdentity};
@@ -20,25 +23,67 @@ use super::error::WebhookError;
 use std::convert::Infallible;
 use std::future::Future;
 use std::net::SocketAddr;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
 use http_body_util::{BodyExt, Full};
 use hyper::body::{Bytes, Incoming};
 use hyper::service::service_fn;
-use hyper_util::rt::TokioIo;
+use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
+use hyper_util::server::conn::auto;
 use tokio::net::TcpListener;
+use tokio::sync::Semaphore;
 
 use super::sdk::{self, Body, Handler};
 use super::tls::TlsIdentity;
 
-/// A webhook server: routes and TLS identity.
+/// What the server tolerates from its clients. Every limit protects the
+/// others' requests from one slow, large or numerous client.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Limits {
+    /// Largest request body read (default 3 MiB, the Kubernetes API
+    /// server's limit); a larger one is answered with code 413.
+    pub max_body_bytes: usize,
+    /// Time a client has to complete the TLS handshake (default 10 s).
+    pub handshake_timeout: Duration,
+    /// Time a client has to send a request's headers, HTTP/1.1 (default 10 s).
+    /// An HTTP/2 connection that stops answering pings is closed after it too.
+    pub header_read_timeout: Duration,
+    /// Time a client has to send a request's body (default 30 s).
+    pub body_read_timeout: Duration,
+    /// Open connections at most (default 1024); further clients wait in the
+    /// listen backlog until one closes.
+    pub max_connections: usize,
+    /// Requests handled at once at most (default 256); further requests wait
+    /// for a slot.
+    pub max_concurrent_requests: usize,
+    /// On shutdown, how long in-flight requests may take to finish (default 10 s).
+    pub drain_timeout: Duration,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Self {
+            max_body_bytes: sdk::MAX_REQUEST_BODY_BYTES,
+            handshake_timeout: Duration::from_secs(10),
+            header_read_timeout: Duration::from_secs(10),
+            body_read_timeout: Duration::from_secs(30),
+            max_connections: 1024,
+            max_concurrent_requests: 256,
+            drain_timeout: Duration::from_secs(10),
+        }
+    }
+}
+
+/// A webhook server: routes, TLS identity and limits.
 #[derive(Clone)]
 pub struct Server {
     identity: TlsIdentity,
     routes: Vec<(String, Arc<dyn Handler>)>,
-    max_body_bytes: usize,
-    drain_timeout: Duration,
+    limits: Limits,
+    http2: bool,
+    accepted: Arc<AtomicU64>,
 }
 
 impl std::fmt::Debug for Server {
@@ -48,19 +93,22 @@ impl std::fmt::Debug for Server {
                 "routes",
                 &self.routes.iter().map(|(p, _)| p).collect::<Vec<_>>(),
             )
-            .field("max_body_bytes", &self.max_body_bytes)
+            .field("limits", &self.limits)
+            .field("http2", &self.http2)
             .finish()
     }
 }
 
 impl Server {
-    /// A server presenting `identity`, with no routes yet.
+    /// A server presenting `identity`, with no routes yet, default
+    /// [`Limits`], offering HTTP/2 and HTTP/1.1.
     pub fn new(identity: TlsIdentity) -> Self {
         Self {
             identity,
             routes: Vec::new(),
-            max_body_bytes: sdk::MAX_REQUEST_BODY_BYTES,
-            drain_timeout: Duration::from_secs(10),
+            limits: Limits::default(),
+            http2: true,
+            accepted: Arc::new(AtomicU64::new(0)),
         }
     }
 
@@ -76,26 +124,60 @@ impl Server {
         self
     }
 
-    /// Changes the request body limit (default 1 MiB).
+    /// Changes the request body limit (default 3 MiB).
     pub fn max_body_bytes(mut self, limit: usize) -> Self {
-        self.max_body_bytes = limit;
+        self.limits.max_body_bytes = limit;
         self
     }
 
+    /// Replaces every limit.
+    pub fn limits(mut self, limits: Limits) -> Self {
+        self.limits = limits;
+        self
+    }
+
+    /// Whether HTTP/2 is offered by ALPN (default: yes). Without it the
+    /// server speaks HTTP/1.1 only.
+    pub fn http2(mut self, enabled: bool) -> Self {
+        self.http2 = enabled;
+        self
+    }
+
+    /// TCP connections accepted so far (shared with the [`RunningServer`]).
+    pub fn accepted_connections(&self) -> u64 {
+        self.accepted.load(Ordering::Relaxed)
+    }
+
     /// Serves connections from `listener` until `shutdown` completes, then
-    /// stops accepting and waits (at most 10 s) for open connections.
+    /// stops accepting and waits (at most [`Limits::drain_timeout`]) for
+    /// in-flight requests to finish.
     pub async fn run(
         self,
         listener: TcpListener,
         shutdown: impl Future<Output = ()>,
     ) -> Result<(), String> {
-        let tls = Arc::new(self.identity.server_config().map_err(|e| e.to_string())?);
-        let acceptor = tokio_rustls::TlsAcceptor::from(tls);
-        let routes = Arc::new(self.routes);
-        let max_body = self.max_body_bytes;
+        let mut tls = self.identity.server_config().map_err(|e| e.to_string())?;
+        if !self.http2 {
+            tls.alpn_protocols = vec![b"http/1.1".to_vec()];
+        }
+        let acceptor = tokio_rustls::TlsAcceptor::from(Arc::new(tls));
+        let limits = Arc::new(self.limits);
+        let shared = Arc::new(Shared {
+            routes: self.routes,
+            requests: Semaphore::new(limits.max_concurrent_requests.max(1)),
+            limits: limits.clone(),
+        });
+        let builder = Arc::new(connection_builder(&limits, self.http2));
+        let connections = Arc::new(Semaphore::new(limits.max_connections.max(1)));
         let graceful = hyper_util::server::graceful::GracefulShutdown::new();
         let mut shutdown = std::pin::pin!(shutdown);
         loop {
+            // Back-pressure: no accept while every connection slot is taken.
+            let permit = tokio::select! {
+                p = connections.clone().acquire_owned() => p,
+                () = &mut shutdown => break,
+            };
+            let Ok(permit) = permit else { break };
             let accepted = tokio::select! {
                 a = listener.accept() => a,
                 () = &mut shutdown => break,
@@ -105,23 +187,24 @@ impl Server {
                 tokio::time::sleep(Duration::from_millis(50)).await;
                 continue;
             };
+            self.accepted.fetch_add(1, Ordering::Relaxed);
+            let _ = tcp.set_nodelay(true);
             let acceptor = acceptor.clone();
-            let routes = routes.clone();
+            let shared = shared.clone();
+            let builder = builder.clone();
             let watcher = graceful.watcher();
+            let handshake_timeout = limits.handshake_timeout;
             tokio::spawn(async move {
-                let handshake =
-                    tokio::time::timeout(Duration::from_secs(10), acceptor.accept(tcp)).await;
+                let _permit = permit;
+                let handshake = tokio::time::timeout(handshake_timeout, acceptor.accept(tcp)).await;
                 let Ok(Ok(stream)) = handshake else { return };
-                let service = service_fn(move |req| serve_one(req, routes.clone(), max_body));
-                let conn = hyper::server::conn::http1::Builder::new()
-                    .timer(hyper_util::rt::TokioTimer::new())
-                    .header_read_timeout(Duration::from_secs(32))
-                    .serve_connection(TokioIo::new(stream), service);
+                let service = service_fn(move |req| serve_one(req, shared.clone()));
+                let conn = builder.serve_connection(TokioIo::new(stream), service);
                 let _ = watcher.watch(conn).await;
             });
         }
         drop(listener);
-        let _ = tokio::time::timeout(self.drain_timeout, graceful.shutdown()).await;
+        let _ = tokio::time::timeout(limits.drain_timeout, graceful.shutdown()).await;
         Ok(())
     }
 
@@ -140,6 +223,7 @@ impl Server {
         let local = std_listener.local_addr().map_err(|e| e.to_string())?;
         // Fail early on a bad certificate rather than in the thread.
         self.identity.server_config().map_err(|e| e.to_string())?;
+        let accepted = self.accepted.clone();
         let (tx, rx) = tokio::sync::oneshot::channel::<()>();
         let thread = std::thread::Builder::new()
             .name(format!("webhook-server-{local}"))
@@ -164,16 +248,49 @@ impl Server {
             .map_err(|e| e.to_string())?;
         Ok(RunningServer {
             addr: local,
+            accepted,
             stop: Some(tx),
             thread: Some(thread),
         })
     }
 }
 
+/// Concurrent HTTP/2 streams a client may open per connection (Go's
+/// default); requests beyond [`Limits::max_concurrent_requests`] wait.
+const MAX_STREAMS_PER_CONNECTION: u32 = 250;
+
+/// The HTTP connection settings: HTTP/1.1 with a header read timeout, and
+/// (when offered) HTTP/2 with a stream limit and keep-alive pings.
+fn connection_builder(limits: &Limits, http2: bool) -> auto::Builder<TokioExecutor> {
+    let mut builder = auto::Builder::new(TokioExecutor::new());
+    builder
+        .http1()
+        .timer(TokioTimer::new())
+        .header_read_timeout(limits.header_read_timeout);
+    if http2 {
+        builder
+            .http2()
+            .timer(TokioTimer::new())
+            .max_concurrent_streams(MAX_STREAMS_PER_CONNECTION)
+            .keep_alive_interval(Some(Duration::from_secs(30)))
+            .keep_alive_timeout(limits.header_read_timeout);
+        builder
+    } else {
+        builder.http1_only()
+    }
+}
+
+struct Shared {
+    routes: Vec<(String, Arc<dyn Handler>)>,
+    requests: Semaphore,
+    limits: Arc<Limits>,
+}
+
 /// A server started with [`Server::start`].
 #[derive(Debug)]
 pub struct RunningServer {
     addr: SocketAddr,
+    accepted: Arc<AtomicU64>,
     stop: Option<tokio::sync::oneshot::Sender<()>>,
     thread: Option<std::thread::JoinHandle<Result<(), String>>>,
 }
@@ -184,7 +301,14 @@ impl RunningServer {
         self.addr
     }
 
-    /// Stops accepting, drains open connections and joins the thread.
+    /// TCP connections accepted so far: how a client's connection reuse is
+    /// observed.
+    pub fn accepted_connections(&self) -> u64 {
+        self.accepted.load(Ordering::Relaxed)
+    }
+
+    /// Stops accepting, lets in-flight requests finish (at most
+    /// [`Limits::drain_timeout`]) and joins the thread.
     pub fn stop(mut self) {
         self.shutdown();
     }
@@ -237,9 +361,6 @@ async fn read_body(mut body: Incoming, max: usize) -> Result<Bytes, Option<Strin
     }
 }
 
-/// How long a client may take to send a request body.
-const BODY_READ_TIMEOUT: Duration = Duration::from_secs(30);
-
 fn respond(status: u16, content_type: &str, body: Vec<u8>) -> Answer {
     let mut res = hyper::Response::new(Full::new(Bytes::from(body)));
     *res.status_mut() =
@@ -258,16 +379,16 @@ fn respond(status: u16, content_type: &str, body: Vec<u8>) -> Answer {
 
 async fn serve_one(
     req: hyper::Request<Incoming>,
-    routes: Arc<Vec<(String, Arc<dyn Handler>)>>,
-    max_body: usize,
+    shared: Arc<Shared>,
 ) -> Result<Answer, Infallible> {
-    let path = req.uri().path().to_owned();
+    let path = req.uri().path();
     if path == "/readyz" || path == "/readyz/" || path == "/healthz" {
         return Ok(respond(200, "text/plain; charset=utf-8", b"ok".to_vec()));
     }
-    let Some(handler) = routes
+    let Some(handler) = shared
+        .routes
         .iter()
-        .find(|(p, _)| *p == path)
+        .find(|(p, _)| p == path)
         .map(|(_, h)| h.clone())
     else {
         return Ok(respond(
@@ -276,6 +397,8 @@ async fn serve_one(
             b"404 page not found\n".to_vec(),
         ));
     };
+    let limits = &shared.limits;
+    let max_body = limits.max_body_bytes;
     let method = req.method().as_str().to_owned();
     let content_type = req
         .headers()
@@ -289,16 +412,25 @@ async fn serve_one(
     // Far too large: answer at once (the connection is then closed).
     // Moderately too large: read and discard it first, so the client can
     // finish sending and read the answer.
-    let body = if declared.is_some_and(|n| n > DRAIN_LIMIT as u64) {
+    let body = if declared.is_some_and(|n| n > DRAIN_LIMIT.max(max_body) as u64) {
         Err(None)
     } else {
-        match tokio::time::timeout(BODY_READ_TIMEOUT, read_body(req.into_body(), max_body)).await {
+        let timeout = limits.body_read_timeout;
+        match tokio::time::timeout(timeout, read_body(req.into_body(), max_body)).await {
             Err(_) => Err(Some(format!(
                 "timed out reading the request body after {}s",
-                BODY_READ_TIMEOUT.as_secs()
+                timeout.as_secs_f64()
             ))),
             Ok(r) => r,
         }
+    };
+    // Back-pressure: wait for a handler slot (the semaphore is never closed).
+    let Ok(_slot) = shared.requests.acquire().await else {
+        return Ok(respond(
+            503,
+            "text/plain; charset=utf-8",
+            b"shutting down\n".to_vec(),
+        ));
     };
     let answer = tokio::task::spawn_blocking(move || {
         let body = match &body {
