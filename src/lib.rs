@@ -7,6 +7,8 @@ pub mod builtin;
 pub mod error;
 pub mod golden;
 pub mod interpreter;
+#[cfg(feature = "lint")]
+pub mod lint;
 pub mod load;
 pub mod lua;
 pub mod quantity;

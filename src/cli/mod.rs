@@ -1,6 +1,7 @@
 //! Command-line interface.
 
 mod check;
+mod lint;
 mod list;
 mod run;
 mod serve;
@@ -39,6 +40,10 @@ enum Command {
     /// webhook over TLS; `--print-config` prints a matching
     /// ResourceInterpreterWebhookConfiguration.
     Serve(Box<serve::ServeArgs>),
+    /// Static analysis of customization files: document keys Karmada
+    /// ignores, and each script against the sandbox it runs in
+    /// (`file:line:col: severity[rule]: message`, or `-o json`).
+    Lint(lint::LintArgs),
 }
 
 /// Customizations and webhook configurations that extend the built-in chain.
@@ -81,5 +86,9 @@ pub fn run(cli: Cli) -> karmada_interpreter::Result<ExitCode> {
         Command::Test(args) => test::run(args),
         Command::List(args) => list::run(args),
         Command::Serve(args) => serve::run(*args),
+        Command::Lint(args) => lint::run(args).or_else(|e| {
+            eprintln!("error: {e}");
+            Ok(ExitCode::from(2))
+        }),
     }
 }
