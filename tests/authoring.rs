@@ -378,6 +378,156 @@ fn karmada_customizations_known_defects() {
     assert!(all.iter().any(|f| f.rule == Rule::UnguardedField));
 }
 
+// ------------------------------------------------------------ test --format
+
+/// A Karmada-layout folder: a health script with two branches and three
+/// cases — two that pass (ready, and no status at all) and one whose
+/// expected output is wrong.
+fn health_fixture(name: &str) -> PathBuf {
+    let dir = scratch(name);
+    std::fs::write(
+        dir.join("customizations.yaml"),
+        customization(
+            "Demo",
+            "healthInterpretation",
+            "function InterpretHealth(observedObj)\n  if observedObj.status == nil then\n    return false\n  end\n  if observedObj.status.phase == 'Failed' then\n    return false\n  end\n  return observedObj.status.ready == true\nend",
+        ),
+    )
+    .unwrap();
+    std::fs::create_dir_all(dir.join("testdata")).unwrap();
+    let case = |name: &str, status: &str, healthy: bool| {
+        format!(
+            "name: {name}\noperation: InterpretHealth\nobservedObj:\n  apiVersion: example.io/v1\n  kind: Demo\n  metadata:\n    name: d\n{status}output:\n  healthy: {healthy}\n"
+        )
+    };
+    let cases = [
+        case("ready", "  status:\n    ready: true\n", true),
+        case("no status", "", false),
+        case("wrong <expectation>", "  status:\n    ready: false\n", true),
+    ];
+    std::fs::write(
+        dir.join("testdata/interprethealth-test.yaml"),
+        cases.join("---\n"),
+    )
+    .unwrap();
+    dir
+}
+
+#[test]
+fn junit_report_carries_every_case() {
+    let dir = health_fixture("junit");
+    let out = bin()
+        .args(["test", "--format", "junit"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let xml = String::from_utf8(out.stdout).unwrap();
+    let doc = roxmltree::Document::parse(&xml).unwrap_or_else(|e| panic!("{e}\n{xml}"));
+    let root = doc.root_element();
+    assert_eq!(root.tag_name().name(), "testsuites");
+    assert_eq!(root.attribute("tests"), Some("3"));
+    assert_eq!(root.attribute("failures"), Some("1"));
+    let suites: Vec<_> = root
+        .children()
+        .filter(|n| n.has_tag_name("testsuite"))
+        .collect();
+    assert_eq!(suites.len(), 1);
+    let cases: Vec<_> = suites[0]
+        .children()
+        .filter(|n| n.has_tag_name("testcase"))
+        .collect();
+    let names: Vec<&str> = cases.iter().filter_map(|c| c.attribute("name")).collect();
+    assert_eq!(names, ["ready", "no status", "wrong <expectation>"]);
+    let failures: Vec<_> = cases
+        .iter()
+        .filter_map(|c| c.children().find(|n| n.has_tag_name("failure")))
+        .collect();
+    assert_eq!(failures.len(), 1);
+    assert_eq!(
+        failures[0].text(),
+        Some("healthy: <root>: expected true, got false"),
+        "{xml}"
+    );
+}
+
+#[test]
+fn json_report_and_unchanged_human_output() {
+    let dir = health_fixture("json");
+    let out = bin()
+        .args(["test", "--format", "json"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["summary"]["passed"], 2);
+    assert_eq!(v["summary"]["failed"], 1);
+    let verdicts: Vec<&str> = v["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["verdict"].as_str().unwrap())
+        .collect();
+    assert_eq!(verdicts, ["passed", "passed", "failed"]);
+    assert_eq!(
+        v["cases"][2]["differences"][0],
+        "healthy: <root>: expected true, got false"
+    );
+    let human = bin().arg("test").arg(&dir).output().unwrap();
+    let text = String::from_utf8(human.stdout).unwrap();
+    assert!(text.starts_with("FAIL "), "{text}");
+    assert!(text.ends_with("2 passed, 1 failed\n"), "{text}");
+}
+
+// ----------------------------------------------------------- test --coverage
+
+/// The fixture's script (file lines 12-20) has six statements: the function
+/// (12), `if status == nil` (13), `return false` (14), `if phase ==
+/// 'Failed'` (16), `return false` (17), `return ready` (19). No case has a
+/// failed phase, so only line 17 never runs.
+#[test]
+fn coverage_of_a_partly_exercised_script() {
+    let dir = health_fixture("coverage");
+    let lcov = dir.join("coverage.lcov");
+    let out = bin()
+        .args(["test", "--coverage-out"])
+        .arg(&lcov)
+        .arg(&dir)
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    let file = dir.join("customizations.yaml");
+    let summary = format!(
+        "{}: probe/InterpretHealth: 5/6 lines (83%), uncovered: 17",
+        file.display()
+    );
+    assert!(text.lines().any(|l| l == summary), "{text}");
+    assert_eq!(
+        read(&lcov),
+        format!(
+            "TN:\nSF:{}\nDA:12,1\nDA:13,1\nDA:14,1\nDA:16,1\nDA:17,0\nDA:19,1\nLF:6\nLH:5\nend_of_record\n",
+            file.display()
+        )
+    );
+}
+
+/// Coverage does not change results, and a run without `--coverage`
+/// prints no coverage.
+#[test]
+fn coverage_leaves_results_alone() {
+    let dir = health_fixture("coverage-off");
+    let plain = bin().arg("test").arg(&dir).output().unwrap();
+    let with = bin()
+        .args(["test", "--coverage"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    let plain = String::from_utf8(plain.stdout).unwrap();
+    let with = String::from_utf8(with.stdout).unwrap();
+    assert!(!plain.contains("lines ("), "{plain}");
+    assert!(with.starts_with(&plain), "{plain}\n---\n{with}");
+}
+
 // ------------------------------------------------------------------ helpers
 
 fn scratch(name: &str) -> PathBuf {
@@ -390,7 +540,6 @@ fn scratch(name: &str) -> PathBuf {
     dir
 }
 
-#[allow(dead_code)]
 fn read(path: &Path) -> String {
     std::fs::read_to_string(path).unwrap()
 }

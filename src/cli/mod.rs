@@ -60,6 +60,11 @@ pub struct ChainArgs {
 }
 
 impl ChainArgs {
+    /// The customization files named with `-f`.
+    fn customization_files(&self) -> &[PathBuf] {
+        &self.customizations
+    }
+
     fn load(
         &self,
     ) -> karmada_interpreter::Result<(

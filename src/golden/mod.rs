@@ -14,8 +14,11 @@
 
 mod case;
 mod compare;
+#[cfg(feature = "lint")]
+pub mod coverage;
 mod deviations;
 mod discover;
+pub mod report;
 mod runner;
 #[cfg(feature = "webhook")]
 mod webhook;

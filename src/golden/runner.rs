@@ -208,6 +208,9 @@ pub struct Runner {
     pub webhooks: Vec<ResourceInterpreterWebhookConfiguration>,
     /// Cases the project answers differently on purpose.
     pub deviations: Deviations,
+    /// When set, the lines of the customization scripts that run are
+    /// recorded here (`test --coverage`).
+    pub coverage: Option<crate::lua::Coverage>,
 }
 
 impl Default for Runner {
@@ -216,6 +219,7 @@ impl Default for Runner {
             customizations: Vec::new(),
             webhooks: Vec::new(),
             deviations: Deviations::project(),
+            coverage: None,
         }
     }
 }
@@ -278,8 +282,16 @@ impl Runner {
                 crate::load::customizations_from_file(path).map_err(|e| e.to_string())?;
             customizations.append(&mut found);
         }
-        Interpreter::builder()
-            .customizations(customizations)
+        let builder = match &self.coverage {
+            Some(coverage) if !customizations.is_empty() => {
+                let layer = crate::lua::LuaLayer::customizations(customizations)
+                    .map_err(|e| e.to_string())?
+                    .with_coverage(coverage.clone());
+                Interpreter::builder().customization_layer(std::sync::Arc::new(layer))
+            }
+            _ => Interpreter::builder().customizations(customizations),
+        };
+        builder
             .webhook_configurations(self.webhooks.clone())
             .build()
             .map_err(|e| e.to_string())

@@ -290,17 +290,34 @@ pub(crate) fn scan(
                                 continue;
                             }
                             if let Node::Str(script) = &fv.value {
-                                let at =
-                                    first_line + (fv.referenced.line() as usize).saturating_sub(1);
+                                // A block scalar's indicator is on the key's
+                                // line (the value's own location may be its
+                                // first content line).
+                                let key_line = line(fk);
+                                let indicator = col(fk) + fk.value.chars().count() + 1;
+                                let after_key: String = lines
+                                    .get(key_line.wrapping_sub(1))
+                                    .copied()
+                                    .unwrap_or("")
+                                    .chars()
+                                    .skip(indicator - 1)
+                                    .collect();
+                                let after_key = after_key.trim_start();
+                                let (at, column) =
+                                    if after_key.starts_with('|') || after_key.starts_with('>') {
+                                        (key_line, indicator)
+                                    } else {
+                                        (
+                                            first_line
+                                                + (fv.referenced.line() as usize).saturating_sub(1),
+                                            fv.referenced.column() as usize,
+                                        )
+                                    };
                                 sites.push(ScriptSite {
                                     customization: name.clone(),
                                     operation: op,
                                     text: script.clone(),
-                                    placement: placement(
-                                        lines,
-                                        at,
-                                        fv.referenced.column() as usize,
-                                    ),
+                                    placement: placement(lines, at, column),
                                 });
                             }
                         }

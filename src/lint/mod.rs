@@ -47,6 +47,7 @@
 //! ```
 
 mod document;
+pub(crate) use document::ScriptSite;
 mod sandbox_std;
 mod script;
 
@@ -232,23 +233,9 @@ impl Linter {
     /// Lints the text of a customization file (a YAML stream of
     /// `ResourceInterpreterCustomization` documents) named `file`.
     pub fn lint_text(&self, text: &str, file: &str) -> Vec<Finding> {
-        let lines: Vec<&str> = text.lines().collect();
         let mut findings = Vec::new();
-        for doc in crate::yaml::documents(text) {
-            let (start, chunk) = match doc {
-                Ok(d) if d.value.is_some() => (d.line, chunk_of(&lines, d.line)),
-                Ok(_) => continue,
-                Err(e) => {
-                    findings.push(Finding::new(
-                        Rule::Syntax,
-                        e.line,
-                        1,
-                        format!("not valid YAML: {}", e.message),
-                    ));
-                    continue;
-                }
-            };
-            for site in document::scan(&chunk, start, &lines, &mut findings) {
+        {
+            for site in sites(text, &mut findings) {
                 for mut f in self.lint_script(&site.text, site.operation) {
                     let (line, column) = site.placement.locate(f.line, f.column);
                     f.line = line;
@@ -291,6 +278,30 @@ impl Linter {
         })?;
         Ok(self.lint_text(&text, &path.display().to_string()))
     }
+}
+
+/// The scripts of a customization file's text, with their places; problems
+/// of the documents go to `findings`.
+pub(crate) fn sites(text: &str, findings: &mut Vec<Finding>) -> Vec<ScriptSite> {
+    let lines: Vec<&str> = text.lines().collect();
+    let mut out = Vec::new();
+    for doc in crate::yaml::documents(text) {
+        let (start, chunk) = match doc {
+            Ok(d) if d.value.is_some() => (d.line, chunk_of(&lines, d.line)),
+            Ok(_) => continue,
+            Err(e) => {
+                findings.push(Finding::new(
+                    Rule::Syntax,
+                    e.line,
+                    1,
+                    format!("not valid YAML: {}", e.message),
+                ));
+                continue;
+            }
+        };
+        out.extend(document::scan(&chunk, start, &lines, findings));
+    }
+    out
 }
 
 /// The lines of the document that starts at file line `start` (up to the
