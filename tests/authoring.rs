@@ -528,6 +528,55 @@ fn coverage_leaves_results_alone() {
     assert!(with.starts_with(&plain), "{plain}\n---\n{with}");
 }
 
+// --------------------------------------------------------------------- init
+
+/// `init` output passes `check`, `lint --deny-warnings` and `test` as it is.
+#[rstest]
+#[case::all_operations(&[])]
+#[case::some_operations(&["--operations", "InterpretHealth,AggregateStatus"])]
+fn init_output_passes_check_lint_and_test(#[case] extra: &[&str]) {
+    let dir = scratch(&format!("init-{}", extra.len())).join("example.io/v1/Widget");
+    let out = bin()
+        .args(["init", "example.io/v1", "Widget"])
+        .args(extra)
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let file = dir.join("customizations.yaml");
+    let cases = std::fs::read_dir(dir.join("testdata")).unwrap().count();
+    assert_eq!(cases, if extra.is_empty() { 8 } else { 2 });
+    let run = |args: &[&str], path: &Path| {
+        let out = bin().args(args).arg(path).output().unwrap();
+        let text = format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(out.status.success(), "{args:?}: {text}");
+        text
+    };
+    run(&["check", "-f"], &file);
+    let lint = run(&["lint", "--deny-warnings"], &dir);
+    assert!(lint.contains("0 error(s), 0 warning(s)"), "{lint}");
+    let test = run(&["test"], &dir);
+    assert!(
+        test.ends_with(&format!("{cases} passed, 0 failed\n")),
+        "{test}"
+    );
+    // A second init into the same folder refuses to overwrite it.
+    let again = bin()
+        .args(["init", "example.io/v1", "Widget"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert!(!again.status.success());
+}
+
 // ------------------------------------------------------------------ helpers
 
 fn scratch(name: &str) -> PathBuf {

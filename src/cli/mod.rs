@@ -1,6 +1,7 @@
 //! Command-line interface.
 
 mod check;
+mod init;
 mod lint;
 mod list;
 mod run;
@@ -44,6 +45,10 @@ enum Command {
     /// ignores, and each script against the sandbox it runs in
     /// (`file:line:col: severity[rule]: message`, or `-o json`).
     Lint(lint::LintArgs),
+    /// Write a Karmada-layout folder for a new customization: a stub per
+    /// operation in customizations.yaml and a case per operation in
+    /// testdata/, ready for `check`, `lint` and `test`.
+    Init(init::InitArgs),
 }
 
 /// Customizations and webhook configurations that extend the built-in chain.
@@ -91,6 +96,7 @@ pub fn run(cli: Cli) -> karmada_interpreter::Result<ExitCode> {
         Command::Test(args) => test::run(args),
         Command::List(args) => list::run(args),
         Command::Serve(args) => serve::run(*args),
+        Command::Init(args) => init::run(args),
         Command::Lint(args) => lint::run(args).or_else(|e| {
             eprintln!("error: {e}");
             Ok(ExitCode::from(2))
