@@ -123,17 +123,17 @@ fn folded_lines(lines: &[&str], start: usize, base: usize) -> Vec<usize> {
         }
         let more = indent(text) > base;
         match prev_more {
-            None => map.extend(blanks.drain(..)),
+            None => map.append(&mut blanks),
             Some(p) => {
                 if !p && !more && !blanks.is_empty() {
                     // The first break is folded away.
                     blanks.remove(0);
-                    map.extend(blanks.drain(..));
+                    map.append(&mut blanks);
                     map.push(n);
                 } else if !p && !more {
                     // Joined with the previous line.
                 } else {
-                    map.extend(blanks.drain(..));
+                    map.append(&mut blanks);
                     map.push(n);
                 }
                 prev_more = Some(more);

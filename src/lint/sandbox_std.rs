@@ -79,7 +79,7 @@ pub(crate) const WITHHELD: &[&str] = &[
 /// not replace).
 pub(crate) fn is_builtin(name: &str) -> bool {
     ["string", "table", "math", "os", "package"].contains(&name)
-        || PROVIDED.iter().any(|p| *p == name)
+        || PROVIDED.contains(&name)
 }
 
 /// The sandbox as a selene standard library.
