@@ -424,7 +424,7 @@ spec:
         assert_eq!(sites[0].customization, "demo");
         assert_eq!(
             (sites[1].placement.line, sites[1].placement.indent),
-            (22, 17)
+            (22, 18)
         );
     }
 

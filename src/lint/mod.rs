@@ -43,7 +43,7 @@
 //! let findings = Linter::new().unwrap().lint_text(text, "demo.yaml");
 //! assert_eq!(findings.len(), 1);
 //! assert_eq!(findings[0].rule, Rule::UnguardedField);
-//! assert_eq!((findings[0].line, findings[0].column), (11, 12));
+//! assert_eq!((findings[0].line, findings[0].column), (11, 18));
 //! ```
 
 mod document;

@@ -78,8 +78,7 @@ pub(crate) const WITHHELD: &[&str] = &[
 /// Whether `name` is a global the sandbox provides (a builtin a script must
 /// not replace).
 pub(crate) fn is_builtin(name: &str) -> bool {
-    ["string", "table", "math", "os", "package"].contains(&name)
-        || PROVIDED.contains(&name)
+    ["string", "table", "math", "os", "package"].contains(&name) || PROVIDED.contains(&name)
 }
 
 /// The sandbox as a selene standard library.
