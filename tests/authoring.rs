@@ -279,6 +279,22 @@ fn unknown_keys(#[case] key: &str, #[case] under: &str, #[case] hint: &str) {
     assert!(f.message.contains(hint), "{}", f.message);
 }
 
+/// Documents of other kinds in the same stream are not linted.
+#[test]
+fn other_kinds_are_not_linted() {
+    let doc = format!(
+        "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\ndata:\n  replicas: x\n---\n{}",
+        customization(
+            "Demo",
+            "healthInterpretation",
+            "function InterpretHealth(observedObj)\n  return observedObj.status.ready\nend"
+        )
+    );
+    let found = Linter::new().unwrap().lint_text(&doc, "mixed.yaml");
+    let rules: Vec<(Rule, usize)> = found.iter().map(|f| (f.rule, f.line)).collect();
+    assert_eq!(rules, [(Rule::UnguardedField, 20)]);
+}
+
 #[test]
 fn script_findings_carry_file_lines_and_the_compiler_format() {
     let doc = customization(

@@ -224,6 +224,14 @@ pub(crate) fn scan(
     let Node::Map(top) = root.value else {
         return Vec::new();
     };
+    // Only customizations are linted (a stream may hold other kinds).
+    let other_kind = top.iter().any(|(k, v)| {
+        k.value == "kind"
+            && matches!(&v.value, Node::Str(kind) if kind != "ResourceInterpreterCustomization")
+    });
+    if other_kind {
+        return Vec::new();
+    }
     let mut name = String::new();
     let mut sites = Vec::new();
     for (key, value) in &top {
