@@ -10,6 +10,8 @@ pub mod error;
 pub mod golden;
 pub mod interpreter;
 pub mod k8s;
+#[cfg(feature = "lint")]
+pub mod lint;
 pub mod load;
 pub mod lua;
 pub mod thirdparty;

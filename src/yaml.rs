@@ -68,7 +68,7 @@ pub fn documents(text: &str) -> Vec<Result<Document, YamlError>> {
         .collect()
 }
 
-fn is_separator(line: &str) -> bool {
+pub(crate) fn is_separator(line: &str) -> bool {
     line.strip_prefix("---").is_some_and(|rest| {
         let rest = rest.trim();
         rest.is_empty() || rest.starts_with('#')

@@ -2,6 +2,8 @@
 
 mod check;
 mod cluster;
+mod init;
+mod lint;
 mod list;
 mod run;
 mod serve;
@@ -43,6 +45,14 @@ enum Command {
     /// the cluster's, followed live) as an interpreter webhook over TLS;
     /// `--print-config` prints a matching ResourceInterpreterWebhookConfiguration.
     Serve(Box<serve::ServeArgs>),
+    /// Static analysis of customization files: document keys Karmada
+    /// ignores, and each script against the sandbox it runs in
+    /// (`file:line:col: severity[rule]: message`, or `-o json`).
+    Lint(lint::LintArgs),
+    /// Write a Karmada-layout folder for a new customization: a stub per
+    /// operation in customizations.yaml and a case per operation in
+    /// testdata/, ready for `check`, `lint` and `test`.
+    Init(init::InitArgs),
 }
 
 /// Customizations and webhook configurations that extend the built-in chain.
@@ -66,6 +76,11 @@ pub struct ChainArgs {
 }
 
 impl ChainArgs {
+    /// The customization files named with `-f`.
+    fn customization_files(&self) -> &[PathBuf] {
+        &self.customizations
+    }
+
     fn load(
         &self,
     ) -> karmada_interpreter::Result<(
@@ -101,5 +116,10 @@ pub fn run(cli: Cli) -> karmada_interpreter::Result<ExitCode> {
         Command::Test(args) => test::run(args),
         Command::List(args) => list::run(args),
         Command::Serve(args) => serve::run(*args),
+        Command::Init(args) => init::run(args),
+        Command::Lint(args) => lint::run(args).or_else(|e| {
+            eprintln!("error: {e}");
+            Ok(ExitCode::from(2))
+        }),
     }
 }

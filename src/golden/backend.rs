@@ -50,6 +50,7 @@ pub(crate) const WEBHOOK_ONLY_REASON: &str =
 pub struct ChainBackend {
     customizations: Vec<ResourceInterpreterCustomization>,
     webhooks: Vec<ResourceInterpreterWebhookConfiguration>,
+    coverage: Option<crate::lua::Coverage>,
     chains: Mutex<HashMap<Option<PathBuf>, Arc<Result<Interpreter>>>>,
 }
 
@@ -62,8 +63,16 @@ impl ChainBackend {
         Self {
             customizations,
             webhooks,
+            coverage: None,
             chains: Mutex::default(),
         }
+    }
+
+    /// The same backend, recording which lines of the declarative
+    /// customizations' scripts run (`test --coverage`).
+    pub fn with_coverage(mut self, coverage: crate::lua::Coverage) -> Self {
+        self.coverage = Some(coverage);
+        self
     }
 
     /// The chain for cases next to `customization` (Karmada's layout) or none.
@@ -72,8 +81,15 @@ impl ChainBackend {
         if let Some(path) = customization {
             customizations.append(&mut crate::load::customizations_from_file(path)?);
         }
-        Interpreter::builder()
-            .customizations(customizations)
+        let builder = match &self.coverage {
+            Some(coverage) if !customizations.is_empty() => {
+                let layer = crate::lua::LuaLayer::customizations(customizations)?
+                    .with_coverage(coverage.clone());
+                Interpreter::builder().declarative_layer(Arc::new(layer))
+            }
+            _ => Interpreter::builder().customizations(customizations),
+        };
+        builder
             .webhook_configurations(self.webhooks.clone())
             .build()
     }

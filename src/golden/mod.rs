@@ -1,6 +1,6 @@
 //! The golden-case runner, heart of the conformance suite.
 //!
-//! Golden files use Karmada's format (`reference-cases/README.md`): a
+//! Golden files use Karmada's format: a
 //! multi-document YAML stream, one case per document, each naming an
 //! operation, its inputs (`desiredObj`, `observedObj`, `statusItems`,
 //! `inputReplicas`) and the expected `output` (or `expectError: true`).
@@ -16,19 +16,25 @@
 //!   judges every case with the same rules (deviations included).
 //! - `compare`: semantic comparison of results.
 //! - `deviations`: the known deviations listed in `COMPATIBILITY.md`.
+//! - `report`: JUnit XML and JSON renderings of a run (`test --format`).
+//! - `coverage` (feature `lint`): which lines of the customization scripts
+//!   a run executed, per script and as lcov (`test --coverage`).
 //!
 //! ```no_run
 //! use karmada_interpreter::golden::Runner;
 //!
-//! let report = Runner::default().run(&["../shared/reference-cases/native".into()]).unwrap();
+//! let report = Runner::default().run(&["conformance/native".into()]).unwrap();
 //! println!("{}", report.summary_line());
 //! ```
 
 mod backend;
 mod case;
 mod compare;
+#[cfg(feature = "lint")]
+pub mod coverage;
 mod deviations;
 mod discover;
+pub mod report;
 mod runner;
 
 #[cfg(feature = "webhook")]

@@ -8,6 +8,7 @@ use std::time::Duration;
 
 use mlua::{Function, Lua, MultiValue, Value as LuaValue};
 
+use super::coverage::{Coverage, LineNotes};
 use super::sandbox::{self, Sandbox};
 
 /// Execution limits of every run.
@@ -141,18 +142,23 @@ pub(crate) struct Vm {
     /// Set when a run hit the deadline or the memory limit: the state is
     /// dropped instead of going back to the pool.
     poisoned: bool,
+    /// With coverage: where runs are credited and the lines the hook noted.
+    coverage: Option<(Coverage, LineNotes)>,
 }
 
 impl Vm {
-    fn new(limits: &Limits) -> Result<Self, ScriptError> {
-        let sandbox = sandbox::build(limits.memory).map_err(|e| {
-            ScriptError::Runtime(format!("cannot create Lua state: {}", lua_message(&e)))
-        })?;
+    fn new(limits: &Limits, coverage: Option<&Coverage>) -> Result<Self, ScriptError> {
+        let notes = coverage.map(|c| (c.clone(), LineNotes::default()));
+        let sandbox = sandbox::build(limits.memory, notes.as_ref().map(|(_, n)| n.clone()))
+            .map_err(|e| {
+                ScriptError::Runtime(format!("cannot create Lua state: {}", lua_message(&e)))
+            })?;
         Ok(Self {
             sandbox,
             compiled: HashMap::new(),
             names: HashMap::new(),
             poisoned: false,
+            coverage: notes,
         })
     }
 
@@ -200,6 +206,9 @@ impl Vm {
         let result = self.sandbox.run.call::<MultiValue>(all);
         let expired = self.sandbox.deadline.expired();
         self.sandbox.deadline.clear();
+        if let Some((coverage, notes)) = &self.coverage {
+            coverage.credit(&script.text, notes);
+        }
         result.map_err(|e| {
             let error = self.sandbox.classify(&e, expired);
             if matches!(error, ScriptError::Timeout(_) | ScriptError::MemoryLimit(_)) {
@@ -231,6 +240,7 @@ pub(crate) fn compile(lua: &Lua, text: &str) -> Result<Function, ScriptError> {
 pub struct Engine {
     pool: Mutex<Vec<Vm>>,
     limits: Limits,
+    coverage: Option<Coverage>,
 }
 
 impl std::fmt::Debug for Engine {
@@ -250,6 +260,16 @@ impl Engine {
         Self {
             pool: Mutex::new(Vec::new()),
             limits,
+            coverage: None,
+        }
+    }
+
+    /// The same engine, recording line coverage into `coverage`.
+    pub(crate) fn with_coverage(self, coverage: Coverage) -> Self {
+        Self {
+            pool: Mutex::new(Vec::new()),
+            limits: self.limits,
+            coverage: Some(coverage),
         }
     }
 
@@ -267,7 +287,7 @@ impl Engine {
         let taken = self.pool.lock().ok().and_then(|mut p| p.pop());
         let mut vm = match taken {
             Some(vm) => vm,
-            None => Vm::new(&self.limits)?,
+            None => Vm::new(&self.limits, self.coverage.as_ref())?,
         };
         let out = f(&mut vm, self.limits.timeout);
         // Lua 5.1 has no emergency collection: keep pooled states well below
@@ -296,7 +316,7 @@ impl Default for Engine {
 /// Runs only the top-level code of `text` in a fresh sandboxed state and
 /// reports whether it leaves a global function `function` behind.
 pub fn defines_function(text: &str, function: &str, limits: Limits) -> Result<bool, ScriptError> {
-    let vm = Vm::new(&limits)?;
+    let vm = Vm::new(&limits, None)?;
     let chunk = compile(&vm.sandbox.lua, text)?;
     vm.sandbox.deadline.set(limits.timeout);
     let r = vm.sandbox.probe.call::<String>((chunk, function));

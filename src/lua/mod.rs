@@ -33,6 +33,7 @@
 //! ```
 
 mod convert;
+mod coverage;
 mod decode;
 mod engine;
 mod kube;
@@ -48,6 +49,7 @@ use ::kube::core::GroupVersionKind;
 use mlua::Value as LuaValue;
 use serde_json::Value;
 
+pub use coverage::Coverage;
 pub use engine::{compile_check, Engine, Limits, Script, ScriptError};
 
 use crate::api::{
@@ -152,6 +154,15 @@ impl LuaLayer {
     /// The engine's limits.
     pub fn limits(&self) -> Limits {
         self.engine.limits()
+    }
+
+    /// The same layer, recording which lines of its scripts run
+    /// (`test --coverage`).
+    pub fn with_coverage(self, coverage: Coverage) -> Self {
+        Self {
+            engine: self.engine.with_coverage(coverage),
+            ..self
+        }
     }
 
     fn rules_for(&self, gvk: &GroupVersionKind) -> Option<&MergedRules> {

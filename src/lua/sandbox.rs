@@ -130,8 +130,12 @@ fn string_arg(v: &LuaValue, n: usize, func: &str) -> mlua::Result<Vec<u8>> {
     }
 }
 
-/// Builds a sandboxed state with a memory limit of `memory` bytes (0 = none).
-pub(crate) fn build(memory: usize) -> mlua::Result<Sandbox> {
+/// Builds a sandboxed state with a memory limit of `memory` bytes (0 = none);
+/// with `coverage`, the hook also notes every line a script runs.
+pub(crate) fn build(
+    memory: usize,
+    coverage: Option<super::coverage::LineNotes>,
+) -> mlua::Result<Sandbox> {
     let lua = Lua::new_with(
         StdLib::STRING | StdLib::TABLE | StdLib::MATH,
         LuaOptions::default(),
@@ -331,23 +335,36 @@ pub(crate) fn build(memory: usize) -> mlua::Result<Sandbox> {
     // per doubling of the heap since the previous forced one.
     let soft = memory.saturating_mul(3) / 4;
     let last_forced = Arc::new(AtomicU64::new(0));
-    lua.set_hook(
-        HookTriggers::new().every_nth_instruction(HOOK_INTERVAL),
-        move |lua, _| {
-            if d.expired() {
-                return Err(mlua::Error::runtime(DEADLINE_MESSAGE));
-            }
-            if soft > 0 {
-                let used = lua.used_memory();
-                let last = last_forced.load(Ordering::Relaxed) as usize;
-                if used > soft && used > last.saturating_mul(2) {
-                    lua.gc_collect()?;
-                    last_forced.store(lua.used_memory() as u64, Ordering::Relaxed);
+    let mut triggers = HookTriggers::new().every_nth_instruction(HOOK_INTERVAL);
+    if coverage.is_some() {
+        triggers = triggers.every_line();
+    }
+    lua.set_hook(triggers, move |lua, debug| {
+        if let Some(notes) = &coverage {
+            if debug.event() == mlua::debug::DebugEvent::Line {
+                // Scripts are compiled as `=<string>`; the prelude is not
+                // covered.
+                if debug.source().source.as_deref() == Some("=<string>") {
+                    if let Some(line) = debug.current_line() {
+                        notes.note(line);
+                    }
                 }
+                return Ok(VmState::Continue);
             }
-            Ok(VmState::Continue)
-        },
-    )?;
+        }
+        if d.expired() {
+            return Err(mlua::Error::runtime(DEADLINE_MESSAGE));
+        }
+        if soft > 0 {
+            let used = lua.used_memory();
+            let last = last_forced.load(Ordering::Relaxed) as usize;
+            if used > soft && used > last.saturating_mul(2) {
+                lua.gc_collect()?;
+                last_forced.store(lua.used_memory() as u64, Ordering::Relaxed);
+            }
+        }
+        Ok(VmState::Continue)
+    })?;
     // Runs produce short-lived garbage; collect less eagerly than the
     // default (pause 200%): the heap may grow to 10x its live size (a few MB)
     // before a cycle starts, so less time goes into marking the long-lived heap.

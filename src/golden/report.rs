@@ -1,0 +1,166 @@
+//! Machine-readable forms of a golden-case [`Report`] for CI: JUnit XML
+//! (one `testcase` per golden case, grouped in one `testsuite` per case
+//! file) and JSON.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+
+use serde_json::{json, Value};
+
+use super::runner::{CaseReport, Report, Verdict};
+
+/// The report as JUnit XML. A failed case carries every difference (one a
+/// line, path by path) in its `failure`; skipped cases and known deviations
+/// are `skipped` with the reason.
+///
+/// ```
+/// use karmada_interpreter::golden::report::junit;
+/// use karmada_interpreter::golden::{CaseReport, Report, Verdict};
+///
+/// let report = Report { cases: vec![CaseReport {
+///     file: "cases/health.yaml".into(),
+///     name: "ready <1>".into(),
+///     operation: None,
+///     served_by: None,
+///     verdict: Verdict::Failed(vec!["healthy: expected true, got false".into()]),
+/// }] };
+/// let xml = junit(&report);
+/// assert!(xml.contains(r#"<testcase name="ready &lt;1&gt;" classname="cases/health.yaml""#));
+/// assert!(xml.contains("healthy: expected true, got false"));
+/// ```
+pub fn junit(report: &Report) -> String {
+    let mut files: BTreeMap<String, Vec<&CaseReport>> = BTreeMap::new();
+    for case in &report.cases {
+        files
+            .entry(case.file.display().to_string())
+            .or_default()
+            .push(case);
+    }
+    let skipped =
+        |c: &&&CaseReport| matches!(c.verdict, Verdict::Skipped(_) | Verdict::KnownDeviation(_));
+    let failed = |c: &&&CaseReport| matches!(c.verdict, Verdict::Failed(_));
+    let mut out = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+    let _ = writeln!(
+        out,
+        "<testsuites name=\"karmada-interpreter\" tests=\"{}\" failures=\"{}\" skipped=\"{}\">",
+        report.cases.len(),
+        report.failed(),
+        report.skipped() + report.deviations()
+    );
+    for (file, cases) in &files {
+        let _ = writeln!(
+            out,
+            "  <testsuite name=\"{}\" tests=\"{}\" failures=\"{}\" skipped=\"{}\">",
+            escape(file),
+            cases.len(),
+            cases.iter().filter(failed).count(),
+            cases.iter().filter(skipped).count()
+        );
+        for case in cases {
+            let _ = write!(
+                out,
+                "    <testcase name=\"{}\" classname=\"{}\"",
+                escape(&case.name),
+                escape(file)
+            );
+            match &case.verdict {
+                Verdict::Passed => out.push_str("/>\n"),
+                Verdict::Failed(lines) => {
+                    let _ = writeln!(
+                        out,
+                        ">\n      <failure message=\"{}\" type=\"{}\">{}</failure>\n    </testcase>",
+                        escape(&failure_message(case, lines)),
+                        if lines.iter().any(|l| l.starts_with("operation failed")) {
+                            "error"
+                        } else {
+                            "mismatch"
+                        },
+                        escape(&lines.join("\n"))
+                    );
+                }
+                Verdict::Skipped(reason) => {
+                    let _ = writeln!(
+                        out,
+                        ">\n      <skipped message=\"{}\"/>\n    </testcase>",
+                        escape(reason)
+                    );
+                }
+                Verdict::KnownDeviation(reason) => {
+                    let _ = writeln!(
+                        out,
+                        ">\n      <skipped message=\"known deviation: {}\"/>\n    </testcase>",
+                        escape(reason)
+                    );
+                }
+            }
+        }
+        out.push_str("  </testsuite>\n");
+    }
+    out.push_str("</testsuites>\n");
+    out
+}
+
+fn failure_message(case: &CaseReport, lines: &[String]) -> String {
+    let op = case.operation.map(|o| format!("{o}: ")).unwrap_or_default();
+    match lines {
+        [one] => format!("{op}{one}"),
+        _ => format!("{op}{} differences", lines.len()),
+    }
+}
+
+/// The report as JSON: a `summary` (`passed`, `failed`, `skipped`,
+/// `knownDeviations`) and every case with its `verdict` (`passed`,
+/// `failed`, `skipped`, `knownDeviation`), its `differences` when it failed
+/// and its `reason` when it was skipped or is a known deviation.
+pub fn json(report: &Report) -> Value {
+    let cases: Vec<Value> = report
+        .cases
+        .iter()
+        .map(|c| {
+            let mut v = json!({
+                "file": c.file.display().to_string(),
+                "name": c.name,
+                "operation": c.operation.map(|o| o.as_str()),
+                "servedBy": c.served_by.as_ref().map(ToString::to_string),
+            });
+            let (verdict, key, detail) = match &c.verdict {
+                Verdict::Passed => ("passed", None, Value::Null),
+                Verdict::Failed(lines) => ("failed", Some("differences"), json!(lines)),
+                Verdict::Skipped(r) => ("skipped", Some("reason"), json!(r)),
+                Verdict::KnownDeviation(r) => ("knownDeviation", Some("reason"), json!(r)),
+            };
+            v["verdict"] = json!(verdict);
+            if let Some(key) = key {
+                v[key] = detail;
+            }
+            v
+        })
+        .collect();
+    json!({
+        "summary": {
+            "passed": report.passed(),
+            "failed": report.failed(),
+            "skipped": report.skipped(),
+            "knownDeviations": report.deviations(),
+        },
+        "cases": cases,
+    })
+}
+
+/// XML text/attribute escaping; characters XML 1.0 cannot hold are dropped.
+fn escape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&apos;"),
+            '\t' | '\n' | '\r' => out.push(c),
+            c if (c as u32) < 0x20 => {}
+            c => out.push(c),
+        }
+    }
+    out
+}
