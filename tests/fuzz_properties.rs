@@ -129,18 +129,37 @@ fn seeds(target: &str) -> Vec<Vec<u8>> {
     let text = |s: &str| s.as_bytes().to_vec();
     match target {
         "webhook_context" => vec![
-            text(r#"{"apiVersion":"config.karmada.io/v1alpha1","kind":"ResourceInterpreterContext","response":{"uid":"u","successful":true,"replicas":2,"replicaRequirements":{"resourceRequest":{"cpu":"100m"}}}}"#),
-            text(r#"{"response":{"uid":"u","successful":true,"patchType":"JSONPatch","patch":"W3sib3AiOiJyZXBsYWNlIiwicGF0aCI6Ii9zcGVjL3JlcGxpY2FzIiwidmFsdWUiOjJ9XQ=="}}"#),
-            text(r#"{"response":{"uid":"u","successful":false,"status":{"code":500,"message":"no"}}}"#),
-            text(r#"{"response":{"uid":"u","successful":true,"healthy":true,"rawStatus":{"a":1},"dependencies":[{"apiVersion":"v1","kind":"Secret","namespace":"d","name":"s"}],"components":[{"name":"c","replicas":1}]}}"#),
+            text(
+                r#"{"apiVersion":"config.karmada.io/v1alpha1","kind":"ResourceInterpreterContext","response":{"uid":"u","successful":true,"replicas":2,"replicaRequirements":{"resourceRequest":{"cpu":"100m"}}}}"#,
+            ),
+            text(
+                r#"{"response":{"uid":"u","successful":true,"patchType":"JSONPatch","patch":"W3sib3AiOiJyZXBsYWNlIiwicGF0aCI6Ii9zcGVjL3JlcGxpY2FzIiwidmFsdWUiOjJ9XQ=="}}"#,
+            ),
+            text(
+                r#"{"response":{"uid":"u","successful":false,"status":{"code":500,"message":"no"}}}"#,
+            ),
+            text(
+                r#"{"response":{"uid":"u","successful":true,"healthy":true,"rawStatus":{"a":1},"dependencies":[{"apiVersion":"v1","kind":"Secret","namespace":"d","name":"s"}],"components":[{"name":"c","replicas":1}]}}"#,
+            ),
             text("response:\n  uid: u\n  successful: true\n  healthy: false\n"),
-            text(r#"{"apiVersion":"config.karmada.io/v1alpha1","kind":"ResourceInterpreterContext","request":{"uid":"u","kind":{"group":"apps","version":"v1","kind":"Deployment"},"name":"n","namespace":"d","operation":"InterpretReplica","object":{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"n"},"spec":{"replicas":3}},"replicas":0}}"#),
-            text(r#"{"request":{"uid":"u","kind":{"group":"apps","version":"v1","kind":"Deployment"},"operation":"Retain","object":{"apiVersion":"apps/v1","kind":"Deployment"},"observedObject":{"apiVersion":"apps/v1","kind":"Deployment","spec":{"paused":true}}}}"#),
-            text(r#"{"request":{"uid":"u","kind":{"group":"","version":"v1","kind":"Pod"},"operation":"AggregateStatus","object":{"apiVersion":"v1","kind":"Pod"},"aggregatedStatus":[{"clusterName":"a","status":{"phase":"Running"},"applied":true}]}}"#),
+            text(
+                r#"{"apiVersion":"config.karmada.io/v1alpha1","kind":"ResourceInterpreterContext","request":{"uid":"u","kind":{"group":"apps","version":"v1","kind":"Deployment"},"name":"n","namespace":"d","operation":"InterpretReplica","object":{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"n"},"spec":{"replicas":3}},"replicas":0}}"#,
+            ),
+            text(
+                r#"{"request":{"uid":"u","kind":{"group":"apps","version":"v1","kind":"Deployment"},"operation":"Retain","object":{"apiVersion":"apps/v1","kind":"Deployment"},"observedObject":{"apiVersion":"apps/v1","kind":"Deployment","spec":{"paused":true}}}}"#,
+            ),
+            text(
+                r#"{"request":{"uid":"u","kind":{"group":"","version":"v1","kind":"Pod"},"operation":"AggregateStatus","object":{"apiVersion":"v1","kind":"Pod"},"aggregatedStatus":[{"clusterName":"a","status":{"phase":"Running"},"applied":true}]}}"#,
+            ),
         ],
         "yaml_files" => {
             let mut out: Vec<Vec<u8>> = Vec::new();
-            for dir in ["conformance/native/apps", "conformance/lua", "thirdparty", "deploy"] {
+            for dir in [
+                "conformance/native/apps",
+                "conformance/lua",
+                "thirdparty",
+                "deploy",
+            ] {
                 out.extend(
                     files_under(&root().join(dir))
                         .into_iter()
@@ -153,9 +172,35 @@ fn seeds(target: &str) -> Vec<Vec<u8>> {
             out
         }
         "quantity" => [
-            "0", "1", "-1", "+1", "100m", "1.5", "0.5Gi", "1Ki", "1Ei", "8Ei", "1e3", "1E-3",
-            "1e-9", "123456789012345678901234567890", "0.000000001", "1n", "1u", "1k", "1M",
-            "1G", "1T", "1P", "1E", "1Pi", ".", "+", "-", "1e4294967296", "9.99999999e18",
+            "0",
+            "1",
+            "-1",
+            "+1",
+            "100m",
+            "1.5",
+            "0.5Gi",
+            "1Ki",
+            "1Ei",
+            "8Ei",
+            "1e3",
+            "1E-3",
+            "1e-9",
+            "123456789012345678901234567890",
+            "0.000000001",
+            "1n",
+            "1u",
+            "1k",
+            "1M",
+            "1G",
+            "1T",
+            "1P",
+            "1E",
+            "1Pi",
+            ".",
+            "+",
+            "-",
+            "1e4294967296",
+            "9.99999999e18",
         ]
         .iter()
         .map(|s| text(s))
@@ -228,7 +273,12 @@ fn every_target_is_tested() {
     let bins = std::fs::read_dir(root().join("fuzz/fuzz_targets"))
         .expect("fuzz/fuzz_targets exists")
         .filter_map(|e| e.ok())
-        .map(|e| e.file_name().to_string_lossy().trim_end_matches(".rs").to_owned())
+        .map(|e| {
+            e.file_name()
+                .to_string_lossy()
+                .trim_end_matches(".rs")
+                .to_owned()
+        })
         .collect::<std::collections::BTreeSet<_>>();
     let listed = names.iter().map(|n| (*n).to_owned()).collect();
     assert_eq!(bins, listed, "fuzz binaries and harness::TARGETS differ");

@@ -198,7 +198,16 @@ const WORDS: &[&str] = &[
 
 /// Numbers at the edges the code converts between (i32, i64, u64, f64).
 const NUMBERS: &[f64] = &[
-    0.0, -0.0, 1.0, -1.0, 0.5, 2.5, 1e300, -1e300, 1e-300, 9007199254740993.0,
+    0.0,
+    -0.0,
+    1.0,
+    -1.0,
+    0.5,
+    2.5,
+    1e300,
+    -1e300,
+    1e-300,
+    9007199254740993.0,
 ];
 
 /// A generated JSON value of at most `depth` nested containers.
@@ -332,7 +341,13 @@ fn run_operation(b: &mut Bytes<'_>, layer: &dyn Layer, op: Op, object: &Value) {
 }
 
 fn api_version_and_kind(object: &Value) -> (String, String) {
-    let field = |f: &str| object.get(f).and_then(Value::as_str).unwrap_or("").to_owned();
+    let field = |f: &str| {
+        object
+            .get(f)
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .to_owned()
+    };
     (field("apiVersion"), field("kind"))
 }
 
@@ -550,10 +565,7 @@ pub fn lua_to_host(data: &[u8]) {
         format!("function {name}({args}) {body} return {result} end")
     };
     let (member, text) = match op {
-        Op::InterpretReplica => (
-            "replicaResource",
-            script("GetReplicas", "obj", "1, t"),
-        ),
+        Op::InterpretReplica => ("replicaResource", script("GetReplicas", "obj", "1, t")),
         Op::InterpretComponent => ("componentResource", script("GetComponents", "obj", "t")),
         Op::ReviseReplica => ("replicaRevision", script("ReviseReplica", "obj, r", "t")),
         Op::Retain => ("retention", script("Retain", "d, o", "t")),
@@ -664,7 +676,12 @@ pub fn quantity(data: &[u8]) {
             .unwrap_or_else(|e| panic!("{text:?} renders as {shown:?}, which does not parse: {e}"));
         assert_eq!(q, again, "{text:?} renders as {shown:?}, a different value");
         let _ = q.to_canonical_string();
-        let _ = (q.value(), q.milli_value(), q.value_ceil(), q.milli_value_ceil());
+        let _ = (
+            q.value(),
+            q.milli_value(),
+            q.value_ceil(),
+            q.milli_value_ceil(),
+        );
         let _ = q.as_approximate_f64();
         if let Some(sum) = q.checked_add(&Quantity::zero()) {
             assert_eq!(sum, q, "adding zero changed {text:?}");
@@ -728,7 +745,10 @@ pub fn webhook_context(data: &[u8]) {
     );
     let envelope: ResourceInterpreterContext = serde_json::from_slice(&answer.body)
         .unwrap_or_else(|e| panic!("serve answered with a body that is not an envelope: {e}"));
-    assert!(envelope.response.is_some(), "serve answered without a response");
+    assert!(
+        envelope.response.is_some(),
+        "serve answered without a response"
+    );
 }
 
 /// Target `yaml_files`: the input as a customization file, a webhook
@@ -741,7 +761,8 @@ pub fn yaml_files(data: &[u8]) {
             let _ = layer.catalog();
         }
     }
-    if let Ok(configs) = karmada_interpreter::load::webhook_configurations_from_str(&text, "fuzz.yaml")
+    if let Ok(configs) =
+        karmada_interpreter::load::webhook_configurations_from_str(&text, "fuzz.yaml")
     {
         for c in &configs {
             let _ = karmada_interpreter::webhook::validate(c);
