@@ -165,7 +165,7 @@ fn seeds(target: &str) -> Vec<Vec<u8>> {
                         .into_iter()
                         .filter(|(name, _)| name.ends_with(".yaml"))
                         .step_by(7)
-                        .take(12)
+                        .take(4)
                         .map(|(_, bytes)| bytes),
                 );
             }

@@ -48,6 +48,11 @@ impl<'a> Bytes<'a> {
         b
     }
 
+    /// True one time in `n` (always once the input is exhausted).
+    pub fn one_in(&mut self, n: u8) -> bool {
+        self.byte().is_multiple_of(n)
+    }
+
     /// A number in `0..n` (0 when `n` is 0).
     pub fn below(&mut self, n: usize) -> usize {
         if n <= 1 {
@@ -87,7 +92,7 @@ impl<'a> Bytes<'a> {
 
     /// A short string: one of the interesting words, or raw bytes.
     pub fn string(&mut self) -> String {
-        if self.byte() % 4 == 0 {
+        if self.one_in(4) {
             let n = self.below(12);
             let raw: Vec<u8> = (0..n).map(|_| self.byte()).collect();
             String::from_utf8_lossy(&raw).into_owned()
@@ -215,7 +220,7 @@ pub fn json_value(b: &mut Bytes<'_>, depth: u32) -> Value {
     let choices = if depth == 0 || b.exhausted() { 9 } else { 12 };
     match b.below(choices) {
         0 => Value::Null,
-        1 => Value::Bool(b.byte() % 2 == 0),
+        1 => Value::Bool(b.one_in(2)),
         2 => json!(i64::from(b.byte()) - 16),
         3 => json!(b.pick(&[
             i64::MAX,
@@ -284,10 +289,10 @@ fn status_items(b: &mut Bytes<'_>) -> Vec<AggregatedStatusItem> {
         .map(|_| {
             let mut item = Map::new();
             item.insert("clusterName".into(), Value::String(b.string()));
-            if b.byte() % 4 != 0 {
+            if !b.one_in(4) {
                 item.insert("status".into(), Value::Object(json_object(b, 4)));
             }
-            item.insert("applied".into(), Value::Bool(b.byte() % 2 == 0));
+            item.insert("applied".into(), Value::Bool(b.one_in(2)));
             item.insert(
                 "health".into(),
                 json!(b.pick(&["Healthy", "Unhealthy", "Unknown", "Other"])),
@@ -331,7 +336,7 @@ fn run_operation(b: &mut Bytes<'_>, layer: &dyn Layer, op: Op, object: &Value) {
         }
         Op::AggregateStatus => {
             let items = status_items(b);
-            let items = (b.byte() % 8 != 0).then_some(items.as_slice());
+            let items = (!b.one_in(8)).then_some(items.as_slice());
             run(layer, &Request::AggregateStatus { object, items });
         }
         Op::InterpretStatus => run(layer, &Request::InterpretStatus { object }),
@@ -503,7 +508,7 @@ const LUA_ATOMS: &[&str] = &[
 
 /// A generated Lua expression (table constructors nest up to `depth`).
 pub fn lua_expression(b: &mut Bytes<'_>, depth: u32, out: &mut String) {
-    if depth == 0 || b.exhausted() || b.byte() % 3 == 0 {
+    if depth == 0 || b.exhausted() || b.one_in(3) {
         out.push_str(b.pick(LUA_ATOMS));
         return;
     }
@@ -613,12 +618,12 @@ fn pointer_into(b: &mut Bytes<'_>, object: &Value) -> String {
     let steps = b.below(5);
     for _ in 0..steps {
         let token = match node {
-            Some(Value::Object(m)) if !m.is_empty() && b.byte() % 4 != 0 => {
+            Some(Value::Object(m)) if !m.is_empty() && !b.one_in(4) => {
                 let key = m.keys().nth(b.below(m.len())).cloned().unwrap_or_default();
                 node = m.get(&key);
                 key.replace('~', "~0").replace('/', "~1")
             }
-            Some(Value::Array(a)) if b.byte() % 4 != 0 => {
+            Some(Value::Array(a)) if !b.one_in(4) => {
                 let token = match b.below(4) {
                     0 => "-".to_owned(),
                     1 => format!("-{}", b.below(a.len() + 2)),
@@ -648,7 +653,7 @@ fn pointer_into(b: &mut Bytes<'_>, object: &Value) -> String {
 pub fn webhook_patch(data: &[u8]) {
     let mut b = Bytes::new(data);
     let object = Value::Object(json_object(&mut b, 4));
-    let raw = b.byte() % 4 == 0;
+    let raw = b.one_in(4);
     let patch = if raw {
         b.rest().to_vec()
     } else {
@@ -771,8 +776,11 @@ pub fn yaml_files(data: &[u8]) {
     let _ = karmada_interpreter::golden::parse_cases(&text, Path::new("fuzz.yaml"));
 }
 
+/// A target: runs one input.
+pub type Target = fn(&[u8]);
+
 /// Every target by name, for the property tests and the fuzz binaries.
-pub const TARGETS: &[(&str, fn(&[u8]))] = &[
+pub const TARGETS: &[(&str, Target)] = &[
     ("webhook_context", webhook_context),
     ("yaml_files", yaml_files),
     ("native_operation", native_operation),
