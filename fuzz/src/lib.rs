@@ -447,33 +447,42 @@ fn echo_layer() -> &'static LuaLayer {
 /// Target `host_to_lua`: a generated object through a Lua script that hands
 /// (parts of) it back, for one of the eight operations.
 ///
-/// Invariant: a `Retain` answer converted again is unchanged (the bridge's
-/// conversion is idempotent: nulls, number forms and empty containers are
-/// settled by the first crossing).
+/// Invariant: a "plain" object (no nulls, no empty containers, integers
+/// within ±2^53 only) comes back from `Retain` unchanged. Objects with empty
+/// containers are not checked: their reconciliation (§5.2) looks at
+/// index-free paths of the reference objects, so `[]` may legitimately come
+/// back as `{}` (fuzzing found such a case, kept as a regression input).
 pub fn host_to_lua(data: &[u8]) {
     let layer = echo_layer();
     let mut b = Bytes::new(data);
     let op = Op::ALL[b.below(Op::ALL.len())];
     let object = object_of(&mut b, FUZZ_API_VERSION, FUZZ_KIND);
-    if op == Op::Retain {
+    if op == Op::Retain && is_plain(&object) {
         let observed = object_of(&mut b, FUZZ_API_VERSION, FUZZ_KIND);
-        let once = layer.interpret(&Request::Retain {
+        let answer = layer.interpret(&Request::Retain {
             desired: &object,
             observed: &observed,
         });
-        if let Ok(Outcome::Retained(once)) = once {
-            let twice = layer.interpret(&Request::Retain {
-                desired: &once,
-                observed: &observed,
-            });
-            match twice {
-                Ok(Outcome::Retained(twice)) => assert_eq!(once, twice, "not idempotent"),
-                other => panic!("converting a converted value again failed: {other:?}"),
-            }
+        match answer {
+            Ok(Outcome::Retained(back)) => assert_eq!(back, object, "a plain object changed"),
+            other => panic!("a plain object did not cross: {other:?}"),
         }
         return;
     }
     run_operation(&mut b, layer, op, &object);
+}
+
+/// No nulls, no empty containers, every number an integer within ±2^53
+/// (exact as a Lua double).
+fn is_plain(v: &Value) -> bool {
+    const EXACT: i64 = 1 << 53;
+    match v {
+        Value::Null => false,
+        Value::Bool(_) | Value::String(_) => true,
+        Value::Number(n) => n.as_i64().is_some_and(|i| (-EXACT..=EXACT).contains(&i)),
+        Value::Array(a) => !a.is_empty() && a.iter().all(is_plain),
+        Value::Object(m) => !m.is_empty() && m.values().all(is_plain),
+    }
 }
 
 /// Lua expressions for values the bridge must handle or refuse cleanly.
