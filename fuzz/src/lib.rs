@@ -680,15 +680,27 @@ pub fn webhook_patch(data: &[u8]) {
 
 /// Target `quantity`: the input as a quantity string (and as a JSON value).
 ///
-/// Invariants: a parsed quantity's text parses back to an equal quantity;
-/// adding zero and multiplying by one change nothing.
+/// Invariants: a parsed quantity's text parses back to an equal quantity
+/// (below 10^21 in magnitude: Go's decimal suffixes end at `E` = 10^18, and
+/// Go renders a larger canonical exponent with no suffix at all, so
+/// `1e21` shows as `"1"` — a Go defect reproduced on purpose, which fuzzing
+/// found and `regressions/quantity/` keeps); adding zero and multiplying by
+/// one change nothing.
 pub fn quantity(data: &[u8]) {
     let text = String::from_utf8_lossy(data);
     if let Ok(q) = Quantity::parse(&text) {
         let shown = q.to_string();
         let again = Quantity::parse(&shown)
             .unwrap_or_else(|e| panic!("{text:?} renders as {shown:?}, which does not parse: {e}"));
-        assert_eq!(q, again, "{text:?} renders as {shown:?}, a different value");
+        let magnitude = if q.sign() < 0 {
+            q.checked_mul_int(-1)
+        } else {
+            Some(q.clone())
+        };
+        let limit = Quantity::parse("1e21").expect("1e21 is a quantity");
+        if magnitude.is_some_and(|m| m < limit) {
+            assert_eq!(q, again, "{text:?} renders as {shown:?}, a different value");
+        }
         let _ = q.to_canonical_string();
         let _ = (
             q.value(),
