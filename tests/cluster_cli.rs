@@ -100,7 +100,7 @@ fn list_kubeconfig_shows_the_cluster_customizations_first() {
             "example.io/v1",
             "Widget",
             "InterpretReplica",
-            "customization",
+            "declarative",
             "good"
         ]
     );

@@ -279,7 +279,10 @@ pub fn run(args: ServeArgs) -> karmada_interpreter::Result<ExitCode> {
         .block_on(async move {
             let listener =
                 tokio::net::TcpListener::from_std(std_listener).map_err(|e| e.to_string())?;
-            server.run(listener, shutdown_signal()).await
+            server
+                .run(listener, shutdown_signal())
+                .await
+                .map_err(|e| e.to_string())
         })
         .map_err(cli_error)?;
     drop(cluster);

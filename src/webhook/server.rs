@@ -155,8 +155,8 @@ impl Server {
         self,
         listener: TcpListener,
         shutdown: impl Future<Output = ()>,
-    ) -> Result<(), String> {
-        let mut tls = self.identity.server_config().map_err(|e| e.to_string())?;
+    ) -> Result<(), WebhookError> {
+        let mut tls = self.identity.server_config()?;
         if !self.http2 {
             tls.alpn_protocols = vec![b"http/1.1".to_vec()];
         }
@@ -243,6 +243,7 @@ impl Server {
                         let _ = rx.await;
                     })
                     .await
+                    .map_err(|e| e.to_string())
                 })
             })
             .map_err(|e| e.to_string())?;
