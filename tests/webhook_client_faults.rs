@@ -329,7 +329,10 @@ fn tls_trusts_only_the_configured_ca() {
     let misnamed = identity(&["webhook.example.com"]);
     let (addr, thread) = canned(&misnamed, http, hits.clone());
     let (err, _) = call_err(&layer(addr, &misnamed.cert_pem, 5));
-    assert!(err.contains("tls: ") && err.contains("not valid for"), "{err}");
+    assert!(
+        err.contains("tls: ") && err.contains("not valid for"),
+        "{err}"
+    );
     let _ = TcpStream::connect(addr);
     thread.join().unwrap();
     assert_eq!(hits.load(Ordering::SeqCst), 0);
