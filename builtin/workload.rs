@@ -16,8 +16,8 @@ use std::borrow::Cow;
 
 /// Typed acceptance of the whole object: every field the kind's
 /// schema knows must have its type, quantities must parse. Handlers then read
-/// the few fields they need with the floor's lenient readers ([`get`],
-/// [`int`]).
+/// the few fields they need with the floor's lenient readers
+/// ([`field::get`], [`field::int`]).
 pub(crate) fn check(object: &Value, ty: &'static Ty) -> Result<()> {
     Ok(normalize::check(object, "", object, ty)?)
 }
