@@ -661,3 +661,74 @@ fn shutdown_finishes_in_flight_requests(#[case] alpn: &'static [u8]) {
     assert!(stopped.elapsed() < Duration::from_secs(5));
     assert!(TcpStream::connect(addr).is_err(), "no longer listening");
 }
+
+/// A bounded load on loopback (fixed request count, both protocols, 16
+/// clients at once): every request is answered correctly, none fails, and
+/// the latencies are stated (`--nocapture` prints p50/p99). Throughput is
+/// measured by `benches/http_load.rs`, not here.
+#[rstest]
+#[case::http2(b"h2")]
+#[case::http1(b"http/1.1")]
+fn a_bounded_load_is_served_without_errors(#[case] alpn: &'static [u8]) {
+    const CLIENTS: usize = 16;
+    const PER_CLIENT: usize = 10;
+    let (server, ca) = start_with(Limits::default(), workload_example::handle);
+    let addr = server.local_addr();
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap();
+    let (latencies, errors) = rt.block_on(async move {
+        // CLIENTS clients at once, each sending its requests one after another.
+        let clients: Vec<_> = (0..CLIENTS)
+            .map(|c| {
+                let ca = ca.clone();
+                tokio::spawn(async move {
+                    let mut latencies = Vec::new();
+                    for i in 0..PER_CLIENT {
+                        let n = (c * 100 + i) as i64;
+                        let mut obj = workload();
+                        obj["spec"]["replicas"] = json!(n);
+                        let started = Instant::now();
+                        let (_, status, body) = tokio::time::timeout(
+                            Duration::from_secs(20),
+                            post(addr, &ca, alpn, workload_example::PATH, envelope("u", &obj)),
+                        )
+                        .await
+                        .expect("answered within 20 s");
+                        assert_eq!(status, 200);
+                        assert_eq!(replicas_of(&body), n);
+                        latencies.push(started.elapsed());
+                    }
+                    latencies
+                })
+            })
+            .collect();
+        let mut latencies = Vec::new();
+        let mut errors = 0;
+        for client in clients {
+            match client.await {
+                Ok(mut l) => latencies.append(&mut l),
+                // A failed request or a wrong answer ends its client.
+                Err(_) => errors += 1,
+            }
+        }
+        (latencies, errors)
+    });
+    assert_eq!(
+        errors, 0,
+        "clients whose request failed or got a wrong answer"
+    );
+    assert_eq!(latencies.len(), CLIENTS * PER_CLIENT);
+    let mut sorted = latencies;
+    sorted.sort();
+    let p = |q: f64| sorted[((sorted.len() - 1) as f64 * q) as usize];
+    eprintln!(
+        "{} requests over {}, 0 errors: p50 {:?}, p99 {:?}",
+        sorted.len(),
+        String::from_utf8_lossy(alpn),
+        p(0.50),
+        p(0.99)
+    );
+}
