@@ -1,5 +1,5 @@
-//! The server SDK for writing interpreter webhooks in Rust
-//! (`webhook-and-cli.md` §3): a typed [`Request`], the [`Handler`] trait,
+//! The server SDK for writing interpreter webhooks in Rust (see
+//! `docs/webhook.md`): a typed [`Request`], the [`Handler`] trait,
 //! response helpers, and [`handle_http`], which turns one HTTP exchange
 //! (method, content type, body bytes) into the answer to write — without
 //! depending on any HTTP library. [`super::server`] (feature `webhook`) hosts
@@ -254,7 +254,9 @@ fn transport_error(status: u16, code: i32, message: impl std::fmt::Display) -> H
     }
 }
 
-/// Processes one HTTP exchange (§3.2–§3.4) and returns the answer.
+/// Processes one HTTP exchange (method and content-type checks, decoding
+/// the request, calling the handler, completing and encoding the answer)
+/// and returns the answer.
 ///
 /// Bad input gets a clear error answer with `uid: ""` (never a crash, never
 /// a silent truncation): a method other than POST (HTTP 405, code 405); an
@@ -346,7 +348,7 @@ pub fn handle_http(
     }
 }
 
-/// Response completion (§3.3): uid set to the request's, status created,
+/// Response completion, as Karmada's SDK does it: uid set to the request's, status created,
 /// code 0 → 200.
 pub fn complete(response: &mut Response, uid: &str) {
     uid.clone_into(&mut response.uid);
@@ -356,7 +358,7 @@ pub fn complete(response: &mut Response, uid: &str) {
     }
 }
 
-/// The answer body (§3.4): `{"response":...}` compact, `<`, `>`, `&` escaped
+/// The answer body: `{"response":...}` compact, `<`, `>`, `&` escaped
 /// as Go does, then `\n`.
 pub fn encode_response(response: &Response) -> Vec<u8> {
     let ctx = ResourceInterpreterContext::for_response(response.clone());
