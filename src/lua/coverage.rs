@@ -25,7 +25,7 @@ use std::sync::{Arc, Mutex};
 /// })).unwrap();
 /// let coverage = Coverage::default();
 /// let layer = LuaLayer::customizations(vec![c]).unwrap().with_coverage(coverage.clone());
-/// let chain = Interpreter::builder().customization_layer(std::sync::Arc::new(layer)).build().unwrap();
+/// let chain = Interpreter::builder().declarative_layer(std::sync::Arc::new(layer)).build().unwrap();
 /// let obj = serde_json::json!({"apiVersion": "example.io/v1", "kind": "W", "metadata": {"name": "a"}});
 /// chain.interpret(&Request::InterpretHealth { object: &obj }).unwrap();
 /// let ran = coverage.lines(script);
