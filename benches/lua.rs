@@ -1,9 +1,10 @@
 //! Lua engine benchmarks.
 //!
-//! * `lua-bench-inputs/*`: the `lua-*` cases of the shared bench inputs
-//!   (`../shared/bench-inputs`, or `$KARMADA_BENCH_INPUTS`) through the
-//!   built-in chain, served by the bundled third-party customizations; compare
-//!   with the Karmada figures in that folder's README ("op" column).
+//! * `lua-bench-inputs/*`: Karmada's `lua-*` benchmark cases (data outside
+//!   the repository, in `$KARMADA_BENCH_INPUTS` or a `shared/bench-inputs`
+//!   folder beside the checkout; skipped when absent) through the built-in
+//!   chain, served by the bundled third-party customizations; the figures to
+//!   compare with are in `docs/lua-engine.md` ("Speed").
 //! * `lua-entry-points/*`: one call of each entry point on the engine's own
 //!   conformance customizations (`conformance/lua/engine`).
 //! * `lua-conversion/*`: host → Lua → host conversion of a Deployment.

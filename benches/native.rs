@@ -1,9 +1,10 @@
 //! Benchmarks of the native built-ins this crate serves for InterpretReplica,
 //! ReviseReplica, Retain, InterpretHealth and InterpretDependency.
 //!
-//! Inputs: the `native-*` cases of `bench-inputs/` (Karmada's reference
-//! figures are in its README), found through `KARMADA_BENCH_INPUTS` or at
-//! `../shared/bench-inputs` / `../../shared/bench-inputs`, plus realistic
+//! Inputs: Karmada's `native-*` benchmark cases (data that is not part of the
+//! repository; measured only when present), found through
+//! `KARMADA_BENCH_INPUTS` or in a `shared/bench-inputs` folder beside the
+//! checkout, plus realistic
 //! objects from the project's own golden cases. Cases are loaded when the
 //! benchmark starts. Each input is measured three ways:
 //! - `op`: the native handler on an already decoded object (Karmada's "op");

@@ -1,10 +1,11 @@
 //! Native AggregateStatus, InterpretStatus (ReflectStatus) and Pod Retain on
-//! Karmada's benchmark inputs (`shared/bench-inputs/native-*-AggregateStatus`,
-//! `native-*-ReflectStatus`) and a realistic Pod Retain case.
+//! Karmada's benchmark inputs (the `native-*-AggregateStatus` and
+//! `native-*-ReflectStatus` cases; data outside the repository, measured
+//! only when present) and a realistic Pod Retain case.
 //!
 //! Each input is measured as `op` (the call on decoded values) and
 //! `decode all + op` (parsing every input from JSON bytes first), the two
-//! columns of `shared/bench-inputs/README.md`. Like Karmada's reference
+//! figures Karmada measures per case. Like Karmada's reference
 //! figures, the measurement is process CPU time per call (not wall time), so
 //! that other work on a shared machine does not inflate the numbers. The inputs are found through
 //! `KARMADA_BENCH_INPUTS` / `KARMADA_REFERENCE_CASES`, or as `shared/...` in

@@ -1,6 +1,6 @@
 //! An interpreter webhook in Rust for the `workload.example.io/v1alpha1`
 //! `Workload` kind: the Rust counterpart of Karmada's example webhook
-//! (`webhook-and-cli.md` §4).
+//! (see `docs/webhook.md`).
 //!
 //! ```text
 //! cargo run --example workload_webhook -- --bind-address 127.0.0.1 --secure-port 8445 \

@@ -1,4 +1,4 @@
-//! `karmada-interpreter check` and `run` (webhook-and-cli.md §5.5, §5.6).
+//! `karmada-interpreter check` and `run` (see README.md).
 
 use std::path::PathBuf;
 

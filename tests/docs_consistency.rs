@@ -7,7 +7,12 @@
 //! - every example of `docs/lua-environment.md` is a file under
 //!   `docs/examples/` shown verbatim in the document, every such file is
 //!   shown, and the examples pass through the golden runner
-//!   (`karmada-interpreter test`) and `karmada-interpreter check`.
+//!   (`karmada-interpreter test`) and `karmada-interpreter check`;
+//! - every reference resolves inside the repository: no source, document,
+//!   script or test data cites a numbered section (the section sign) or a
+//!   document the repository does not contain, no comment or document sends
+//!   the reader to the `shared` folder beside the checkout, and every relative
+//!   Markdown link names a file that exists.
 //!
 //! The served (kind, operation) pairs come from the same public API the
 //! `list` command prints (`Interpreter::catalog`), so the test follows the
@@ -325,4 +330,184 @@ fn lua_environment_examples_pass_check() {
             text(&out.stderr)
         );
     }
+}
+
+// ---- every reference resolves inside the repository
+
+/// Folders never scanned: build output, vendored third-party code, git.
+const SKIPPED_DIRS: [&str; 3] = ["target", "vendor", ".git"];
+/// The kinds of file a reader follows references in.
+const SCANNED_EXTENSIONS: [&str; 6] = ["rs", "md", "lua", "yaml", "yml", "toml"];
+
+/// Every scanned file of the repository, relative to its root, with its text.
+fn repository_texts() -> Vec<(String, String)> {
+    fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
+        let entries = std::fs::read_dir(dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
+        for entry in entries.flatten() {
+            let path = entry.path();
+            let name = entry.file_name();
+            if path.is_dir() {
+                if !SKIPPED_DIRS.iter().any(|s| name == *s) {
+                    walk(&path, out);
+                }
+            } else if path
+                .extension()
+                .and_then(|e| e.to_str())
+                .is_some_and(|e| SCANNED_EXTENSIONS.contains(&e))
+            {
+                out.push(path);
+            }
+        }
+    }
+    let mut paths = Vec::new();
+    walk(&root(), &mut paths);
+    paths.sort();
+    paths
+        .into_iter()
+        .map(|p| {
+            let bytes = std::fs::read(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
+            let rel = p.strip_prefix(root()).unwrap_or(&p).display().to_string();
+            (rel, String::from_utf8_lossy(&bytes).into_owned())
+        })
+        .collect()
+}
+
+/// What makes a line a reference the repository cannot resolve (`None`
+/// when it is fine): the section sign, the name of a document that is not
+/// in the repository, or (in a comment or a document) the `shared` folder
+/// beside the checkout. Code may still read that folder's data.
+fn unresolved_reference(file: &str, line: &str) -> Option<&'static str> {
+    // Spelled out piecewise so that this file does not match itself.
+    const OUTSIDE_DOCUMENTS: [&str; 6] = [
+        concat!("native-", "builtins.md"),
+        concat!("webhook-and-", "cli.md"),
+        concat!("thirdparty-", "semantics.md"),
+        concat!("lua-environment.md ", "\u{a7}"),
+        concat!("reference-cases/", "README"),
+        concat!("bench-inputs/", "README"),
+    ];
+    if line.contains('\u{a7}') {
+        return Some("a numbered section of a document outside the repository");
+    }
+    if OUTSIDE_DOCUMENTS.iter().any(|d| line.contains(d)) {
+        return Some("a document outside the repository");
+    }
+    let prose = file.ends_with(".md") || {
+        let code = line.trim_start();
+        code.starts_with("//") || code.starts_with('#') || code.starts_with("--")
+    };
+    if prose && line.contains(concat!("../", "shared")) {
+        return Some("the shared folder outside the repository");
+    }
+    None
+}
+
+#[test]
+fn no_reference_points_outside_the_repository() {
+    let texts = repository_texts();
+    assert!(
+        texts.iter().any(|(rel, _)| rel == "src/lib.rs") && texts.len() > 100,
+        "the scan found too few files ({}): is the walk broken?",
+        texts.len()
+    );
+    let mut found = Vec::new();
+    for (rel, text) in &texts {
+        for (n, line) in text.lines().enumerate() {
+            if let Some(why) = unresolved_reference(rel, line) {
+                found.push(format!("{rel}:{}: {why}: {}", n + 1, line.trim()));
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "references that do not resolve in the repository:\n{}",
+        found.join("\n")
+    );
+}
+
+#[test]
+fn the_reference_check_catches_outside_references() {
+    let sign = "\u{a7}";
+    assert!(unresolved_reference("src/a.rs", &format!("/// as in {sign}14.1")).is_some());
+    assert!(
+        unresolved_reference("x.yaml", &format!("description: \"kept ({sign}7.1)\"")).is_some()
+    );
+    let doc = concat!("webhook-and-", "cli.md");
+    assert!(unresolved_reference("src/a.rs", &format!("//! see `{doc}`")).is_some());
+    let shared = concat!("../", "shared/bench-inputs");
+    assert!(unresolved_reference("docs/a.md", &format!("figures in `{shared}`")).is_some());
+    assert!(unresolved_reference("benches/a.rs", &format!("// see {shared}")).is_some());
+    // Code may read the shared data; plain links to repository documents are fine.
+    assert!(unresolved_reference(
+        "tests/a.rs",
+        &format!("    let d = root().join(\"{shared}\");")
+    )
+    .is_none());
+    assert!(unresolved_reference("src/a.rs", "/// see `docs/webhook.md`").is_none());
+}
+
+/// The relative targets of the Markdown links of `text` (outside code blocks;
+/// no URLs, no in-page anchors), without their `#anchor`.
+fn relative_links(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut in_code = false;
+    for line in text.lines() {
+        if line.trim_start().starts_with("```") {
+            in_code = !in_code;
+            continue;
+        }
+        if in_code {
+            continue;
+        }
+        let mut rest = line;
+        while let Some(at) = rest.find("](") {
+            rest = &rest[at + 2..];
+            let Some(end) = rest.find(')') else { break };
+            let target = &rest[..end];
+            rest = &rest[end..];
+            let is_url = target.split_once(':').is_some_and(|(scheme, _)| {
+                !scheme.is_empty() && scheme.chars().all(|c| c.is_ascii_alphabetic())
+            });
+            if target.is_empty() || target.starts_with('#') || is_url || target.contains(' ') {
+                continue;
+            }
+            let path = target.split('#').next().unwrap_or(target);
+            out.push(path.to_owned());
+        }
+    }
+    out
+}
+
+#[test]
+fn markdown_links_name_files_in_the_repository() {
+    let mut broken = Vec::new();
+    let mut checked = 0;
+    for (rel, text) in repository_texts() {
+        if !rel.ends_with(".md") {
+            continue;
+        }
+        let dir = root().join(&rel);
+        let dir = dir.parent().unwrap_or(&dir);
+        for link in relative_links(&text) {
+            checked += 1;
+            if !dir.join(&link).exists() {
+                broken.push(format!("{rel}: ({link})"));
+            }
+        }
+    }
+    assert!(
+        checked > 10,
+        "only {checked} relative links found: is the link parser broken?"
+    );
+    assert!(
+        broken.is_empty(),
+        "links to files that do not exist:\n{}",
+        broken.join("\n")
+    );
+}
+
+#[test]
+fn the_link_parser_finds_relative_targets_only() {
+    let text = "see [a](docs/a.md#x), [b](https://x.io/y) and [c](#top)\n```\n[d](no.md)\n```\n[e](../README.md)";
+    assert_eq!(relative_links(text), ["docs/a.md", "../README.md"]);
 }

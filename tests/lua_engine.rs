@@ -393,7 +393,7 @@ fn concurrent_calls_share_the_pool() {
     }
 }
 
-// ---- admission validation (§1.4) and the rule check (§9)
+// ---- admission validation and the per-rule check behind `check`
 
 fn with_rules(name: &str, kind: &str, pairs: &[(Op, &str)]) -> ResourceInterpreterCustomization {
     let mut c = customization(name, kind, CustomizationRules::default());
@@ -504,7 +504,7 @@ fn rule_check_reports_every_rule() {
     assert_eq!(status(Op::InterpretDependency), RuleStatus::Unset);
 }
 
-// ---- merging several customizations for one target (§1.6)
+// ---- merging several customizations for one target
 
 fn health_of(layer: &LuaLayer, obj: &Value) -> Result<Outcome, Error> {
     layer.interpret(&Request::InterpretHealth { object: obj })

@@ -449,7 +449,8 @@ fn echo_layer() -> &'static LuaLayer {
 ///
 /// Invariant: a "plain" object (no nulls, no empty containers, integers
 /// within ±2^53 only) comes back from `Retain` unchanged. Objects with empty
-/// containers are not checked: their reconciliation (§5.2) looks at
+/// containers are not checked: their reconciliation (docs/lua-environment.md, "From JSON to Lua and
+/// back") looks at
 /// index-free paths of the reference objects, so `[]` may legitimately come
 /// back as `{}` (fuzzing found such a case, kept as a regression input).
 pub fn host_to_lua(data: &[u8]) {

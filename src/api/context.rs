@@ -11,7 +11,8 @@ pub const CONTEXT_API_VERSION: &str = "config.karmada.io/v1alpha1";
 /// `kind` of the webhook envelope.
 pub const CONTEXT_KIND: &str = "ResourceInterpreterContext";
 
-/// The envelope exchanged with an interpreter webhook (`webhook-and-cli.md` §1.3).
+/// The envelope exchanged with an interpreter webhook
+/// (`config.karmada.io/v1alpha1` `ResourceInterpreterContext`).
 ///
 /// ```
 /// use karmada_interpreter::api::ResourceInterpreterContext;
@@ -60,7 +61,7 @@ impl ResourceInterpreterContext {
     }
 }
 
-/// `request` member of the envelope (`webhook-and-cli.md` §1.4).
+/// `request` member of the envelope.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ResourceInterpreterRequest {
@@ -90,7 +91,7 @@ pub struct ResourceInterpreterRequest {
     pub aggregated_status: Vec<AggregatedStatusItem>,
 }
 
-/// `response` member of the envelope (`webhook-and-cli.md` §1.5).
+/// `response` member of the envelope.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ResourceInterpreterResponse {

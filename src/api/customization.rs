@@ -4,7 +4,7 @@ use serde::{Deserialize, Serialize};
 use super::InterpreterOperation;
 
 /// A `config.karmada.io/v1alpha1` `ResourceInterpreterCustomization`: Lua
-/// scripts that interpret one target kind (`lua-environment.md` §1.1).
+/// scripts that interpret one target kind (see `docs/lua-environment.md`).
 ///
 /// ```
 /// use karmada_interpreter::api::{InterpreterOperation, ResourceInterpreterCustomization};

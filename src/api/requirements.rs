@@ -11,7 +11,7 @@ use super::null_default;
 /// Resource name → quantity, e.g. `{"cpu": "250m", "memory": "128Mi"}`.
 pub type ResourceList = BTreeMap<String, Quantity>;
 
-/// What each replica of a workload needs (`webhook-and-cli.md` §1.6.2).
+/// What each replica of a workload needs.
 ///
 /// ```
 /// use karmada_interpreter::api::ReplicaRequirements;
@@ -44,7 +44,7 @@ pub struct ReplicaRequirements {
     pub priority_class_name: String,
 }
 
-/// Node constraints of a replica (`webhook-and-cli.md` §1.6.3).
+/// Node constraints of a replica.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct NodeClaim {
@@ -68,7 +68,7 @@ pub struct NodeClaim {
     pub tolerations: Vec<Toleration>,
 }
 
-/// One component of a multi-template workload (`webhook-and-cli.md` §1.6.4).
+/// One component of a multi-template workload.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Component {
@@ -83,7 +83,7 @@ pub struct Component {
     pub replica_requirements: Option<ComponentReplicaRequirements>,
 }
 
-/// [`ReplicaRequirements`] without `namespace` (`webhook-and-cli.md` §1.6.5).
+/// [`ReplicaRequirements`] without `namespace`.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ComponentReplicaRequirements {
@@ -102,7 +102,7 @@ pub struct ComponentReplicaRequirements {
     pub priority_class_name: String,
 }
 
-/// An object that must be propagated together with another (`webhook-and-cli.md` §1.6.1).
+/// An object that must be propagated together with another.
 ///
 /// ```
 /// use karmada_interpreter::api::DependentObjectReference;

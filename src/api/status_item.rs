@@ -6,7 +6,7 @@ use serde_json::Value;
 use super::{is_false, null_default};
 
 /// The status one member cluster reported, as handed to `AggregateStatus`
-/// (`webhook-and-cli.md` §1.6.6).
+/// (Karmada's `AggregatedStatusItem`).
 ///
 /// ```
 /// use karmada_interpreter::api::{AggregatedStatusItem, ResourceHealth};

@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 use super::InterpreterOperation;
 
 /// A `config.karmada.io/v1alpha1` `ResourceInterpreterWebhookConfiguration`
-/// (`webhook-and-cli.md` §2.1). There is no `spec`: webhooks sit at top level.
+/// (see `docs/webhook.md`). There is no `spec`: webhooks sit at top level.
 ///
 /// ```
 /// use karmada_interpreter::api::{InterpreterOperation, ResourceInterpreterWebhookConfiguration};
@@ -77,7 +77,7 @@ pub struct RuleWithOperations {
 impl RuleWithOperations {
     /// Whether this rule covers `operation` on objects of `group/version, kind`
     /// (exact, case-sensitive; `*` anywhere in a list matches; an empty list
-    /// matches nothing) — `webhook-and-cli.md` §2.3.
+    /// matches nothing), as Karmada matches webhook rules.
     pub fn matches(
         &self,
         group: &str,

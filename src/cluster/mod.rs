@@ -13,8 +13,8 @@
 //! An object that does not decode, fails validation or holds a script that
 //! does not compile is *rejected*: it is reported (a [`ClusterError`] passed
 //! to [`ClusterOptions::on_error`], a `tracing` warning, and
-//! [`ClusterStatus::rejected`]) and the last good version of that object (if
-//! any) keeps serving; the other objects are not affected.
+//! [`KindStatus::rejected`] in [`ClusterStatus`]) and the last good version
+//! of that object (if any) keeps serving; the other objects are not affected.
 //!
 //! ```no_run
 //! # async fn run() -> Result<(), Box<dyn std::error::Error>> {

@@ -20,12 +20,20 @@
 //! - `coverage` (feature `lint`): which lines of the customization scripts
 //!   a run executed, per script and as lcov (`test --coverage`).
 //!
-//! ```no_run
+//! Running the project's own cases for one kind through the built-in chain
+//! (doc tests run from the repository root):
+//!
+//! ```
 //! use karmada_interpreter::golden::Runner;
 //!
-//! let report = Runner::default().run(&["conformance/native".into()]).unwrap();
-//! println!("{}", report.summary_line());
+//! let report = Runner::default()
+//!     .run(&["conformance/native/apps/v1/Deployment".into()])
+//!     .unwrap();
+//! assert!(report.passed() > 0);
+//! assert_eq!(report.failed(), 0, "{}", report.summary_line());
 //! ```
+//!
+//! [`Runner`] shows a case file written from scratch.
 
 mod backend;
 mod case;

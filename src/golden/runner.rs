@@ -130,6 +130,44 @@ impl Report {
 /// - a case the backend does not serve is skipped, with the reason;
 /// - a case listed in `COMPATIBILITY.md` that fails is a known deviation,
 ///   and one that passes fails (the entry must be removed).
+///
+/// ```
+/// use karmada_interpreter::golden::{Runner, Verdict};
+///
+/// // One file, two cases in Karmada's format: the second expects the wrong
+/// // answer, so it fails and the report says why.
+/// let dir = std::env::temp_dir().join(format!("golden-doc-{}", std::process::id()));
+/// std::fs::create_dir_all(&dir).unwrap();
+/// let file = dir.join("interpretreplica-test.yaml");
+/// std::fs::write(&file, r#"
+/// name: three replicas
+/// operation: InterpretReplica
+/// desiredObj:
+///   apiVersion: apps/v1
+///   kind: Deployment
+///   metadata: {name: web}
+///   spec: {replicas: 3}
+/// output:
+///   replica: 3
+/// ---
+/// name: wrong expectation
+/// operation: InterpretReplica
+/// desiredObj:
+///   apiVersion: apps/v1
+///   kind: Deployment
+///   metadata: {name: web}
+///   spec: {replicas: 3}
+/// output:
+///   replica: 4
+/// "#).unwrap();
+///
+/// let report = Runner::default().run(&[file]).unwrap();
+/// std::fs::remove_dir_all(&dir).unwrap();
+/// assert_eq!(report.summary_line(), "1 passed, 1 failed");
+/// assert_eq!(report.cases[0].verdict, Verdict::Passed);
+/// assert!(matches!(report.cases[1].verdict, Verdict::Failed(_)));
+/// println!("{}", report.cases[1].render());
+/// ```
 #[derive(Clone)]
 pub struct Runner {
     /// Where the cases run.

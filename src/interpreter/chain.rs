@@ -29,6 +29,28 @@ use crate::k8s::field::type_phrase as type_name;
 /// // Whole-status reflection is native for every kind.
 /// let answer = chain.reflect_status(&pod).unwrap();
 /// assert_eq!(answer.served_by.layer, LayerKind::Native);
+///
+/// // Replicas and what each replica needs, for Karmada's scheduler.
+/// let deployment = json!({
+///     "apiVersion": "apps/v1", "kind": "Deployment",
+///     "metadata": {"name": "web", "namespace": "shop"},
+///     "spec": {"replicas": 3, "template": {"spec": {"containers": [
+///         {"name": "app", "resources": {"requests": {"cpu": "250m"}}}]}}}
+/// });
+/// let replicas = chain.get_replicas(&deployment).unwrap().value;
+/// assert_eq!(replicas.replicas, 3);
+/// let needs = replicas.requirements.unwrap();
+/// assert_eq!(needs.resource_request["cpu"].0, "250m");
+///
+/// // Scale it down for one member cluster.
+/// let revised = chain.revise_replica(&deployment, 1).unwrap().value;
+/// assert_eq!(revised["spec"]["replicas"], 1);
+///
+/// // Bad input is a typed error naming the field, never a panic.
+/// let bad = json!({"apiVersion": "apps/v1", "kind": "Deployment",
+///                  "metadata": {"name": "web"}, "spec": {"replicas": "three"}});
+/// let error = chain.get_replicas(&bad).unwrap_err();
+/// assert!(error.to_string().contains("spec.replicas"), "{error}");
 /// ```
 #[derive(Clone)]
 pub struct Interpreter {
@@ -300,6 +322,35 @@ fn unwrap_outcome<T>(
 /// // Only the native built-ins, no bundled third-party customizations.
 /// let native_only = Interpreter::builder().thirdparty(false).build().unwrap();
 /// assert_eq!(native_only.layers().len(), 1);
+/// ```
+///
+/// Declarative customizations go first in the chain, so they serve their
+/// kind before any other layer:
+///
+/// ```
+/// use karmada_interpreter::{interpreter::LayerKind, load, Interpreter};
+/// use serde_json::json;
+///
+/// let customizations = load::customizations_from_str(r#"
+/// apiVersion: config.karmada.io/v1alpha1
+/// kind: ResourceInterpreterCustomization
+/// metadata: {name: workload}
+/// spec:
+///   target: {apiVersion: workload.example.io/v1alpha1, kind: Workload}
+///   customizations:
+///     replicaResource:
+///       luaScript: |
+///         function GetReplicas(obj)
+///           return obj.spec.replicas, nil
+///         end
+/// "#, "workload.yaml").unwrap();
+/// let chain = Interpreter::builder().customizations(customizations).build().unwrap();
+///
+/// let workload = json!({"apiVersion": "workload.example.io/v1alpha1", "kind": "Workload",
+///                       "metadata": {"name": "w"}, "spec": {"replicas": 5}});
+/// let answer = chain.get_replicas(&workload).unwrap();
+/// assert_eq!(answer.value.replicas, 5);
+/// assert_eq!(answer.served_by.layer, LayerKind::Declarative);
 /// ```
 pub struct InterpreterBuilder {
     customizations: Vec<ResourceInterpreterCustomization>,

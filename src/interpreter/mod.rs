@@ -2,7 +2,7 @@
 //!
 //! For every (object kind, operation) the chain asks, in order, the declarative
 //! customizations, the webhooks, the bundled third-party customizations and
-//! the native built-ins (`lua-environment.md` §1.7). The first layer that serves
+//! the native built-ins (see `docs/architecture.md`). The first layer that serves
 //! the pair answers; its error is the chain's error (no fall-through). Every
 //! answer says which layer produced it ([`Answer::served_by`]).
 //!

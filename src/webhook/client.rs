@@ -33,7 +33,7 @@ use super::Hook;
 use crate::api::ResourceInterpreterContext;
 use crate::interpreter::{Outcome, Request};
 
-/// Overall limit of one call when a webhook sets no `timeoutSeconds` (§2.6.5).
+/// Overall limit of one call when a webhook sets no `timeoutSeconds` (Karmada's default).
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
 /// Default limit on an answer's body size.
 pub const DEFAULT_MAX_RESPONSE_BYTES: usize = 16 << 20;

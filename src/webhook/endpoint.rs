@@ -1,4 +1,4 @@
-//! Where a webhook lives (`webhook-and-cli.md` §2.6.3): URL and service
+//! Where a webhook lives (its `clientConfig`): URL and service
 //! references resolved to a scheme, a host to dial, a TLS server name, a
 //! `Host` header and a request path. Free of HTTP.
 

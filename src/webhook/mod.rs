@@ -1,9 +1,10 @@
-//! Interpreter webhooks (`webhook-and-cli.md` §1–§4).
+//! Interpreter webhooks: client, server SDK and server (see `docs/webhook.md`).
 //!
 //! - [`WebhookLayer`]: the webhook layer of the chain. Loads
 //!   `ResourceInterpreterWebhookConfiguration` documents, validates them
 //!   ([`validate`], Karmada's admission rules and messages), selects the hook
-//!   for a (kind, operation) (§2.3–§2.4) and calls it.
+//!   for a (kind, operation) (the first webhook, in configuration order,
+//!   whose rules match) and calls it.
 //! - `wire` items (re-exported here): request construction, version
 //!   negotiation, answer verification with the reference's error texts,
 //!   RFC 6902 patch application and result extraction. No HTTP.

@@ -1,5 +1,5 @@
-//! The server SDK for writing interpreter webhooks in Rust
-//! (`webhook-and-cli.md` §3): a typed [`Request`], the [`Handler`] trait,
+//! The server SDK for writing interpreter webhooks in Rust (see
+//! `docs/webhook.md`): a typed [`Request`], the [`Handler`] trait,
 //! response helpers, and [`handle_http`], which turns one HTTP exchange
 //! (method, content type, body bytes) into the answer to write — without
 //! depending on any HTTP library. [`super::server`] (feature `webhook`) hosts
@@ -139,6 +139,57 @@ pub fn decode_raw<T: DeserializeOwned>(raw: Option<&Value>) -> Result<T, SdkErro
 ///
 /// Closures `Fn(&Request) -> Response` are handlers too. A handler that
 /// panics produces an `Errored(500, ...)` answer, not a dropped connection.
+///
+/// ```
+/// use karmada_interpreter::api::{InterpreterOperation, ResourceInterpreterContext};
+/// use karmada_interpreter::webhook::apply_patch;
+/// use karmada_interpreter::webhook::sdk::{self, Body, Handler, Request, Response};
+/// use serde_json::{json, Value};
+///
+/// /// Replicas of a `Workload` live in `spec.replicas`.
+/// struct WorkloadHook;
+///
+/// impl Handler for WorkloadHook {
+///     fn handle(&self, request: &Request) -> Response {
+///         let mut object: Value = match request.decode_object() {
+///             Ok(object) => object,
+///             Err(e) => return sdk::errored(400, e),
+///         };
+///         match request.operation() {
+///             Ok(InterpreterOperation::InterpretReplica) => {
+///                 let mut r = sdk::succeeded("");
+///                 r.replicas = object["spec"]["replicas"].as_i64().map(|n| n as i32);
+///                 r
+///             }
+///             Ok(InterpreterOperation::ReviseReplica) => {
+///                 let before = object.clone();
+///                 object["spec"]["replicas"] = json!(request.desired_replicas);
+///                 sdk::patch_response(&before, &object)
+///             }
+///             Ok(op) => sdk::errored(400, format!("{op} is not served")),
+///             Err(e) => sdk::errored(400, e),
+///         }
+///     }
+/// }
+///
+/// let workload = json!({"apiVersion": "workload.example.io/v1alpha1", "kind": "Workload",
+///                       "metadata": {"name": "w"}, "spec": {"replicas": 6}});
+/// let body = json!({"apiVersion": "config.karmada.io/v1alpha1",
+///                   "kind": "ResourceInterpreterContext",
+///                   "request": {"uid": "u-2", "operation": "ReviseReplica",
+///                               "object": workload, "replicas": 2}});
+/// let body = serde_json::to_vec(&body).unwrap();
+/// let answer = sdk::handle_http(&WorkloadHook, "POST", Some("application/json"),
+///                               Body::Bytes(&body));
+/// assert_eq!(answer.status, 200);
+///
+/// // The client side: the uid is echoed and the patch revises the object.
+/// let ctx: ResourceInterpreterContext = serde_json::from_slice(&answer.body).unwrap();
+/// let response = ctx.response.unwrap();
+/// assert_eq!(response.uid, "u-2");
+/// let revised = apply_patch(&workload, &response.patch.unwrap().0).unwrap();
+/// assert_eq!(revised["spec"]["replicas"], 2);
+/// ```
 pub trait Handler: Send + Sync {
     /// Answers one request. The SDK then sets `uid` and completes `status`.
     fn handle(&self, request: &Request) -> Response;
@@ -254,7 +305,9 @@ fn transport_error(status: u16, code: i32, message: impl std::fmt::Display) -> H
     }
 }
 
-/// Processes one HTTP exchange (§3.2–§3.4) and returns the answer.
+/// Processes one HTTP exchange (method and content-type checks, decoding
+/// the request, calling the handler, completing and encoding the answer)
+/// and returns the answer.
 ///
 /// Bad input gets a clear error answer with `uid: ""` (never a crash, never
 /// a silent truncation): a method other than POST (HTTP 405, code 405); an
@@ -346,7 +399,7 @@ pub fn handle_http(
     }
 }
 
-/// Response completion (§3.3): uid set to the request's, status created,
+/// Response completion, as Karmada's SDK does it: uid set to the request's, status created,
 /// code 0 → 200.
 pub fn complete(response: &mut Response, uid: &str) {
     uid.clone_into(&mut response.uid);
@@ -356,7 +409,7 @@ pub fn complete(response: &mut Response, uid: &str) {
     }
 }
 
-/// The answer body (§3.4): `{"response":...}` compact, `<`, `>`, `&` escaped
+/// The answer body: `{"response":...}` compact, `<`, `>`, `&` escaped
 /// as Go does, then `\n`.
 pub fn encode_response(response: &Response) -> Vec<u8> {
     let ctx = ResourceInterpreterContext::for_response(response.clone());
@@ -379,6 +432,20 @@ pub fn encode_response(response: &Response) -> Vec<u8> {
 
 /// A handler serving a whole [`Interpreter`] chain: every operation the
 /// chain serves, for every kind. This is what `karmada-interpreter serve` runs.
+///
+/// ```
+/// use karmada_interpreter::webhook::sdk::{handle_http, Body, InterpreterHandler};
+/// use karmada_interpreter::Interpreter;
+///
+/// let handler = InterpreterHandler::new(Interpreter::default());
+/// let body = br#"{"request":{"uid":"u-3","operation":"InterpretReplica",
+///   "kind":{"group":"apps","version":"v1","kind":"Deployment"},
+///   "object":{"apiVersion":"apps/v1","kind":"Deployment",
+///             "metadata":{"name":"web"},"spec":{"replicas":4}}}}"#;
+/// let answer = handle_http(&handler, "POST", Some("application/json"), Body::Bytes(body));
+/// let text = String::from_utf8(answer.body).unwrap();
+/// assert!(text.contains(r#""replicas":4"#), "{text}");
+/// ```
 #[derive(Debug, Clone)]
 pub struct InterpreterHandler {
     chain: Interpreter,

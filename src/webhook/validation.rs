@@ -1,6 +1,6 @@
 //! Validation with Karmada's messages: `ResourceInterpreterWebhookConfiguration`
-//! admission (`webhook-and-cli.md` §2.2) and the dependency check the client
-//! applies to `InterpretDependency` answers (§2.7 row 5).
+//! admission and the dependency check the client applies to
+//! `InterpretDependency` answers.
 //!
 //! Messages use the Kubernetes field-error form
 //! (`webhooks[0].timeoutSeconds: Invalid value: 31: the timeout value must be
@@ -33,7 +33,7 @@ const SUPPORTED_OPERATIONS: [&str; 9] = [
 /// Envelope versions this client speaks.
 pub const ACCEPTED_CONTEXT_VERSIONS: [&str; 1] = ["v1alpha1"];
 
-/// Validates a configuration as Karmada's admission webhook does (§2.2):
+/// Validates a configuration as Karmada's admission webhook does:
 /// every webhook entry is checked and all errors are collected.
 ///
 /// ```

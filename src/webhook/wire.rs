@@ -1,7 +1,6 @@
 //! The client side of the protocol without HTTP: building the request
-//! envelope (§1.4, §2.6.2), negotiating the envelope version (§1.7), decoding
-//! and verifying the answer (§1.9, §2.7), applying patches (§2.8) and
-//! extracting the result (§2.9). Every failure is a reason text as Karmada
+//! envelope, negotiating the envelope version, decoding and verifying the
+//! answer, applying patches and extracting the result. Every failure is a reason text as Karmada
 //! words it; [`karmada_error_text`] adds the reference's wrapping.
 
 use serde_json::Value;
@@ -159,8 +158,9 @@ fn invalid(reason: impl std::fmt::Display) -> String {
     format!("received invalid webhook response: {reason}")
 }
 
-/// Verifies an answer (§2.7, in the reference's order) and turns it into the
-/// operation's result (§2.9), applying patches to the object that was sent.
+/// Verifies an answer (checks in Karmada's order: uid, success, status,
+/// patch, then the operation's own fields) and turns it into the
+/// operation's result, applying patches to the object that was sent.
 pub fn interpret_response(
     ctx: ResourceInterpreterContext,
     sent: &ResourceInterpreterRequest,
@@ -252,7 +252,7 @@ fn patched_object(res: &ResourceInterpreterResponse, object: &Value) -> Result<V
 }
 
 /// Applies an RFC 6902 JSON Patch document (bytes) to `object` with the
-/// reference's specifics (§2.8): all six operations, `-` appends, negative
+/// reference's specifics: all six operations, `-` appends, negative
 /// array indices count from the end, unknown ops are errors.
 ///
 /// ```

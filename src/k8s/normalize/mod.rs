@@ -502,7 +502,7 @@ fn element(cx: &Cx<'_>, kind: &'static Kind, v: &Value, path: &FieldPath<'_>) ->
     walk_value(cx, kind, v, path)
 }
 
-/// Whether `text` is already a quantity's canonical form (Appendix B), so
+/// Whether `text` is already a quantity's canonical form (as Kubernetes prints it), so
 /// re-rendering would give it back unchanged: `0`, or a plain integer
 /// mantissa without leading zeros and a suffix it cannot be moved up from
 /// (`250m`, `1500m`, `256Mi`, `120`). Anything else takes the full parser.
