@@ -31,6 +31,30 @@ fn main() {
         .expect("write to string");
     }
     out.push_str("];\n");
+    // The bundled golden cases (`<Kind>/testdata/*.yaml`): `test` with no
+    // path runs them, wherever the binary runs.
+    let mut cases = Vec::new();
+    collect_cases(&thirdparty, &mut cases);
+    cases.sort();
+    out.push_str(
+        "/// (`thirdparty/<group>/<version>/<Kind>/testdata/<file>`, its contents), sorted by path.\n\
+         pub(crate) static BUNDLED_CASES: &[(&str, &str)] = &[\n",
+    );
+    for file in cases {
+        println!("cargo:rerun-if-changed={}", file.display());
+        let rel = file
+            .strip_prefix(&root)
+            .expect("under the manifest dir")
+            .to_string_lossy()
+            .replace('\\', "/");
+        writeln!(
+            out,
+            "    ({rel:?}, include_str!({:?})),",
+            file.display().to_string()
+        )
+        .expect("write to string");
+    }
+    out.push_str("];\n");
     let dest = PathBuf::from(std::env::var("OUT_DIR").expect("set by cargo")).join("bundled.rs");
     std::fs::write(dest, out).expect("write bundled.rs");
 }
@@ -47,6 +71,23 @@ fn collect(dir: &Path, files: &mut Vec<PathBuf>) {
                 collect(&path, files);
             }
         } else if path.file_name().is_some_and(|n| n == "customizations.yaml") {
+            files.push(path);
+        }
+    }
+}
+
+/// Every `*.yaml`/`*.yml` file in a `testdata/` folder under `dir`.
+fn collect_cases(dir: &Path, files: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    let in_testdata = dir.file_name().is_some_and(|n| n == "testdata");
+    for entry in entries.flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            println!("cargo:rerun-if-changed={}", path.display());
+            collect_cases(&path, files);
+        } else if in_testdata && path.extension().is_some_and(|e| e == "yaml" || e == "yml") {
             files.push(path);
         }
     }

@@ -29,7 +29,14 @@ fn text(out: &Output) -> (String, String) {
 #[test]
 fn completions_name_every_subcommand_for_each_shell() {
     let subcommands = [
-        "check", "run", "test", "list", "serve", "lint", "init", "completions",
+        "check",
+        "run",
+        "test",
+        "list",
+        "serve",
+        "lint",
+        "init",
+        "completions",
     ];
     for shell in ["bash", "zsh", "fish"] {
         let out = bin().args(["completions", shell]).output().unwrap();
@@ -42,4 +49,108 @@ fn completions_name_every_subcommand_for_each_shell() {
     }
     let out = bin().args(["completions", "tcsh"]).output().unwrap();
     assert!(!out.status.success());
+}
+
+/// `test` with no path runs the bundled cases embedded in the binary, from
+/// any folder (here an empty one), names them, and passes.
+#[test]
+fn test_without_a_path_runs_the_embedded_bundled_cases_anywhere() {
+    let dir = scratch("empty-cwd");
+    let out = bin().arg("test").current_dir(&dir).output().unwrap();
+    let (stdout, stderr) = text(&out);
+    assert!(out.status.success(), "{stdout}{stderr}");
+    let first = stdout.lines().next().unwrap_or_default();
+    assert!(
+        first.starts_with("bundled cases: ") && first.contains("embedded in the binary"),
+        "{stdout}"
+    );
+    let summary = stdout.lines().last().unwrap_or_default();
+    let passed: usize = summary
+        .split(" passed")
+        .next()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no summary: {stdout}"));
+    assert!(
+        passed >= karmada_interpreter::thirdparty::bundled_kinds().count(),
+        "{summary}"
+    );
+    assert!(summary.contains(" 0 failed"), "{summary}");
+    // -v names each case by its bundled path.
+    let out = bin()
+        .args(["test", "-v"])
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    let (stdout, _) = text(&out);
+    assert!(
+        stdout.contains("thirdparty/apps.kruise.io/v1alpha1/CloneSet/testdata/"),
+        "{stdout}"
+    );
+}
+
+/// `run --check` points at the `check` command instead of clap's bare
+/// "unexpected argument".
+#[test]
+fn run_check_points_at_the_check_command() {
+    let out = bin()
+        .args(["run", "--check", "-f", "customizations.yaml"])
+        .output()
+        .unwrap();
+    let (_, stderr) = text(&out);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("karmada-interpreter check -f"), "{stderr}");
+}
+
+/// `serve -f` with a customization whose script does not compile refuses to
+/// start, naming the file, the customization and the rule.
+#[test]
+fn serve_refuses_a_customization_that_does_not_compile() {
+    let dir = scratch("broken-serve");
+    let file = dir.join("broken.yaml");
+    std::fs::write(
+        &file,
+        r#"apiVersion: config.karmada.io/v1alpha1
+kind: ResourceInterpreterCustomization
+metadata:
+  name: broken-widget
+spec:
+  target:
+    apiVersion: example.io/v1
+    kind: Widget
+  customizations:
+    healthInterpretation:
+      luaScript: |
+        function InterpretHealth(observedObj)
+          return observedObj.status.ready ==
+        end
+"#,
+    )
+    .unwrap();
+    // Bounded: a server that starts anyway is killed after 30 s.
+    let mut child = bin()
+        .args(["serve", "--listen", "127.0.0.1:0", "-f"])
+        .arg(&file)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    while child.try_wait().unwrap().is_none() {
+        if std::time::Instant::now() > deadline {
+            child.kill().unwrap();
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let out = child.wait_with_output().unwrap();
+    let (_, stderr) = text(&out);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    for needle in [
+        file.display().to_string().as_str(),
+        "broken-widget",
+        "InterpretHealth",
+        "does not compile",
+    ] {
+        assert!(stderr.contains(needle), "{needle:?} not in {stderr}");
+    }
 }

@@ -35,7 +35,7 @@ enum Command {
     /// Run one operation, like `karmadactl interpret --operation`.
     Run(run::RunArgs),
     /// Run golden cases (files or directories, searched recursively) against
-    /// the interpreter chain. With no PATH, the project's own golden cases.
+    /// the interpreter chain. With no PATH, the bundled cases embedded in the binary.
     /// With --webhook-config, cases a webhook matches are sent to it (with
     /// protocol checks) and the others are skipped: this tests a webhook.
     Test(test::TestArgs),
