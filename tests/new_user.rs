@@ -154,3 +154,23 @@ spec:
         assert!(stderr.contains(needle), "{needle:?} not in {stderr}");
     }
 }
+
+/// A YAML error in a multi-document case file names the file and the file's
+/// line (not the document's), in words, with no `<input>` snippet label.
+#[test]
+fn yaml_errors_name_the_file_and_its_line() {
+    let dir = scratch("yaml-errors");
+    let file = dir.join("cases.yaml");
+    std::fs::write(
+        &file,
+        "name: first\noperation: InterpretHealth\nobservedObj: {apiVersion: v1, kind: Pod}\noutput: {healthy: true}\n---\nname: second\noperation: [unclosed\n",
+    )
+    .unwrap();
+    let out = bin().arg("test").arg(&file).output().unwrap();
+    let (stdout, stderr) = text(&out);
+    let all = format!("{stdout}{stderr}");
+    assert!(!out.status.success(), "{all}");
+    assert!(all.contains(&file.display().to_string()), "{all}");
+    assert!(all.contains("line 7, column"), "{all}");
+    assert!(!all.contains("<input>"), "{all}");
+}
