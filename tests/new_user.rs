@@ -174,3 +174,161 @@ fn yaml_errors_name_the_file_and_its_line() {
     assert!(all.contains("line 7, column"), "{all}");
     assert!(!all.contains("<input>"), "{all}");
 }
+
+/// The commands of README.md's ```sh blocks (continuation lines joined,
+/// comments dropped).
+fn readme_commands() -> Vec<String> {
+    let readme =
+        std::fs::read_to_string(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("README.md"))
+            .unwrap();
+    let mut commands = Vec::new();
+    let mut in_sh = false;
+    let mut pending = String::new();
+    for line in readme.lines() {
+        if line.starts_with("```") {
+            in_sh = line == "```sh";
+            continue;
+        }
+        if !in_sh {
+            continue;
+        }
+        let line = match line.find(" #") {
+            Some(at) => &line[..at],
+            None if line.trim_start().starts_with('#') => "",
+            None => line,
+        };
+        match line.trim_end().strip_suffix('\\') {
+            Some(head) => pending.push_str(head),
+            None => {
+                pending.push_str(line);
+                let command = std::mem::take(&mut pending).trim().to_owned();
+                if !command.is_empty() {
+                    commands.push(command);
+                }
+            }
+        }
+    }
+    commands
+}
+
+/// Why a README command is not run offline here, or `None` to run it.
+fn skip_reason(command: &str) -> Option<&'static str> {
+    if command.starts_with("cargo ") || command.contains(" cargo ") {
+        Some("builds the project (this test runs the binary that build made)")
+    } else if command.starts_with("docker ") {
+        Some("needs a container builder")
+    } else if command.contains("--webhook-config") {
+        Some("needs a running webhook")
+    } else if command.contains(" serve") && !command.contains("--print-config") {
+        Some("serves until stopped")
+    } else if command.contains(" [") {
+        Some("a synopsis, not a command")
+    } else {
+        None
+    }
+}
+
+/// Files the README's examples name, as a user would have them.
+fn readme_fixtures(dir: &std::path::Path) {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    #[cfg(unix)]
+    std::os::unix::fs::symlink(root.join("thirdparty"), dir.join("thirdparty")).unwrap();
+    std::fs::write(
+        dir.join("my-customizations.yaml"),
+        r#"apiVersion: config.karmada.io/v1alpha1
+kind: ResourceInterpreterCustomization
+metadata:
+  name: deployment-replicas
+spec:
+  target:
+    apiVersion: apps/v1
+    kind: Deployment
+  customizations:
+    replicaResource:
+      luaScript: |
+        function GetReplicas(desiredObj)
+          return desiredObj.spec.replicas, {}
+        end
+"#,
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("deploy.yaml"),
+        "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web, namespace: default}\nspec:\n  replicas: 3\n  template:\n    spec:\n      containers: [{name: web, image: nginx}]\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("items.yaml"),
+        "clusterName: member1\napplied: true\nstatus: {replicas: 2, readyReplicas: 2, updatedReplicas: 2, availableReplicas: 2}\n---\nclusterName: member2\napplied: true\nstatus: {replicas: 1, readyReplicas: 1, updatedReplicas: 1, availableReplicas: 1}\n",
+    )
+    .unwrap();
+    // `customizations/` of the CI step: a folder `init` wrote.
+    let out = bin()
+        .args(["init", "example.io/v1", "Gadget", "customizations"])
+        .current_dir(dir)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{:?}", text(&out));
+}
+
+/// Every README command that runs offline works as written, in a fresh
+/// folder holding the files the examples name (the built binary on PATH).
+/// A redirect to a system location (shell completions) is checked on stdout.
+#[cfg(unix)]
+#[test]
+fn readme_commands_work_as_written() {
+    let dir = scratch("readme");
+    readme_fixtures(&dir);
+    let bin_dir = PathBuf::from(env!("CARGO_BIN_EXE_karmada-interpreter"))
+        .parent()
+        .unwrap()
+        .to_owned();
+    let path = format!(
+        "{}:{}",
+        bin_dir.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let mut ran = Vec::new();
+    for command in readme_commands() {
+        if skip_reason(&command).is_some() {
+            continue;
+        }
+        // `> /etc/...`, `> ~/...`, `> "${fpath[1]}/..."`: outside the folder.
+        let (to_run, check_stdout) = match command.split_once(" > ") {
+            Some((head, target))
+                if target.starts_with('/')
+                    || target.starts_with('~')
+                    || target.starts_with('"') =>
+            {
+                (head.to_owned(), true)
+            }
+            _ => (command.clone(), false),
+        };
+        let out = Command::new("sh")
+            .args(["-c", &to_run])
+            .current_dir(&dir)
+            .env("PATH", &path)
+            .output()
+            .unwrap();
+        let (stdout, stderr) = text(&out);
+        assert!(
+            out.status.success(),
+            "`{command}` failed:\n{stdout}\n{stderr}"
+        );
+        if check_stdout {
+            assert!(!stdout.trim().is_empty(), "`{command}` printed nothing");
+        }
+        ran.push(command);
+    }
+    assert!(
+        ran.iter()
+            .any(|c| c.contains("serve") && c.contains("--print-config")),
+        "{ran:#?}"
+    );
+    eprintln!("README commands run: {ran:#?}");
+    assert!(
+        ran.len() >= 12,
+        "only {} README commands ran: {ran:#?}",
+        ran.len()
+    );
+}
