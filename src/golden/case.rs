@@ -347,7 +347,7 @@ mod tests {
     fn status_items_decode_as_go_does() {
         // `null` fields are zero values.
         let c = one(&format!(
-            "name: n\noperation: AggregateStatus\ndesiredObj: {POD}\nstatusItems:\n- clusterName: null\n  applied: null\n  appliedMessage: null\n  status: null\n"
+            "name: n\noperation: AggregateStatus\ndesiredObj: {POD}\nstatusItems:\n- clusterName: null\n  applied: null\n  appliedMessage: null\n  status: null\nexpectError: true\n"
         ))
         .unwrap();
         let items = c.status_items.unwrap();
@@ -357,7 +357,7 @@ mod tests {
         // naming the item.
         for bad in ["[]", "x", "1"] {
             let c = one(&format!(
-                "name: n\noperation: AggregateStatus\ndesiredObj: {POD}\nstatusItems:\n- clusterName: a\n- {bad}\n"
+                "name: n\noperation: AggregateStatus\ndesiredObj: {POD}\nstatusItems:\n- clusterName: a\n- {bad}\nexpectError: true\n"
             ))
             .unwrap();
             assert!(c.status_items.is_none());
