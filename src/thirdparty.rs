@@ -14,6 +14,13 @@ pub fn bundled_kinds() -> impl Iterator<Item = &'static str> {
     BUNDLED.iter().map(|(path, _)| *path)
 }
 
+/// The bundled golden cases, embedded at build time: (path relative to the
+/// project root, `thirdparty/<group>/<version>/<Kind>/testdata/<file>`,
+/// contents). `test` with no path runs these.
+pub fn bundled_cases() -> &'static [(&'static str, &'static str)] {
+    BUNDLED_CASES
+}
+
 /// Parses every embedded customization. Errors name the folder; the test
 /// suite asserts there are none, so the shipped layer never drops a kind.
 pub fn load() -> (Vec<ResourceInterpreterCustomization>, Vec<crate::Error>) {

@@ -76,6 +76,15 @@ pub(crate) fn is_separator(line: &str) -> bool {
 }
 
 fn parse_document(index: usize, line: usize, chunk: &str) -> Result<Document, YamlError> {
+    parse_document_within(index, line, chunk, LIMITS)
+}
+
+fn parse_document_within(
+    index: usize,
+    line: usize,
+    chunk: &str,
+    limits: Limits,
+) -> Result<Document, YamlError> {
     let has_content = chunk.lines().any(|l| {
         let t = l.trim();
         !t.is_empty() && !t.starts_with('#')
@@ -87,10 +96,10 @@ fn parse_document(index: usize, line: usize, chunk: &str) -> Result<Document, Ya
             value: None,
         });
     }
-    let value = parse_like_go_yaml(chunk).map_err(|e| YamlError {
+    let value = parse_like_go_yaml(chunk, limits).map_err(|e| YamlError {
         index,
         line,
-        message: e.to_string(),
+        message: describe(&e, line, limits),
     })?;
     let value = integral_floats_to_integers(value);
     Ok(Document {
@@ -98,6 +107,108 @@ fn parse_document(index: usize, line: usize, chunk: &str) -> Result<Document, Ya
         line,
         value: (!value.is_null()).then_some(value),
     })
+}
+
+/// Deepest nesting of mappings and sequences a document may have.
+/// Kubernetes objects and CRD schemas often nest past 64 levels (each schema
+/// level is `properties` plus a field). The API server reads JSON nested up
+/// to 10,000 levels, but parsing and the conversions after it recurse per
+/// level, and an unoptimized build spends ~16 KiB of stack per level: 256
+/// levels keep every realistic object within a 8 MiB main-thread stack (the
+/// parser already caps flow collections, `[[[...]]]` and `{{...}}`, at 255).
+pub const MAX_DEPTH: usize = 256;
+
+/// Most values (mappings, sequences and scalars) one document may hold: the
+/// API server takes request bodies up to 3 MiB, and the smallest JSON value
+/// with its separator (`0,`) takes two bytes.
+pub const MAX_NODES: usize = 3 * 1024 * 1024 / 2;
+
+/// Depth and size limits of one document.
+#[derive(Debug, Clone, Copy)]
+struct Limits {
+    depth: usize,
+    nodes: usize,
+}
+
+/// The limits documents are read with.
+const LIMITS: Limits = Limits {
+    depth: MAX_DEPTH,
+    nodes: MAX_NODES,
+};
+
+/// The parser's limits: the library's defaults except depth and size.
+fn budget(limits: Limits) -> serde_saphyr::Budget {
+    let mut budget = serde_saphyr::Budget::default();
+    budget.max_depth = limits.depth;
+    budget.max_nodes = limits.nodes;
+    // Every value is at least one parser event, collections two.
+    budget.max_events = 2 * limits.nodes + 1_000_000;
+    budget
+}
+
+/// The parser's error in words: `line L, column C: what`, with `L` a line of
+/// the file (the document starts at the file's line `first_line`) and no
+/// source snippet (the caller names the file).
+fn describe(err: &serde_saphyr::Error, first_line: usize, limits: Limits) -> String {
+    use serde_saphyr::budget::BudgetBreach;
+    let mut inner = err;
+    while let serde_saphyr::Error::WithSnippet { error, .. }
+    | serde_saphyr::Error::AliasError { error, .. } = inner
+    {
+        inner = error;
+    }
+    let what = match inner {
+        serde_saphyr::Error::Budget { breach, .. } => match breach {
+            BudgetBreach::Depth { .. } => format!(
+                "mappings and sequences nested more than {} levels deep (the limit)",
+                limits.depth
+            ),
+            BudgetBreach::Nodes { .. } => {
+                format!(
+                    "more than {} values in one document (the limit)",
+                    limits.nodes
+                )
+            }
+            BudgetBreach::Events { .. } => format!(
+                "more than {} parser events in one document (the limit)",
+                budget(limits).max_events
+            ),
+            BudgetBreach::Aliases { .. } => {
+                "too many alias references (`*name`) in one document".to_owned()
+            }
+            BudgetBreach::Anchors { .. } => "too many anchors (`&name`) in one document".to_owned(),
+            BudgetBreach::ScalarBytes { .. } => {
+                "more scalar text in one document than the limit".to_owned()
+            }
+            other => format!("a YAML size limit is exceeded ({other:?})"),
+        },
+        other => strip_location(&other.to_string()),
+    };
+    match err.location().and_then(|l| {
+        let line = usize::try_from(l.line()).ok()?;
+        Some((line, l.column()))
+    }) {
+        Some((line, column)) if line > 0 => {
+            format!("line {}, column {column}: {what}", line + first_line - 1)
+        }
+        _ => what,
+    }
+}
+
+/// A parser message without the document-relative position it may end with
+/// (`... at line 3 column 5`): [`describe`] gives the file's position instead.
+fn strip_location(message: &str) -> String {
+    let message = message.trim();
+    match message.rfind(" at line ") {
+        Some(at)
+            if message[at + " at line ".len()..]
+                .chars()
+                .all(|c| c.is_ascii_digit() || c == ' ' || c == ',' || c.is_ascii_alphabetic()) =>
+        {
+            message[..at].to_owned()
+        }
+        _ => message.to_owned(),
+    }
 }
 
 /// How many continuation lines of quoted scalars one document may have
@@ -111,8 +222,8 @@ const MAX_REINDENTS: usize = 256;
 /// like their key, which the YAML 1.2 spec (and so our parser) refuses. The
 /// leading blanks of a continuation line are not part of the value, so such a
 /// line is indented further and the document parsed again.
-fn parse_like_go_yaml(chunk: &str) -> Result<Value, serde_saphyr::Error> {
-    let options = || serde_saphyr::options! { strict_booleans: true };
+fn parse_like_go_yaml(chunk: &str, limits: Limits) -> Result<Value, serde_saphyr::Error> {
+    let options = || serde_saphyr::options! { strict_booleans: true, budget: Some(budget(limits)) };
     let mut text = std::borrow::Cow::Borrowed(chunk);
     let mut reindents = 0;
     loop {
@@ -242,6 +353,68 @@ mod tests {
             from_str(deep).unwrap(),
             json!({"a": {"b": {"c": "one two three", "d": 1}}})
         );
+    }
+
+    #[test]
+    fn errors_give_the_file_line_in_words_without_a_snippet() {
+        let docs = documents("a: 1\n---\nb: 2\nc: [unclosed\n");
+        let err = docs[1].clone().unwrap_err();
+        assert_eq!(err.line, 3);
+        assert!(err.message.starts_with("line 4, column "), "{err}");
+        assert!(!err.message.contains("<input>"), "{err}");
+    }
+
+    /// `depth` mappings nested in block style (`a:` per line).
+    fn nested_block(depth: usize) -> String {
+        let mut text = String::new();
+        for level in 0..depth {
+            text.push_str(&"  ".repeat(level));
+            text.push_str("a:\n");
+        }
+        text
+    }
+
+    /// Objects deeper than the parser library's default limit of 64, as CRD
+    /// schemas are, up to [`MAX_DEPTH`], block and flow style, load on a
+    /// thread with the main thread's usual 8 MiB stack (where the CLI parses).
+    #[test]
+    fn objects_up_to_the_depth_limit_load() {
+        std::thread::Builder::new()
+            .stack_size(8 << 20)
+            .spawn(|| {
+                let deep = from_str(&nested_block(MAX_DEPTH)).unwrap();
+                assert!(deep.pointer(&"/a".repeat(MAX_DEPTH - 1)).is_some());
+                let flow = "[".repeat(200) + &"]".repeat(200);
+                assert!(from_str(&flow).unwrap().is_array());
+                let err = from_str(&nested_block(MAX_DEPTH + 1)).unwrap_err();
+                assert!(err.message.contains("levels deep (the limit)"), "{err}");
+            })
+            .unwrap()
+            .join()
+            .unwrap();
+    }
+
+    #[test]
+    fn limits_are_said_in_words_with_the_file_line() {
+        let small = Limits {
+            depth: 8,
+            nodes: 50,
+        };
+        let err = parse_document_within(2, 3, &nested_block(9), small).unwrap_err();
+        assert!(
+            err.message.starts_with("line 1")
+                && err.message.contains("nested more than 8 levels deep"),
+            "{err}"
+        );
+        assert!(!err.message.contains("Depth {"), "{err}");
+        let text = format!("x: 1\ny: [{}]\n", "0,".repeat(60));
+        let err = parse_document_within(2, 5, &text, small).unwrap_err();
+        assert!(
+            err.message.starts_with("line 6, column ")
+                && err.message.contains("more than 50 values in one document"),
+            "{err}"
+        );
+        assert!(!err.message.contains("Nodes {"), "{err}");
     }
 
     #[test]

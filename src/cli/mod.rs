@@ -35,7 +35,7 @@ enum Command {
     /// Run one operation, like `karmadactl interpret --operation`.
     Run(run::RunArgs),
     /// Run golden cases (files or directories, searched recursively) against
-    /// the interpreter chain. With no PATH, the project's own golden cases.
+    /// the interpreter chain. With no PATH, the bundled cases embedded in the binary.
     /// With --webhook-config, cases a webhook matches are sent to it (with
     /// protocol checks) and the others are skipped: this tests a webhook.
     Test(test::TestArgs),
@@ -53,6 +53,39 @@ enum Command {
     /// operation in customizations.yaml and a case per operation in
     /// testdata/, ready for `check`, `lint` and `test`.
     Init(init::InitArgs),
+    /// Print a shell completion script (bash, zsh or fish) on stdout.
+    Completions(CompletionsArgs),
+}
+
+/// `completions SHELL`.
+#[derive(Debug, clap::Args)]
+pub struct CompletionsArgs {
+    /// The shell to complete for.
+    #[arg(value_enum)]
+    shell: CompletionShell,
+}
+
+/// The shells `completions` writes scripts for (those the README documents).
+#[derive(Debug, Clone, Copy, clap::ValueEnum)]
+enum CompletionShell {
+    Bash,
+    Zsh,
+    Fish,
+}
+
+/// Writes the completion script for `shell` on stdout.
+fn completions(args: CompletionsArgs) -> ExitCode {
+    use clap::CommandFactory;
+    use clap_complete::Shell;
+    let shell = match args.shell {
+        CompletionShell::Bash => Shell::Bash,
+        CompletionShell::Zsh => Shell::Zsh,
+        CompletionShell::Fish => Shell::Fish,
+    };
+    let mut command = Cli::command();
+    let name = command.get_name().to_owned();
+    clap_complete::generate(shell, &mut command, name, &mut std::io::stdout());
+    ExitCode::SUCCESS
 }
 
 /// Customizations and webhook configurations that extend the built-in chain.
@@ -117,6 +150,7 @@ pub fn run(cli: Cli) -> karmada_interpreter::Result<ExitCode> {
         Command::List(args) => list::run(args),
         Command::Serve(args) => serve::run(*args),
         Command::Init(args) => init::run(args),
+        Command::Completions(args) => Ok(completions(args)),
         Command::Lint(args) => lint::run(args).or_else(|e| {
             eprintln!("error: {e}");
             Ok(ExitCode::from(2))

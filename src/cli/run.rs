@@ -20,8 +20,8 @@ pub enum Output {
 #[derive(Debug, clap::Args)]
 pub struct RunArgs {
     /// The operation (case-insensitive), e.g. InterpretReplica.
-    #[arg(long)]
-    operation: String,
+    #[arg(long, required_unless_present = "check")]
+    operation: Option<String>,
     /// Customization files; without any, the built-in chain runs.
     #[arg(long = "filename", short = 'f', value_name = "FILE")]
     files: Vec<PathBuf>,
@@ -43,6 +43,10 @@ pub struct RunArgs {
     /// Output format.
     #[arg(long, short = 'o', value_enum, default_value = "yaml")]
     output: Output,
+    /// Not an option of `run`: validating customization files is the
+    /// `check` command. Accepted only to say so.
+    #[arg(long, hide = true)]
+    check: bool,
 }
 
 fn read_object(path: &Path) -> karmada_interpreter::Result<Value> {
@@ -111,12 +115,18 @@ fn in_flag_terms(error: &InputError) -> String {
 }
 
 pub fn run(args: RunArgs) -> karmada_interpreter::Result<ExitCode> {
-    let op = InterpreterOperation::parse_case_insensitive(&args.operation).map_err(|e| {
-        Error::Config {
+    if args.check {
+        return Err(Error::Config {
+            source_name: "--check".to_owned(),
+            message: "`run` has no --check: to validate customization files use `karmada-interpreter check -f FILE`".to_owned(),
+        });
+    }
+    let operation = args.operation.as_deref().unwrap_or_default();
+    let op =
+        InterpreterOperation::parse_case_insensitive(operation).map_err(|e| Error::Config {
             source_name: "--operation".to_owned(),
             message: e.to_string(),
-        }
-    })?;
+        })?;
     let desired = args.desired_file.as_deref().map(read_object).transpose()?;
     let observed = args.observed_file.as_deref().map(read_object).transpose()?;
     let items = args.status_file.as_deref().map(read_items).transpose()?;

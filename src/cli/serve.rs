@@ -220,10 +220,42 @@ fn render(config: &ResourceInterpreterWebhookConfiguration) -> karmada_interpret
         .map_err(|e| cli_error(e.to_string()))
 }
 
+/// Refuses to serve a customization whose rule would fail every call: the
+/// error names the file, the customization and the rule (as `check` does).
+fn refuse_broken(
+    path: &Path,
+    customizations: &[karmada_interpreter::api::ResourceInterpreterCustomization],
+) -> karmada_interpreter::Result<()> {
+    use karmada_interpreter::lua::validate::{check_rules, RuleStatus};
+    for c in customizations {
+        for (op, status) in check_rules(c) {
+            let problem = match status {
+                RuleStatus::Unset | RuleStatus::Pass => continue,
+                RuleStatus::MissingFunction => {
+                    format!("function {} is not defined", op.lua_function())
+                }
+                RuleStatus::Error(m) => format!("the script does not compile: {m}"),
+                RuleStatus::TopLevelError(m) => format!("top-level code fails: {m}"),
+            };
+            return Err(Error::Config {
+                source_name: path.display().to_string(),
+                message: format!(
+                    "customization {:?}, rule {op}: {problem}; not serving it (see `karmada-interpreter check -f {}`)",
+                    c.name(),
+                    path.display()
+                ),
+            });
+        }
+    }
+    Ok(())
+}
+
 pub fn run(args: ServeArgs) -> karmada_interpreter::Result<ExitCode> {
     let mut customizations = Vec::new();
     for path in &args.customizations {
-        customizations.extend(load::customizations_from_file(path)?);
+        let found = load::customizations_from_file(path)?;
+        refuse_broken(path, &found)?;
+        customizations.extend(found);
     }
     let runtime = super::cluster::runtime()?;
     // Kept alive for as long as we serve: its watchers update the chain.

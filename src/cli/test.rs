@@ -13,8 +13,8 @@ use super::ChainArgs;
 
 #[derive(Debug, clap::Args)]
 pub struct TestArgs {
-    /// Case files or directories; default: the project's golden cases
-    /// (`conformance/` and `thirdparty/`).
+    /// Case files or directories; default: the bundled cases embedded in the
+    /// binary (`thirdparty/<group>/<version>/<Kind>/testdata/`), wherever it runs.
     paths: Vec<PathBuf>,
     #[command(flatten)]
     chain: ChainArgs,
@@ -46,23 +46,9 @@ pub enum Format {
     Json,
 }
 
-/// The project's own golden cases, as shipped in the source tree.
-fn default_paths() -> Vec<PathBuf> {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    ["conformance", "thirdparty"]
-        .iter()
-        .map(|d| root.join(d))
-        .filter(|p| p.is_dir())
-        .collect()
-}
-
 pub fn run(args: TestArgs) -> karmada_interpreter::Result<ExitCode> {
     let (customizations, webhooks) = args.chain.load()?;
-    let paths = if args.paths.is_empty() {
-        default_paths()
-    } else {
-        args.paths
-    };
+    let paths = args.paths;
     // With --webhook-config, cases a webhook matches go to it (with the
     // protocol checks) and the others are skipped: this tests a webhook.
     let coverage = (args.coverage || args.coverage_out.is_some()).then(Coverage::default);
@@ -75,7 +61,25 @@ pub fn run(args: TestArgs) -> karmada_interpreter::Result<ExitCode> {
     } else {
         Runner::new(WebhookBackend::new(webhooks)?)
     };
-    let report = runner.run(&paths)?;
+    let report = if paths.is_empty() {
+        let bundled: Vec<(PathBuf, &str)> = karmada_interpreter::thirdparty::bundled_cases()
+            .iter()
+            .map(|(path, text)| (PathBuf::from(path), *text))
+            .collect();
+        let note = format!(
+            "bundled cases: {} files of thirdparty/<group>/<version>/<Kind>/testdata/, embedded in the binary",
+            bundled.len()
+        );
+        // Machine-readable formats keep stdout to themselves.
+        if args.format == Format::Human {
+            println!("{note}");
+        } else {
+            eprintln!("{note}");
+        }
+        runner.run_texts(&bundled)?
+    } else {
+        runner.run(&paths)?
+    };
     match args.format {
         Format::Human => {
             for case in &report.cases {

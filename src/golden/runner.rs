@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use super::backend::{Backend, ChainBackend, Produced};
-use super::case::{load_cases, GoldenCase};
+use super::case::{load_cases, parse_cases, GoldenCase};
 use super::compare::{diff, diff_unordered};
 use super::deviations::Deviations;
 use super::discover::{discover, CaseFile};
@@ -207,18 +207,8 @@ impl Runner {
     pub fn run(&self, paths: &[PathBuf]) -> Result<Report> {
         let mut report = Report::default();
         for file in discover(paths)? {
-            for (i, case) in load_cases(&file.path).into_iter().enumerate() {
-                report.cases.push(match case {
-                    Ok(case) => self.run_case(&file, &case),
-                    Err(e) => CaseReport {
-                        file: file.path.clone(),
-                        name: format!("case #{}", i + 1),
-                        operation: None,
-                        served_by: None,
-                        verdict: Verdict::Failed(vec![e.to_string()]),
-                    },
-                });
-            }
+            let cases = load_cases(&file.path);
+            self.run_file(&mut report, &file, cases);
         }
         if report.cases.is_empty() {
             return Err(crate::Error::NoCases {
@@ -226,6 +216,45 @@ impl Runner {
             });
         }
         Ok(report)
+    }
+
+    /// Runs the cases of case files given as (path, text) rather than read
+    /// from disk, such as the bundled cases embedded in the binary
+    /// ([`crate::thirdparty::bundled_cases`]). Their scripts are the chain's
+    /// own (the bundled layer), so no `customizations.yaml` is read. No case
+    /// at all is an error, as in [`Runner::run`].
+    pub fn run_texts(&self, files: &[(PathBuf, &str)]) -> Result<Report> {
+        let mut report = Report::default();
+        for (path, text) in files {
+            let file = CaseFile {
+                path: path.clone(),
+                customization: None,
+            };
+            self.run_file(&mut report, &file, parse_cases(text, path));
+        }
+        if report.cases.is_empty() {
+            return Err(crate::Error::NoCases {
+                searched: files.iter().map(|(p, _)| p.clone()).collect(),
+            });
+        }
+        Ok(report)
+    }
+
+    /// Runs the (parsed) cases of one file into `report`; a case that does
+    /// not parse fails, naming its position.
+    fn run_file(&self, report: &mut Report, file: &CaseFile, cases: Vec<Result<GoldenCase>>) {
+        for (i, case) in cases.into_iter().enumerate() {
+            report.cases.push(match case {
+                Ok(case) => self.run_case(file, &case),
+                Err(e) => CaseReport {
+                    file: file.path.clone(),
+                    name: format!("case #{}", i + 1),
+                    operation: None,
+                    served_by: None,
+                    verdict: Verdict::Failed(vec![e.to_string()]),
+                },
+            });
+        }
     }
 
     /// What the backend produced for `case`. Status items that Karmada's

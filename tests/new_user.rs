@@ -1,0 +1,334 @@
+//! The command line as a new user meets it: shell completions, the default
+//! case set wherever the binary runs, pointers instead of bare clap errors,
+//! and every offline command of the README run as written.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_karmada-interpreter"))
+}
+
+/// An empty folder of this test's own under the target directory.
+fn scratch(name: &str) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("new_user-{name}"));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn text(out: &Output) -> (String, String) {
+    (
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// `completions bash|zsh|fish` prints a non-empty script for each shell that
+/// names every subcommand.
+#[test]
+fn completions_name_every_subcommand_for_each_shell() {
+    let subcommands = [
+        "check",
+        "run",
+        "test",
+        "list",
+        "serve",
+        "lint",
+        "init",
+        "completions",
+    ];
+    for shell in ["bash", "zsh", "fish"] {
+        let out = bin().args(["completions", shell]).output().unwrap();
+        let (stdout, stderr) = text(&out);
+        assert!(out.status.success(), "{shell}: {stderr}");
+        assert!(stdout.contains("karmada-interpreter"), "{shell}: {stdout}");
+        for sub in subcommands {
+            assert!(stdout.contains(sub), "{shell} script lacks `{sub}`");
+        }
+    }
+    let out = bin().args(["completions", "tcsh"]).output().unwrap();
+    assert!(!out.status.success());
+}
+
+/// `test` with no path runs the bundled cases embedded in the binary, from
+/// any folder (here an empty one), names them, and passes.
+#[test]
+fn test_without_a_path_runs_the_embedded_bundled_cases_anywhere() {
+    let dir = scratch("empty-cwd");
+    let out = bin().arg("test").current_dir(&dir).output().unwrap();
+    let (stdout, stderr) = text(&out);
+    assert!(out.status.success(), "{stdout}{stderr}");
+    let first = stdout.lines().next().unwrap_or_default();
+    assert!(
+        first.starts_with("bundled cases: ") && first.contains("embedded in the binary"),
+        "{stdout}"
+    );
+    let summary = stdout.lines().last().unwrap_or_default();
+    let passed: usize = summary
+        .split(" passed")
+        .next()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no summary: {stdout}"));
+    assert!(
+        passed >= karmada_interpreter::thirdparty::bundled_kinds().count(),
+        "{summary}"
+    );
+    assert!(summary.contains(" 0 failed"), "{summary}");
+    // -v names each case by its bundled path.
+    let out = bin()
+        .args(["test", "-v"])
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    let (stdout, _) = text(&out);
+    assert!(
+        stdout.contains("thirdparty/apps.kruise.io/v1alpha1/CloneSet/testdata/"),
+        "{stdout}"
+    );
+}
+
+/// `run --check` points at the `check` command instead of clap's bare
+/// "unexpected argument".
+#[test]
+fn run_check_points_at_the_check_command() {
+    let out = bin()
+        .args(["run", "--check", "-f", "customizations.yaml"])
+        .output()
+        .unwrap();
+    let (_, stderr) = text(&out);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("karmada-interpreter check -f"), "{stderr}");
+}
+
+/// `serve -f` with a customization whose script does not compile refuses to
+/// start, naming the file, the customization and the rule.
+#[test]
+fn serve_refuses_a_customization_that_does_not_compile() {
+    let dir = scratch("broken-serve");
+    let file = dir.join("broken.yaml");
+    std::fs::write(
+        &file,
+        r#"apiVersion: config.karmada.io/v1alpha1
+kind: ResourceInterpreterCustomization
+metadata:
+  name: broken-widget
+spec:
+  target:
+    apiVersion: example.io/v1
+    kind: Widget
+  customizations:
+    healthInterpretation:
+      luaScript: |
+        function InterpretHealth(observedObj)
+          return observedObj.status.ready ==
+        end
+"#,
+    )
+    .unwrap();
+    // Bounded: a server that starts anyway is killed after 30 s.
+    let mut child = bin()
+        .args(["serve", "--listen", "127.0.0.1:0", "-f"])
+        .arg(&file)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    while child.try_wait().unwrap().is_none() {
+        if std::time::Instant::now() > deadline {
+            child.kill().unwrap();
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let out = child.wait_with_output().unwrap();
+    let (_, stderr) = text(&out);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    for needle in [
+        file.display().to_string().as_str(),
+        "broken-widget",
+        "InterpretHealth",
+        "does not compile",
+    ] {
+        assert!(stderr.contains(needle), "{needle:?} not in {stderr}");
+    }
+}
+
+/// A YAML error in a multi-document case file names the file and the file's
+/// line (not the document's), in words, with no `<input>` snippet label.
+#[test]
+fn yaml_errors_name_the_file_and_its_line() {
+    let dir = scratch("yaml-errors");
+    let file = dir.join("cases.yaml");
+    std::fs::write(
+        &file,
+        "name: first\noperation: InterpretHealth\nobservedObj: {apiVersion: v1, kind: Pod}\noutput: {healthy: true}\n---\nname: second\noperation: [unclosed\n",
+    )
+    .unwrap();
+    let out = bin().arg("test").arg(&file).output().unwrap();
+    let (stdout, stderr) = text(&out);
+    let all = format!("{stdout}{stderr}");
+    assert!(!out.status.success(), "{all}");
+    assert!(all.contains(&file.display().to_string()), "{all}");
+    assert!(all.contains("line 7, column"), "{all}");
+    assert!(!all.contains("<input>"), "{all}");
+}
+
+/// The commands of README.md's ```sh blocks (continuation lines joined,
+/// comments dropped).
+fn readme_commands() -> Vec<String> {
+    let readme =
+        std::fs::read_to_string(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("README.md"))
+            .unwrap();
+    let mut commands = Vec::new();
+    let mut in_sh = false;
+    let mut pending = String::new();
+    for line in readme.lines() {
+        if line.starts_with("```") {
+            in_sh = line == "```sh";
+            continue;
+        }
+        if !in_sh {
+            continue;
+        }
+        let line = match line.find(" #") {
+            Some(at) => &line[..at],
+            None if line.trim_start().starts_with('#') => "",
+            None => line,
+        };
+        match line.trim_end().strip_suffix('\\') {
+            Some(head) => pending.push_str(head),
+            None => {
+                pending.push_str(line);
+                let command = std::mem::take(&mut pending).trim().to_owned();
+                if !command.is_empty() {
+                    commands.push(command);
+                }
+            }
+        }
+    }
+    commands
+}
+
+/// Why a README command is not run offline here, or `None` to run it.
+fn skip_reason(command: &str) -> Option<&'static str> {
+    if command.starts_with("cargo ") || command.contains(" cargo ") {
+        Some("builds the project (this test runs the binary that build made)")
+    } else if command.starts_with("docker ") {
+        Some("needs a container builder")
+    } else if command.contains("--webhook-config") {
+        Some("needs a running webhook")
+    } else if command.contains(" serve") && !command.contains("--print-config") {
+        Some("serves until stopped")
+    } else if command.contains(" [") {
+        Some("a synopsis, not a command")
+    } else {
+        None
+    }
+}
+
+/// Files the README's examples name, as a user would have them.
+fn readme_fixtures(dir: &std::path::Path) {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    #[cfg(unix)]
+    std::os::unix::fs::symlink(root.join("thirdparty"), dir.join("thirdparty")).unwrap();
+    std::fs::write(
+        dir.join("my-customizations.yaml"),
+        r#"apiVersion: config.karmada.io/v1alpha1
+kind: ResourceInterpreterCustomization
+metadata:
+  name: deployment-replicas
+spec:
+  target:
+    apiVersion: apps/v1
+    kind: Deployment
+  customizations:
+    replicaResource:
+      luaScript: |
+        function GetReplicas(desiredObj)
+          return desiredObj.spec.replicas, {}
+        end
+"#,
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("deploy.yaml"),
+        "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web, namespace: default}\nspec:\n  replicas: 3\n  template:\n    spec:\n      containers: [{name: web, image: nginx}]\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("items.yaml"),
+        "clusterName: member1\napplied: true\nstatus: {replicas: 2, readyReplicas: 2, updatedReplicas: 2, availableReplicas: 2}\n---\nclusterName: member2\napplied: true\nstatus: {replicas: 1, readyReplicas: 1, updatedReplicas: 1, availableReplicas: 1}\n",
+    )
+    .unwrap();
+    // `customizations/` of the CI step: a folder `init` wrote.
+    let out = bin()
+        .args(["init", "example.io/v1", "Gadget", "customizations"])
+        .current_dir(dir)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{:?}", text(&out));
+}
+
+/// Every README command that runs offline works as written, in a fresh
+/// folder holding the files the examples name (the built binary on PATH).
+/// A redirect to a system location (shell completions) is checked on stdout.
+#[cfg(unix)]
+#[test]
+fn readme_commands_work_as_written() {
+    let dir = scratch("readme");
+    readme_fixtures(&dir);
+    let bin_dir = PathBuf::from(env!("CARGO_BIN_EXE_karmada-interpreter"))
+        .parent()
+        .unwrap()
+        .to_owned();
+    let path = format!(
+        "{}:{}",
+        bin_dir.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let mut ran = Vec::new();
+    for command in readme_commands() {
+        if skip_reason(&command).is_some() {
+            continue;
+        }
+        // `> /etc/...`, `> ~/...`, `> "${fpath[1]}/..."`: outside the folder.
+        let (to_run, check_stdout) = match command.split_once(" > ") {
+            Some((head, target))
+                if target.starts_with('/')
+                    || target.starts_with('~')
+                    || target.starts_with('"') =>
+            {
+                (head.to_owned(), true)
+            }
+            _ => (command.clone(), false),
+        };
+        let out = Command::new("sh")
+            .args(["-c", &to_run])
+            .current_dir(&dir)
+            .env("PATH", &path)
+            .output()
+            .unwrap();
+        let (stdout, stderr) = text(&out);
+        assert!(
+            out.status.success(),
+            "`{command}` failed:\n{stdout}\n{stderr}"
+        );
+        if check_stdout {
+            assert!(!stdout.trim().is_empty(), "`{command}` printed nothing");
+        }
+        ran.push(command);
+    }
+    assert!(
+        ran.iter()
+            .any(|c| c.contains("serve") && c.contains("--print-config")),
+        "{ran:#?}"
+    );
+    eprintln!("README commands run: {ran:#?}");
+    assert!(
+        ran.len() >= 12,
+        "only {} README commands ran: {ran:#?}",
+        ran.len()
+    );
+}
