@@ -100,7 +100,9 @@ fn run_prints_results_as_yaml_documents() {
         "-o",
         "json",
     ]);
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let mut v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let served_by = v.as_object_mut().unwrap().remove("servedBy").unwrap();
+    assert!(served_by.as_str().unwrap().starts_with("declarative ("), "{served_by}");
     assert_eq!(v, serde_json::json!({"healthy": false}));
     let out = cli(&[
         "run",
@@ -175,6 +177,13 @@ fn run_names_the_layer_that_answered_and_f_means_the_same_everywhere() {
             "{}",
             text(&out.stderr)
         );
+        if format == "json" {
+            let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+            assert!(
+                v["servedBy"].as_str().unwrap().starts_with("declarative ("),
+                "{v}"
+            );
+        }
     }
     let pod = std::env::temp_dir().join(format!("karmada-cli-pod-{}.yaml", std::process::id()));
     std::fs::write(

@@ -173,16 +173,18 @@ pub fn run(args: RunArgs) -> karmada_interpreter::Result<ExitCode> {
         Ok(a) => a,
         Err(e) => return fail(e.to_string()),
     };
-    // Which layer answered goes to stderr: stdout stays the results alone,
-    // in karmadactl's format, for scripts that read them.
+    // Which layer answered: on stderr for both formats (the YAML on stdout
+    // stays karmadactl's), and as `servedBy` in the JSON document.
     eprintln!("served by {}", answer.served_by);
+    let served_by = answer.served_by.to_string();
     let results = results(answer.value);
     match args.output {
         Output::Json => {
-            let map: serde_json::Map<String, Value> = results
+            let mut map: serde_json::Map<String, Value> = results
                 .into_iter()
                 .map(|(k, v)| (k.to_owned(), v))
                 .collect();
+            map.insert("servedBy".to_owned(), Value::String(served_by));
             println!(
                 "{}",
                 serde_json::to_string_pretty(&Value::Object(map)).unwrap_or_default()
