@@ -1,5 +1,6 @@
 //! Command-line interface.
 
+mod bench;
 mod check;
 mod cluster;
 mod init;
@@ -53,6 +54,10 @@ enum Command {
     /// operation in customizations.yaml and a case per operation in
     /// testdata/, ready for `check`, `lint` and `test`.
     Init(init::InitArgs),
+    /// Time golden cases through the chain (after a warm-up): per case the
+    /// median of the operation alone and from the inputs' JSON bytes to the
+    /// result, checking each result still matches the case's output.
+    Bench(bench::BenchArgs),
 }
 
 /// Customizations and webhook configurations that extend the built-in chain.
@@ -117,6 +122,7 @@ pub fn run(cli: Cli) -> karmada_interpreter::Result<ExitCode> {
         Command::List(args) => list::run(args),
         Command::Serve(args) => serve::run(*args),
         Command::Init(args) => init::run(args),
+        Command::Bench(args) => bench::run(args),
         Command::Lint(args) => lint::run(args).or_else(|e| {
             eprintln!("error: {e}");
             Ok(ExitCode::from(2))

@@ -47,7 +47,7 @@ pub enum Format {
 }
 
 /// The project's own golden cases, as shipped in the source tree.
-fn default_paths() -> Vec<PathBuf> {
+pub(super) fn default_paths() -> Vec<PathBuf> {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     ["conformance", "thirdparty"]
         .iter()
