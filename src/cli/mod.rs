@@ -55,8 +55,9 @@ enum Command {
     /// testdata/, ready for `check`, `lint` and `test`.
     Init(init::InitArgs),
     /// Time golden cases through the chain (after a warm-up): per case the
-    /// median of the operation alone and from the inputs' JSON bytes to the
-    /// result, checking each result still matches the case's output.
+    /// median of the operation alone (inputs decoded; ReviseReplica and
+    /// Retain get their object handed over) and from the inputs' JSON bytes
+    /// to the result, checking each result still matches the case's output.
     Bench(bench::BenchArgs),
 }
 
