@@ -102,7 +102,10 @@ fn run_prints_results_as_yaml_documents() {
     ]);
     let mut v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let served_by = v.as_object_mut().unwrap().remove("servedBy").unwrap();
-    assert!(served_by.as_str().unwrap().starts_with("declarative ("), "{served_by}");
+    assert!(
+        served_by.as_str().unwrap().starts_with("declarative ("),
+        "{served_by}"
+    );
     assert_eq!(v, serde_json::json!({"healthy": false}));
     let out = cli(&[
         "run",

@@ -234,3 +234,97 @@ fn a_closed_pipe_ends_the_program_quietly() {
     assert!(stderr.is_empty(), "{stderr}");
     assert_eq!(out.status.signal(), Some(libc::SIGPIPE), "{:?}", out.status);
 }
+
+/// `bench -o json`: one object per case with its name, operation, two
+/// timings and whether the result still matches; a wrong expected output
+/// gives `matches: false` (and a failing exit status).
+#[test]
+fn the_bench_command_times_cases_and_checks_their_results() {
+    let bin = env!("CARGO_BIN_EXE_karmada-interpreter");
+    let dir = scratch("bench");
+    let two: Vec<&str> = CASES.split("---").take(2).collect();
+    let revise = r#"
+name: revise a deployment
+operation: ReviseReplica
+desiredObj: {apiVersion: apps/v1, kind: Deployment, metadata: {name: d}, spec: {replicas: 1}}
+inputReplicas: 4
+output:
+  revised: {apiVersion: apps/v1, kind: Deployment, metadata: {name: d}, spec: {replicas: 4}}
+"#;
+    std::fs::write(
+        dir.join("bench-test.yaml"),
+        format!("{}---{}---{revise}", two[0], two[1]),
+    )
+    .unwrap();
+    let out = std::process::Command::new(bin)
+        .args(["bench", "--iterations", "3", "-o", "json"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert!(!out.status.success(), "a mismatching case fails the run");
+    let rows: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let rows = rows.as_array().expect("one JSON array");
+    let summary: Vec<(&str, &str, bool)> = rows
+        .iter()
+        .map(|r| {
+            let keys: Vec<&str> = r.as_object().unwrap().keys().map(String::as_str).collect();
+            assert_eq!(
+                keys,
+                ["from_bytes_ns", "matches", "name", "op_ns", "operation"],
+                "{r}"
+            );
+            assert!(r["op_ns"].as_u64().unwrap() > 0, "{r}");
+            assert!(r["from_bytes_ns"].as_u64().unwrap() > 0, "{r}");
+            (
+                r["name"].as_str().unwrap(),
+                r["operation"].as_str().unwrap(),
+                r["matches"].as_bool().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        summary,
+        [
+            ("reflects whole status", "InterpretStatus", true),
+            ("wrong expectation", "InterpretStatus", false),
+            ("revise a deployment", "ReviseReplica", true),
+        ]
+    );
+
+    // The text format ends with the number of cases timed.
+    let out = std::process::Command::new(bin)
+        .args(["bench", "--iterations", "2"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let last = stdout.lines().last().unwrap_or_default();
+    assert!(last.starts_with("3 cases timed"), "{stdout}");
+}
+
+/// Every benchmark input still gives Karmada's answer through `bench`
+/// (skipped when the shared inputs are absent).
+#[test]
+fn every_bench_input_matches() {
+    // Beside the repository (or beside a worktree's parent folder).
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let Some(inputs) = ["../shared/bench-inputs", "../../shared/bench-inputs"]
+        .iter()
+        .map(|p| root.join(p))
+        .find(|p| p.is_dir())
+    else {
+        eprintln!("skipped: no shared bench-inputs beside the repository");
+        return;
+    };
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_karmada-interpreter"))
+        .args(["bench", "--iterations", "2", "-o", "json"])
+        .arg(&inputs)
+        .output()
+        .unwrap();
+    let rows: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let rows = rows.as_array().unwrap();
+    assert!(!rows.is_empty());
+    let failing: Vec<&serde_json::Value> = rows.iter().filter(|r| r["matches"] != true).collect();
+    assert!(failing.is_empty(), "{failing:?}");
+    assert!(out.status.success());
+}

@@ -36,6 +36,7 @@ fn completions_name_every_subcommand_for_each_shell() {
         "serve",
         "lint",
         "init",
+        "bench",
         "completions",
     ];
     for shell in ["bash", "zsh", "fish"] {

@@ -1,5 +1,6 @@
 //! Command-line interface.
 
+mod bench;
 mod check;
 mod cluster;
 mod init;
@@ -53,6 +54,11 @@ enum Command {
     /// operation in customizations.yaml and a case per operation in
     /// testdata/, ready for `check`, `lint` and `test`.
     Init(init::InitArgs),
+    /// Time golden cases through the chain (after a warm-up): per case the
+    /// median of the operation alone (inputs decoded; ReviseReplica and
+    /// Retain get their object handed over) and from the inputs' JSON bytes
+    /// to the result, checking each result still matches the case's output.
+    Bench(bench::BenchArgs),
     /// Print a shell completion script (bash, zsh or fish) on stdout.
     Completions(CompletionsArgs),
 }
@@ -151,6 +157,7 @@ pub fn run(cli: Cli) -> karmada_interpreter::Result<ExitCode> {
         Command::Serve(args) => serve::run(*args),
         Command::Init(args) => init::run(args),
         Command::Completions(args) => Ok(completions(args)),
+        Command::Bench(args) => bench::run(args),
         Command::Lint(args) => lint::run(args).or_else(|e| {
             eprintln!("error: {e}");
             Ok(ExitCode::from(2))

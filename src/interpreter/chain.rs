@@ -1,5 +1,6 @@
 //! [`Interpreter`]: the chain of layers and its eight operations.
 
+use std::borrow::Cow;
 use std::sync::Arc;
 
 use kube::core::GroupVersionKind;
@@ -186,35 +187,73 @@ impl Interpreter {
     }
 
     /// `ReviseReplica`: the object with its replica count set to `replicas`.
-    pub fn revise_replica(&self, object: &Value, replicas: i64) -> Result<Answer<Value>> {
-        let answer = self.interpret(&Request::ReviseReplica { object, replicas })?;
+    ///
+    /// Hand the object over (`revise_replica(object, n)`) and a layer that
+    /// edits in place, as the native one does, answers without copying it;
+    /// lend it (`revise_replica(&object, n)`) and the answer is a copy, since
+    /// the revised object is returned by value.
+    ///
+    /// ```
+    /// use karmada_interpreter::Interpreter;
+    /// use serde_json::json;
+    ///
+    /// let chain = Interpreter::builder().thirdparty(false).build().unwrap();
+    /// let deployment = json!({"apiVersion": "apps/v1", "kind": "Deployment",
+    ///                         "metadata": {"name": "web"}, "spec": {"replicas": 1}});
+    /// let lent = chain.revise_replica(&deployment, 3).unwrap().value;
+    /// let moved = chain.revise_replica(deployment, 3).unwrap().value;
+    /// assert_eq!(lent, moved);
+    /// assert_eq!(moved["spec"]["replicas"], 3);
+    /// ```
+    pub fn revise_replica<'a>(
+        &self,
+        object: impl EditedObject<'a>,
+        replicas: i64,
+    ) -> Result<Answer<Value>> {
+        let answer = match object.into_cow() {
+            Cow::Owned(object) => {
+                self.interpret_owned(OwnedRequest::ReviseReplica { object, replicas })?
+            }
+            Cow::Borrowed(object) => {
+                self.interpret(&Request::ReviseReplica { object, replicas })?
+            }
+        };
         unwrap_outcome(answer, |o| match o {
             Outcome::Revised(v) => Some(v),
             _ => None,
         })
     }
 
-    /// [`Interpreter::revise_replica`] taking the object by value: the native
-    /// layer then revises it in place instead of copying it.
+    /// [`Interpreter::revise_replica`] with the object handed over (what
+    /// `revise_replica(object, n)` does): the native layer revises it in
+    /// place instead of copying it.
     pub fn revise_replica_owned(&self, object: Value, replicas: i64) -> Result<Answer<Value>> {
-        let answer = self.interpret_owned(OwnedRequest::ReviseReplica { object, replicas })?;
-        unwrap_outcome(answer, |o| match o {
-            Outcome::Revised(v) => Some(v),
-            _ => None,
-        })
+        self.revise_replica(object, replicas)
     }
 
-    /// `Retain`: the desired object with member-owned fields kept from `observed`.
-    pub fn retain(&self, desired: &Value, observed: &Value) -> Result<Answer<Value>> {
-        let answer = self.interpret(&Request::Retain { desired, observed })?;
+    /// `Retain`: the desired object with member-owned fields kept from
+    /// `observed`. As with [`Interpreter::revise_replica`], a desired object
+    /// handed over is edited in place; a lent one is copied.
+    pub fn retain<'a>(
+        &self,
+        desired: impl EditedObject<'a>,
+        observed: &Value,
+    ) -> Result<Answer<Value>> {
+        let answer = match desired.into_cow() {
+            Cow::Owned(desired) => {
+                self.interpret_owned(OwnedRequest::Retain { desired, observed })?
+            }
+            Cow::Borrowed(desired) => self.interpret(&Request::Retain { desired, observed })?,
+        };
         unwrap_outcome(answer, |o| match o {
             Outcome::Retained(v) => Some(v),
             _ => None,
         })
     }
 
-    /// [`Interpreter::retain`] taking the desired object by value: the native
-    /// layer then edits it in place instead of copying it.
+    /// [`Interpreter::retain`] with the desired object handed over (what
+    /// `retain(desired, &observed)` does): the native layer edits it in place
+    /// instead of copying it.
     ///
     /// ```
     /// use karmada_interpreter::Interpreter;
@@ -225,15 +264,11 @@ impl Interpreter {
     ///                      "metadata": {"name": "data"}, "spec": {}});
     /// let observed = json!({"apiVersion": "v1", "kind": "PersistentVolumeClaim",
     ///                       "spec": {"volumeName": "pv-1"}});
-    /// let kept = chain.retain_owned(desired, &observed).unwrap().value;
+    /// let kept = chain.retain(desired, &observed).unwrap().value;
     /// assert_eq!(kept["spec"]["volumeName"], "pv-1");
     /// ```
     pub fn retain_owned(&self, desired: Value, observed: &Value) -> Result<Answer<Value>> {
-        let answer = self.interpret_owned(OwnedRequest::Retain { desired, observed })?;
-        unwrap_outcome(answer, |o| match o {
-            Outcome::Retained(v) => Some(v),
-            _ => None,
-        })
+        self.retain(desired, observed)
     }
 
     /// `AggregateStatus`: the template with the members' statuses folded in.
@@ -281,6 +316,32 @@ impl Interpreter {
 }
 
 /// `value` answered by `source`, checked to answer `operation`.
+/// The object of an editing operation ([`Interpreter::revise_replica`],
+/// [`Interpreter::retain`]): a [`Value`] handed over is edited in place, a
+/// `&Value` lent is copied first.
+pub trait EditedObject<'a> {
+    /// The object, owned or borrowed.
+    fn into_cow(self) -> Cow<'a, Value>;
+}
+
+impl<'a> EditedObject<'a> for Value {
+    fn into_cow(self) -> Cow<'a, Value> {
+        Cow::Owned(self)
+    }
+}
+
+impl<'a> EditedObject<'a> for &'a Value {
+    fn into_cow(self) -> Cow<'a, Value> {
+        Cow::Borrowed(self)
+    }
+}
+
+impl<'a> EditedObject<'a> for Cow<'a, Value> {
+    fn into_cow(self) -> Cow<'a, Value> {
+        self
+    }
+}
+
 fn checked(
     value: Outcome,
     operation: InterpreterOperation,

@@ -23,7 +23,7 @@ mod object;
 mod operation;
 mod typed;
 
-pub use chain::{Interpreter, InterpreterBuilder};
+pub use chain::{EditedObject, Interpreter, InterpreterBuilder};
 pub use layer::{
     Answer, CatalogEntry, Layer, LayerKind, Outcome, OwnedRequest, ReplicaResult, Request, Source,
 };
