@@ -15,22 +15,9 @@ use karmada_interpreter::golden::load_cases;
 use karmada_interpreter::interpreter::{Outcome, OwnedRequest, Request};
 use serde_json::{json, Map, Value};
 
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        let mut x = self.0;
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        self.0 = x;
-        x
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-}
+#[path = "support/rng.rs"]
+mod rng;
+use rng::Rng;
 
 /// A random JSON value, biased towards values that look like what the
 /// handlers read (quantities, integers at type boundaries, nulls).

@@ -4,6 +4,8 @@
 //! Every server here listens on 127.0.0.1 and stops by itself.
 
 #[allow(dead_code)]
+#[path = "support/http1.rs"]
+mod http1;
 #[path = "../examples/workload_webhook.rs"]
 mod workload_example;
 
@@ -233,26 +235,8 @@ fn canned_seq(
             tcp.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
             let conn = rustls::ServerConnection::new(config.clone()).unwrap();
             let mut tls = rustls::StreamOwned::new(conn, tcp);
-            let mut buf = Vec::new();
-            let mut chunk = [0u8; 4096];
             // Read the head and the declared body.
-            while let Ok(n) = tls.read(&mut chunk) {
-                if n == 0 {
-                    break;
-                }
-                buf.extend_from_slice(&chunk[..n]);
-                if let Some(end) = buf.windows(4).position(|w| w == b"\r\n\r\n") {
-                    let head = String::from_utf8_lossy(&buf[..end]).to_lowercase();
-                    let len: usize = head
-                        .lines()
-                        .find_map(|l| l.strip_prefix("content-length:"))
-                        .and_then(|v| v.trim().parse().ok())
-                        .unwrap_or(0);
-                    if buf.len() >= end + 4 + len {
-                        break;
-                    }
-                }
-            }
+            http1::read_request(&mut tls);
             let (status, extra, body) = &answers[served - 1];
             let head = format!(
                 "HTTP/1.1 {status} X\r\nContent-Type: application/json\r\n{extra}Content-Length: {}\r\nConnection: close\r\n\r\n",

@@ -5,7 +5,11 @@
 //! Each hostile server is a thread on 127.0.0.1 that serves one connection
 //! with one misbehaviour and stops by itself.
 
-use std::io::{Read, Write};
+use std::io::Write;
+
+#[path = "support/http1.rs"]
+mod http1;
+use http1::read_request;
 use std::net::{SocketAddr, TcpListener, TcpStream};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
@@ -99,30 +103,6 @@ enum Fault {
     TruncatedBody,
     /// Closes right after reading the request.
     CloseAfterRequest,
-}
-
-/// Reads a request head and its declared body from `stream`.
-fn read_request(stream: &mut impl Read) -> Vec<u8> {
-    let mut buf = Vec::new();
-    let mut chunk = [0u8; 4096];
-    while let Ok(n) = stream.read(&mut chunk) {
-        if n == 0 {
-            break;
-        }
-        buf.extend_from_slice(&chunk[..n]);
-        if let Some(end) = buf.windows(4).position(|w| w == b"\r\n\r\n") {
-            let head = String::from_utf8_lossy(&buf[..end]).to_lowercase();
-            let len: usize = head
-                .lines()
-                .find_map(|l| l.strip_prefix("content-length:"))
-                .and_then(|v| v.trim().parse().ok())
-                .unwrap_or(0);
-            if buf.len() >= end + 4 + len {
-                break;
-            }
-        }
-    }
-    buf
 }
 
 /// Serves one connection with `fault` for at most `life`, then stops.
