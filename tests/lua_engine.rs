@@ -838,3 +838,80 @@ fn strings_coerce_to_numbers_as_gopher_lua(#[case] lit: &str, #[case] want: &str
     ));
     assert_eq!(v["r"], json!(want), "{lit}");
 }
+
+/// `goto` and `::label::` (Lua 5.2, accepted by gopher-lua): `continue`
+/// in loops, leaving nested loops, backward jumps, a label at the end of a
+/// block after locals, and closures capturing a fresh local per iteration.
+#[rstest]
+#[case(
+    "local out = {} for i = 1, 6 do if i % 2 == 0 then goto continue end \
+     out[#out + 1] = i ::continue:: end local r = table.concat(out, ',')",
+    "1,3,5"
+)]
+#[case(
+    "local out = {} for _, v in ipairs({'a', 'skip', 'b'}) do local w = v \
+     if w == 'skip' then goto continue end out[#out + 1] = w ::continue:: end \
+     local r = table.concat(out, ',')",
+    "a,b"
+)]
+#[case(
+    "local i, out = 0, {} while i < 5 do i = i + 1 if i == 3 then goto next end \
+     out[#out + 1] = i ::next:: end local r = table.concat(out, ',')",
+    "1,2,4,5"
+)]
+#[case(
+    "local i, out = 0, {} repeat i = i + 1 if i == 2 then goto cont end \
+     out[#out + 1] = i ::cont:: until i >= 3 local r = table.concat(out, ',')",
+    "1,3"
+)]
+#[case(
+    "local found for i = 1, 3 do for j = 1, 3 do if i * j == 4 then found = i .. 'x' .. j \
+     goto done end end end ::done:: local r = found",
+    "2x2"
+)]
+#[case(
+    "local n = 0 ::top:: n = n + 1 if n < 4 then goto top end local r = tostring(n)",
+    "4"
+)]
+#[case(
+    "local fs = {} for i = 1, 3 do local x = i * 10 fs[i] = function() return x end \
+     if i < 3 then goto continue end ::continue:: end \
+     local r = fs[1]() .. ',' .. fs[2]() .. ',' .. fs[3]()",
+    "10,20,30"
+)]
+#[case(
+    "local fs, i = {}, 1 ::again:: do local x = i fs[i] = function() return x end \
+     i = i + 1 if i <= 3 then goto again end end \
+     local r = fs[1]() .. ',' .. fs[2]() .. ',' .. fs[3]()",
+    "1,2,3"
+)]
+#[case("local goto_ = 1 do goto e end goto_ = 2 ::e:: local r = tostring(goto_)", "1")]
+#[case("local r = 'a' do goto x end ::x:: ::y:: r = r .. 'b'", "ab")]
+fn goto_and_labels_run_as_in_gopher_lua(#[case] body: &str, #[case] want: &str) {
+    let v = status_of(&format!("{body} return {{r = r}}"));
+    assert_eq!(v["r"], json!(want), "{body}");
+}
+
+/// Misplaced gotos and labels are compile errors with gopher-lua's texts.
+#[rstest]
+#[case(
+    "goto nowhere",
+    "compile error near line(0) <string>: no visible label 'nowhere' for <goto> at line 1"
+)]
+#[case(
+    "::a::\n::a::",
+    "compile error near line(3) <string>: label 'a' already defined on line 1"
+)]
+#[case(
+    "do goto l\nlocal x = 1\n::l:: print(x) end",
+    "compile error near line(4) <string>: <goto l> at line 1 jumps into the scope of local 'x'"
+)]
+#[case(
+    "::out:: local function f()\n goto out\nend",
+    "compile error near line(3) <string>: no visible label 'out' for <goto> at line 2"
+)]
+#[case("for i = 1, 2 do end goto = 1", "near '='")]
+fn goto_errors(#[case] script: &str, #[case] expected: &str) {
+    let m = message(run(Op::InterpretHealth, script));
+    assert!(m.contains(expected), "{m:?} does not contain {expected:?}");
+}

@@ -326,7 +326,8 @@ static Instruction symbexec (const Proto *pt, int lastpc, int reg) {
     int b = 0;
     int c = 0;
     check(op < NUM_OPCODES);
-    checkreg(pt, a);
+    /* karmada-interpreter: OP_JMP's A is "close from register A - 1" */
+    checkreg(pt, op == OP_JMP ? (a > 0 ? a - 1 : 0) : a);
     switch (getOpMode(op)) {
       case iABC: {
         b = GETARG_B(i);

@@ -43,6 +43,8 @@ typedef struct BlockCnt {
   lu_byte nactvar;  /* # active locals outside the breakable structure */
   lu_byte upval;  /* true if some variable in the block is an upvalue */
   lu_byte isbreakable;  /* true if `block' is a loop */
+  int firstlabel;  /* karmada-interpreter: first label of this block */
+  int firstgoto;  /* karmada-interpreter: first pending goto of this block */
 } BlockCnt;
 
 
@@ -52,6 +54,9 @@ typedef struct BlockCnt {
 */
 static void chunk (LexState *ls);
 static void expr (LexState *ls, expdesc *v);
+static int statement (LexState *ls);
+static void movegotosout (FuncState *fs, BlockCnt *bl);
+static void checkgotos (LexState *ls);
 
 
 static void anchor_token (LexState *ls) {
@@ -287,6 +292,8 @@ static void enterblock (FuncState *fs, BlockCnt *bl, lu_byte isbreakable) {
   bl->isbreakable = isbreakable;
   bl->nactvar = fs->nactvar;
   bl->upval = 0;
+  bl->firstlabel = fs->ls->dyd->label.n;
+  bl->firstgoto = fs->ls->dyd->gt.n;
   bl->previous = fs->bl;
   fs->bl = bl;
   lua_assert(fs->freereg == fs->nactvar);
@@ -304,6 +311,8 @@ static void leaveblock (FuncState *fs) {
   lua_assert(bl->nactvar == fs->nactvar);
   fs->freereg = fs->nactvar;  /* free registers */
   luaK_patchtohere(fs, bl->breaklist);
+  fs->ls->dyd->label.n = bl->firstlabel;  /* remove the block's labels */
+  movegotosout(fs, bl);  /* pending gotos go to the enclosing block */
 }
 
 
@@ -341,6 +350,8 @@ static void open_func (LexState *ls, FuncState *fs) {
   fs->np = 0;
   fs->nlocvars = 0;
   fs->nactvar = 0;
+  fs->firstlabel = ls->dyd->label.n;
+  fs->firstgoto = ls->dyd->gt.n;
   fs->bl = NULL;
   f->source = ls->source;
   f->maxstacksize = 2;  /* registers 0/1 are always valid */
@@ -357,6 +368,7 @@ static void close_func (LexState *ls) {
   lua_State *L = ls->L;
   FuncState *fs = ls->fs;
   Proto *f = fs->f;
+  checkgotos(ls);
   removevars(ls, 0);
   luaK_ret(fs, 0, 0);  /* final return */
   luaM_reallocvector(L, f->code, f->sizecode, fs->pc, Instruction);
@@ -380,10 +392,13 @@ static void close_func (LexState *ls) {
 }
 
 
-Proto *luaY_parser (lua_State *L, ZIO *z, Mbuffer *buff, const char *name) {
+Proto *luaY_parser (lua_State *L, ZIO *z, Mbuffer *buff, Dyndata *dyd,
+                    const char *name) {
   struct LexState lexstate;
   struct FuncState funcstate;
   lexstate.buff = buff;
+  lexstate.dyd = dyd;
+  dyd->gt.n = dyd->label.n = 0;
   luaX_setinput(L, &lexstate, z, luaS_new(L, name));
   open_func(&lexstate, &funcstate);
   funcstate.f->is_vararg = VARARG_ISVARARG;  /* main func. is always vararg */
@@ -878,6 +893,180 @@ static int block_follow (int token) {
 }
 
 
+/*
+** {======================================================================
+** karmada-interpreter: `goto` and `::label::`, as Lua 5.2 and gopher-lua
+** have them. Pending gotos and active labels live in `ls->dyd`; a block
+** (or, at a function's top level, the function) owns the entries from
+** its `firstgoto`/`firstlabel` on. A goto is resolved against the labels
+** of its own block when it is read (backward jump) or when a label of
+** that name appears later in the block (forward jump); gotos still
+** pending when a block ends move to the enclosing block, and those left
+** when the function ends are errors. A goto that leaves the scope of a
+** captured local gets A > 0 in its OP_JMP, which closes the upvalues
+** from that register on (lvm.c). Errors take gopher-lua's compile-error
+** form, `compile error near line(<L>) <chunk>: <message>`.
+** =======================================================================
+*/
+
+static void goto_error (LexState *ls, int line, const char *msg) {
+  char buff[LUA_IDSIZE];
+  luaO_chunkid(buff, getstr(ls->source), LUA_IDSIZE);
+  luaO_pushfstring(ls->L, "compile error near line(%d) %s: %s", line, buff,
+                   msg);
+  luaD_throw(ls->L, LUA_ERRSYNTAX);
+}
+
+static int cur_firstlabel (FuncState *fs) {
+  return fs->bl ? fs->bl->firstlabel : fs->firstlabel;
+}
+
+static int cur_firstgoto (FuncState *fs) {
+  return fs->bl ? fs->bl->firstgoto : fs->firstgoto;
+}
+
+static int newlabelentry (LexState *ls, Labellist *l, TString *name,
+                          int line, int pc) {
+  int n = l->n;
+  luaM_growvector(ls->L, l->arr, n, l->size, Labeldesc, SHRT_MAX,
+                  "labels/gotos");
+  l->arr[n].name = name;
+  l->arr[n].line = line;
+  l->arr[n].nactvar = ls->fs->nactvar;
+  l->arr[n].pc = pc;
+  l->n++;
+  return n;
+}
+
+/* make the goto's jump close the upvalues from register `level' on */
+static void gotoclose (FuncState *fs, int pc, int level) {
+  Instruction *jmp = &fs->f->code[pc];
+  if (GETARG_A(*jmp) == 0 || GETARG_A(*jmp) > level + 1)
+    SETARG_A(*jmp, level + 1);
+}
+
+/* resolve pending goto `g' to `label' and drop it from the list */
+static void closegoto (LexState *ls, int g, Labeldesc *label) {
+  int i;
+  FuncState *fs = ls->fs;
+  Labellist *gl = &ls->dyd->gt;
+  Labeldesc *gt = &gl->arr[g];
+  lua_assert(gt->name == label->name);
+  if (gt->nactvar < label->nactvar) {
+    /* gopher-lua names the last local declared before the label */
+    TString *vname = getlocvar(fs, label->nactvar - 1).varname;
+    const char *msg = luaO_pushfstring(ls->L,
+      "<goto %s> at line %d jumps into the scope of local '%s'",
+      getstr(gt->name), gt->line, getstr(vname));
+    goto_error(ls, label->line + 1, msg);
+  }
+  luaK_patchlist(fs, gt->pc, label->pc);
+  for (i = g; i < gl->n - 1; i++)
+    gl->arr[i] = gl->arr[i + 1];
+  gl->n--;
+}
+
+/* try to resolve goto `g' with the labels of the current block */
+static int findlabel (LexState *ls, int g) {
+  int i;
+  FuncState *fs = ls->fs;
+  Dyndata *dyd = ls->dyd;
+  Labeldesc *gt = &dyd->gt.arr[g];
+  for (i = cur_firstlabel(fs); i < dyd->label.n; i++) {
+    Labeldesc *lb = &dyd->label.arr[i];
+    if (lb->name == gt->name) {
+      if (gt->nactvar > lb->nactvar)
+        gotoclose(fs, gt->pc, lb->nactvar);
+      closegoto(ls, g, lb);
+      return 1;
+    }
+  }
+  return 0;
+}
+
+/* resolve the pending gotos of the current block that jump to `lb' */
+static void findgotos (LexState *ls, Labeldesc *lb) {
+  Labellist *gl = &ls->dyd->gt;
+  int i = cur_firstgoto(ls->fs);
+  while (i < gl->n) {
+    if (gl->arr[i].name == lb->name)
+      closegoto(ls, i, lb);
+    else
+      i++;
+  }
+}
+
+/* block `bl' ends: its pending gotos now belong to the enclosing block */
+static void movegotosout (FuncState *fs, BlockCnt *bl) {
+  int i = bl->firstgoto;
+  Labellist *gl = &fs->ls->dyd->gt;
+  while (i < gl->n) {
+    Labeldesc *gt = &gl->arr[i];
+    if (gt->nactvar > bl->nactvar) {
+      if (bl->upval)
+        gotoclose(fs, gt->pc, bl->nactvar);
+      gt->nactvar = bl->nactvar;
+    }
+    if (!findlabel(fs->ls, i))
+      i++;
+  }
+}
+
+/* the function ends: a goto still pending has no visible label */
+static void checkgotos (LexState *ls) {
+  FuncState *fs = ls->fs;
+  Dyndata *dyd = ls->dyd;
+  if (dyd->gt.n > fs->firstgoto) {
+    Labeldesc *gt = &dyd->gt.arr[fs->firstgoto];
+    const char *msg = luaO_pushfstring(ls->L,
+      "no visible label '%s' for <goto> at line %d",
+      getstr(gt->name), gt->line);
+    goto_error(ls, fs->f->lastlinedefined, msg);
+  }
+  dyd->label.n = fs->firstlabel;
+}
+
+static void gotostat (LexState *ls, int line) {
+  FuncState *fs = ls->fs;
+  TString *label;
+  int g, pc;
+  luaX_next(ls);  /* skip `goto' */
+  label = str_checkname(ls);
+  /* a jump of its own (not merged with pending jumps to here), so that
+     only this instruction may get the upvalue-closing A */
+  pc = luaK_codeAsBx(fs, OP_JMP, 0, NO_JUMP);
+  g = newlabelentry(ls, &ls->dyd->gt, label, line, pc);
+  findlabel(ls, g);
+}
+
+static void labelstat (LexState *ls, TString *label, int line) {
+  FuncState *fs = ls->fs;
+  Labellist *ll = &ls->dyd->label;
+  int l, i;
+  for (i = cur_firstlabel(fs); i < ll->n; i++) {
+    if (ll->arr[i].name == label) {
+      const char *msg = luaO_pushfstring(ls->L,
+        "label '%s' already defined on line %d", getstr(label),
+        ll->arr[i].line);
+      goto_error(ls, line + 1, msg);
+    }
+  }
+  checknext(ls, TK_DBCOLON);
+  l = newlabelentry(ls, ll, label, line, luaK_getlabel(fs));
+  while (ls->t.token == TK_DBCOLON) {  /* other labels: no-op statements */
+    statement(ls);
+    testnext(ls, ';');
+  }
+  /* the last statement of its block (`until' excepted): the block's
+     locals are out of scope there */
+  if (ls->t.token != TK_UNTIL && block_follow(ls->t.token))
+    ll->arr[l].nactvar = fs->bl ? fs->bl->nactvar : 0;
+  findgotos(ls, &ll->arr[l]);
+}
+
+/* }====================================================================== */
+
+
 static void block (LexState *ls) {
   /* block -> chunk */
   FuncState *fs = ls->fs;
@@ -1313,6 +1502,15 @@ static int statement (LexState *ls) {
       luaX_next(ls);  /* skip BREAK */
       breakstat(ls);
       return 1;  /* must be last statement */
+    }
+    case TK_GOTO: {  /* stat -> `goto' NAME */
+      gotostat(ls, line);
+      return 0;
+    }
+    case TK_DBCOLON: {  /* stat -> `::' NAME `::' */
+      luaX_next(ls);  /* skip `::' */
+      labelstat(ls, str_checkname(ls), line);
+      return 0;
     }
     default: {
       exprstat(ls);

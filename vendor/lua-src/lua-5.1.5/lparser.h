@@ -54,6 +54,31 @@ typedef struct upvaldesc {
 struct BlockCnt;  /* defined in lparser.c */
 
 
+/*
+** karmada-interpreter: `goto` and `::label::` (Lua 5.2's design). A
+** pending goto or an active label: name, code position, line and the
+** number of active locals where it appears.
+*/
+typedef struct Labeldesc {
+  TString *name;
+  int pc;
+  int line;
+  lu_byte nactvar;
+} Labeldesc;
+
+typedef struct Labellist {
+  Labeldesc *arr;
+  int n;  /* entries in use */
+  int size;  /* array size */
+} Labellist;
+
+/* the parser's growable lists; freed by luaD_protectedparser */
+typedef struct Dyndata {
+  Labellist gt;  /* pending gotos */
+  Labellist label;  /* active labels */
+} Dyndata;
+
+
 /* state needed to generate code for a given function */
 typedef struct FuncState {
   Proto *f;  /* current function header */
@@ -70,13 +95,15 @@ typedef struct FuncState {
   int np;  /* number of elements in `p' */
   short nlocvars;  /* number of elements in `locvars' */
   lu_byte nactvar;  /* number of active local variables */
+  int firstlabel;  /* karmada-interpreter: first label of this function */
+  int firstgoto;  /* karmada-interpreter: first pending goto of this function */
   upvaldesc upvalues[LUAI_MAXUPVALUES];  /* upvalues */
   unsigned short actvar[LUAI_MAXVARS];  /* declared-variable stack */
 } FuncState;
 
 
 LUAI_FUNC Proto *luaY_parser (lua_State *L, ZIO *z, Mbuffer *buff,
-                                            const char *name);
+                              Dyndata *dyd, const char *name);
 
 
 #endif

@@ -749,6 +749,10 @@ void luaV_execute (lua_State *L, int nexeccalls) {
         continue;
       }
       case OP_JMP: {
+        /* karmada-interpreter: a `goto` leaving the scope of captured
+           locals closes them first (A > 0: close from register A - 1,
+           as in Lua 5.2); every other jump has A == 0 */
+        if (GETARG_A(i) > 0) luaF_close(L, base + GETARG_A(i) - 1);
         dojump(L, pc, GETARG_sBx(i));
         continue;
       }
