@@ -151,6 +151,16 @@ fn each_rule_triggers_and_stays_quiet(
     );
 }
 
+/// gopher-lua accepts Lua 5.2's `goto` and labels, so the linter does too.
+#[test]
+fn goto_continue_is_not_a_syntax_error() {
+    let found = lint(
+        Op::InterpretHealth,
+        "function InterpretHealth(observedObj)\n  local n = 0\n  for _, c in ipairs(observedObj.status and observedObj.status.conditions or {}) do\n    if c.status ~= 'True' then\n      goto continue\n    end\n    n = n + 1\n    ::continue::\n  end\n  return n > 0\nend",
+    );
+    assert!(found.iter().all(|f| f.rule != Rule::Syntax), "{found:#?}");
+}
+
 #[test]
 fn shadowing_a_builtin_is_an_error_other_globals_a_warning() {
     let found = lint(

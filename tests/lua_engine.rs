@@ -885,7 +885,10 @@ fn strings_coerce_to_numbers_as_gopher_lua(#[case] lit: &str, #[case] want: &str
      local r = fs[1]() .. ',' .. fs[2]() .. ',' .. fs[3]()",
     "1,2,3"
 )]
-#[case("local goto_ = 1 do goto e end goto_ = 2 ::e:: local r = tostring(goto_)", "1")]
+#[case(
+    "local goto_ = 1 do goto e end goto_ = 2 ::e:: local r = tostring(goto_)",
+    "1"
+)]
 #[case("local r = 'a' do goto x end ::x:: ::y:: r = r .. 'b'", "ab")]
 fn goto_and_labels_run_as_in_gopher_lua(#[case] body: &str, #[case] want: &str) {
     let v = status_of(&format!("{body} return {{r = r}}"));

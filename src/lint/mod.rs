@@ -5,7 +5,7 @@
 //!   `replicas:` for `replicaResource:`, a rule outside
 //!   `spec.customizations`) — Karmada ignores them, so the script never runs;
 //! - each script: [selene](https://kampfkarren.github.io/selene/)'s checks on
-//!   full-moon's Lua 5.1 parser, with a standard library that describes the
+//!   full-moon's Lua 5.2 parser (5.1 plus `goto`), with a standard library that describes the
 //!   sandbox a customization runs in (only what the sandbox provides, `os`
 //!   reduced to `time`/`date`, no `io`, `debug`, `coroutine`, `setmetatable`,
 //!   `loadstring`, `string.gsub`/`rep`/`dump`), plus the project's own rules:

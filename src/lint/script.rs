@@ -64,7 +64,8 @@ pub(crate) fn lint(
     text: &str,
     op: InterpreterOperation,
 ) -> Vec<Finding> {
-    let parsed = full_moon::parse_fallible(text, LuaVersion::lua51());
+    // Lua 5.2's grammar: 5.1 plus `goto`/labels, which gopher-lua accepts.
+    let parsed = full_moon::parse_fallible(text, LuaVersion::lua52());
     if !parsed.errors().is_empty() {
         return parsed
             .errors()
