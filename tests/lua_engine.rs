@@ -195,7 +195,7 @@ use InterpreterOperation as Op;
 #[case(
     Op::InterpretHealth,
     "function InterpretHealth(o)\n  local x = nil\n  return x.y\nend",
-    "<string>:3: attempt to index local 'x' (a nil value)"
+    "<string>:3: attempt to index a non-table object(nil) with key 'y'"
 )]
 #[case(
     Op::InterpretHealth,
@@ -918,3 +918,45 @@ fn goto_errors(#[case] script: &str, #[case] expected: &str) {
     let m = message(run(Op::InterpretHealth, script));
     assert!(m.contains(expected), "{m:?} does not contain {expected:?}");
 }
+
+/// Runtime errors carry gopher-lua's texts, and that is what a `pcall`
+/// handler sees (the prefix is the position in the script).
+#[rstest]
+#[case("local x = nil\nreturn x.y", "<string>:3: attempt to index a non-table object(nil) with key 'y'")]
+#[case("local x = 5 return x[1.5]", "attempt to index a non-table object(number) with key '1.5'")]
+#[case("local x = true x.k = 1", "attempt to index a non-table object(boolean) with key 'k'")]
+#[case("local o = {} return o.a.b.c", "attempt to index a non-table object(nil) with key 'b'")]
+#[case("local o = nil return o:name()", "attempt to index a non-table object(nil) with key 'name'")]
+#[case("local f = 1 return f()", "attempt to call a non-function object")]
+#[case("return undefinedFunction(1)", "attempt to call a non-function object")]
+#[case("return #nil", "__len undefined")]
+#[case("local n = 5 return #n", "__len undefined")]
+#[case("return -{}", "__unm undefined")]
+#[case("return 1 + nil", "cannot perform add operation between number and nil")]
+#[case("return {} - 1", "cannot perform sub operation between table and number")]
+#[case("return '2' * {}", "cannot perform mul operation between number and table")]
+#[case("return 'x' / 2", "cannot perform div operation between string and number")]
+#[case("return nil % nil", "cannot perform mod operation between nil and nil")]
+#[case("return 2 ^ true", "cannot perform pow operation between number and boolean")]
+#[case("return 'a' .. nil", "cannot perform concat operation between string and nil")]
+#[case("return {} .. 'a'", "cannot perform concat operation between table and string")]
+#[case("return 1 < 'x'", "attempt to compare number with string")]
+#[case("return nil < nil", "attempt to compare nil with nil")]
+#[case("return {} <= {}", "attempt to compare table with table")]
+#[case("return ipairs(nil)", "bad argument #1 to ipairs (table expected, got nil)")]
+#[case("return math.floor('x')", "bad argument #1 to floor (number expected, got string)")]
+#[case("return select(0)", "bad argument #1 to select (index out of range)")]
+#[case("return unpack(nil)", "bad argument #1 to unpack (table expected, got nil)")]
+#[case("for i = 1, 'x' do end", "for statement limit must be a number")]
+#[case("for i = nil, 2 do end", "for statement init must be a number")]
+#[case("for i = 1, 2, {} do end", "for statement step must be a number")]
+fn runtime_errors_have_gopher_lua_texts(#[case] body: &str, #[case] want: &str) {
+    let v = status_of(&format!(
+        "local ok, e = pcall(function()\n{body}\nend) return {{ok = ok, e = e}}"
+    ));
+    assert_eq!(v["ok"], json!(false), "{body}");
+    let e = v["e"].as_str().unwrap_or_default();
+    assert!(e.starts_with("<string>:"), "{e:?}");
+    assert!(e.contains(want), "{e:?} does not contain {want:?}");
+}
+

@@ -565,42 +565,72 @@ static int isinstack (CallInfo *ci, const TValue *o) {
 }
 
 
+/*
+** karmada-interpreter: runtime type errors in gopher-lua's words (the
+** texts a `pcall` handler sees and Karmada prints); variable names are
+** not part of them.
+*/
 void luaG_typeerror (lua_State *L, const TValue *o, const char *op) {
-  const char *name = NULL;
-  const char *t = luaT_typenames[ttype(o)];
-  const char *kind = (isinstack(L->ci, o)) ?
-                         getobjname(L, L->ci, cast_int(o - L->base), &name) :
-                         NULL;
-  if (kind)
-    luaG_runerror(L, "attempt to %s %s " LUA_QS " (a %s value)",
-                op, kind, name, t);
+  if (strcmp(op, "call") == 0)
+    luaG_runerror(L, "attempt to call a non-function object");
+  else if (strcmp(op, "get length of") == 0)
+    luaG_runerror(L, "__len undefined");
   else
-    luaG_runerror(L, "attempt to %s a %s value", op, t);
+    luaG_runerror(L, "attempt to %s a %s value", op, luaT_typenames[ttype(o)]);
+}
+
+
+/* indexing `t' (not a table, no `__index') with key `k' */
+void luaG_indexerror (lua_State *L, const TValue *t, const TValue *k) {
+  const char *tname = luaT_typenames[ttype(t)];
+  const char *key;
+  switch (ttype(k)) {
+    case LUA_TSTRING: key = svalue(k); break;
+    case LUA_TNUMBER: {  /* written as `tostring' writes it */
+      setobj2s(L, L->top, k);
+      incr_top(L);
+      luaV_tostring(L, L->top - 1);
+      key = svalue(L->top - 1);
+      break;
+    }
+    case LUA_TNIL: key = "nil"; break;
+    case LUA_TBOOLEAN: key = bvalue(k) ? "true" : "false"; break;
+    default:
+      key = luaO_pushfstring(L, "%s: %p", luaT_typenames[ttype(k)],
+                             gcvalue(k));
+  }
+  luaG_runerror(L, "attempt to index a non-table object(%s) with key '%s'",
+                tname, key);
 }
 
 
 void luaG_concaterror (lua_State *L, StkId p1, StkId p2) {
-  if (ttisstring(p1) || ttisnumber(p1)) p1 = p2;
-  lua_assert(!ttisstring(p1) && !ttisnumber(p1));
-  luaG_typeerror(L, p1, "concatenate");
+  luaG_runerror(L, "cannot perform concat operation between %s and %s",
+                luaT_typenames[ttype(p1)], luaT_typenames[ttype(p2)]);
 }
 
 
-void luaG_aritherror (lua_State *L, const TValue *p1, const TValue *p2) {
+/* the type gopher-lua names: a string that reads as a number is one */
+static const char *arithtype (const TValue *o) {
   TValue temp;
-  if (luaV_tonumber(p1, &temp) == NULL)
-    p2 = p1;  /* first operand is wrong */
-  luaG_typeerror(L, p2, "perform arithmetic on");
+  if (ttisstring(o) && luaV_tonumber(o, &temp) != NULL)
+    return luaT_typenames[LUA_TNUMBER];
+  return luaT_typenames[ttype(o)];
+}
+
+
+void luaG_aritherror (lua_State *L, const TValue *p1, const TValue *p2,
+                      TMS op) {
+  if (op == TM_UNM)
+    luaG_runerror(L, "__unm undefined");
+  luaG_runerror(L, "cannot perform %s operation between %s and %s",
+                getstr(G(L)->tmname[op]) + 2, arithtype(p1), arithtype(p2));
 }
 
 
 int luaG_ordererror (lua_State *L, const TValue *p1, const TValue *p2) {
-  const char *t1 = luaT_typenames[ttype(p1)];
-  const char *t2 = luaT_typenames[ttype(p2)];
-  if (t1[2] == t2[2])
-    luaG_runerror(L, "attempt to compare two %s values", t1);
-  else
-    luaG_runerror(L, "attempt to compare %s with %s", t1, t2);
+  luaG_runerror(L, "attempt to compare %s with %s",
+                luaT_typenames[ttype(p1)], luaT_typenames[ttype(p2)]);
   return 0;
 }
 

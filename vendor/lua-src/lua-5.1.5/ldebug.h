@@ -9,6 +9,7 @@
 
 
 #include "lstate.h"
+#include "ltm.h"
 
 
 #define pcRel(pc, p)	(cast(int, (pc) - (p)->code) - 1)
@@ -22,7 +23,9 @@ LUAI_FUNC void luaG_typeerror (lua_State *L, const TValue *o,
                                              const char *opname);
 LUAI_FUNC void luaG_concaterror (lua_State *L, StkId p1, StkId p2);
 LUAI_FUNC void luaG_aritherror (lua_State *L, const TValue *p1,
-                                              const TValue *p2);
+                                              const TValue *p2, TMS op);
+LUAI_FUNC void luaG_indexerror (lua_State *L, const TValue *t,
+                                              const TValue *k);
 LUAI_FUNC int luaG_ordererror (lua_State *L, const TValue *p1,
                                              const TValue *p2);
 LUAI_FUNC void luaG_runerror (lua_State *L, const char *fmt, ...);

@@ -330,7 +330,7 @@ void luaV_gettable (lua_State *L, const TValue *t, TValue *key, StkId val) {
       /* else will try the tag method */
     }
     else if (ttisnil(tm = luaT_gettmbyobj(L, t, TM_INDEX)))
-      luaG_typeerror(L, t, "index");
+      luaG_indexerror(L, t, key);  /* karmada-interpreter */
     if (ttisfunction(tm)) {
       callTMres(L, val, tm, t, key);
       return;
@@ -359,7 +359,7 @@ void luaV_settable (lua_State *L, const TValue *t, TValue *key, StkId val) {
       /* else will try the tag method */
     }
     else if (ttisnil(tm = luaT_gettmbyobj(L, t, TM_NEWINDEX)))
-      luaG_typeerror(L, t, "index");
+      luaG_indexerror(L, t, key);  /* karmada-interpreter */
     if (ttisfunction(tm)) {
       callTM(L, tm, t, key, val);
       return;
@@ -543,7 +543,7 @@ static void Arith (lua_State *L, StkId ra, const TValue *rb,
     }
   }
   else if (!call_binTM(L, rb, rc, ra, op))
-    luaG_aritherror(L, rb, rc);
+    luaG_aritherror(L, rb, rc, op);
 }
 
 
@@ -882,12 +882,14 @@ void luaV_execute (lua_State *L, int nexeccalls) {
         const TValue *plimit = ra+1;
         const TValue *pstep = ra+2;
         L->savedpc = pc;  /* next steps may throw errors */
-        if (!tonumber(init, ra))
-          luaG_runerror(L, LUA_QL("for") " initial value must be a number");
-        else if (!tonumber(plimit, ra+1))
-          luaG_runerror(L, LUA_QL("for") " limit must be a number");
-        else if (!tonumber(pstep, ra+2))
-          luaG_runerror(L, LUA_QL("for") " step must be a number");
+        /* karmada-interpreter: gopher-lua's checks and texts (numbers
+           only, no string coercion; init, then step, then limit) */
+        if (!ttisnumber(init))
+          luaG_runerror(L, "for statement init must be a number");
+        else if (!ttisnumber(pstep))
+          luaG_runerror(L, "for statement step must be a number");
+        else if (!ttisnumber(plimit))
+          luaG_runerror(L, "for statement limit must be a number");
         setnvalue(ra, luai_numsub(nvalue(ra), nvalue(pstep)));
         dojump(L, pc, GETARG_sBx(i));
         continue;
