@@ -44,7 +44,10 @@ fn check_reports_every_rule_with_karmadactl_layout() {
     assert_eq!(lines[14], format!("{:<48}", "TARGET: batch/v1 Job"));
     assert_eq!(lines[16], format!("{:<48}PASS", "    Retain:"));
     assert!(
-        lines[20].starts_with(&format!("{:<48}ERROR: <string>:2:", "    InterpretStatus:")),
+        lines[20].starts_with(&format!(
+            "{:<48}ERROR: <string> line:2(column:5) near 'y':   parse error",
+            "    InterpretStatus:"
+        )),
         "{}",
         lines[20]
     );

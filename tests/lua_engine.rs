@@ -205,7 +205,7 @@ use InterpreterOperation as Op;
 #[case(
     Op::InterpretHealth,
     "return +",
-    "<string>:1: unexpected symbol near '+'"
+    "<string> line:1(column:8) near '+':   syntax error\n"
 )]
 #[case(
     Op::InterpretHealth,
@@ -455,7 +455,10 @@ fn admission_compile_check() {
     match admit(&bad, &[]).unwrap_err() {
         Denial::Compile { operation, message } => {
             assert_eq!(operation, Op::InterpretReplica);
-            assert!(message.contains("<string>:1:"), "{message}");
+            assert_eq!(
+                message,
+                "<string> line:1(column:10) near 'format':   parse error\n"
+            );
         }
         other => panic!("{other:?}"),
     }
@@ -494,7 +497,7 @@ fn rule_check_reports_every_rule() {
     };
     assert_eq!(status(Op::Retain), RuleStatus::Pass);
     assert!(
-        matches!(status(Op::InterpretReplica), RuleStatus::Error(m) if m.starts_with("<string>:1:"))
+        matches!(status(Op::InterpretReplica), RuleStatus::Error(m) if m == "<string> line:1(column:10) near 'format':   parse error")
     );
     assert_eq!(status(Op::InterpretHealth), RuleStatus::MissingFunction);
     assert_eq!(status(Op::InterpretStatus), RuleStatus::Pass);
@@ -890,6 +893,7 @@ fn strings_coerce_to_numbers_as_gopher_lua(#[case] lit: &str, #[case] want: &str
     "1"
 )]
 #[case("local r = 'a' do goto x end ::x:: ::y:: r = r .. 'b'", "ab")]
+#[case("local r = [[a [[b]]", "a [[b")]
 fn goto_and_labels_run_as_in_gopher_lua(#[case] body: &str, #[case] want: &str) {
     let v = status_of(&format!("{body} return {{r = r}}"));
     assert_eq!(v["r"], json!(want), "{body}");
@@ -913,7 +917,14 @@ fn goto_and_labels_run_as_in_gopher_lua(#[case] body: &str, #[case] want: &str) 
     "::out:: local function f()\n goto out\nend",
     "compile error near line(3) <string>: no visible label 'out' for <goto> at line 2"
 )]
-#[case("for i = 1, 2 do end goto = 1", "near '='")]
+#[case(
+    "for i = 1, 2 do end goto = 1",
+    "<string> line:1(column:26) near '=':   syntax error\n"
+)]
+#[case(
+    "while true do end break",
+    "compile error near line(1) <string>: no loop to break"
+)]
 fn goto_errors(#[case] script: &str, #[case] expected: &str) {
     let m = message(run(Op::InterpretHealth, script));
     assert!(m.contains(expected), "{m:?} does not contain {expected:?}");
@@ -922,31 +933,76 @@ fn goto_errors(#[case] script: &str, #[case] expected: &str) {
 /// Runtime errors carry gopher-lua's texts, and that is what a `pcall`
 /// handler sees (the prefix is the position in the script).
 #[rstest]
-#[case("local x = nil\nreturn x.y", "<string>:3: attempt to index a non-table object(nil) with key 'y'")]
-#[case("local x = 5 return x[1.5]", "attempt to index a non-table object(number) with key '1.5'")]
-#[case("local x = true x.k = 1", "attempt to index a non-table object(boolean) with key 'k'")]
-#[case("local o = {} return o.a.b.c", "attempt to index a non-table object(nil) with key 'b'")]
-#[case("local o = nil return o:name()", "attempt to index a non-table object(nil) with key 'name'")]
+#[case(
+    "local x = nil\nreturn x.y",
+    "<string>:3: attempt to index a non-table object(nil) with key 'y'"
+)]
+#[case(
+    "local x = 5 return x[1.5]",
+    "attempt to index a non-table object(number) with key '1.5'"
+)]
+#[case(
+    "local x = true x.k = 1",
+    "attempt to index a non-table object(boolean) with key 'k'"
+)]
+#[case(
+    "local o = {} return o.a.b.c",
+    "attempt to index a non-table object(nil) with key 'b'"
+)]
+#[case(
+    "local o = nil return o:name()",
+    "attempt to index a non-table object(nil) with key 'name'"
+)]
 #[case("local f = 1 return f()", "attempt to call a non-function object")]
 #[case("return undefinedFunction(1)", "attempt to call a non-function object")]
 #[case("return #nil", "__len undefined")]
 #[case("local n = 5 return #n", "__len undefined")]
 #[case("return -{}", "__unm undefined")]
-#[case("return 1 + nil", "cannot perform add operation between number and nil")]
-#[case("return {} - 1", "cannot perform sub operation between table and number")]
-#[case("return '2' * {}", "cannot perform mul operation between number and table")]
-#[case("return 'x' / 2", "cannot perform div operation between string and number")]
+#[case(
+    "return 1 + nil",
+    "cannot perform add operation between number and nil"
+)]
+#[case(
+    "return {} - 1",
+    "cannot perform sub operation between table and number"
+)]
+#[case(
+    "return '2' * {}",
+    "cannot perform mul operation between number and table"
+)]
+#[case(
+    "return 'x' / 2",
+    "cannot perform div operation between string and number"
+)]
 #[case("return nil % nil", "cannot perform mod operation between nil and nil")]
-#[case("return 2 ^ true", "cannot perform pow operation between number and boolean")]
-#[case("return 'a' .. nil", "cannot perform concat operation between string and nil")]
-#[case("return {} .. 'a'", "cannot perform concat operation between table and string")]
+#[case(
+    "return 2 ^ true",
+    "cannot perform pow operation between number and boolean"
+)]
+#[case(
+    "return 'a' .. nil",
+    "cannot perform concat operation between string and nil"
+)]
+#[case(
+    "return {} .. 'a'",
+    "cannot perform concat operation between table and string"
+)]
 #[case("return 1 < 'x'", "attempt to compare number with string")]
 #[case("return nil < nil", "attempt to compare nil with nil")]
 #[case("return {} <= {}", "attempt to compare table with table")]
-#[case("return ipairs(nil)", "bad argument #1 to ipairs (table expected, got nil)")]
-#[case("return math.floor('x')", "bad argument #1 to floor (number expected, got string)")]
+#[case(
+    "return ipairs(nil)",
+    "bad argument #1 to ipairs (table expected, got nil)"
+)]
+#[case(
+    "return math.floor('x')",
+    "bad argument #1 to floor (number expected, got string)"
+)]
 #[case("return select(0)", "bad argument #1 to select (index out of range)")]
-#[case("return unpack(nil)", "bad argument #1 to unpack (table expected, got nil)")]
+#[case(
+    "return unpack(nil)",
+    "bad argument #1 to unpack (table expected, got nil)"
+)]
 #[case("for i = 1, 'x' do end", "for statement limit must be a number")]
 #[case("for i = nil, 2 do end", "for statement init must be a number")]
 #[case("for i = 1, 2, {} do end", "for statement step must be a number")]
@@ -960,3 +1016,56 @@ fn runtime_errors_have_gopher_lua_texts(#[case] body: &str, #[case] want: &str) 
     assert!(e.contains(want), "{e:?} does not contain {want:?}");
 }
 
+/// Compile errors in gopher-lua's form: the scanner's line and column (the
+/// characters consumed on the line, the offending token included), the
+/// token as written (strings without their quotes), then the reason.
+#[rstest]
+#[case(
+    "bad format",
+    "<string> line:1(column:10) near 'format':   parse error\n"
+)]
+#[case("x = 1\nlocal y = x\ny", "<string> at EOF:   parse error\n")]
+#[case(
+    "local t = {}\nt.a\nreturn t",
+    "<string> line:3(column:6) near 'return':   parse error\n"
+)]
+#[case(
+    "return 1 // 2",
+    "<string> line:1(column:11) near '/':   syntax error\n"
+)]
+#[case(
+    "return 1 & 2",
+    "<string> line:1(column:10) near '&':   Invalid token\n"
+)]
+#[case(
+    "return 1 ~ 2",
+    "<string> line:1(column:10) near '~':   Invalid '~' token\n"
+)]
+#[case("x = = 1", "<string> line:1(column:5) near '=':   syntax error\n")]
+#[case(
+    "x = 'abc\ny = 1",
+    "<string> line:2(column:0) near 'abc':   unterminated string\n"
+)]
+#[case("x = 'abc", "<string> at EOF:   unterminated string\n")]
+#[case("x = [[abc", "<string> at EOF:   unterminated multiline string\n")]
+#[case(
+    "local function f()\n  return 1\n",
+    "<string> at EOF:   syntax error\n"
+)]
+#[case(
+    "if x then\n  y = 'a' 'b'\nend",
+    "<string> line:2(column:13) near 'b':   syntax error\n"
+)]
+#[case(
+    "  f(1) x = [==[ a ]=] b",
+    "<string> at EOF:   unterminated multiline string\n"
+)]
+#[case(
+    "x = \"é\" + + 1",
+    "<string> line:1(column:11) near '+':   syntax error\n"
+)]
+#[case("x = [[a [[b]] y", "<string> at EOF:   parse error\n")]
+fn compile_errors_have_gopher_lua_form(#[case] script: &str, #[case] want: &str) {
+    let m = message(run(Op::InterpretHealth, script));
+    assert_eq!(m, want, "{script}");
+}

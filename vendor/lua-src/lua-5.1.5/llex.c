@@ -25,7 +25,10 @@
 
 
 
-#define next(ls) (ls->current = zgetc(ls->z))
+/* karmada-interpreter: `column' counts the characters (UTF-8 sequences)
+   consumed on the current line, as gopher-lua's scanner does */
+#define next(ls) \
+  (ls->column += ((ls->current & 0xC0) != 0x80), ls->current = zgetc(ls->z))
 
 
 
@@ -99,18 +102,90 @@ static const char *txtToken (LexState *ls, int token) {
 }
 
 
-void luaX_lexerror (LexState *ls, const char *msg, int token) {
+/*
+** karmada-interpreter: compile errors in gopher-lua's form,
+**   <chunk> line:<L>(column:<C>) near '<token>':   <reason>\n
+**   <chunk> at EOF:   <reason>\n
+** where <L>/<C> is the scanner's position (the characters consumed on the
+** line, the current token included) and <reason> is gopher-lua's word for
+** the failure: `parse error' for an expression used as a statement,
+** `syntax error' for any other grammar error, the scanner's own texts for
+** lexical errors. Errors that are not about the text (limits) take
+** gopher-lua's `compile error near line(<L>) <chunk>: <message>' form.
+*/
+static void gopher_error (LexState *ls, int line, int column, int ateof,
+                          const char *token, const char *reason) {
   char buff[MAXSRC];
   luaO_chunkid(buff, getstr(ls->source), MAXSRC);
-  msg = luaO_pushfstring(ls->L, "%s:%d: %s", buff, ls->linenumber, msg);
-  if (token)
-    luaO_pushfstring(ls->L, "%s near " LUA_QS, msg, txtToken(ls, token));
+  if (ateof)
+    luaO_pushfstring(ls->L, "%s at EOF:   %s\n", buff, reason);
+  else
+    luaO_pushfstring(ls->L, "%s line:%d(column:%d) near '%s':   %s\n", buff,
+                     line, column, token, reason);
   luaD_throw(ls->L, LUA_ERRSYNTAX);
 }
 
 
+static void compile_error (LexState *ls, const char *msg) {
+  char buff[MAXSRC];
+  luaO_chunkid(buff, getstr(ls->source), MAXSRC);
+  luaO_pushfstring(ls->L, "compile error near line(%d) %s: %s",
+                   ls->linenumber, buff, msg);
+  luaD_throw(ls->L, LUA_ERRSYNTAX);
+}
+
+
+/* the text gopher-lua shows for a token (strings without quotes) */
+static const char *gopher_token (LexState *ls, const Token *t) {
+  switch (t->token) {
+    case TK_NAME: case TK_STRING:
+      return getstr(t->seminfo.ts);
+    case TK_NUMBER:
+      save(ls, '\0');
+      return luaZ_buffer(ls->buff);
+    default:
+      return luaX_token2str(ls, t->token);
+  }
+}
+
+
+/* an error found by the scanner inside a token */
+void luaX_lexerror (LexState *ls, const char *msg, int token) {
+  const char *text;
+  if (token == 0) compile_error(ls, msg);
+  save(ls, '\0');
+  text = luaZ_buffer(ls->buff);
+  if (token == TK_STRING && *text != '\0') text++;  /* no opening quote */
+  if (strcmp(msg, "unfinished string") == 0) {
+    /* gopher-lua reports it once the newline (or the end) is consumed */
+    gopher_error(ls, ls->linenumber + 1, 0, ls->current == EOZ, text,
+                 "unterminated string");
+  }
+  if (strcmp(msg, "unfinished long string") == 0)
+    gopher_error(ls, 0, 0, 1, text, "unterminated multiline string");
+  if (strcmp(msg, "unfinished long comment") == 0)
+    gopher_error(ls, 0, 0, 1, text, "invalid multiline comment");
+  if (strcmp(msg, "invalid long string delimiter") == 0)
+    msg = "invalid multiline string";
+  else if (strcmp(msg, "malformed number") == 0)
+    msg = "syntax error";
+  gopher_error(ls, ls->linenumber, ls->column, ls->current == EOZ &&
+               token == TK_EOS, text, msg);
+}
+
+
+/* an error found by the parser at the current token */
 void luaX_syntaxerror (LexState *ls, const char *msg) {
-  luaX_lexerror(ls, msg, ls->t.token);
+  const char *reason = "syntax error";
+  if (strcmp(msg, "control structure too long") == 0 ||
+      strcmp(msg, "function or expression too complex") == 0 ||
+      strcmp(msg, "chunk has too many lines") == 0)
+    compile_error(ls, msg);
+  if (strcmp(msg, "parse error") == 0 ||
+      strcmp(msg, "ambiguous syntax (function call x new statement)") == 0)
+    reason = msg;
+  gopher_error(ls, ls->linenumber, ls->column, ls->t.token == TK_EOS,
+               gopher_token(ls, &ls->t), reason);
 }
 
 
@@ -134,6 +209,7 @@ static void inclinenumber (LexState *ls) {
     next(ls);  /* skip `\n\r' or `\r\n' */
   if (++ls->linenumber >= MAX_INT)
     luaX_syntaxerror(ls, "chunk has too many lines");
+  ls->column = 0;  /* karmada-interpreter */
 }
 
 
@@ -147,7 +223,9 @@ void luaX_setinput (lua_State *L, LexState *ls, ZIO *z, TString *source) {
   ls->lastline = 1;
   ls->source = source;
   luaZ_resizebuffer(ls->L, ls->buff, LUA_MINBUFFER);  /* initialize buffer */
+  ls->current = 0;
   next(ls);  /* read first char */
+  ls->column = 0;
 }
 
 
@@ -237,7 +315,7 @@ static void read_long_string (LexState *ls, SemInfo *seminfo, int sep) {
         if (skip_sep(ls) == sep) {
           save_and_next(ls);  /* skip 2nd `[' */
           cont++;
-#if LUA_COMPAT_LSTR == 1
+#if 0  /* karmada-interpreter: gopher-lua accepts `[[' inside `[[...]]' */
           if (sep == 0)
             luaX_lexerror(ls, "nesting of [[...]] is deprecated", '[');
 #endif
@@ -385,7 +463,9 @@ static int llex (LexState *ls, SemInfo *seminfo) {
       }
       case '~': {
         next(ls);
-        if (ls->current != '=') return '~';
+        if (ls->current != '=')  /* karmada-interpreter: gopher-lua's text */
+          gopher_error(ls, ls->linenumber, ls->column, 0, "~",
+                       "Invalid '~' token");
         else { next(ls); return TK_NE; }
       }
       case ':': {  /* karmada-interpreter: `::` of labels (Lua 5.2) */
@@ -442,6 +522,13 @@ static int llex (LexState *ls, SemInfo *seminfo) {
         else {
           int c = ls->current;
           next(ls);
+          /* karmada-interpreter: characters gopher-lua's scanner refuses */
+          if (strchr("+*/%^#(){}];,<>", c) == NULL) {
+            char t[2];
+            t[0] = cast(char, c); t[1] = '\0';
+            gopher_error(ls, ls->linenumber, ls->column, 0, t,
+                         "Invalid token");
+          }
           return c;  /* single-char tokens (+ - / ...) */
         }
       }

@@ -66,6 +66,7 @@ typedef struct LexState {
   TString *source;  /* current source name */
   char decpoint;  /* locale decimal point */
   struct Dyndata *dyd;  /* karmada-interpreter: pending gotos and labels */
+  int column;  /* karmada-interpreter: characters consumed on this line */
 } LexState;
 
 

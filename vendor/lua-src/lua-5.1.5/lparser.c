@@ -1119,6 +1119,11 @@ static void check_conflict (LexState *ls, struct LHS_assign *lh, expdesc *v) {
 
 static void assignment (LexState *ls, struct LHS_assign *lh, int nvars) {
   expdesc e;
+  /* karmada-interpreter: an expression that is neither a call nor the
+     start of an assignment is gopher-lua's `parse error' */
+  if (nvars == 1 && (!(VLOCAL <= lh->v.k && lh->v.k <= VINDEXED) ||
+                     (ls->t.token != ',' && ls->t.token != '=')))
+    luaX_syntaxerror(ls, "parse error");
   check_condition(ls, VLOCAL <= lh->v.k && lh->v.k <= VINDEXED,
                       "syntax error");
   if (testnext(ls, ',')) {  /* assignment -> `,' primaryexp assignment */
@@ -1169,8 +1174,8 @@ static void breakstat (LexState *ls) {
     upval |= bl->upval;
     bl = bl->previous;
   }
-  if (!bl)
-    luaX_syntaxerror(ls, "no loop to break");
+  if (!bl)  /* karmada-interpreter: gopher-lua's compile-error form */
+    goto_error(ls, ls->lastline, "no loop to break");
   if (upval)
     luaK_codeABC(fs, OP_CLOSE, bl->nactvar, 0, 0);
   luaK_concat(fs, &bl->breaklist, luaK_jump(fs));
