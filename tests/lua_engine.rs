@@ -1069,3 +1069,79 @@ fn compile_errors_have_gopher_lua_form(#[case] script: &str, #[case] want: &str)
     let m = message(run(Op::InterpretHealth, script));
     assert_eq!(m, want, "{script}");
 }
+
+/// `table.sort` is Go's `sort.Sort` (pattern-defeating quicksort), as in
+/// gopher-lua: records with equal keys end in Go's order (computed with
+/// Go's algorithm), and an inconsistent order function never raises.
+#[rstest]
+#[case(
+    "local t = {} for i = 1, 30 do t[i] = {k = (i * 7) % 4, id = i} end \
+     table.sort(t, function(a, b) return a.k < b.k end)",
+    "8,28,24,4,20,16,12,15,3,27,11,7,23,19,10,22,30,18,14,2,6,26,9,13,25,21,1,5,29,17"
+)]
+#[case(
+    "local t = {} for i = 1, 100 do t[i] = {k = (i * 37) % 5, id = i} end \
+     table.sort(t, function(a, b) return a.k > b.k end)",
+    "72,82,47,37,97,52,7,92,32,57,87,12,62,27,42,67,17,77,2,22,89,19,69,24,79,74,14,84,64,29,\
+     54,59,9,34,94,49,4,99,39,44,51,61,96,6,91,46,11,86,36,81,1,16,76,21,71,56,31,41,66,26,23,\
+     83,63,3,98,43,93,68,58,8,88,33,73,38,48,53,18,78,13,28,80,90,50,35,85,75,20,55,10,15,45,\
+     70,25,40,95,30,5,65,60,100"
+)]
+#[case(
+    "local t = {} for i = 1, 13 do t[i] = {k = 0, id = i} end \
+     table.sort(t, function(a, b) return a.k < b.k end)",
+    "1,2,3,4,5,6,7,8,9,10,11,12,13"
+)]
+fn sort_orders_ties_as_go(#[case] build: &str, #[case] want: &str) {
+    let v = status_of(&format!(
+        "{build} local ids = {{}} for i, r in ipairs(t) do ids[i] = r.id end \
+         return {{ids = table.concat(ids, ',')}}"
+    ));
+    assert_eq!(v["ids"], json!(want));
+}
+
+#[test]
+fn sort_sorts_and_never_detects_inconsistent_order_functions() {
+    let v = status_of(
+        "local t = {} for i = 1, 500 do t[i] = (i * 7919) % 1009 end table.sort(t) \
+         local ok = true for i = 2, #t do if t[i - 1] > t[i] then ok = false end end \
+         local u = {} for i = 1, 300 do u[i] = i % 7 end \
+         local fine, e = pcall(table.sort, u, function(a, b) return true end) \
+         local sum = 0 for i = 1, #u do sum = sum + u[i] end \
+         local w = {'b', 'a', 'c'} table.sort(w, function(a, b) return a > b end) \
+         return {sorted = ok, fine = fine, n = #u, sum = sum, w = table.concat(w)}",
+    );
+    let sum: i64 = (1..=300).map(|i| i % 7).sum();
+    assert_eq!(
+        v,
+        json!({"sorted": true, "fine": true, "n": 300, "sum": sum, "w": "cba"})
+    );
+}
+
+/// `string.find` in plain mode with `init` past the end fails as
+/// gopher-lua's Go slice does; within the string it finds, or gives nil.
+#[rstest]
+#[case(
+    "return string.find('abc', 'b', 10, true)",
+    "runtime error: slice bounds out of range [9:3]"
+)]
+#[case(
+    "return string.find('abc', 'b', 5, true)",
+    "runtime error: slice bounds out of range [4:3]"
+)]
+fn plain_find_past_the_end_is_gopher_luas_panic(#[case] body: &str, #[case] want: &str) {
+    let m = message(run(
+        Op::InterpretHealth,
+        &format!("function InterpretHealth(o) {body} end"),
+    ));
+    assert_eq!(m, want);
+}
+
+#[test]
+fn plain_find_within_bounds() {
+    let v = status_of(
+        "return {a = tostring(string.find('abc', 'b', 4, true)), \
+         b = tostring(string.find('abc', 'b', 10)), c = tostring(string.find('abcb', 'b', 3, true))}",
+    );
+    assert_eq!(v, json!({"a": "nil", "b": "nil", "c": "4"}));
+}

@@ -108,8 +108,8 @@ fn refused(body: &str, expected: &str, limits: Limits) {
 /// calls, or the library checks the deadline itself.
 #[rstest]
 #[case::sort_bad_comparator(
-    "local t = {} for i = 1, 1000 do t[i] = i % 7 end table.sort(t, function(a, b) return true end)",
-    "invalid order function for sorting"
+    "local t = {} for i = 1, 1000 do t[i] = i % 7 end while true do table.sort(t, function(a, b) return true end) end",
+    "context deadline exceeded"
 )]
 #[case::sort_looping_comparator(
     "local t = {3, 1, 2} table.sort(t, function(a, b) while true do end end)",

@@ -434,6 +434,15 @@ fn first_match(
     let init = int_arg(args.get(2), 3, func, 1)?;
     let is_find = func == "find";
     let plain = is_find && matches!(args.get(3), Some(LuaValue::Boolean(true)));
+    // gopher-lua slices the subject at `init - 1` in plain mode: past the end
+    // that is a Go panic, reported as such (without a script position).
+    if plain && init > 1 && (init - 1) as u64 > s.len() as u64 {
+        return Err(mlua::Error::runtime(format!(
+            "runtime error: slice bounds out of range [{}:{}]",
+            init - 1,
+            s.len()
+        )));
+    }
     let expired = || deadline.expired();
     let found = super::pattern::find(&s, &p, init, plain, is_find, &expired)
         .map_err(mlua::Error::runtime)?;

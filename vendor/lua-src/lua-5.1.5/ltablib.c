@@ -190,76 +190,235 @@ static int sort_comp (lua_State *L, int a, int b) {
     return lua_lessthan(L, a, b);
 }
 
-static void auxsort (lua_State *L, int l, int u) {
-  while (l < u) {  /* for tail recursion */
-    int i, j;
-    /* sort elements a[l], a[(l+u)/2] and a[u] */
-    lua_rawgeti(L, 1, l);
-    lua_rawgeti(L, 1, u);
-    if (sort_comp(L, -1, -2))  /* a[u] < a[l]? */
-      set2(L, l, u);  /* swap a[l] - a[u] */
-    else
-      lua_pop(L, 2);
-    if (u-l == 1) break;  /* only 2 elements */
-    i = (l+u)/2;
-    lua_rawgeti(L, 1, i);
-    lua_rawgeti(L, 1, l);
-    if (sort_comp(L, -2, -1))  /* a[i]<a[l]? */
-      set2(L, i, l);
+/*
+** karmada-interpreter: `table.sort' is gopher-lua's, which hands the
+** array part to Go's sort.Sort: pattern-defeating quicksort as in Go's
+** sort package (Go 1.21 and later). Elements that compare equal end in
+** the same order as there, and an inconsistent order function never
+** raises an error (the order is then unspecified, as in Go). Indices
+** below are 0-based like Go's; element i is t[i + 1].
+*/
+static int go_less (lua_State *L, int i, int j) {
+  int r;
+  lua_rawgeti(L, 1, i + 1);
+  lua_rawgeti(L, 1, j + 1);
+  r = sort_comp(L, -2, -1);
+  lua_pop(L, 2);
+  return r;
+}
+
+static void go_swap (lua_State *L, int i, int j) {
+  lua_rawgeti(L, 1, i + 1);
+  lua_rawgeti(L, 1, j + 1);
+  set2(L, i + 1, j + 1);
+}
+
+static void go_insertion_sort (lua_State *L, int a, int b) {
+  int i, j;
+  for (i = a + 1; i < b; i++)
+    for (j = i; j > a && go_less(L, j, j - 1); j--)
+      go_swap(L, j, j - 1);
+}
+
+static void go_sift_down (lua_State *L, int lo, int hi, int first) {
+  int root = lo;
+  for (;;) {
+    int child = 2 * root + 1;
+    if (child >= hi) return;
+    if (child + 1 < hi && go_less(L, first + child, first + child + 1))
+      child++;
+    if (!go_less(L, first + root, first + child)) return;
+    go_swap(L, first + root, first + child);
+    root = child;
+  }
+}
+
+static void go_heap_sort (lua_State *L, int a, int b) {
+  int first = a, lo = 0, hi = b - a, i;
+  for (i = (hi - 1) / 2; i >= 0; i--)
+    go_sift_down(L, i, hi, first);
+  for (i = hi - 1; i >= 0; i--) {
+    go_swap(L, first, first + i);
+    go_sift_down(L, lo, i, first);
+  }
+}
+
+static int go_bits_len (unsigned long long x) {
+  int n = 0;
+  while (x != 0) { n++; x >>= 1; }
+  return n;
+}
+
+static void go_break_patterns (lua_State *L, int a, int b) {
+  int length = b - a;
+  if (length >= 8) {
+    unsigned long long random = (unsigned long long)length;
+    unsigned long long modulus = 1ULL << go_bits_len((unsigned long long)length);
+    int idx;
+    for (idx = a + (length / 4) * 2 - 1; idx <= a + (length / 4) * 2 + 1; idx++) {
+      int other;
+      random ^= random << 13;
+      random ^= random >> 7;
+      random ^= random << 17;
+      other = (int)(random & (modulus - 1));
+      if (other >= length) other -= length;
+      go_swap(L, idx, a + other);
+    }
+  }
+}
+
+#define GO_UNKNOWN_HINT 0
+#define GO_INCREASING_HINT 1
+#define GO_DECREASING_HINT 2
+
+static void go_order2 (lua_State *L, int *a, int *b, int *swaps) {
+  if (go_less(L, *b, *a)) {
+    int t = *a; *a = *b; *b = t;
+    (*swaps)++;
+  }
+}
+
+static int go_median (lua_State *L, int a, int b, int c, int *swaps) {
+  go_order2(L, &a, &b, swaps);
+  go_order2(L, &b, &c, swaps);
+  go_order2(L, &a, &b, swaps);
+  return b;
+}
+
+static int go_choose_pivot (lua_State *L, int a, int b, int *hint) {
+  int l = b - a, swaps = 0;
+  int i = a + l / 4 * 1, j = a + l / 4 * 2, k = a + l / 4 * 3;
+  if (l >= 8) {
+    if (l >= 50) {  /* Tukey's ninther */
+      i = go_median(L, i - 1, i, i + 1, &swaps);
+      j = go_median(L, j - 1, j, j + 1, &swaps);
+      k = go_median(L, k - 1, k, k + 1, &swaps);
+    }
+    j = go_median(L, i, j, k, &swaps);
+  }
+  *hint = swaps == 0 ? GO_INCREASING_HINT
+        : swaps == 12 ? GO_DECREASING_HINT : GO_UNKNOWN_HINT;
+  return j;
+}
+
+static void go_reverse_range (lua_State *L, int a, int b) {
+  int i = a, j = b - 1;
+  while (i < j) { go_swap(L, i, j); i++; j--; }
+}
+
+static int go_partial_insertion_sort (lua_State *L, int a, int b) {
+  int i = a + 1, step, j;
+  for (step = 0; step < 5; step++) {
+    while (i < b && !go_less(L, i, i - 1)) i++;
+    if (i == b) return 1;
+    if (b - a < 50) return 0;
+    go_swap(L, i, i - 1);
+    if (i - a >= 2) {
+      for (j = i - 1; j >= 1; j--) {
+        if (!go_less(L, j, j - 1)) break;
+        go_swap(L, j, j - 1);
+      }
+    }
+    if (b - i >= 2) {
+      for (j = i + 1; j < b; j++) {
+        if (!go_less(L, j, j - 1)) break;
+        go_swap(L, j, j - 1);
+      }
+    }
+  }
+  return 0;
+}
+
+static int go_partition_equal (lua_State *L, int a, int b, int pivot) {
+  int i = a + 1, j = b - 1;
+  go_swap(L, a, pivot);
+  for (;;) {
+    while (i <= j && !go_less(L, a, i)) i++;
+    while (i <= j && go_less(L, a, j)) j--;
+    if (i > j) break;
+    go_swap(L, i, j);
+    i++; j--;
+  }
+  return i;
+}
+
+static int go_partition (lua_State *L, int a, int b, int pivot,
+                         int *already) {
+  int i = a + 1, j = b - 1;
+  go_swap(L, a, pivot);
+  while (i <= j && go_less(L, i, a)) i++;
+  while (i <= j && !go_less(L, j, a)) j--;
+  if (i > j) {
+    go_swap(L, j, a);
+    *already = 1;
+    return j;
+  }
+  go_swap(L, i, j);
+  i++; j--;
+  for (;;) {
+    while (i <= j && go_less(L, i, a)) i++;
+    while (i <= j && !go_less(L, j, a)) j--;
+    if (i > j) break;
+    go_swap(L, i, j);
+    i++; j--;
+  }
+  go_swap(L, j, a);
+  *already = 0;
+  return j;
+}
+
+static void go_pdqsort (lua_State *L, int a, int b, int limit) {
+  int was_balanced = 1, was_partitioned = 1;
+  for (;;) {
+    int length = b - a, pivot, hint, mid, already;
+    if (length <= 12) {
+      go_insertion_sort(L, a, b);
+      return;
+    }
+    if (limit == 0) {
+      go_heap_sort(L, a, b);
+      return;
+    }
+    if (!was_balanced) {
+      go_break_patterns(L, a, b);
+      limit--;
+    }
+    pivot = go_choose_pivot(L, a, b, &hint);
+    if (hint == GO_DECREASING_HINT) {
+      go_reverse_range(L, a, b);
+      pivot = (b - 1) - (pivot - a);
+      hint = GO_INCREASING_HINT;
+    }
+    if (was_balanced && was_partitioned && hint == GO_INCREASING_HINT) {
+      if (go_partial_insertion_sort(L, a, b)) return;
+    }
+    if (a > 0 && !go_less(L, a - 1, pivot)) {
+      a = go_partition_equal(L, a, b, pivot);
+      continue;
+    }
+    mid = go_partition(L, a, b, pivot, &already);
+    was_partitioned = already;
+    if (mid - a < b - mid) {
+      was_balanced = mid - a >= length / 8;
+      go_pdqsort(L, a, mid, limit);
+      a = mid + 1;
+    }
     else {
-      lua_pop(L, 1);  /* remove a[l] */
-      lua_rawgeti(L, 1, u);
-      if (sort_comp(L, -1, -2))  /* a[u]<a[i]? */
-        set2(L, i, u);
-      else
-        lua_pop(L, 2);
+      was_balanced = b - mid >= length / 8;
+      go_pdqsort(L, mid + 1, b, limit);
+      b = mid;
     }
-    if (u-l == 2) break;  /* only 3 elements */
-    lua_rawgeti(L, 1, i);  /* Pivot */
-    lua_pushvalue(L, -1);
-    lua_rawgeti(L, 1, u-1);
-    set2(L, i, u-1);
-    /* a[l] <= P == a[u-1] <= a[u], only need to sort from l+1 to u-2 */
-    i = l; j = u-1;
-    for (;;) {  /* invariant: a[l..i] <= P <= a[j..u] */
-      /* repeat ++i until a[i] >= P */
-      while (lua_rawgeti(L, 1, ++i), sort_comp(L, -1, -2)) {
-        if (i>u) luaL_error(L, "invalid order function for sorting");
-        lua_pop(L, 1);  /* remove a[i] */
-      }
-      /* repeat --j until a[j] <= P */
-      while (lua_rawgeti(L, 1, --j), sort_comp(L, -3, -1)) {
-        if (j<l) luaL_error(L, "invalid order function for sorting");
-        lua_pop(L, 1);  /* remove a[j] */
-      }
-      if (j<i) {
-        lua_pop(L, 3);  /* pop pivot, a[i], a[j] */
-        break;
-      }
-      set2(L, i, j);
-    }
-    lua_rawgeti(L, 1, u-1);
-    lua_rawgeti(L, 1, i);
-    set2(L, u-1, i);  /* swap pivot (a[u-1]) with a[i] */
-    /* a[l..i-1] <= a[i] == P <= a[i+1..u] */
-    /* adjust so that smaller half is in [j..i] and larger one in [l..u] */
-    if (i-l < u-i) {
-      j=l; i=i-1; l=i+2;
-    }
-    else {
-      j=i+1; i=u; u=j-2;
-    }
-    auxsort(L, j, i);  /* call recursively the smaller one */
-  }  /* repeat the routine for the larger one */
+  }
 }
 
 static int sort (lua_State *L) {
   int n = aux_getn(L, 1);
-  luaL_checkstack(L, 40, "");  /* assume array is smaller than 2^40 */
-  if (!lua_isnoneornil(L, 2))  /* is there a 2nd argument? */
+  luaL_checkstack(L, 40, "");
+  if (lua_gettop(L) != 1)  /* gopher-lua: a second argument must be a function */
     luaL_checktype(L, 2, LUA_TFUNCTION);
   lua_settop(L, 2);  /* make sure there is two arguments */
-  auxsort(L, 1, n);
+  if (n > 1)
+    go_pdqsort(L, 0, n, go_bits_len((unsigned long long)n));
   return 0;
 }
 
