@@ -1145,3 +1145,72 @@ fn plain_find_within_bounds() {
     );
     assert_eq!(v, json!({"a": "nil", "b": "nil", "c": "4"}));
 }
+
+/// Errors of the host helpers (the Rust string functions, `kube`, the
+/// prelude's wrappers) read like gopher-lua's: the caller's script position,
+/// the function's own name, and a `pcall` handler gets the text.
+#[rstest]
+#[case(
+    "local x = string.find(nil, 'x')",
+    "<string>:2: bad argument #1 to find (string expected, got nil)"
+)]
+#[case(
+    "local x = ('abc'):find({})",
+    "<string>:2: bad argument #2 to find (string expected, got table)"
+)]
+#[case(
+    "local x = string.upper(nil)",
+    "<string>:2: bad argument #1 to upper (string expected, got nil)"
+)]
+#[case(
+    "local x = string.sub(nil, 1)",
+    "<string>:2: bad argument #1 to sub (string expected, got nil)"
+)]
+#[case(
+    "local x = string.byte(nil)",
+    "<string>:2: bad argument #1 to byte (string expected, got nil)"
+)]
+#[case(
+    "local x = ('abc'):byte({})",
+    "<string>:2: bad argument #2 to byte (number expected, got table)"
+)]
+#[case(
+    "local x = string.char('x')",
+    "<string>:2: bad argument #1 to char (number expected, got string)"
+)]
+#[case(
+    "local x = string.reverse(nil)",
+    "<string>:2: bad argument #1 to reverse (string expected, got nil)"
+)]
+#[case(
+    "local x = tostring()",
+    "<string>:2: bad argument #1 to tostring (value expected)"
+)]
+#[case(
+    "local x = require('kube').resourceAdd(1)",
+    "<string>:2: bad argument #1 to resourceAdd (string expected, got number)"
+)]
+#[case("local x = require('kube').resourceAdd('1x')", "cannot parse '1x'")]
+#[case(
+    "local x = string.find('abc', 'b', 10, true)",
+    "runtime error: slice bounds out of range [9:3]"
+)]
+#[case(
+    "local x = load('x')",
+    "<string>:1: call function load is not supported in karmada customized resourceinterpreter."
+)]
+fn host_errors_read_like_gopher_luas(#[case] body: &str, #[case] want: &str) {
+    let v = status_of(&format!(
+        "local ok, e = pcall(function()\n{body}\nend) return {{ok = ok, t = type(e), e = e}}"
+    ));
+    assert_eq!(v["ok"], json!(false), "{body}");
+    assert_eq!(v["t"], json!("string"), "{body}");
+    let e = v["e"].as_str().unwrap_or_default();
+    assert!(e.starts_with(want), "{e:?} does not start with {want:?}");
+    // uncaught, the run fails with the same text
+    let m = message(run(
+        Op::InterpretHealth,
+        &format!("function InterpretHealth(o)\n{body}\nend"),
+    ));
+    assert!(m.starts_with(want), "{m:?} does not start with {want:?}");
+}

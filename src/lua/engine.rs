@@ -118,7 +118,17 @@ pub(crate) fn is_memory_error(e: &mlua::Error) -> bool {
 /// and without the stack traceback.
 pub fn lua_message(e: &mlua::Error) -> String {
     let raw = match e {
-        mlua::Error::CallbackError { cause, .. } => return lua_message(cause),
+        mlua::Error::CallbackError { cause, traceback } => {
+            let message = lua_message(cause);
+            // A host helper's error carries the position of the script line
+            // that called it, as gopher-lua's do (host panics excepted).
+            return match (cause.as_ref(), caller_line(traceback)) {
+                (mlua::Error::RuntimeError(_), Some(line)) if !message.starts_with("<string>:") => {
+                    format!("<string>:{line}: {message}")
+                }
+                _ => message,
+            };
+        }
         mlua::Error::WithContext { cause, .. } => return lua_message(cause),
         mlua::Error::RuntimeError(m) => m.clone(),
         mlua::Error::SyntaxError { message, .. } => message.clone(),
@@ -133,6 +143,21 @@ pub fn lua_message(e: &mlua::Error) -> String {
         None => raw,
     }
 }
+
+/// The script line a traceback passes through first (scripts are chunks
+/// named `<string>`; the prelude's frames are skipped).
+fn caller_line(traceback: &str) -> Option<u32> {
+    traceback.lines().find_map(|frame| {
+        let rest = frame.trim_start().strip_prefix("<string>:")?;
+        rest.split(':').next()?.parse().ok()
+    })
+}
+
+/// A host failure gopher-lua reports as a Go panic: its text, without the
+/// position prefix of ordinary helper errors.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub(crate) struct HostPanic(pub(crate) String);
 
 /// A pooled state: the sandbox plus the scripts compiled in it.
 pub(crate) struct Vm {

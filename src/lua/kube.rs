@@ -9,6 +9,7 @@ use mlua::{Lua, MultiValue, Table, Value as LuaValue};
 use serde_json::Value;
 
 use super::convert::{self, Target};
+use super::engine::HostPanic;
 use crate::k8s::dependencies::pod_template_dependencies;
 use crate::k8s::quantity::{Quantity, QuantityError};
 use crate::k8s::requirements::{pod_template_requirements, RequirementsOptions};
@@ -25,7 +26,7 @@ fn quantity_arg(v: &LuaValue, n: usize, func: &str) -> mlua::Result<Option<Quant
         LuaValue::Nil => Ok(None),
         LuaValue::String(s) => Quantity::parse(&s.to_string_lossy())
             .map(Some)
-            .map_err(|e: QuantityError| mlua::Error::runtime(e.to_string())),
+            .map_err(|e: QuantityError| mlua::Error::external(HostPanic(e.to_string()))),
         other => Err(bad_arg(n, func, "string", other)),
     }
 }
@@ -143,7 +144,7 @@ pub(crate) fn module(lua: &Lua) -> mlua::Result<Table> {
             let v = match &args[0] {
                 LuaValue::Nil => 0.0,
                 LuaValue::String(s) => Quantity::parse(&s.to_string_lossy())
-                    .map_err(|e| mlua::Error::runtime(e.to_string()))?
+                    .map_err(|e| mlua::Error::external(HostPanic(e.to_string())))?
                     .as_approximate_f64(),
                 other => return Err(bad_arg(1, "getResourceQuantity", "string", other)),
             };

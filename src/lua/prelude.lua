@@ -10,6 +10,9 @@ local type, error, select, tostring_raw = type, error, select, tostring
 local ssub, sbyte, schar, sreverse, slen =
   string.sub, string.byte, string.char, string.reverse, string.len
 local check, refused = H.check, H.refused
+-- Raises `message` from the host, so it gets the position of the script
+-- line that called the library function (as gopher-lua's helpers do).
+local raise = H.raise
 
 -- Raises a sandbox refusal: the host records the message first, so the
 -- failure is reported as a refusal by type. `level` counts from the caller
@@ -20,9 +23,10 @@ local function refuse(message, level)
 end
 
 local NOT_SUPPORTED = " is not supported in karmada customized resourceinterpreter."
+-- Karmada defines these in a chunk of its own: the error names line 1 of it.
 local function disabled(name)
   return function()
-    refuse("call function " .. name .. NOT_SUPPORTED, 2)
+    refuse("<string>:1: call function " .. name .. NOT_SUPPORTED, -1)
   end
 end
 local function unsupported_string(name)
@@ -34,9 +38,15 @@ end
 
 -- pcall/xpcall re-raise once the deadline has passed, so a script cannot
 -- swallow the deadline by catching it in a loop.
-local function pass(...)
+-- A caught error a host helper raised reaches the handler as its text (with
+-- the script position), as gopher-lua's errors do.
+local errtext = H.errtext
+local function pass(ok, ...)
   check()
-  return ...
+  if not ok and type((...)) == "userdata" then
+    return ok, errtext((...))
+  end
+  return ok, ...
 end
 local function pcall_(...)
   return pass(rawpcall(...))
@@ -50,6 +60,9 @@ local function xpcall_(f, handler)
     if expired() then
       return e
     end
+    if type(e) == "userdata" then
+      e = errtext(e)
+    end
     return handler(e)
   end))
 end
@@ -58,20 +71,33 @@ end
 local LIMIT = 1000000
 local function lim(s)
   if type(s) == "string" and #s > LIMIT then
-    error("string length " .. #s .. " exceeds the maximum allowed input string length 1000000 "
-      .. "in Karmada lua string lib, please check your lua script.", 3)
+    raise("string length " .. #s .. " exceeds the maximum allowed input string length 1000000 "
+      .. "in Karmada lua string lib, please check your lua script.")
   end
+end
+
+-- Argument errors of the wrappers below, in gopher-lua's words and at the
+-- caller's position (not inside the wrapper).
+local function badarg(n, fname, expected, v)
+  raise("bad argument #" .. n .. " to " .. fname .. " (" .. expected .. " expected, got " .. type(v) .. ")")
+end
+local function isstr(v)
+  local t = type(v)
+  return t == "string" or t == "number"
 end
 
 local S = {}
 S.len = slen
 S.sub = function(s, i, j)
+  if not isstr(s) then
+    badarg(1, "sub", "string", s)
+  end
   lim(s)
   if type(i) ~= "number" then
-    error("bad argument #2 to sub (number expected, got " .. type(i) .. ")", 2)
+    badarg(2, "sub", "number", i)
   end
   if j ~= nil and type(j) ~= "number" then
-    error("bad argument #3 to sub (number expected, got " .. type(j) .. ")", 2)
+    badarg(3, "sub", "number", j)
   end
   return ssub(s, i, j)
 end
@@ -84,20 +110,33 @@ S.lower = function(s)
   return H.lower(s)
 end
 S.reverse = function(s)
+  if not isstr(s) then
+    badarg(1, "reverse", "string", s)
+  end
   lim(s)
   return sreverse(s)
 end
-S.byte = function(s, ...)
+S.byte = function(s, i, j)
+  if not isstr(s) then
+    badarg(1, "byte", "string", s)
+  end
   lim(s)
-  return sbyte(s, ...)
+  if i ~= nil and type(i) ~= "number" then
+    badarg(2, "byte", "number", i)
+  end
+  if j ~= nil and type(j) ~= "number" then
+    badarg(3, "byte", "number", j)
+  end
+  return sbyte(s, i, j)
 end
 S.char = function(...)
   local n = select("#", ...)
   local t = { ... }
   for i = 1, n do
-    if type(t[i]) == "number" then
-      t[i] = t[i] % 256
+    if type(t[i]) ~= "number" then
+      badarg(i, "char", "number", t[i])
     end
+    t[i] = t[i] % 256
   end
   return schar(unpack(t, 1, n))
 end

@@ -10,7 +10,7 @@ use mlua::{
     Function, HookTriggers, Lua, LuaOptions, MultiValue, StdLib, Table, Value as LuaValue, VmState,
 };
 
-use super::engine::{is_memory_error, lua_message, ScriptError};
+use super::engine::{is_memory_error, lua_message, HostPanic, ScriptError};
 use super::text::{self, FmtArg};
 
 const PRELUDE: &str = include_str!("prelude.lua");
@@ -161,6 +161,23 @@ pub(crate) fn build(
         lua.create_function(move |_, message: String| {
             r.set(message);
             Ok(())
+        })?,
+    )?;
+    // The text of an error a host helper raised, for `pcall`/`xpcall`
+    // handlers: gopher-lua hands them a string, not an error object.
+    h.set(
+        "raise",
+        lua.create_function(|_, message: String| -> mlua::Result<()> {
+            Err(mlua::Error::runtime(message))
+        })?,
+    )?;
+    h.set(
+        "errtext",
+        lua.create_function(|lua, v: LuaValue| {
+            Ok(match v {
+                LuaValue::Error(e) => LuaValue::String(lua.create_string(lua_message(&e))?),
+                other => other,
+            })
         })?,
     )?;
     let d = deadline.clone();
@@ -437,11 +454,11 @@ fn first_match(
     // gopher-lua slices the subject at `init - 1` in plain mode: past the end
     // that is a Go panic, reported as such (without a script position).
     if plain && init > 1 && (init - 1) as u64 > s.len() as u64 {
-        return Err(mlua::Error::runtime(format!(
+        return Err(mlua::Error::external(HostPanic(format!(
             "runtime error: slice bounds out of range [{}:{}]",
             init - 1,
             s.len()
-        )));
+        ))));
     }
     let expired = || deadline.expired();
     let found = super::pattern::find(&s, &p, init, plain, is_find, &expired)
