@@ -2,11 +2,11 @@
 //! the API server could store: every input of the project's own bundled
 //! golden cases (`thirdparty/*/testdata`), for every bundled (kind,
 //! operation), is mutated deterministically — each field removed, set to
-//! null and emptied, the changes an API server stores for any schema — and
-//! the bundled layer must answer or fail with an error of the script's own
-//! (naming what is wrong), never with "attempt to index a nil value" and the
-//! like. (A field given another JSON type, which a structural schema refuses,
-//! is not covered yet.)
+//! null, emptied, and given another JSON type (which a structural schema
+//! refuses, but an object without a schema or an old stored object may carry)
+//! — and the bundled layer must answer or fail with an error of the script's
+//! own (naming what is wrong), never with "attempt to index a nil value" and
+//! the like.
 
 use std::path::Path;
 
@@ -15,26 +15,72 @@ use karmada_interpreter::golden::{load_cases, GoldenCase};
 use karmada_interpreter::thirdparty;
 use serde_json::{json, Value};
 
-/// Texts of the Lua VM's own runtime errors (a script bug, not an answer).
-const RUNTIME_ERRORS: [&str; 8] = [
+/// Texts of the Lua VM's and the standard library's own runtime errors (a
+/// script bug, not an answer), in both PUC Lua's forms and gopher-lua's
+/// (Karmada's engine): `attempt to index field 'x' (a nil value)` and
+/// `attempt to index a non-table object(nil) with key 'x'`, `attempt to
+/// perform arithmetic on ...` and `cannot perform add operation between ...`,
+/// `attempt to get length of ...` and `__len undefined`, and so on. A script's
+/// own `error("spec.replicas must be a number, got string")` matches none.
+const RUNTIME_ERRORS: [&str; 15] = [
     "attempt to index",
     "attempt to call",
     "attempt to perform arithmetic",
     "attempt to compare",
     "attempt to concatenate",
     "attempt to get length",
+    "__len undefined",
+    "cannot perform ",
     "bad argument",
     "table index is nil",
+    "table index is NaN",
+    "'for' initial value must be a number",
+    "'for' limit must be a number",
+    "'for' step must be a number",
+    "for statement ",
 ];
+
+/// Where a mutation is applied.
+#[derive(Clone, Copy, Debug)]
+enum Target {
+    /// The operation's object (both copies for Retain).
+    Object,
+    /// The first member's reflected status (AggregateStatus).
+    MemberStatus,
+}
 
 #[derive(Clone, Copy, Debug)]
 enum Mutation {
     Remove,
     Null,
     Empty,
+    /// The field given a value of another JSON type: the `n`th of
+    /// [`retyped`]'s replacements for the field's current value.
+    Retype(usize),
 }
 
-const MUTATIONS: [Mutation; 3] = [Mutation::Remove, Mutation::Null, Mutation::Empty];
+const MUTATIONS: [Mutation; 5] = [
+    Mutation::Remove,
+    Mutation::Null,
+    Mutation::Empty,
+    Mutation::Retype(0),
+    Mutation::Retype(1),
+];
+
+/// A small fixed set of values of other JSON types for a value: an object
+/// becomes a string, a list an object or a string, a string a number or
+/// `false`, a number a string or `false` (what `x or 0` lets through), a
+/// boolean a string.
+fn retyped(value: &Value) -> Vec<Value> {
+    match value {
+        Value::Object(_) => vec![json!("text")],
+        Value::Array(_) => vec![json!({"key": "text"}), json!("text")],
+        Value::String(_) => vec![json!(1), json!(false)],
+        Value::Number(_) => vec![json!("text"), json!(false)],
+        Value::Bool(_) => vec![json!("text")],
+        Value::Null => vec![],
+    }
+}
 
 /// How deep mutations go (`spec.template.spec.containers[0].resources`).
 const MAX_DEPTH: usize = 6;
@@ -69,7 +115,9 @@ fn paths(value: &Value, prefix: &mut Vec<Value>, out: &mut Vec<Vec<Value>>) {
     }
 }
 
-fn mutated(object: &Value, path: &[Value], mutation: Mutation) -> Value {
+/// The object with `mutation` applied at `path`, or `None` when the mutation
+/// does not apply there (no second replacement for that JSON type).
+fn mutated(object: &Value, path: &[Value], mutation: Mutation) -> Option<Value> {
     let mut out = object.clone();
     let (last, parents) = path.split_last().expect("paths are not empty");
     let mut cur = &mut out;
@@ -83,7 +131,7 @@ fn mutated(object: &Value, path: &[Value], mutation: Mutation) -> Value {
         (Value::String(k), Value::Object(m)) => {
             if let Mutation::Remove = mutation {
                 m.remove(k);
-                return out;
+                return Some(out);
             }
             m.get_mut(k)
         }
@@ -93,7 +141,7 @@ fn mutated(object: &Value, path: &[Value], mutation: Mutation) -> Value {
                 if i < a.len() {
                     a.remove(i);
                 }
-                return out;
+                return Some(out);
             }
             a.get_mut(i)
         }
@@ -109,10 +157,11 @@ fn mutated(object: &Value, path: &[Value], mutation: Mutation) -> Value {
                 Value::Number(_) => json!(0),
                 _ => json!(false),
             },
+            Mutation::Retype(n) => retyped(slot).get(n)?.clone(),
             Mutation::Remove => unreachable!("handled above"),
         };
     }
-    out
+    Some(out)
 }
 
 fn seeds() -> Vec<GoldenCase> {
@@ -160,25 +209,60 @@ fn mutated_inputs_never_raise_lua_runtime_errors_in_bundled_scripts() {
         let Some(primary) = primary else { continue };
         let kind = primary["kind"].as_str().unwrap_or("").to_owned();
         covered.insert((kind.clone(), case.operation));
+        // Paths in the object, and for AggregateStatus in the first member's
+        // reflected status too (what `x or 0` and `#s` read there).
         let mut all = Vec::new();
         paths(&primary, &mut Vec::new(), &mut all);
-        for path in &all {
+        let mut all: Vec<(Target, Vec<Value>)> =
+            all.into_iter().map(|p| (Target::Object, p)).collect();
+        let item_status = case
+            .status_items
+            .as_ref()
+            .and_then(|items| items.first())
+            .and_then(|item| item.status.clone());
+        if let Some(status) = &item_status {
+            let mut in_status = Vec::new();
+            paths(status, &mut Vec::new(), &mut in_status);
+            all.extend(in_status.into_iter().map(|p| (Target::MemberStatus, p)));
+        }
+        for (target, path) in &all {
             for mutation in MUTATIONS {
                 // One run per (kind, operation, path, mutation): cases of the
                 // same kind share most of their fields.
-                if !tried.insert(format!("{kind} {} {path:?} {mutation:?}", case.operation)) {
+                if !tried.insert(format!(
+                    "{kind} {} {target:?} {path:?} {mutation:?}",
+                    case.operation
+                )) {
                     continue;
                 }
-                let object = mutated(&primary, path, mutation);
                 let mut variant = case.clone();
-                match case.operation {
-                    Op::Retain => variant.desired = Some(object.clone()),
-                    _ if case.desired.is_some() => variant.desired = Some(object.clone()),
-                    _ => variant.observed = Some(object.clone()),
-                }
-                // Retain also gets the mutated object as the member's copy.
-                if case.operation == Op::Retain {
-                    variant.observed = Some(object.clone());
+                match (target, &item_status) {
+                    (Target::Object, _) => {
+                        let Some(object) = mutated(&primary, path, mutation) else {
+                            continue;
+                        };
+                        match case.operation {
+                            // Retain also gets the mutated object as the
+                            // member's copy.
+                            Op::Retain => {
+                                variant.desired = Some(object.clone());
+                                variant.observed = Some(object);
+                            }
+                            _ if case.desired.is_some() => variant.desired = Some(object),
+                            _ => variant.observed = Some(object),
+                        }
+                    }
+                    (Target::MemberStatus, Some(status)) => {
+                        let Some(status) = mutated(status, path, mutation) else {
+                            continue;
+                        };
+                        if let Some(item) =
+                            variant.status_items.as_mut().and_then(|i| i.first_mut())
+                        {
+                            item.status = Some(status);
+                        }
+                    }
+                    (Target::MemberStatus, None) => continue,
                 }
                 let Ok(request) = variant.request() else {
                     continue;
@@ -188,7 +272,7 @@ fn mutated_inputs_never_raise_lua_runtime_errors_in_bundled_scripts() {
                     let message = e.to_string();
                     if runtime_error(&message) {
                         failures.push(format!(
-                            "{kind} {} with {path:?} {mutation:?}: {message}",
+                            "{kind} {} with {target:?} {path:?} {mutation:?}: {message}",
                             case.operation
                         ));
                     }
@@ -200,7 +284,7 @@ fn mutated_inputs_never_raise_lua_runtime_errors_in_bundled_scripts() {
     failures.dedup();
     assert!(runs > 500, "only {runs} runs");
     assert!(covered.len() > 50, "covered only {covered:?}");
-    eprintln!("{runs} runs");
+    eprintln!("{runs} runs over {} (kind, operation) pairs", covered.len());
     assert!(
         failures.is_empty(),
         "{} runtime errors in {runs} runs:\n{}",
