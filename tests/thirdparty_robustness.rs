@@ -47,6 +47,9 @@ enum Target {
     Object,
     /// The first member's reflected status (AggregateStatus).
     MemberStatus,
+    /// The status item list itself (AggregateStatus): removed (`nil` in
+    /// Lua), emptied, or its first item's status null or a string.
+    ItemList,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -225,6 +228,9 @@ fn mutated_inputs_never_raise_lua_runtime_errors_in_bundled_scripts() {
             paths(status, &mut Vec::new(), &mut in_status);
             all.extend(in_status.into_iter().map(|p| (Target::MemberStatus, p)));
         }
+        if case.status_items.is_some() {
+            all.push((Target::ItemList, Vec::new()));
+        }
         for (target, path) in &all {
             for mutation in MUTATIONS {
                 // One run per (kind, operation, path, mutation): cases of the
@@ -263,6 +269,22 @@ fn mutated_inputs_never_raise_lua_runtime_errors_in_bundled_scripts() {
                         }
                     }
                     (Target::MemberStatus, None) => continue,
+                    (Target::ItemList, _) => match mutation {
+                        Mutation::Remove => variant.status_items = None,
+                        Mutation::Empty => variant.status_items = Some(Vec::new()),
+                        Mutation::Null | Mutation::Retype(0) => {
+                            let Some(item) =
+                                variant.status_items.as_mut().and_then(|i| i.first_mut())
+                            else {
+                                continue;
+                            };
+                            item.status = match mutation {
+                                Mutation::Null => None,
+                                _ => Some(json!("text")),
+                            };
+                        }
+                        Mutation::Retype(_) => continue,
+                    },
                 }
                 let Ok(request) = variant.request() else {
                     continue;
