@@ -22,7 +22,7 @@ use serde_json::{json, Value};
 /// perform arithmetic on ...` and `cannot perform add operation between ...`,
 /// `attempt to get length of ...` and `__len undefined`, and so on. A script's
 /// own `error("spec.replicas must be a number, got string")` matches none.
-const RUNTIME_ERRORS: [&str; 15] = [
+const RUNTIME_ERRORS: [&str; 17] = [
     "attempt to index",
     "attempt to call",
     "attempt to perform arithmetic",
@@ -38,6 +38,8 @@ const RUNTIME_ERRORS: [&str; 15] = [
     "'for' limit must be a number",
     "'for' step must be a number",
     "for statement ",
+    "invalid key to 'next'",
+    "invalid value (at index",
 ];
 
 /// Where a mutation is applied.
@@ -313,4 +315,32 @@ fn mutated_inputs_never_raise_lua_runtime_errors_in_bundled_scripts() {
         failures.len(),
         failures.join("\n")
     );
+}
+
+#[test]
+fn the_classifier_tells_lua_runtime_errors_from_the_scripts_own_errors() {
+    for lua in [
+        "<string>:3: attempt to index field 'metadata' (a nil value)",
+        "<string>:3: attempt to index a non-table object(nil) with key 'metadata'",
+        "<string>:5: attempt to perform arithmetic on field '?' (a string value)",
+        "<string>:5: cannot perform add operation between number and string",
+        "<string>:6: cannot perform concat operation between string and nil",
+        "<string>:7: attempt to get length of local 's' (a boolean value)",
+        "<string>:7: __len undefined",
+        "<string>:9: bad argument #1 to 'ipairs' (table expected, got string)",
+        "<string>:9: attempt to compare number with string",
+        "<string>:2: attempt to call a non-function object",
+        "<string>:4: 'for' initial value must be a number",
+        "<string>:4: for statement init must be a number",
+    ] {
+        assert!(runtime_error(lua), "{lua}");
+    }
+    for own in [
+        "status.replicas of cluster member1 must be a number, got string",
+        "spec.template must be an object, got string",
+        "status.rulecount.generate of cluster member1 is required: Kyverno reports every counter",
+        "statusItems are required: a SidecarSet's status is summed over its members",
+    ] {
+        assert!(!runtime_error(own), "{own}");
+    }
 }
