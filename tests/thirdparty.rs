@@ -103,3 +103,46 @@ fn every_bundled_kind_is_listed() {
         "{text}"
     );
 }
+
+/// `spec.mpiReplicaSpecs` is a map, which has no order (Karmada's own script
+/// lists the components in Go's random map order): the bundled MPIJob script
+/// sorts them by name, so every call gives the same list whatever order the
+/// engine hands the map's keys over in. Golden cases compare components as a
+/// set and cannot show this.
+#[test]
+fn mpijob_components_come_sorted_by_name() {
+    let template = json!({"spec": {"containers": [{"name": "c", "image": "mpi"}]}});
+    let object = json!({
+        "apiVersion": "kubeflow.org/v2beta1", "kind": "MPIJob",
+        "metadata": {"name": "pi", "namespace": "ml"},
+        "spec": {"mpiReplicaSpecs": {
+            "Worker": {"replicas": 2, "template": template},
+            "Launcher": {"replicas": 1, "template": template},
+            "Evaluator": {"template": template},
+            "Chief": {"replicas": 1, "template": template},
+            "PS": {"replicas": 1, "template": template},
+            "Master": {"replicas": 1, "template": template},
+            "Server": {"replicas": 1, "template": template},
+            "Driver": {"replicas": 1, "template": template}
+        }}
+    });
+    let chain = Interpreter::default();
+    for _ in 0..3 {
+        let answer = chain.get_components(&object).unwrap();
+        assert_eq!(answer.served_by.layer, LayerKind::Thirdparty);
+        let names: Vec<&str> = answer.value.iter().map(|c| c.name.as_str()).collect();
+        assert_eq!(
+            names,
+            [
+                "Chief",
+                "Driver",
+                "Evaluator",
+                "Launcher",
+                "Master",
+                "PS",
+                "Server",
+                "Worker"
+            ]
+        );
+    }
+}

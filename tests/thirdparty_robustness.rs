@@ -2,11 +2,11 @@
 //! the API server could store: every input of the project's own bundled
 //! golden cases (`thirdparty/*/testdata`), for every bundled (kind,
 //! operation), is mutated deterministically — each field removed, set to
-//! null and emptied, the changes an API server stores for any schema — and
-//! the bundled layer must answer or fail with an error of the script's own
-//! (naming what is wrong), never with "attempt to index a non-table object" and the
-//! like. (A field given another JSON type, which a structural schema refuses,
-//! is not covered yet.)
+//! null, emptied, and given another JSON type (which a structural schema
+//! refuses, but an object without a schema or an old stored object may carry)
+//! — and the bundled layer must answer or fail with an error of the script's
+//! own (naming what is wrong), never with "attempt to index a nil value" and
+//! the like.
 
 use std::path::Path;
 
@@ -15,28 +15,78 @@ use karmada_interpreter::golden::{load_cases, GoldenCase};
 use karmada_interpreter::thirdparty;
 use serde_json::{json, Value};
 
-/// Texts of the Lua VM's own runtime errors (a script bug, not an answer),
-/// in gopher-lua's words as the engine writes them.
-const RUNTIME_ERRORS: [&str; 9] = [
+/// Texts of the Lua VM's and the standard library's own runtime errors (a
+/// script bug, not an answer), in both PUC Lua's forms and gopher-lua's
+/// (Karmada's engine): `attempt to index field 'x' (a nil value)` and
+/// `attempt to index a non-table object(nil) with key 'x'`, `attempt to
+/// perform arithmetic on ...` and `cannot perform add operation between ...`,
+/// `attempt to get length of ...` and `__len undefined`, and so on. A script's
+/// own `error("spec.replicas must be a number, got string")` matches none.
+const RUNTIME_ERRORS: [&str; 18] = [
     "attempt to index",
     "attempt to call",
-    "cannot perform",
+    "attempt to perform arithmetic",
     "attempt to compare",
+    "attempt to concatenate",
+    "attempt to get length",
     "__len undefined",
     "__unm undefined",
-    "for statement",
+    "cannot perform ",
     "bad argument",
     "table index is nil",
+    "table index is NaN",
+    "'for' initial value must be a number",
+    "'for' limit must be a number",
+    "'for' step must be a number",
+    "for statement ",
+    "invalid key to 'next'",
+    "invalid value (at index",
 ];
+
+/// Where a mutation is applied.
+#[derive(Clone, Copy, Debug)]
+enum Target {
+    /// The operation's object (both copies for Retain).
+    Object,
+    /// The first member's reflected status (AggregateStatus).
+    MemberStatus,
+    /// The status item list itself (AggregateStatus): removed (`nil` in
+    /// Lua), emptied, or its first item's status null or a string.
+    ItemList,
+}
 
 #[derive(Clone, Copy, Debug)]
 enum Mutation {
     Remove,
     Null,
     Empty,
+    /// The field given a value of another JSON type: the `n`th of
+    /// [`retyped`]'s replacements for the field's current value.
+    Retype(usize),
 }
 
-const MUTATIONS: [Mutation; 3] = [Mutation::Remove, Mutation::Null, Mutation::Empty];
+const MUTATIONS: [Mutation; 5] = [
+    Mutation::Remove,
+    Mutation::Null,
+    Mutation::Empty,
+    Mutation::Retype(0),
+    Mutation::Retype(1),
+];
+
+/// A small fixed set of values of other JSON types for a value: an object
+/// becomes a string, a list an object or a string, a string a number or
+/// `false`, a number a string or `false` (what `x or 0` lets through), a
+/// boolean a string.
+fn retyped(value: &Value) -> Vec<Value> {
+    match value {
+        Value::Object(_) => vec![json!("text")],
+        Value::Array(_) => vec![json!({"key": "text"}), json!("text")],
+        Value::String(_) => vec![json!(1), json!(false)],
+        Value::Number(_) => vec![json!("text"), json!(false)],
+        Value::Bool(_) => vec![json!("text")],
+        Value::Null => vec![],
+    }
+}
 
 /// How deep mutations go (`spec.template.spec.containers[0].resources`).
 const MAX_DEPTH: usize = 6;
@@ -71,7 +121,9 @@ fn paths(value: &Value, prefix: &mut Vec<Value>, out: &mut Vec<Vec<Value>>) {
     }
 }
 
-fn mutated(object: &Value, path: &[Value], mutation: Mutation) -> Value {
+/// The object with `mutation` applied at `path`, or `None` when the mutation
+/// does not apply there (no second replacement for that JSON type).
+fn mutated(object: &Value, path: &[Value], mutation: Mutation) -> Option<Value> {
     let mut out = object.clone();
     let (last, parents) = path.split_last().expect("paths are not empty");
     let mut cur = &mut out;
@@ -85,7 +137,7 @@ fn mutated(object: &Value, path: &[Value], mutation: Mutation) -> Value {
         (Value::String(k), Value::Object(m)) => {
             if let Mutation::Remove = mutation {
                 m.remove(k);
-                return out;
+                return Some(out);
             }
             m.get_mut(k)
         }
@@ -95,7 +147,7 @@ fn mutated(object: &Value, path: &[Value], mutation: Mutation) -> Value {
                 if i < a.len() {
                     a.remove(i);
                 }
-                return out;
+                return Some(out);
             }
             a.get_mut(i)
         }
@@ -111,10 +163,11 @@ fn mutated(object: &Value, path: &[Value], mutation: Mutation) -> Value {
                 Value::Number(_) => json!(0),
                 _ => json!(false),
             },
+            Mutation::Retype(n) => retyped(slot).get(n)?.clone(),
             Mutation::Remove => unreachable!("handled above"),
         };
     }
-    out
+    Some(out)
 }
 
 fn seeds() -> Vec<GoldenCase> {
@@ -162,25 +215,79 @@ fn mutated_inputs_never_raise_lua_runtime_errors_in_bundled_scripts() {
         let Some(primary) = primary else { continue };
         let kind = primary["kind"].as_str().unwrap_or("").to_owned();
         covered.insert((kind.clone(), case.operation));
+        // Paths in the object, and for AggregateStatus in the first member's
+        // reflected status too (what `x or 0` and `#s` read there).
         let mut all = Vec::new();
         paths(&primary, &mut Vec::new(), &mut all);
-        for path in &all {
+        let mut all: Vec<(Target, Vec<Value>)> =
+            all.into_iter().map(|p| (Target::Object, p)).collect();
+        let item_status = case
+            .status_items
+            .as_ref()
+            .and_then(|items| items.first())
+            .and_then(|item| item.status.clone());
+        if let Some(status) = &item_status {
+            let mut in_status = Vec::new();
+            paths(status, &mut Vec::new(), &mut in_status);
+            all.extend(in_status.into_iter().map(|p| (Target::MemberStatus, p)));
+        }
+        if case.status_items.is_some() {
+            all.push((Target::ItemList, Vec::new()));
+        }
+        for (target, path) in &all {
             for mutation in MUTATIONS {
                 // One run per (kind, operation, path, mutation): cases of the
                 // same kind share most of their fields.
-                if !tried.insert(format!("{kind} {} {path:?} {mutation:?}", case.operation)) {
+                if !tried.insert(format!(
+                    "{kind} {} {target:?} {path:?} {mutation:?}",
+                    case.operation
+                )) {
                     continue;
                 }
-                let object = mutated(&primary, path, mutation);
                 let mut variant = case.clone();
-                match case.operation {
-                    Op::Retain => variant.desired = Some(object.clone()),
-                    _ if case.desired.is_some() => variant.desired = Some(object.clone()),
-                    _ => variant.observed = Some(object.clone()),
-                }
-                // Retain also gets the mutated object as the member's copy.
-                if case.operation == Op::Retain {
-                    variant.observed = Some(object.clone());
+                match (target, &item_status) {
+                    (Target::Object, _) => {
+                        let Some(object) = mutated(&primary, path, mutation) else {
+                            continue;
+                        };
+                        match case.operation {
+                            // Retain also gets the mutated object as the
+                            // member's copy.
+                            Op::Retain => {
+                                variant.desired = Some(object.clone());
+                                variant.observed = Some(object);
+                            }
+                            _ if case.desired.is_some() => variant.desired = Some(object),
+                            _ => variant.observed = Some(object),
+                        }
+                    }
+                    (Target::MemberStatus, Some(status)) => {
+                        let Some(status) = mutated(status, path, mutation) else {
+                            continue;
+                        };
+                        if let Some(item) =
+                            variant.status_items.as_mut().and_then(|i| i.first_mut())
+                        {
+                            item.status = Some(status);
+                        }
+                    }
+                    (Target::MemberStatus, None) => continue,
+                    (Target::ItemList, _) => match mutation {
+                        Mutation::Remove => variant.status_items = None,
+                        Mutation::Empty => variant.status_items = Some(Vec::new()),
+                        Mutation::Null | Mutation::Retype(0) => {
+                            let Some(item) =
+                                variant.status_items.as_mut().and_then(|i| i.first_mut())
+                            else {
+                                continue;
+                            };
+                            item.status = match mutation {
+                                Mutation::Null => None,
+                                _ => Some(json!("text")),
+                            };
+                        }
+                        Mutation::Retype(_) => continue,
+                    },
                 }
                 let Ok(request) = variant.request() else {
                     continue;
@@ -190,7 +297,7 @@ fn mutated_inputs_never_raise_lua_runtime_errors_in_bundled_scripts() {
                     let message = e.to_string();
                     if runtime_error(&message) {
                         failures.push(format!(
-                            "{kind} {} with {path:?} {mutation:?}: {message}",
+                            "{kind} {} with {target:?} {path:?} {mutation:?}: {message}",
                             case.operation
                         ));
                     }
@@ -202,11 +309,39 @@ fn mutated_inputs_never_raise_lua_runtime_errors_in_bundled_scripts() {
     failures.dedup();
     assert!(runs > 500, "only {runs} runs");
     assert!(covered.len() > 50, "covered only {covered:?}");
-    eprintln!("{runs} runs");
+    eprintln!("{runs} runs over {} (kind, operation) pairs", covered.len());
     assert!(
         failures.is_empty(),
         "{} runtime errors in {runs} runs:\n{}",
         failures.len(),
         failures.join("\n")
     );
+}
+
+#[test]
+fn the_classifier_tells_lua_runtime_errors_from_the_scripts_own_errors() {
+    for lua in [
+        "<string>:3: attempt to index field 'metadata' (a nil value)",
+        "<string>:3: attempt to index a non-table object(nil) with key 'metadata'",
+        "<string>:5: attempt to perform arithmetic on field '?' (a string value)",
+        "<string>:5: cannot perform add operation between number and string",
+        "<string>:6: cannot perform concat operation between string and nil",
+        "<string>:7: attempt to get length of local 's' (a boolean value)",
+        "<string>:7: __len undefined",
+        "<string>:9: bad argument #1 to 'ipairs' (table expected, got string)",
+        "<string>:9: attempt to compare number with string",
+        "<string>:2: attempt to call a non-function object",
+        "<string>:4: 'for' initial value must be a number",
+        "<string>:4: for statement init must be a number",
+    ] {
+        assert!(runtime_error(lua), "{lua}");
+    }
+    for own in [
+        "status.replicas of cluster member1 must be a number, got string",
+        "spec.template must be an object, got string",
+        "status.rulecount.generate of cluster member1 is required: Kyverno reports every counter",
+        "statusItems are required: a SidecarSet's status is summed over its members",
+    ] {
+        assert!(!runtime_error(own), "{own}");
+    }
 }
