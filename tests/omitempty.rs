@@ -173,7 +173,8 @@ spec:
         .customizations(customizations)
         .build()
         .unwrap();
-    let object = workload(json!([{"key": "k", "operator": "", "value": "", "effect": "NoSchedule"}]));
+    let object =
+        workload(json!([{"key": "k", "operator": "", "value": "", "effect": "NoSchedule"}]));
     let status = chain.reflect_status(&object).unwrap().value.unwrap();
     assert_eq!(
         status,
