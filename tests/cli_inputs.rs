@@ -380,3 +380,26 @@ fn urls_are_refused_in_words() {
         );
     }
 }
+
+/// Every command's `-f` reads customizations through the same loader:
+/// `list` takes a directory (with `-R`) and standard input like `run`.
+#[test]
+fn every_command_reads_f_the_same_way() {
+    let dir = tree("list", &[("rules/nested/health.yaml", &health())]);
+    let rules = dir.join("rules");
+    let declarative = |out: &Output| {
+        stdout(out)
+            .lines()
+            .any(|l| l.contains("Workload") && l.contains("declarative"))
+    };
+    let flat = cli(&["list", "-f", arg(&rules)]);
+    assert_eq!(flat.status.code(), Some(0), "{}", stderr(&flat));
+    assert!(!declarative(&flat), "{}", stdout(&flat));
+    let recursive = cli(&["list", "-R", "-f", arg(&rules)]);
+    assert_eq!(recursive.status.code(), Some(0), "{}", stderr(&recursive));
+    assert!(declarative(&recursive), "{}", stdout(&recursive));
+    let piped = cli_with_stdin(&["list", "-f", "-"], &health());
+    assert_eq!(piped.status.code(), Some(0), "{}", stderr(&piped));
+    assert!(declarative(&piped), "{}", stdout(&piped));
+    let _ = std::fs::remove_dir_all(&dir);
+}
