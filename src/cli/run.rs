@@ -92,28 +92,34 @@ pub fn run(args: RunArgs) -> karmada_interpreter::Result<ExitCode> {
     // input's failure worded as karmadactl words it.
     let mut loader = Loader::new();
     let customizations = loader.customizations("-f", &args.files, args.recursive)?;
-    let failed = |what: &str| {
-        let what = what.to_owned();
-        move |source| Error::Load { what, source }
+    let mut object = |flag: &str, value: Option<&str>, what: &str| {
+        value
+            .map(|f| loader.object(flag, f))
+            .transpose()
+            .map_err(|source| Error::Load {
+                what: what.to_owned(),
+                source,
+            })
     };
-    let desired = args
-        .desired_file
-        .as_deref()
-        .map(|f| loader.object("--desired-file", f))
-        .transpose()
-        .map_err(failed("fail to get desired object"))?;
-    let observed = args
-        .observed_file
-        .as_deref()
-        .map(|f| loader.object("--observed-file", f))
-        .transpose()
-        .map_err(failed("fail to get observed object"))?;
+    let desired = object(
+        "--desired-file",
+        args.desired_file.as_deref(),
+        "fail to get desired object",
+    )?;
+    let observed = object(
+        "--observed-file",
+        args.observed_file.as_deref(),
+        "fail to get observed object",
+    )?;
     let items = args
         .status_file
         .as_deref()
         .map(|f| loader.status_items("--status-file", f))
         .transpose()
-        .map_err(failed("fail to get status items"))?;
+        .map_err(|source| Error::Load {
+            what: "fail to get status items".to_owned(),
+            source,
+        })?;
 
     let fail = |message: String| {
         eprintln!("Execute {op} error: {message}");
