@@ -97,6 +97,17 @@ pub enum Error {
         searched: Vec<PathBuf>,
     },
 
+    /// A command-line input (`-f`, `--desired-file`, ...) could not be
+    /// found, read or decoded.
+    #[error("{what}: {source}")]
+    Load {
+        /// What was being loaded, e.g. `fail to get desired object`.
+        what: String,
+        /// Why it failed.
+        #[source]
+        source: crate::load::LoadError,
+    },
+
     /// A file could not be read.
     #[error("{}: {source}", path.display())]
     Io {

@@ -1,11 +1,14 @@
 //! Loading configuration documents (customizations, webhook configurations)
-//! from YAML or JSON files.
+//! from YAML or JSON files, and the command-line inputs of `run` and `check`
+//! as kubectl reads its `-f` values ([`Loader`]).
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use serde::de::DeserializeOwned;
 
-use crate::api::{ResourceInterpreterCustomization, ResourceInterpreterWebhookConfiguration};
+use crate::api::{
+    AggregatedStatusItem, ResourceInterpreterCustomization, ResourceInterpreterWebhookConfiguration,
+};
 use crate::error::{Error, Result};
 
 /// Every `ResourceInterpreterCustomization` in a YAML/JSON stream. Documents of
@@ -83,4 +86,353 @@ fn typed_documents<T: DeserializeOwned>(text: &str, source: &str, kind: &str) ->
         out.push(item);
     }
     Ok(out)
+}
+
+/// What one command-line input names, once expanded as kubectl expands
+/// `-f` values: a file, or standard input (`-`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Source {
+    /// A file (named, found in a directory, or matched by a pattern).
+    File(PathBuf),
+    /// Standard input, named `-` on the command line.
+    Stdin,
+}
+
+impl Source {
+    /// The name messages give the source: the path, or `STDIN`.
+    pub fn name(&self) -> String {
+        match self {
+            Source::File(path) => path.display().to_string(),
+            Source::Stdin => "STDIN".to_owned(),
+        }
+    }
+}
+
+/// Why a command-line input could not be found or read.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum LoadError {
+    /// Neither a file, a directory, nor a pattern matching anything.
+    #[error("the path \"{}\" does not exist", path.display())]
+    NotFound {
+        /// The path as given.
+        path: PathBuf,
+    },
+    /// A glob pattern that cannot be parsed.
+    #[error("pattern \"{pattern}\" is not valid: {source}")]
+    Pattern {
+        /// The pattern as given.
+        pattern: String,
+        /// The pattern parser's error.
+        #[source]
+        source: glob::PatternError,
+    },
+    /// An `http://` or `https://` input: not fetched by this tool.
+    #[error("{url}: URLs are not supported; download the file and give its path (or `-` and pipe it in)")]
+    Url {
+        /// The URL as given.
+        url: String,
+    },
+    /// `-` given to more than one input: standard input can be read once.
+    #[error("standard input can be read once, but both {first} and {second} name it (`-`)")]
+    StdinTwice {
+        /// The flag that read standard input first.
+        first: String,
+        /// The flag that asked for it again.
+        second: String,
+    },
+    /// A file or directory that could not be read.
+    #[error("{}: {source}", path.display())]
+    Io {
+        /// The file or directory.
+        path: PathBuf,
+        /// The I/O error.
+        #[source]
+        source: std::io::Error,
+    },
+    /// Standard input could not be read.
+    #[error("STDIN: {0}")]
+    Stdin(#[source] std::io::Error),
+    /// A document that is not valid YAML or JSON.
+    #[error("error parsing {source_name}: {source}")]
+    Yaml {
+        /// The file (or `STDIN`).
+        source_name: String,
+        /// The parser's error, with the document's position.
+        #[source]
+        source: crate::yaml::YamlError,
+    },
+    /// A document that does not decode as what the input holds.
+    #[error("error parsing {source_name}: document {index}: {detail}")]
+    Decode {
+        /// The file (or `STDIN`).
+        source_name: String,
+        /// 1-based position of the document in its stream.
+        index: usize,
+        /// What does not decode.
+        detail: String,
+    },
+    /// An input meant to hold one object holds none.
+    #[error("no object found in {sources}, expect one")]
+    NoObject {
+        /// The sources read, comma-separated.
+        sources: String,
+    },
+    /// An input meant to hold one object holds several.
+    #[error("get {count} objects, expect one at most")]
+    ManyObjects {
+        /// How many objects the input holds.
+        count: usize,
+    },
+}
+
+/// The extensions of the files taken from a directory (a file named
+/// explicitly is read whatever its name).
+const DIRECTORY_EXTENSIONS: [&str; 3] = ["json", "yaml", "yml"];
+
+/// Reads command-line inputs as kubectl (and so `karmadactl interpret`)
+/// reads its `-f` values: files, directories (their `.json`, `.yaml` and
+/// `.yml` files in name order; subdirectories only when recursive), glob
+/// patterns (when no such path exists), and `-` for standard input, which
+/// one input at most may name.
+#[derive(Debug, Default)]
+pub struct Loader {
+    /// The flag that read standard input, once one has.
+    stdin_read_by: Option<String>,
+}
+
+/// One document of a command-line input.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SourceDocument {
+    /// The source's name (path or `STDIN`).
+    pub source_name: String,
+    /// 1-based position of the document in its source.
+    pub index: usize,
+    /// The document (empty and `null` documents are left out).
+    pub value: serde_json::Value,
+}
+
+impl Loader {
+    /// A loader no input has read standard input through yet.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// The sources `values` name, in the order kubectl visits them. Each
+    /// value may hold several comma-separated paths when `split_commas`
+    /// (kubectl's `-f` is a list flag; single-path flags are not split).
+    ///
+    /// ```
+    /// use karmada_interpreter::load::{Loader, Source};
+    /// let sources = Loader::sources(&["-".to_owned()], false, true).unwrap();
+    /// assert_eq!(sources, vec![Source::Stdin]);
+    /// assert!(Loader::sources(&["no/such/*.yaml".to_owned()], false, true).is_err());
+    /// ```
+    pub fn sources(
+        values: &[String],
+        recursive: bool,
+        split_commas: bool,
+    ) -> Result<Vec<Source>, LoadError> {
+        let mut out = Vec::new();
+        for value in values {
+            let parts: Vec<&str> = if split_commas {
+                value.split(',').filter(|p| !p.is_empty()).collect()
+            } else {
+                vec![value.as_str()]
+            };
+            for part in parts {
+                expand(part, recursive, &mut out)?;
+            }
+        }
+        Ok(out)
+    }
+
+    /// The text of `source`, read for `flag` (named in the error when
+    /// standard input was already read for another flag).
+    pub fn read(&mut self, source: &Source, flag: &str) -> Result<String, LoadError> {
+        match source {
+            Source::File(path) => std::fs::read_to_string(path).map_err(|source| LoadError::Io {
+                path: path.clone(),
+                source,
+            }),
+            Source::Stdin => {
+                if let Some(first) = &self.stdin_read_by {
+                    return Err(LoadError::StdinTwice {
+                        first: first.clone(),
+                        second: flag.to_owned(),
+                    });
+                }
+                self.stdin_read_by = Some(flag.to_owned());
+                std::io::read_to_string(std::io::stdin()).map_err(LoadError::Stdin)
+            }
+        }
+    }
+
+    /// Every non-empty document of the sources `values` name, in order.
+    pub fn documents(
+        &mut self,
+        flag: &str,
+        values: &[String],
+        recursive: bool,
+        split_commas: bool,
+    ) -> Result<Vec<SourceDocument>, LoadError> {
+        let mut out = Vec::new();
+        for source in Self::sources(values, recursive, split_commas)? {
+            let text = self.read(&source, flag)?;
+            let source_name = source.name();
+            for doc in crate::yaml::documents(&text) {
+                let doc = doc.map_err(|source| LoadError::Yaml {
+                    source_name: source_name.clone(),
+                    source,
+                })?;
+                if let Some(value) = doc.value {
+                    out.push(SourceDocument {
+                        source_name: source_name.clone(),
+                        index: doc.index,
+                        value,
+                    });
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// The customizations in the sources `values` name (`-f`: repeatable,
+    /// comma-separated, directories recursed into when `recursive`).
+    pub fn customizations(
+        &mut self,
+        flag: &str,
+        values: &[String],
+        recursive: bool,
+    ) -> Result<Vec<ResourceInterpreterCustomization>> {
+        let mut out = Vec::new();
+        for source in Self::sources(values, recursive, true).map_err(|source| Error::Load {
+            what: "fail to get customization object".to_owned(),
+            source,
+        })? {
+            let text = self.read(&source, flag).map_err(|source| Error::Load {
+                what: "fail to get customization object".to_owned(),
+                source,
+            })?;
+            out.extend(customizations_from_str(&text, &source.name())?);
+        }
+        Ok(out)
+    }
+
+    /// The one object the source `value` names (a file, a directory, a
+    /// pattern or `-`): none or several are an error.
+    pub fn object(&mut self, flag: &str, value: &str) -> Result<serde_json::Value, LoadError> {
+        let values = [value.to_owned()];
+        let mut docs = self.documents(flag, &values, false, false)?;
+        match docs.len() {
+            1 => Ok(docs.remove(0).value),
+            0 => Err(LoadError::NoObject {
+                sources: Self::sources(&values, false, false)?
+                    .iter()
+                    .map(Source::name)
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            }),
+            count => Err(LoadError::ManyObjects { count }),
+        }
+    }
+
+    /// The aggregated status items in the source `value` names (a file, a
+    /// directory, a pattern or `-`), one per non-empty document.
+    pub fn status_items(
+        &mut self,
+        flag: &str,
+        value: &str,
+    ) -> Result<Vec<AggregatedStatusItem>, LoadError> {
+        self.documents(flag, &[value.to_owned()], false, false)?
+            .into_iter()
+            .map(|doc| {
+                serde_json::from_value(doc.value).map_err(|e| LoadError::Decode {
+                    source_name: doc.source_name,
+                    index: doc.index,
+                    detail: e.to_string(),
+                })
+            })
+            .collect()
+    }
+}
+
+/// Adds what one path names to `out`: `-`, a file, a directory's files, or
+/// a pattern's matches (only when no such path exists, as kubectl does).
+fn expand(value: &str, recursive: bool, out: &mut Vec<Source>) -> Result<(), LoadError> {
+    if value == "-" {
+        out.push(Source::Stdin);
+        return Ok(());
+    }
+    if value.starts_with("http://") || value.starts_with("https://") {
+        return Err(LoadError::Url {
+            url: value.to_owned(),
+        });
+    }
+    let path = Path::new(value);
+    if path.exists() {
+        return visit(path, recursive, out);
+    }
+    let matches = glob::glob(value).map_err(|source| LoadError::Pattern {
+        pattern: value.to_owned(),
+        source,
+    })?;
+    let mut found = false;
+    for entry in matches {
+        let matched = entry.map_err(|e| LoadError::Io {
+            path: e.path().to_owned(),
+            source: std::io::Error::new(e.error().kind(), e.error().to_string()),
+        })?;
+        found = true;
+        visit(&matched, recursive, out)?;
+    }
+    if found {
+        Ok(())
+    } else {
+        Err(LoadError::NotFound {
+            path: path.to_owned(),
+        })
+    }
+}
+
+/// A file named as such, or a directory's files with one of
+/// [`DIRECTORY_EXTENSIONS`], visited as Go's `filepath.Walk` visits them:
+/// entries in name order, a subdirectory's files where its name sorts
+/// (subdirectories only when `recursive`; symbolic links inside a directory
+/// are not followed into).
+fn visit(root: &Path, recursive: bool, out: &mut Vec<Source>) -> Result<(), LoadError> {
+    if root.is_dir() {
+        walk(root, recursive, out)
+    } else {
+        out.push(Source::File(root.to_owned()));
+        Ok(())
+    }
+}
+
+fn walk(dir: &Path, recursive: bool, out: &mut Vec<Source>) -> Result<(), LoadError> {
+    let io = |path: &Path| {
+        let path = path.to_owned();
+        move |source| LoadError::Io { path, source }
+    };
+    let mut entries = std::fs::read_dir(dir)
+        .map_err(io(dir))?
+        .map(|e| e.map(|e| e.path()))
+        .collect::<std::io::Result<Vec<_>>>()
+        .map_err(io(dir))?;
+    entries.sort();
+    for path in entries {
+        let meta = std::fs::symlink_metadata(&path).map_err(io(&path))?;
+        if meta.is_dir() {
+            if recursive {
+                walk(&path, recursive, out)?;
+            }
+        } else if path
+            .extension()
+            .and_then(|e| e.to_str())
+            .is_some_and(|e| DIRECTORY_EXTENSIONS.contains(&e))
+        {
+            out.push(Source::File(path));
+        }
+    }
+    Ok(())
 }

@@ -211,76 +211,21 @@ fn strip_location(message: &str) -> String {
     }
 }
 
-/// How many continuation lines of quoted scalars one document may have
-/// re-indented before the parser's error is reported as it is.
-const MAX_REINDENTS: usize = 256;
-
 /// Parses one document with the YAML 1.2 core schema (`y`, `n`, `yes`, `off`
-/// ... stay strings), reading what go-yaml reads: go-yaml (libyaml) folds the
+/// ... stay strings), reading what go-yaml reads. go-yaml (libyaml) folds the
 /// continuation lines of a quoted scalar whatever their indentation, and
-/// kubectl writes long single-quoted strings with continuation lines indented
-/// like their key, which the YAML 1.2 spec (and so our parser) refuses. The
-/// leading blanks of a continuation line are not part of the value, so such a
-/// line is indented further and the document parsed again.
+/// kubectl writes long quoted strings with continuation lines indented like
+/// their key (`message: 'a long\n  text'` inside a list item): the YAML 1.2
+/// spec wants them indented further, but the parser's default (non-strict)
+/// indentation reads them as go-yaml and PyYAML do, so `strict_indentation`
+/// stays off.
 fn parse_like_go_yaml(chunk: &str, limits: Limits) -> Result<Value, serde_saphyr::Error> {
-    let options = || serde_saphyr::options! { strict_booleans: true, budget: Some(budget(limits)) };
-    let mut text = std::borrow::Cow::Borrowed(chunk);
-    let mut reindents = 0;
-    loop {
-        let err = match serde_saphyr::from_str_with_options::<Value>(&text, options()) {
-            Ok(value) => return Ok(value),
-            Err(err) => err,
-        };
-        let Some(line) = under_indented_quoted_line(&err) else {
-            return Err(err);
-        };
-        if reindents == MAX_REINDENTS {
-            return Err(err);
-        }
-        reindents += 1;
-        text = std::borrow::Cow::Owned(indent_line(&text, line));
-    }
-}
-
-/// The 1-based line of a quoted scalar's continuation line that the parser
-/// refused as under-indented.
-fn under_indented_quoted_line(err: &serde_saphyr::Error) -> Option<usize> {
-    use serde_saphyr::granit_parser::ErrorKind;
-    use serde_saphyr::ExternalMessageSource;
-    let mut err = err;
-    while let serde_saphyr::Error::WithSnippet { error, .. }
-    | serde_saphyr::Error::AliasError { error, .. } = err
-    {
-        err = error;
-    }
-    match err {
-        serde_saphyr::Error::ExternalMessage {
-            source, location, ..
-        } => match source.as_ref() {
-            ExternalMessageSource::Parser(scan)
-                if *scan.kind() == ErrorKind::InvalidQuotedScalarIndent =>
-            {
-                usize::try_from(location.line()).ok()
-            }
-            _ => None,
-        },
-        _ => None,
-    }
-}
-
-/// Doubles the indentation of the 1-based `line` (plus one blank), so that
-/// repeated refusals of the same line reach any enclosing block's indentation
-/// in a few steps.
-fn indent_line(text: &str, line: usize) -> String {
-    let mut out = String::with_capacity(text.len() + 16);
-    for (i, l) in text.split_inclusive('\n').enumerate() {
-        if i + 1 == line {
-            let indent = l.len() - l.trim_start_matches([' ', '\t']).len();
-            out.extend(std::iter::repeat_n(' ', indent + 1));
-        }
-        out.push_str(l);
-    }
-    out
+    let options = serde_saphyr::options! {
+        strict_booleans: true,
+        strict_indentation: false,
+        budget: Some(budget(limits)),
+    };
+    serde_saphyr::from_str_with_options::<Value>(chunk, options)
 }
 
 /// Parses a single YAML (or JSON) document into a JSON value.
@@ -353,6 +298,29 @@ mod tests {
             from_str(deep).unwrap(),
             json!({"a": {"b": {"c": "one two three", "d": 1}}})
         );
+    }
+
+    /// Quoted and plain scalars over several lines read as go-yaml (and
+    /// PyYAML) read them, whatever the continuation lines' indentation.
+    #[rstest::rstest]
+    #[case::single_quoted_at_top_level("m: 'one\ntwo\nthree'\nn: 1\n", json!({"m": "one two three", "n": 1}))]
+    #[case::double_quoted_at_top_level("m: \"one\ntwo\"\n", json!({"m": "one two"}))]
+    #[case::single_quoted_several_lines_in_a_list_item(
+        "items:\n- message: 'first\n  second\n  third'\n  reason: x\n",
+        json!({"items": [{"message": "first second third", "reason": "x"}]})
+    )]
+    #[case::double_quoted_under_its_key_in_a_nested_list(
+        "a:\n  b:\n  - c: \"one\n  two\"\n    d: 1\n",
+        json!({"a": {"b": [{"c": "one two", "d": 1}]}})
+    )]
+    #[case::sequence_of_quoted_scalars("- 'one\ntwo'\n- \"three\nfour\"\n", json!(["one two", "three four"]))]
+    #[case::blank_continuation_line_is_a_line_break("a: 'one\n\n  two'\n", json!({"a": "one\ntwo"}))]
+    #[case::escaped_line_break("a: \"one\\\ntwo\"\n", json!({"a": "onetwo"}))]
+    #[case::tab_before_continuation("a: 'one\n\ttwo'\n", json!({"a": "one two"}))]
+    #[case::plain_scalar_over_lines("a:\n  b: one\n    two\n    three\n  c: 1\n", json!({"a": {"b": "one two three", "c": 1}}))]
+    #[case::plain_scalar_in_a_list_item("- a: one\n    two\n  b: 2\n", json!([{"a": "one two", "b": 2}]))]
+    fn multi_line_scalars_read_as_go_yaml_reads_them(#[case] text: &str, #[case] expected: Value) {
+        assert_eq!(from_str(text).unwrap(), expected, "{text}");
     }
 
     #[test]

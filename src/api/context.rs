@@ -116,11 +116,12 @@ pub struct ResourceInterpreterResponse {
     /// Result of `InterpretReplica` (required there).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub replicas: Option<i32>,
-    /// Result of `InterpretComponent`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// Result of `InterpretComponent` (an empty list is omitted, as Go's
+    /// `omitempty` omits it).
+    #[serde(default, skip_serializing_if = "super::is_none_or_empty")]
     pub components: Option<Vec<Component>>,
-    /// Result of `InterpretDependency`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// Result of `InterpretDependency` (an empty list is omitted).
+    #[serde(default, skip_serializing_if = "super::is_none_or_empty")]
     pub dependencies: Option<Vec<DependentObjectReference>>,
     /// Result of `InterpretStatus`, embedded verbatim.
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -8,6 +8,7 @@
 
 mod context;
 mod customization;
+mod omitempty;
 mod operation;
 mod requirements;
 mod status_item;
@@ -46,6 +47,11 @@ where
 
 pub(crate) fn is_false(b: &bool) -> bool {
     !*b
+}
+
+/// Go's `omitempty` on a slice: nil and empty are both left out.
+pub(crate) fn is_none_or_empty<T>(v: &Option<Vec<T>>) -> bool {
+    v.as_ref().is_none_or(Vec::is_empty)
 }
 
 pub(crate) fn is_zero_i32(v: &i32) -> bool {

@@ -49,7 +49,11 @@ pub struct ReplicaRequirements {
 #[serde(rename_all = "camelCase")]
 pub struct NodeClaim {
     /// Required node affinity.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        serialize_with = "super::omitempty::node_selector"
+    )]
     pub hard_node_affinity: Option<NodeSelector>,
     /// Node selector labels.
     #[serde(
@@ -63,6 +67,7 @@ pub struct NodeClaim {
     #[serde(
         default,
         skip_serializing_if = "Vec::is_empty",
+        serialize_with = "super::omitempty::tolerations",
         deserialize_with = "tolerations"
     )]
     pub tolerations: Vec<Toleration>,
@@ -129,7 +134,11 @@ pub struct DependentObjectReference {
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub name: String,
     /// Used only when `name` is empty.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        serialize_with = "super::omitempty::label_selector"
+    )]
     pub label_selector: Option<LabelSelector>,
 }
 

@@ -40,8 +40,8 @@ pub struct AggregatedStatusItem {
         deserialize_with = "null_default"
     )]
     pub applied_message: String,
-    /// Health verdict for the member object.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// Health verdict for the member object (omitted when absent or empty).
+    #[serde(default, skip_serializing_if = "ResourceHealth::is_unset")]
     pub health: Option<ResourceHealth>,
 }
 
@@ -68,6 +68,17 @@ impl ResourceHealth {
             Self::Unhealthy => "Unhealthy",
             Self::Unknown => "Unknown",
             Self::Other(s) => s,
+        }
+    }
+}
+
+impl ResourceHealth {
+    /// No verdict: absent, or the empty string Go's `omitempty` leaves out.
+    pub fn is_unset(health: &Option<Self>) -> bool {
+        match health {
+            None => true,
+            Some(Self::Other(s)) => s.is_empty(),
+            Some(_) => false,
         }
     }
 }

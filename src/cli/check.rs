@@ -2,25 +2,30 @@
 //! files, in the format of `karmadactl interpret --check`, plus a check that
 //! every script defines its entry function.
 
-use std::path::PathBuf;
 use std::process::ExitCode;
 
 use karmada_interpreter::api::ResourceInterpreterCustomization;
 use karmada_interpreter::cluster::list_raw;
+use karmada_interpreter::load::Loader;
 use karmada_interpreter::lua::validate::{check_rules, RuleStatus};
 
 use super::cluster;
 
 #[derive(Debug, clap::Args)]
 pub struct CheckArgs {
-    /// Files holding ResourceInterpreterCustomization documents (YAML or JSON).
+    /// ResourceInterpreterCustomization documents (YAML or JSON): files,
+    /// directories (their .json/.yaml/.yml files), glob patterns or `-` for
+    /// standard input; repeatable and comma-separated.
     #[arg(
         long = "filename",
         short = 'f',
         value_name = "FILE",
         required_unless_present_any = ["kubeconfig", "context", "in_cluster"]
     )]
-    files: Vec<PathBuf>,
+    files: Vec<String>,
+    /// Recurse into the directories given with -f.
+    #[arg(long, short = 'R')]
+    recursive: bool,
     /// With a cluster: every ResourceInterpreterCustomization stored in it.
     #[command(flatten)]
     cluster: super::cluster::ClusterArgs,
@@ -102,22 +107,16 @@ pub fn run(args: CheckArgs) -> karmada_interpreter::Result<ExitCode> {
     let mut tw = TabWriter::default();
     let mut failed = 0usize;
     let mut checked = 0usize;
-    for path in &args.files {
-        let text =
-            std::fs::read_to_string(path).map_err(|source| karmada_interpreter::Error::Io {
-                path: path.clone(),
-                source,
-            })?;
-        for doc in karmada_interpreter::yaml::documents(&text) {
-            let doc = doc.map_err(|e| karmada_interpreter::Error::Config {
-                source_name: path.display().to_string(),
-                message: e.to_string(),
-            })?;
-            let Some(value) = doc.value else { continue };
-            checked += 1;
-            if !check_document(&mut tw, &path.display().to_string(), value) {
-                failed += 1;
-            }
+    let docs = Loader::new()
+        .documents("-f", &args.files, args.recursive, true)
+        .map_err(|source| karmada_interpreter::Error::Load {
+            what: "fail to read -f".to_owned(),
+            source,
+        })?;
+    for doc in docs {
+        checked += 1;
+        if !check_document(&mut tw, &doc.source_name, doc.value) {
+            failed += 1;
         }
     }
     // Every customization in the cluster, as stored (rejected ones included).

@@ -17,7 +17,7 @@ use clap::{Parser, Subcommand};
 use karmada_interpreter::api::{
     ResourceInterpreterCustomization, ResourceInterpreterWebhookConfiguration,
 };
-use karmada_interpreter::load;
+use karmada_interpreter::load::{self, Loader, Source};
 
 /// Karmada's resource interpreter: native built-ins, Lua customizations,
 /// webhooks and golden-case conformance.
@@ -97,15 +97,20 @@ fn completions(args: CompletionsArgs) -> ExitCode {
 /// Customizations and webhook configurations that extend the built-in chain.
 #[derive(Debug, clap::Args)]
 pub struct ChainArgs {
-    /// A file of ResourceInterpreterCustomization documents (repeatable):
-    /// the declarative layer, consulted before every other layer.
+    /// ResourceInterpreterCustomization documents: the declarative layer,
+    /// consulted before every other layer. Files, directories (their
+    /// .json/.yaml/.yml files), glob patterns or `-` for standard input;
+    /// repeatable and comma-separated, as `run -f`.
     #[arg(
         long = "filename",
         short = 'f',
         visible_alias = "customization",
         value_name = "FILE"
     )]
-    customizations: Vec<PathBuf>,
+    customizations: Vec<String>,
+    /// Recurse into the directories given with -f.
+    #[arg(long, short = 'R')]
+    recursive: bool,
     /// A file of ResourceInterpreterWebhookConfiguration documents
     /// (repeatable): the webhook layer.
     #[arg(long = "webhook-config", value_name = "FILE")]
@@ -115,9 +120,23 @@ pub struct ChainArgs {
 }
 
 impl ChainArgs {
-    /// The customization files named with `-f`.
-    fn customization_files(&self) -> &[PathBuf] {
-        &self.customizations
+    /// The customization files `-f` names (directories and patterns
+    /// expanded; standard input is no file).
+    fn customization_files(&self) -> karmada_interpreter::Result<Vec<PathBuf>> {
+        let sources =
+            Loader::sources(&self.customizations, self.recursive, true).map_err(|source| {
+                karmada_interpreter::Error::Load {
+                    what: "fail to get customization object".to_owned(),
+                    source,
+                }
+            })?;
+        Ok(sources
+            .into_iter()
+            .filter_map(|s| match s {
+                Source::File(path) => Some(path),
+                Source::Stdin => None,
+            })
+            .collect())
     }
 
     fn load(
@@ -126,10 +145,8 @@ impl ChainArgs {
         Vec<ResourceInterpreterCustomization>,
         Vec<ResourceInterpreterWebhookConfiguration>,
     )> {
-        let mut customizations = Vec::new();
-        for path in &self.customizations {
-            customizations.extend(load::customizations_from_file(path)?);
-        }
+        let mut customizations =
+            Loader::new().customizations("-f", &self.customizations, self.recursive)?;
         let mut webhooks = Vec::new();
         for path in &self.webhook_configs {
             webhooks.extend(load::webhook_configurations_from_file(path)?);

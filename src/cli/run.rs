@@ -2,13 +2,13 @@
 //! --operation`, on customizations from files (`-f`) or, without `-f`, on the
 //! built-in chain (bundled third-party customizations and native built-ins).
 
-use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use karmada_interpreter::api::{AggregatedStatusItem, InterpreterOperation};
+use karmada_interpreter::api::InterpreterOperation;
 use karmada_interpreter::interpreter::{results, Answer, InputError, Inputs, Layer, ObjectInput};
+use karmada_interpreter::load::Loader;
 use karmada_interpreter::lua::{Limits, LuaLayer};
-use karmada_interpreter::{load, Error, Interpreter};
+use karmada_interpreter::{Error, Interpreter};
 use serde_json::Value;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -22,18 +22,25 @@ pub struct RunArgs {
     /// The operation (case-insensitive), e.g. InterpretReplica.
     #[arg(long, required_unless_present = "check")]
     operation: Option<String>,
-    /// Customization files; without any, the built-in chain runs.
+    /// Customizations: files, directories (their .json/.yaml/.yml files),
+    /// glob patterns or `-` for standard input; repeatable and
+    /// comma-separated. Without any, the built-in chain runs.
     #[arg(long = "filename", short = 'f', value_name = "FILE")]
-    files: Vec<PathBuf>,
-    /// The desired object (YAML or JSON).
+    files: Vec<String>,
+    /// Recurse into the directories given with -f.
+    #[arg(long, short = 'R')]
+    recursive: bool,
+    /// The desired object (YAML or JSON): a file, a directory or pattern
+    /// holding one object, or `-` for standard input.
     #[arg(long, value_name = "FILE")]
-    desired_file: Option<PathBuf>,
-    /// The observed object (YAML or JSON).
+    desired_file: Option<String>,
+    /// The observed object, as --desired-file.
     #[arg(long, value_name = "FILE")]
-    observed_file: Option<PathBuf>,
-    /// Aggregated status items (multi-document YAML or JSON).
+    observed_file: Option<String>,
+    /// Aggregated status items (multi-document YAML or JSON): a file, a
+    /// directory, a glob pattern or `-` for standard input.
     #[arg(long, value_name = "FILE")]
-    status_file: Option<PathBuf>,
+    status_file: Option<String>,
     /// Replica count for ReviseReplica.
     #[arg(long, default_value_t = 0)]
     desired_replica: i32,
@@ -47,52 +54,6 @@ pub struct RunArgs {
     /// `check` command. Accepted only to say so.
     #[arg(long, hide = true)]
     check: bool,
-}
-
-fn read_object(path: &Path) -> karmada_interpreter::Result<Value> {
-    let text = load_text(path)?;
-    let mut objects = Vec::new();
-    for doc in karmada_interpreter::yaml::documents(&text) {
-        let doc = doc.map_err(|e| Error::Config {
-            source_name: path.display().to_string(),
-            message: e.to_string(),
-        })?;
-        if let Some(v) = doc.value {
-            objects.push(v);
-        }
-    }
-    if objects.len() != 1 {
-        return Err(Error::Config {
-            source_name: path.display().to_string(),
-            message: format!("get {} objects, expect one", objects.len()),
-        });
-    }
-    Ok(objects.remove(0))
-}
-
-fn load_text(path: &Path) -> karmada_interpreter::Result<String> {
-    std::fs::read_to_string(path).map_err(|source| Error::Io {
-        path: path.to_owned(),
-        source,
-    })
-}
-
-fn read_items(path: &Path) -> karmada_interpreter::Result<Vec<AggregatedStatusItem>> {
-    let text = load_text(path)?;
-    let mut items = Vec::new();
-    for doc in karmada_interpreter::yaml::documents(&text) {
-        let doc = doc.map_err(|e| Error::Config {
-            source_name: path.display().to_string(),
-            message: e.to_string(),
-        })?;
-        let Some(v) = doc.value else { continue };
-        let item = serde_json::from_value(v).map_err(|e| Error::Config {
-            source_name: path.display().to_string(),
-            message: format!("error parsing document {}: {e}", doc.index),
-        })?;
-        items.push(item);
-    }
-    Ok(items)
 }
 
 /// An input error worded as `karmadactl interpret` words it (its flags).
@@ -127,9 +88,38 @@ pub fn run(args: RunArgs) -> karmada_interpreter::Result<ExitCode> {
             source_name: "--operation".to_owned(),
             message: e.to_string(),
         })?;
-    let desired = args.desired_file.as_deref().map(read_object).transpose()?;
-    let observed = args.observed_file.as_deref().map(read_object).transpose()?;
-    let items = args.status_file.as_deref().map(read_items).transpose()?;
+    // Customizations first, then the objects and status items, each
+    // input's failure worded as karmadactl words it.
+    let mut loader = Loader::new();
+    let customizations = loader.customizations("-f", &args.files, args.recursive)?;
+    let mut object = |flag: &str, value: Option<&str>, what: &str| {
+        value
+            .map(|f| loader.object(flag, f))
+            .transpose()
+            .map_err(|source| Error::Load {
+                what: what.to_owned(),
+                source,
+            })
+    };
+    let desired = object(
+        "--desired-file",
+        args.desired_file.as_deref(),
+        "fail to get desired object",
+    )?;
+    let observed = object(
+        "--observed-file",
+        args.observed_file.as_deref(),
+        "fail to get observed object",
+    )?;
+    let items = args
+        .status_file
+        .as_deref()
+        .map(|f| loader.status_items("--status-file", f))
+        .transpose()
+        .map_err(|source| Error::Load {
+            what: "fail to get status items".to_owned(),
+            source,
+        })?;
 
     let fail = |message: String| {
         eprintln!("Execute {op} error: {message}");
@@ -151,10 +141,6 @@ pub fn run(args: RunArgs) -> karmada_interpreter::Result<ExitCode> {
     let answer = if args.files.is_empty() {
         Interpreter::default().interpret(&request)
     } else {
-        let mut customizations = Vec::new();
-        for f in &args.files {
-            customizations.extend(load::customizations_from_file(f)?);
-        }
         let limits = Limits {
             timeout: std::time::Duration::from_millis(args.timeout_ms),
             ..Limits::default()

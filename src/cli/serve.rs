@@ -9,23 +9,29 @@ use std::process::ExitCode;
 use k8s_openapi::api::admissionregistration::v1::{ServiceReference, WebhookClientConfig};
 use k8s_openapi::ByteString;
 use karmada_interpreter::api::ResourceInterpreterWebhookConfiguration;
+use karmada_interpreter::load::{self, Loader};
 use karmada_interpreter::webhook::sdk::InterpreterHandler;
 use karmada_interpreter::webhook::server::{Limits, Server};
 use karmada_interpreter::webhook::tls::TlsIdentity;
 use karmada_interpreter::webhook::{clean_path, configuration_for};
-use karmada_interpreter::{load, Error, Interpreter};
+use karmada_interpreter::{Error, Interpreter};
 
 #[derive(Debug, clap::Args)]
 pub struct ServeArgs {
-    /// A file of ResourceInterpreterCustomization documents to serve too
-    /// (repeatable): the declarative layer, consulted before every other layer.
+    /// ResourceInterpreterCustomization documents to serve too: the
+    /// declarative layer, consulted before every other layer. Files,
+    /// directories (their .json/.yaml/.yml files), glob patterns or `-` for
+    /// standard input; repeatable and comma-separated, as `run -f`.
     #[arg(
         long = "filename",
         short = 'f',
         visible_alias = "customization",
         value_name = "FILE"
     )]
-    customizations: Vec<PathBuf>,
+    customizations: Vec<String>,
+    /// Recurse into the directories given with -f.
+    #[arg(long, short = 'R')]
+    recursive: bool,
     /// Address to listen on (port 0 picks a free port).
     #[arg(long, default_value = "0.0.0.0:8443", value_name = "ADDR")]
     listen: SocketAddr,
@@ -223,7 +229,7 @@ fn render(config: &ResourceInterpreterWebhookConfiguration) -> karmada_interpret
 /// Refuses to serve a customization whose rule would fail every call: the
 /// error names the file, the customization and the rule (as `check` does).
 fn refuse_broken(
-    path: &Path,
+    source_name: &str,
     customizations: &[karmada_interpreter::api::ResourceInterpreterCustomization],
 ) -> karmada_interpreter::Result<()> {
     use karmada_interpreter::lua::validate::{check_rules, RuleStatus};
@@ -238,11 +244,10 @@ fn refuse_broken(
                 RuleStatus::TopLevelError(m) => format!("top-level code fails: {m}"),
             };
             return Err(Error::Config {
-                source_name: path.display().to_string(),
+                source_name: source_name.to_owned(),
                 message: format!(
-                    "customization {:?}, rule {op}: {problem}; not serving it (see `karmada-interpreter check -f {}`)",
+                    "customization {:?}, rule {op}: {problem}; not serving it (see `karmada-interpreter check -f {source_name}`)",
                     c.name(),
-                    path.display()
                 ),
             });
         }
@@ -252,9 +257,15 @@ fn refuse_broken(
 
 pub fn run(args: ServeArgs) -> karmada_interpreter::Result<ExitCode> {
     let mut customizations = Vec::new();
-    for path in &args.customizations {
-        let found = load::customizations_from_file(path)?;
-        refuse_broken(path, &found)?;
+    let failed = |source| Error::Load {
+        what: "fail to get customization object".to_owned(),
+        source,
+    };
+    let mut loader = Loader::new();
+    for source in Loader::sources(&args.customizations, args.recursive, true).map_err(failed)? {
+        let text = loader.read(&source, "-f").map_err(failed)?;
+        let found = load::customizations_from_str(&text, &source.name())?;
+        refuse_broken(&source.name(), &found)?;
         customizations.extend(found);
     }
     let runtime = super::cluster::runtime()?;
