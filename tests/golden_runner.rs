@@ -270,7 +270,18 @@ output:
             let keys: Vec<&str> = r.as_object().unwrap().keys().map(String::as_str).collect();
             assert_eq!(
                 keys,
-                ["from_bytes_ns", "matches", "name", "op_ns", "operation"],
+                [
+                    "clock",
+                    "from_bytes_batch",
+                    "from_bytes_ns",
+                    "from_bytes_samples",
+                    "matches",
+                    "name",
+                    "op_batch",
+                    "op_ns",
+                    "op_samples",
+                    "operation"
+                ],
                 "{r}"
             );
             assert!(r["op_ns"].as_u64().unwrap() > 0, "{r}");
@@ -300,6 +311,73 @@ output:
     let stdout = String::from_utf8_lossy(&out.stdout);
     let last = stdout.lines().last().unwrap_or_default();
     assert!(last.starts_with("3 cases timed"), "{stdout}");
+}
+
+/// `bench` names its clock: this thread's CPU time where the system keeps
+/// one (Linux does), in the header of the table and in every JSON row; each
+/// sample is a batch of calls lasting at least 50 µs, so a sample of a
+/// sub-microsecond operation holds many calls, and there are at least five
+/// samples however few iterations are asked for.
+#[test]
+fn bench_names_its_clock_and_batches_short_calls() {
+    let bin = env!("CARGO_BIN_EXE_karmada-interpreter");
+    let dir = scratch("bench-clock");
+    let first = CASES.split("---").next().unwrap();
+    std::fs::write(dir.join("clock.yaml"), first).unwrap();
+    let expected_clock = if cfg!(any(
+        target_os = "linux",
+        target_os = "android",
+        target_os = "macos",
+        target_os = "freebsd"
+    )) {
+        "thread-cpu"
+    } else {
+        "wall"
+    };
+    let out = std::process::Command::new(bin)
+        .args(["bench", "--iterations", "1", "-o", "json"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let rows: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let [row] = rows.as_array().unwrap().as_slice() else {
+        panic!("one row: {rows}")
+    };
+    assert_eq!(row["clock"], expected_clock, "{row}");
+    for path in ["op", "from_bytes"] {
+        let ns = row[format!("{path}_ns")].as_u64().unwrap();
+        let batch = row[format!("{path}_batch")].as_u64().unwrap();
+        let samples = row[format!("{path}_samples")].as_u64().unwrap();
+        assert!(samples >= 5, "{row}");
+        // A batch is sized to last 50 µs: a call well below that is
+        // timed many at a time.
+        if ns < 10_000 {
+            assert!(batch >= 5, "{row}");
+        }
+    }
+
+    let out = std::process::Command::new(bin)
+        .args(["bench", "--iterations", "1"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let first_line = stdout.lines().next().unwrap_or_default();
+    let clock_words = if expected_clock == "thread-cpu" {
+        "clock: this thread's CPU time"
+    } else {
+        "clock: wall clock"
+    };
+    assert!(first_line.starts_with(clock_words), "{stdout}");
+    assert!(
+        stdout
+            .lines()
+            .last()
+            .unwrap_or_default()
+            .contains(expected_clock),
+        "{stdout}"
+    );
 }
 
 /// Every benchmark input still gives Karmada's answer through `bench`

@@ -33,7 +33,8 @@ pub struct BenchArgs {
     paths: Vec<PathBuf>,
     #[command(flatten)]
     chain: ChainArgs,
-    /// Timed calls per case and path (after a warm-up of a tenth of them).
+    /// Timed calls per case and path, at least (after a warm-up), in
+    /// batches lasting at least 50 µs each and at least 5 batches.
     #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u32).range(1..))]
     iterations: u32,
     /// Output format.
@@ -53,6 +54,15 @@ struct Timing {
     from_bytes_ns: u64,
     /// The result matches the case's `output` (the golden runner's verdict).
     matches: bool,
+    /// The clock the times are read from: `thread-cpu` (this thread's CPU
+    /// time) or `wall`.
+    clock: Clock,
+    /// Calls per timed sample of the operation alone and from bytes.
+    op_batch: u32,
+    from_bytes_batch: u32,
+    /// Samples the medians are taken over.
+    op_samples: u32,
+    from_bytes_samples: u32,
 }
 
 /// The inputs of a case as compact JSON bytes, decoded anew on every call
@@ -142,28 +152,157 @@ impl Encoded {
     }
 }
 
-/// The median of `iterations` timed calls of `f` on what `setup` makes
-/// (untimed, as is dropping what `f` returns), after a warm-up.
-fn median_ns<I, R>(
+/// The clock `bench` reads: the calling thread's CPU time where the system
+/// has one (what Karmada's figures are: CPU time per call, one thread), the
+/// wall clock elsewhere.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+enum Clock {
+    /// `CLOCK_THREAD_CPUTIME_ID`: time this thread spent on a CPU.
+    ThreadCpu,
+    /// `std::time::Instant`: elapsed time, other processes' share included.
+    Wall,
+}
+
+impl Clock {
+    /// The thread CPU clock if it can be read here, else the wall clock.
+    fn pick() -> Self {
+        if thread_cpu_ns().is_some() {
+            Self::ThreadCpu
+        } else {
+            Self::Wall
+        }
+    }
+
+    fn as_str(self) -> &'static str {
+        match self {
+            Self::ThreadCpu => "thread-cpu",
+            Self::Wall => "wall",
+        }
+    }
+
+    /// Nanoseconds `f` takes by this clock.
+    fn time<R>(self, f: impl FnOnce() -> R) -> (u64, R) {
+        match self {
+            Self::ThreadCpu => {
+                let start = thread_cpu_ns().unwrap_or(0);
+                let out = f();
+                let end = thread_cpu_ns().unwrap_or(start);
+                (end.saturating_sub(start), out)
+            }
+            Self::Wall => {
+                let start = Instant::now();
+                let out = f();
+                let elapsed = start.elapsed();
+                (u64::try_from(elapsed.as_nanos()).unwrap_or(u64::MAX), out)
+            }
+        }
+    }
+}
+
+/// This thread's CPU time in nanoseconds, if the system keeps it.
+#[cfg(any(
+    target_os = "linux",
+    target_os = "android",
+    target_os = "macos",
+    target_os = "freebsd"
+))]
+fn thread_cpu_ns() -> Option<u64> {
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `ts` is a valid, writable timespec for the duration of the call.
+    let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
+    if rc != 0 {
+        return None;
+    }
+    let secs = u64::try_from(ts.tv_sec).ok()?;
+    let nanos = u64::try_from(ts.tv_nsec).ok()?;
+    Some(secs * 1_000_000_000 + nanos)
+}
+
+#[cfg(not(any(
+    target_os = "linux",
+    target_os = "android",
+    target_os = "macos",
+    target_os = "freebsd"
+)))]
+fn thread_cpu_ns() -> Option<u64> {
+    None
+}
+
+/// A sample lasts at least this long, so the clock's own cost and
+/// resolution stay below a percent of it.
+const MIN_SAMPLE_NS: u64 = 50_000;
+/// Samples per median, at least.
+const MIN_SAMPLES: u32 = 5;
+/// Calls per sample, at most.
+const MAX_BATCH: u32 = 1_000_000;
+
+/// What [`measure`] found: the median cost of one call and how it was taken.
+#[derive(Debug, Clone, Copy)]
+struct Measured {
+    /// Median over the samples of (sample time / calls in the sample).
+    ns: u64,
+    /// Calls per sample.
+    batch: u32,
+    /// Samples taken.
+    samples: u32,
+}
+
+/// The median cost of one call of `f`, timed by `clock` in batches: each
+/// sample times `batch` calls in a row on inputs `setup` made beforehand;
+/// making the inputs and dropping the results are not timed. The batch is
+/// found as Go's benchmarks find theirs: doubled from one call until a
+/// batch lasts [`MIN_SAMPLE_NS`], after three warm-up calls. Then at least
+/// `iterations` calls are timed, in at least [`MIN_SAMPLES`] samples.
+fn measure<I, R>(
+    clock: Clock,
     iterations: u32,
     mut setup: impl FnMut() -> I,
     mut f: impl FnMut(I) -> R,
-) -> u64 {
-    for _ in 0..(iterations / 10).max(1) {
-        black_box(f(setup()));
+) -> Measured {
+    let mut sample = |batch: u32| -> u64 {
+        let inputs: Vec<I> = (0..batch).map(|_| setup()).collect();
+        let mut outputs = Vec::with_capacity(inputs.len());
+        let (ns, ()) = clock.time(|| {
+            for input in inputs {
+                outputs.push(black_box(f(input)));
+            }
+        });
+        drop(outputs);
+        ns
+    };
+    // The first calls pay for cold caches and lazily built state: not a
+    // measure of the cost of a call.
+    for _ in 0..3 {
+        sample(1);
     }
-    let mut samples: Vec<u64> = (0..iterations)
-        .map(|_| {
-            let input = setup();
-            let start = Instant::now();
-            let output = black_box(f(input));
-            let elapsed = start.elapsed();
-            drop(output);
-            u64::try_from(elapsed.as_nanos()).unwrap_or(u64::MAX)
-        })
+    let mut batch = 1_u32;
+    loop {
+        let ns = sample(batch);
+        if ns >= MIN_SAMPLE_NS || batch >= MAX_BATCH {
+            break;
+        }
+        // Aim a little past the minimum, at most a hundredfold per step.
+        let per_call = (ns / u64::from(batch)).max(1);
+        let next = (MIN_SAMPLE_NS + MIN_SAMPLE_NS / 5).div_ceil(per_call);
+        batch = u32::try_from(next)
+            .unwrap_or(MAX_BATCH)
+            .clamp(batch + 1, batch.saturating_mul(100))
+            .min(MAX_BATCH);
+    }
+    let samples = iterations.div_ceil(batch).max(MIN_SAMPLES);
+    let mut per_call_ns: Vec<u64> = (0..samples)
+        .map(|_| sample(batch) / u64::from(batch))
         .collect();
-    samples.sort_unstable();
-    samples[samples.len() / 2]
+    per_call_ns.sort_unstable();
+    Measured {
+        ns: per_call_ns[per_call_ns.len() / 2],
+        batch,
+        samples,
+    }
 }
 
 /// `812 ns`, `12.3 µs`, `1.23 ms`.
@@ -183,6 +322,7 @@ pub fn run(args: BenchArgs) -> Result<ExitCode> {
     let runner = Runner::new(backend);
     let mut chains: HashMap<Option<PathBuf>, Interpreter> = HashMap::new();
     let mut timings = Vec::new();
+    let clock = Clock::pick();
     let files = discover(&paths)?;
     for file in &files {
         if is_webhook_only(&file.path) {
@@ -210,29 +350,41 @@ pub fn run(args: BenchArgs) -> Result<ExitCode> {
             // The editing operations get their object handed over, as
             // `Interpreter::revise_replica(object, n)` does (the copy made
             // for each call is not timed); the others read it in place.
-            let op_ns = match request {
-                Request::ReviseReplica { object, replicas } => median_ns(
+            let op = match request {
+                Request::ReviseReplica { object, replicas } => measure(
+                    clock,
                     args.iterations,
                     || object.clone(),
                     |object| {
                         chain.interpret_owned(OwnedRequest::ReviseReplica { object, replicas })
                     },
                 ),
-                Request::Retain { desired, observed } => median_ns(
+                Request::Retain { desired, observed } => measure(
+                    clock,
                     args.iterations,
                     || desired.clone(),
                     |desired| chain.interpret_owned(OwnedRequest::Retain { desired, observed }),
                 ),
-                _ => median_ns(args.iterations, || (), |()| chain.interpret(&request)),
+                _ => measure(
+                    clock,
+                    args.iterations,
+                    || (),
+                    |()| chain.interpret(&request),
+                ),
             };
-            let from_bytes_ns = median_ns(args.iterations, || (), |()| encoded.run(chain));
+            let from_bytes = measure(clock, args.iterations, || (), |()| encoded.run(chain));
             let matches = runner.run_case(file, &case).verdict == Verdict::Passed;
             timings.push(Timing {
                 name: case.name.clone(),
                 operation: case.operation,
-                op_ns,
-                from_bytes_ns,
+                op_ns: op.ns,
+                from_bytes_ns: from_bytes.ns,
                 matches,
+                clock,
+                op_batch: op.batch,
+                from_bytes_batch: from_bytes.batch,
+                op_samples: op.samples,
+                from_bytes_samples: from_bytes.samples,
             });
         }
     }
@@ -255,6 +407,14 @@ pub fn run(args: BenchArgs) -> Result<ExitCode> {
                 .unwrap_or(4)
                 .max(4);
             println!(
+                "clock: {} (median per call over batches of calls lasting at least {} µs)",
+                match clock {
+                    Clock::ThreadCpu => "this thread's CPU time",
+                    Clock::Wall => "wall clock (no per-thread CPU clock here)",
+                },
+                MIN_SAMPLE_NS / 1000
+            );
+            println!(
                 "{:<width$}  {:<19}  {:>10}  {:>10}  matches",
                 "case", "operation", "op", "from bytes"
             );
@@ -270,9 +430,10 @@ pub fn run(args: BenchArgs) -> Result<ExitCode> {
             }
             let mismatched = timings.iter().filter(|t| !t.matches).count();
             println!(
-                "{} cases timed ({} iterations each, medians), {mismatched} not matching their output",
+                "{} cases timed (at least {} calls each, {} clock, medians), {mismatched} not matching their output",
                 timings.len(),
-                args.iterations
+                args.iterations,
+                clock.as_str()
             );
         }
     }
