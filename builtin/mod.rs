@@ -78,39 +78,7 @@ pub(crate) enum Handler {
 }
 
 /// The inputs of an editing operation, the edited object lent mutably.
-pub(crate) enum Edit<'a> {
-    /// `ReviseReplica`.
-    Revise {
-        /// The object to revise.
-        object: &'a mut Value,
-        /// The replica count to write.
-        replicas: i64,
-    },
-    /// `Retain`.
-    Retain {
-        /// The manifest about to be applied.
-        desired: &'a mut Value,
-        /// The live member object.
-        observed: &'a Value,
-    },
-}
-
-impl<'a> Edit<'a> {
-    fn new(request: InPlaceRequest<'a>) -> Self {
-        match request {
-            InPlaceRequest::ReviseReplica { object, replicas } => Edit::Revise { object, replicas },
-            InPlaceRequest::Retain { desired, observed } => Edit::Retain { desired, observed },
-        }
-    }
-
-    /// The operation.
-    pub(crate) fn operation(&self) -> InterpreterOperation {
-        match self {
-            Edit::Revise { .. } => InterpreterOperation::ReviseReplica,
-            Edit::Retain { .. } => InterpreterOperation::Retain,
-        }
-    }
-}
+pub(crate) type Edit<'a> = InPlaceRequest<'a>;
 
 /// One row of the native table. `"*"` in `api_version` and `kind` marks a
 /// fallback that serves every kind without a row of its own.
@@ -317,22 +285,18 @@ impl Layer for NativeLayer {
         match row.handler {
             Handler::Read(handler) => handler(request),
             // A lent object: the answer is an edited copy.
-            Handler::Edit(handler) => match *request {
+            Handler::Edit(_) => match *request {
                 Request::ReviseReplica { object, replicas } => {
-                    let mut object = object.clone();
-                    handler(Edit::Revise {
-                        object: &mut object,
+                    self.interpret_owned(OwnedRequest::ReviseReplica {
+                        object: object.clone(),
                         replicas,
-                    })?;
-                    Ok(Outcome::Revised(object))
+                    })
                 }
                 Request::Retain { desired, observed } => {
-                    let mut desired = desired.clone();
-                    handler(Edit::Retain {
-                        desired: &mut desired,
+                    self.interpret_owned(OwnedRequest::Retain {
+                        desired: desired.clone(),
                         observed,
-                    })?;
-                    Ok(Outcome::Retained(desired))
+                    })
                 }
                 _ => Err(workload::wrong_request(request, "editing")),
             },
@@ -367,7 +331,7 @@ impl Layer for NativeLayer {
     fn interpret_in_place(&self, request: InPlaceRequest<'_>) -> Result<()> {
         let row = self.find_for(request.object(), request.operation())?;
         match row.handler {
-            Handler::Edit(handler) => handler(Edit::new(request)),
+            Handler::Edit(handler) => handler(request),
             // Pod Retain reads and normalizes: its answer replaces the object.
             Handler::Read(handler) => {
                 let outcome = handler(&request.as_request())?;

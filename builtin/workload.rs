@@ -100,7 +100,7 @@ pub(crate) fn dependencies_of(
 /// replaced; absent (or an absent/`null` parent) → unchanged; anything else
 /// → error (the object unchanged).
 pub(crate) fn revise_int_field(edit: Edit<'_>, path: &[&str]) -> Result<()> {
-    let Edit::Revise { object, replicas } = edit else {
+    let Edit::ReviseReplica { object, replicas } = edit else {
         return Err(wrong_operation(edit.operation(), "ReviseReplica"));
     };
     if let Some(slot) = field::get_int_mut(object, path)? {
@@ -232,7 +232,8 @@ mod tests {
 
     fn deployment() -> Value {
         json!({"apiVersion": "apps/v1", "kind": "Deployment",
-            "metadata": {"name": "web", "namespace": "shop", "generation": 1},
+            "metadata": {"name": "web", "namespace": "shop", "generation": 1,
+                         "annotations": {"resourcetemplate.karmada.io/generation": "1"}},
             "spec": {"replicas": 2, "template": {"spec": {"priority": 0, "containers": [
                 {"name": "a", "ports": [{"containerPort": 80}],
                  "envFrom": [{"configMapRef": {"name": "settings"}}],
@@ -308,6 +309,8 @@ mod tests {
     #[case::job_parallelism_read_by_replica(Op::InterpretReplica, job(), "/spec/parallelism", json!(TOO_WIDE), Some("spec.parallelism"))]
     #[case::job_backoff_not_read_by_replica(Op::InterpretReplica, job(), "/spec/backoffLimit", json!(TOO_WIDE), None)]
     #[case::claim_template_read_by_dependency(Op::InterpretDependency, stateful_set(), "/spec/volumeClaimTemplates/0/metadata/name", json!(5), Some("spec.volumeClaimTemplates[0].metadata.name"))]
+    #[case::counter_read_by_reflection(Op::InterpretStatus, deployment(), "/status/readyReplicas", json!(TOO_WIDE), Some("status.readyReplicas"))]
+    #[case::conditions_not_read_by_reflection(Op::InterpretStatus, deployment(), "/status/conditions", json!([{"type": "Available", "lastUpdateTime": "soon"}]), None)]
     #[case::sts_replicas_not_read_by_dependency(Op::InterpretDependency, stateful_set(), "/spec/replicas", json!(TOO_WIDE), None)]
     fn bad_values_fail_only_operations_that_read_them(
         #[case] operation: Op,
@@ -320,6 +323,7 @@ mod tests {
         let request = |object| match operation {
             Op::InterpretReplica => Request::InterpretReplica { object },
             Op::InterpretHealth => Request::InterpretHealth { object },
+            Op::InterpretStatus => Request::InterpretStatus { object },
             _ => Request::InterpretDependency { object },
         };
         let layer = super::super::layer();

@@ -610,6 +610,19 @@ pub(crate) fn parse_time(s: &str) -> Option<Time> {
 /// anything: the same errors as [`encode`] and [`decode`], no allocation on
 /// success.
 pub(crate) fn check(object: &Value, path: &str, value: &Value, ty: &'static Ty) -> Result<()> {
+    check_root(object, path, value, |cx, m, root| {
+        check_struct(cx, ty, m, root)
+    })
+}
+
+/// The root of every check: `value` must be an object (or `null`, nothing
+/// to check); `f` checks its fields.
+fn check_root(
+    object: &Value,
+    path: &str,
+    value: &Value,
+    f: impl FnOnce(&Cx<'_>, &Map<String, Value>, &FieldPath<'_>) -> Result<()>,
+) -> Result<()> {
     let cx = Cx {
         object,
         mode: Mode::Decode { strict: false },
@@ -617,7 +630,7 @@ pub(crate) fn check(object: &Value, path: &str, value: &Value, ty: &'static Ty) 
     };
     let root = FieldPath::root(path);
     match value {
-        Value::Object(m) => check_struct(&cx, ty, m, &root),
+        Value::Object(m) => f(&cx, m, &root),
         Value::Null => Ok(()),
         other => Err(cx.err(
             &root,
@@ -710,26 +723,15 @@ pub(crate) fn check_reads(
     ty: &'static Ty,
     reads: Reads,
 ) -> Result<()> {
-    let cx = Cx {
-        object,
-        mode: Mode::Decode { strict: false },
-        keep_unknown: false,
-    };
     debug_assert_eq!(
         reads_match_schema(ty, reads),
         Ok(()),
         "a reads table of {}",
         ty.name
     );
-    let root = FieldPath::root(path);
-    match value {
-        Value::Object(m) => check_struct_reads(&cx, ty, m, &root, reads),
-        Value::Null => Ok(()),
-        other => Err(cx.err(
-            &root,
-            format!("expected an object, got {}", type_phrase(other)),
-        )),
-    }
+    check_root(object, path, value, |cx, m, root| {
+        check_struct_reads(cx, ty, m, root, reads)
+    })
 }
 
 fn check_struct_reads(
@@ -784,6 +786,27 @@ fn check_value_reads(
         // A scalar, or a mismatch (reported with the expected type).
         _ => check_value(cx, kind, v, path),
     }
+}
+
+/// [`check`] of only the fields `keys` of the struct `value` (one level:
+/// each named field whole), for operations that read a few fields of it.
+pub(crate) fn check_keys<'k>(
+    object: &Value,
+    path: &str,
+    value: &Value,
+    ty: &'static Ty,
+    keys: impl IntoIterator<Item = &'k str>,
+) -> Result<()> {
+    check_root(object, path, value, |cx, m, root| {
+        for key in keys {
+            if let (Some(v), Some(field)) = (m.get(key), ty.field(key)) {
+                if !v.is_null() {
+                    check_value(cx, &field.kind, v, &root.key(key))?;
+                }
+            }
+        }
+        Ok(())
+    })
 }
 
 /// Every field name in `reads` exists in the schema type it is applied to
