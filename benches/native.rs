@@ -11,13 +11,17 @@
 //! - `chain`: the same request through the whole interpreter chain;
 //! - `decode+op`: decoding every input from compact JSON bytes, then the
 //!   chain call (Karmada's "decode all + op").
+//!
+//! ReviseReplica and Retain are also measured on an object handed over
+//! (`owned`) and lent mutably (`in place`); plain `op` lends the object, so
+//! its answer is an edited deep copy.
 
 use std::path::Path;
 
 use criterion::{criterion_group, criterion_main, BatchSize, BenchmarkId, Criterion};
 use karmada_interpreter::api::InterpreterOperation as Op;
 use karmada_interpreter::golden::{load_cases, GoldenCase};
-use karmada_interpreter::interpreter::{Interpreter, OwnedRequest, Request};
+use karmada_interpreter::interpreter::{InPlaceRequest, Interpreter, OwnedRequest, Request};
 use serde_json::Value;
 
 mod common;
@@ -146,6 +150,33 @@ fn bench(c: &mut Criterion<CpuTime>) {
                 b.iter_batched(
                     || owned(req.object().clone()),
                     |r| r.map(|r| chain.interpret_owned(r)),
+                    BatchSize::SmallInput,
+                )
+            });
+            // The object lent mutably (`revise_replica(&mut object, n)`):
+            // edited in place, Karmada's own semantics; the copy each
+            // iteration starts from is not measured.
+            let in_place = |object: &mut Value| match req {
+                Request::ReviseReplica { replicas, .. } => {
+                    Some(InPlaceRequest::ReviseReplica { object, replicas })
+                }
+                Request::Retain { observed, .. } => Some(InPlaceRequest::Retain {
+                    desired: object,
+                    observed,
+                }),
+                _ => None,
+            };
+            group.bench_function(BenchmarkId::new("op in place", ""), |b| {
+                b.iter_batched_ref(
+                    || req.object().clone(),
+                    |object| in_place(object).map(|r| native.interpret_in_place(r)),
+                    BatchSize::SmallInput,
+                )
+            });
+            group.bench_function(BenchmarkId::new("chain in place", ""), |b| {
+                b.iter_batched_ref(
+                    || req.object().clone(),
+                    |object| in_place(object).map(|r| chain.interpret_in_place(r)),
                     BatchSize::SmallInput,
                 )
             });

@@ -4,19 +4,34 @@
 //! whole-status reflection.
 
 use super::status::{aggregate_inputs, decode_item, list, template_status, unchanged, with_status};
-use super::workload::{check, dependencies_of};
+use super::workload::{check, dependencies_of, NAMESPACE, TEMPLATE_DEPENDENCIES};
 use crate::error::Result;
 use crate::interpreter::{Outcome, Request};
 use crate::k8s::field::get;
 use crate::k8s::normalize::schema::CRON_JOB;
-use crate::k8s::normalize::{parse_time, schema, Time};
+use crate::k8s::normalize::{parse_time, schema, Reads, Time};
 use serde_json::{Map, Value};
 
 /// ConfigMaps, Secrets, ServiceAccount and PVCs of the job template's pods,
+/// What InterpretDependency reads: the job template's pod template.
+const DEPENDENCY_READS: Reads = Reads::Fields(&[
+    NAMESPACE,
+    (
+        "spec",
+        Reads::Fields(&[(
+            "jobTemplate",
+            Reads::Fields(&[(
+                "spec",
+                Reads::Fields(&[("template", TEMPLATE_DEPENDENCIES)]),
+            )]),
+        )]),
+    ),
+]);
+
 /// in the CronJob's namespace.
 pub(crate) fn interpret_dependency(request: &Request<'_>) -> Result<Outcome> {
     let object = request.object();
-    check(object, &CRON_JOB)?;
+    check(object, &CRON_JOB, DEPENDENCY_READS)?;
     let pod = get(object, &["spec", "jobTemplate", "spec", "template", "spec"]);
     let deps = dependencies_of(object, pod)?;
     Ok(Outcome::Dependencies(deps))

@@ -3,18 +3,18 @@
 //! Status: AggregateStatus and InterpretStatus.
 
 use super::status::{aggregate_workload, reflect_workload, Workload};
-use super::workload::{check, dependencies_of};
+use super::workload::{check, dependencies_of, GENERATION, SPEC_TEMPLATE_DEPENDENCIES};
 use crate::error::Result;
 use crate::interpreter::{Outcome, Request};
 use crate::k8s::field::{generation, get, int};
-use crate::k8s::normalize::schema;
 use crate::k8s::normalize::schema::DAEMON_SET;
+use crate::k8s::normalize::{schema, Reads};
 
 /// Observed generation current, every desired node updated, every updated
 /// pod available.
 pub(crate) fn interpret_health(request: &Request<'_>) -> Result<Outcome> {
     let ds = request.object();
-    check(ds, &DAEMON_SET)?;
+    check(ds, &DAEMON_SET, HEALTH_READS)?;
     let status = |field: &str| int(ds, &["status", field]).unwrap_or(0);
     let updated = status("updatedNumberScheduled");
     let healthy = status("observedGeneration") == generation(ds)
@@ -26,10 +26,24 @@ pub(crate) fn interpret_health(request: &Request<'_>) -> Result<Outcome> {
 /// ConfigMaps, Secrets, ServiceAccount and PVCs of the pod template.
 pub(crate) fn interpret_dependency(request: &Request<'_>) -> Result<Outcome> {
     let object = request.object();
-    check(object, &DAEMON_SET)?;
+    check(object, &DAEMON_SET, SPEC_TEMPLATE_DEPENDENCIES)?;
     let deps = dependencies_of(object, get(object, &["spec", "template", "spec"]))?;
     Ok(Outcome::Dependencies(deps))
 }
+
+/// What InterpretHealth reads.
+const HEALTH_READS: Reads = Reads::Fields(&[
+    GENERATION,
+    (
+        "status",
+        Reads::Fields(&[
+            ("desiredNumberScheduled", Reads::All),
+            ("numberAvailable", Reads::All),
+            ("observedGeneration", Reads::All),
+            ("updatedNumberScheduled", Reads::All),
+        ]),
+    ),
+]);
 
 const WORKLOAD: Workload = Workload {
     root: &schema::DAEMON_SET,

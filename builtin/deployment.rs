@@ -4,14 +4,17 @@
 //! Status: AggregateStatus and InterpretStatus.
 
 use super::status::{aggregate_workload, reflect_workload, Workload};
-use super::workload::{check, dependencies_of, retain_args, revise_int_field, spec_replicas};
+use super::workload::{
+    check, dependencies_of, retain_args, revise_int_field, spec_replicas, GENERATION,
+    SPEC_TEMPLATE_DEPENDENCIES,
+};
 use super::Edit;
 use crate::error::Result;
 use crate::interpreter::{Outcome, Request};
 use crate::k8s::field;
 use crate::k8s::field::{generation, get, int};
-use crate::k8s::normalize::schema;
 use crate::k8s::normalize::schema::DEPLOYMENT;
+use crate::k8s::normalize::{schema, Reads};
 use serde_json::Value;
 
 /// Opt-in label: keep the member's replica count.
@@ -23,20 +26,19 @@ pub(crate) fn interpret_replica(request: &Request<'_>) -> Result<Outcome> {
 }
 
 /// Writes `spec.replicas`.
-pub(crate) fn revise_replica(edit: Edit<'_>) -> Result<Outcome> {
+pub(crate) fn revise_replica(edit: Edit<'_>) -> Result<()> {
     revise_int_field(edit, &["spec", "replicas"])
 }
 
 /// Keeps the member's `spec.replicas` when the desired object carries the
 /// retain-replicas label with value `"true"`.
-pub(crate) fn retain(edit: Edit<'_>) -> Result<Outcome> {
+pub(crate) fn retain(edit: Edit<'_>) -> Result<()> {
     let (desired, observed) = retain_args(edit)?;
-    let labels = field::get_string_map(&desired, &["metadata", "labels"])?;
+    let labels = field::get_string_map(desired, &["metadata", "labels"])?;
     let opted_in = labels
         .and_then(|l| l.get(RETAIN_REPLICAS_LABEL))
         .and_then(Value::as_str)
         == Some("true");
-    let mut retained = desired.into_owned();
     if opted_in {
         let replicas = field::get_int(observed, &["spec", "replicas"])?.ok_or_else(|| {
             field::invalid(
@@ -45,15 +47,29 @@ pub(crate) fn retain(edit: Edit<'_>) -> Result<Outcome> {
                 "absent in the member object; cannot retain replicas",
             )
         })?;
-        field::set(&mut retained, &["spec", "replicas"], Value::from(replicas))?;
+        field::set(desired, &["spec", "replicas"], Value::from(replicas))?;
     }
-    Ok(Outcome::Retained(retained))
+    Ok(())
 }
+
+/// What InterpretHealth reads (Deployment and StatefulSet alike).
+pub(crate) const HEALTH_READS: Reads = Reads::Fields(&[
+    GENERATION,
+    ("spec", Reads::Fields(&[("replicas", Reads::All)])),
+    (
+        "status",
+        Reads::Fields(&[
+            ("availableReplicas", Reads::All),
+            ("observedGeneration", Reads::All),
+            ("updatedReplicas", Reads::All),
+        ]),
+    ),
+]);
 
 /// Observed generation current, enough updated replicas, all updated available.
 pub(crate) fn interpret_health(request: &Request<'_>) -> Result<Outcome> {
     let d = request.object();
-    check(d, &DEPLOYMENT)?;
+    check(d, &DEPLOYMENT, HEALTH_READS)?;
     let status = |field: &str| int(d, &["status", field]);
     let updated = status("updatedReplicas").unwrap_or(0);
     let healthy = status("observedGeneration").unwrap_or(0) == generation(d)
@@ -65,7 +81,7 @@ pub(crate) fn interpret_health(request: &Request<'_>) -> Result<Outcome> {
 /// ConfigMaps, Secrets, ServiceAccount and PVCs of the pod template.
 pub(crate) fn interpret_dependency(request: &Request<'_>) -> Result<Outcome> {
     let object = request.object();
-    check(object, &DEPLOYMENT)?;
+    check(object, &DEPLOYMENT, SPEC_TEMPLATE_DEPENDENCIES)?;
     let deps = dependencies_of(object, get(object, &["spec", "template", "spec"]))?;
     Ok(Outcome::Dependencies(deps))
 }

@@ -4,20 +4,44 @@
 //! the whole-status reflection.
 
 use super::status::aggregate_load_balancer;
-use super::workload::check;
+use super::workload::{check, NAMESPACE};
 use crate::api::DependentObjectReference;
 use crate::error::Result;
 use crate::interpreter::{Outcome, Request};
 use crate::k8s::dependencies::verify_dependencies;
 use crate::k8s::field::{get, namespace};
-use crate::k8s::normalize::schema;
 use crate::k8s::normalize::schema::INGRESS;
+use crate::k8s::normalize::{schema, Reads};
 use serde_json::Value;
+
+/// What [`has_load_balancer_address`] reads (Ingress and Service alike).
+pub(crate) const LOAD_BALANCER_READS: (&str, Reads) = (
+    "status",
+    Reads::Fields(&[(
+        "loadBalancer",
+        Reads::Fields(&[(
+            "ingress",
+            Reads::Fields(&[("hostname", Reads::All), ("ip", Reads::All)]),
+        )]),
+    )]),
+);
+
+/// What InterpretHealth reads.
+const HEALTH_READS: Reads = Reads::Fields(&[LOAD_BALANCER_READS]);
+
+/// What InterpretDependency reads.
+const DEPENDENCY_READS: Reads = Reads::Fields(&[
+    NAMESPACE,
+    (
+        "spec",
+        Reads::Fields(&[("tls", Reads::Fields(&[("secretName", Reads::All)]))]),
+    ),
+]);
 
 /// Healthy once some load-balancer ingress has an IP or hostname.
 pub(crate) fn interpret_health(request: &Request<'_>) -> Result<Outcome> {
     let ing = request.object();
-    check(ing, &INGRESS)?;
+    check(ing, &INGRESS, HEALTH_READS)?;
     Ok(Outcome::Healthy(has_load_balancer_address(ing)))
 }
 
@@ -25,7 +49,7 @@ pub(crate) fn interpret_health(request: &Request<'_>) -> Result<Outcome> {
 /// without `secretName` fails validation.
 pub(crate) fn interpret_dependency(request: &Request<'_>) -> Result<Outcome> {
     let object = request.object();
-    check(object, &INGRESS)?;
+    check(object, &INGRESS, DEPENDENCY_READS)?;
     let namespace = namespace(object);
     let deps: Vec<DependentObjectReference> = get(object, &["spec", "tls"])
         .and_then(Value::as_array)

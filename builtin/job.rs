@@ -7,21 +7,34 @@ use super::status::{
     aggregate_inputs, check_int32_sum, decode_item, int, list, put_int, reflected_status, string,
     template_status, unchanged, with_status, Decoded,
 };
-use super::workload::{check, dependencies_of, replicas_of, retain_args, revise_int_field};
+use super::workload::{
+    check, dependencies_of, replicas_of, retain_args, revise_int_field, SPEC_TEMPLATE_DEPENDENCIES,
+    TEMPLATE_REQUIREMENTS,
+};
 use super::Edit;
 use crate::error::Result;
 use crate::interpreter::{Outcome, Request};
 use crate::k8s::field;
 use crate::k8s::field::{get, int32};
 use crate::k8s::normalize::schema::JOB;
-use crate::k8s::normalize::{self, parse_time, schema, Time};
+use crate::k8s::normalize::{self, parse_time, schema, Reads, Time};
 use serde_json::{Map, Value};
+
+/// What InterpretReplica reads.
+const REPLICA_READS: Reads = Reads::Fields(&[(
+    "spec",
+    Reads::Fields(&[
+        ("completions", Reads::All),
+        ("parallelism", Reads::All),
+        ("template", TEMPLATE_REQUIREMENTS),
+    ]),
+)]);
 
 /// `min(parallelism, completions)`, absent parallelism → 0, absent
 /// completions → parallelism.
 pub(crate) fn interpret_replica(request: &Request<'_>) -> Result<Outcome> {
     let object = request.object();
-    check(object, &JOB)?;
+    check(object, &JOB, REPLICA_READS)?;
     let parallelism = int32(object, &["spec", "parallelism"]).unwrap_or(0);
     let completions = int32(object, &["spec", "completions"]).unwrap_or(parallelism);
     replicas_of(
@@ -33,38 +46,36 @@ pub(crate) fn interpret_replica(request: &Request<'_>) -> Result<Outcome> {
 }
 
 /// Writes `spec.parallelism`.
-pub(crate) fn revise_replica(edit: Edit<'_>) -> Result<Outcome> {
+pub(crate) fn revise_replica(edit: Edit<'_>) -> Result<()> {
     revise_int_field(edit, &["spec", "parallelism"])
 }
 
 /// The member's generated selector labels and template labels replace the
 /// desired ones (no merge).
-pub(crate) fn retain(edit: Edit<'_>) -> Result<Outcome> {
+pub(crate) fn retain(edit: Edit<'_>) -> Result<()> {
+    const SELECTOR: &[&str] = &["spec", "selector", "matchLabels"];
+    const LABELS: &[&str] = &["spec", "template", "metadata", "labels"];
     let (desired, observed) = retain_args(edit)?;
-    let selector = field::get_string_map(observed, &["spec", "selector", "matchLabels"])?;
-    let labels = field::get_string_map(observed, &["spec", "template", "metadata", "labels"])?;
-    let mut retained = desired.into_owned();
-    if let Some(selector) = selector {
-        field::set(
-            &mut retained,
-            &["spec", "selector", "matchLabels"],
-            Value::Object(selector.clone()),
-        )?;
+    let selector = field::get_string_map(observed, SELECTOR)?;
+    let labels = field::get_string_map(observed, LABELS)?;
+    // Both writes are possible before either is made: an error leaves the
+    // object unchanged.
+    if selector.is_some() {
+        field::check_set(desired, SELECTOR)?;
     }
     if let Some(labels) = labels {
-        field::set(
-            &mut retained,
-            &["spec", "template", "metadata", "labels"],
-            Value::Object(labels.clone()),
-        )?;
+        field::set(desired, LABELS, Value::Object(labels.clone()))?;
     }
-    Ok(Outcome::Retained(retained))
+    if let Some(selector) = selector {
+        field::set(desired, SELECTOR, Value::Object(selector.clone()))?;
+    }
+    Ok(())
 }
 
 /// ConfigMaps, Secrets, ServiceAccount and PVCs of the pod template.
 pub(crate) fn interpret_dependency(request: &Request<'_>) -> Result<Outcome> {
     let object = request.object();
-    check(object, &JOB)?;
+    check(object, &JOB, SPEC_TEMPLATE_DEPENDENCIES)?;
     let deps = dependencies_of(object, get(object, &["spec", "template", "spec"]))?;
     Ok(Outcome::Dependencies(deps))
 }

@@ -58,7 +58,9 @@ mod workload;
 
 use crate::api::InterpreterOperation;
 use crate::error::Result;
-use crate::interpreter::{CatalogEntry, Layer, LayerKind, Outcome, OwnedRequest, Request, Source};
+use crate::interpreter::{
+    CatalogEntry, InPlaceRequest, Layer, LayerKind, Outcome, OwnedRequest, Request, Source,
+};
 use kube::core::GroupVersionKind;
 use serde_json::Value;
 use std::borrow::Cow;
@@ -70,65 +72,13 @@ use InterpreterOperation as Op;
 pub(crate) enum Handler {
     /// Reads the request's objects.
     Read(fn(&Request<'_>) -> Result<Outcome>),
-    /// Edits the object (ReviseReplica, Retain): owned when the caller gave
-    /// it away ([`Layer::interpret_owned`]), copied on write otherwise.
-    Edit(fn(Edit<'_>) -> Result<Outcome>),
+    /// Edits the object in place (ReviseReplica, Retain), touching only the
+    /// fields it writes; on error the object is unchanged.
+    Edit(fn(Edit<'_>) -> Result<()>),
 }
 
-/// The inputs of an editing operation, the edited object possibly owned.
-pub(crate) enum Edit<'a> {
-    /// `ReviseReplica`.
-    Revise {
-        /// The object to revise.
-        object: Cow<'a, Value>,
-        /// The replica count to write.
-        replicas: i64,
-    },
-    /// `Retain`.
-    Retain {
-        /// The manifest about to be applied.
-        desired: Cow<'a, Value>,
-        /// The live member object.
-        observed: &'a Value,
-    },
-}
-
-impl<'a> Edit<'a> {
-    fn borrowed(request: &Request<'a>) -> Option<Self> {
-        match *request {
-            Request::ReviseReplica { object, replicas } => Some(Edit::Revise {
-                object: Cow::Borrowed(object),
-                replicas,
-            }),
-            Request::Retain { desired, observed } => Some(Edit::Retain {
-                desired: Cow::Borrowed(desired),
-                observed,
-            }),
-            _ => None,
-        }
-    }
-
-    fn owned(request: OwnedRequest<'a>) -> Self {
-        match request {
-            OwnedRequest::ReviseReplica { object, replicas } => Edit::Revise {
-                object: Cow::Owned(object),
-                replicas,
-            },
-            OwnedRequest::Retain { desired, observed } => Edit::Retain {
-                desired: Cow::Owned(desired),
-                observed,
-            },
-        }
-    }
-
-    /// The operation.
-    pub(crate) fn operation(&self) -> InterpreterOperation {
-        match self {
-            Edit::Revise { .. } => InterpreterOperation::ReviseReplica,
-            Edit::Retain { .. } => InterpreterOperation::Retain,
-        }
-    }
-}
+/// The inputs of an editing operation, the edited object lent mutably.
+pub(crate) type Edit<'a> = InPlaceRequest<'a>;
 
 /// One row of the native table. `"*"` in `api_version` and `kind` marks a
 /// fallback that serves every kind without a row of its own.
@@ -158,7 +108,7 @@ const fn edit(
     api_version: &'static str,
     kind: &'static str,
     operation: InterpreterOperation,
-    handler: fn(Edit<'_>) -> Result<Outcome>,
+    handler: fn(Edit<'_>) -> Result<()>,
 ) -> Row {
     Row {
         api_version,
@@ -334,18 +284,59 @@ impl Layer for NativeLayer {
         let row = self.find_for(request.object(), request.operation())?;
         match row.handler {
             Handler::Read(handler) => handler(request),
-            Handler::Edit(handler) => match Edit::borrowed(request) {
-                Some(edit) => handler(edit),
-                None => Err(workload::wrong_request(request, "editing")),
+            // A lent object: the answer is an edited copy.
+            Handler::Edit(_) => match *request {
+                Request::ReviseReplica { object, replicas } => {
+                    self.interpret_owned(OwnedRequest::ReviseReplica {
+                        object: object.clone(),
+                        replicas,
+                    })
+                }
+                Request::Retain { desired, observed } => {
+                    self.interpret_owned(OwnedRequest::Retain {
+                        desired: desired.clone(),
+                        observed,
+                    })
+                }
+                _ => Err(workload::wrong_request(request, "editing")),
             },
         }
     }
 
     fn interpret_owned(&self, request: OwnedRequest<'_>) -> Result<Outcome> {
+        match request {
+            OwnedRequest::ReviseReplica {
+                mut object,
+                replicas,
+            } => {
+                self.interpret_in_place(InPlaceRequest::ReviseReplica {
+                    object: &mut object,
+                    replicas,
+                })?;
+                Ok(Outcome::Revised(object))
+            }
+            OwnedRequest::Retain {
+                mut desired,
+                observed,
+            } => {
+                self.interpret_in_place(InPlaceRequest::Retain {
+                    desired: &mut desired,
+                    observed,
+                })?;
+                Ok(Outcome::Retained(desired))
+            }
+        }
+    }
+
+    fn interpret_in_place(&self, request: InPlaceRequest<'_>) -> Result<()> {
         let row = self.find_for(request.object(), request.operation())?;
         match row.handler {
-            Handler::Read(handler) => handler(&request.as_request()),
-            Handler::Edit(handler) => handler(Edit::owned(request)),
+            Handler::Edit(handler) => handler(request),
+            // Pod Retain reads and normalizes: its answer replaces the object.
+            Handler::Read(handler) => {
+                let outcome = handler(&request.as_request())?;
+                request.store(outcome)
+            }
         }
     }
 
@@ -364,5 +355,91 @@ impl Layer for NativeLayer {
                 },
             })
             .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use crate::interpreter::{InPlaceRequest, Interpreter, Layer as _};
+
+    #[test]
+    fn edits_in_place_write_only_their_fields_and_match_the_copying_forms() {
+        let chain = Interpreter::builder()
+            .thirdparty(false)
+            .build()
+            .expect("builds");
+        let original = json!({"apiVersion": "apps/v1", "kind": "Deployment",
+            "metadata": {"name": "web", "labels": {"resourcetemplate.karmada.io/retain-replicas": "true"}},
+            "spec": {"replicas": 1, "template": {"spec": {"containers": [{"name": "a"}]}}},
+            "x-unknown": [1, 2.5, null]});
+        let mut object = original.clone();
+        let copy = chain.revise_replica(&object, 5).expect("revises").value;
+        chain.revise_replica(&mut object, 5).expect("revises");
+        assert_eq!(object, copy);
+        let mut expected = original.clone();
+        expected["spec"]["replicas"] = json!(5);
+        assert_eq!(object, expected);
+
+        let observed =
+            json!({"apiVersion": "apps/v1", "kind": "Deployment", "spec": {"replicas": 7}});
+        let copy = chain.retain(&object, &observed).expect("retains").value;
+        let answer = chain.retain(&mut object, &observed).expect("retains");
+        assert_eq!(
+            answer.served_by.layer,
+            crate::interpreter::LayerKind::Native
+        );
+        assert_eq!(object, copy);
+        assert_eq!(object["spec"]["replicas"], 7);
+        assert_eq!(object["x-unknown"], original["x-unknown"]);
+    }
+
+    #[test]
+    fn a_failed_edit_in_place_leaves_the_object_unchanged() {
+        let layer = super::layer();
+        // Job Retain writes two fields; the second cannot be written.
+        let desired = json!({"apiVersion": "batch/v1", "kind": "Job", "metadata": {"name": "j"},
+            "spec": {"template": "not an object"}});
+        let observed = json!({"apiVersion": "batch/v1", "kind": "Job",
+            "spec": {"selector": {"matchLabels": {"a": "1"}},
+                     "template": {"metadata": {"labels": {"a": "1"}}}}});
+        let mut object = desired.clone();
+        let e = layer
+            .interpret_in_place(InPlaceRequest::Retain {
+                desired: &mut object,
+                observed: &observed,
+            })
+            .expect_err("spec.template is not an object");
+        assert!(e.to_string().contains("spec.template"), "{e}");
+        assert_eq!(object, desired);
+
+        let desired =
+            json!({"apiVersion": "apps/v1", "kind": "Deployment", "spec": {"replicas": "1"}});
+        let mut object = desired.clone();
+        let e = layer
+            .interpret_in_place(InPlaceRequest::ReviseReplica {
+                object: &mut object,
+                replicas: 3,
+            })
+            .expect_err("spec.replicas is not an integer");
+        assert!(e.to_string().contains("spec.replicas"), "{e}");
+        assert_eq!(object, desired);
+    }
+
+    #[test]
+    fn pod_retain_in_place_stores_the_normalized_answer() {
+        let chain = Interpreter::builder()
+            .thirdparty(false)
+            .build()
+            .expect("builds");
+        let desired = json!({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p"},
+            "spec": {"containers": [{"name": "a"}]}});
+        let observed = json!({"apiVersion": "v1", "kind": "Pod", "spec": {"nodeName": "n1"}});
+        let copy = chain.retain(&desired, &observed).expect("retains").value;
+        let mut object = desired;
+        chain.retain(&mut object, &observed).expect("retains");
+        assert_eq!(object, copy);
+        assert_eq!(object["spec"]["nodeName"], "n1");
     }
 }

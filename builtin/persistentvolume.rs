@@ -16,14 +16,13 @@ use serde_json::{Map, Value};
 
 /// Keeps the member's `spec.claimRef` whenever the member has the key
 /// (even `null`).
-pub(crate) fn retain(edit: Edit<'_>) -> Result<Outcome> {
+pub(crate) fn retain(edit: Edit<'_>) -> Result<()> {
     let (desired, observed) = retain_args(edit)?;
     let claim = field::get_any(observed, observed, &["spec", "claimRef"])?;
-    let mut retained = desired.into_owned();
     if let Some(claim) = claim {
-        field::set(&mut retained, &["spec", "claimRef"], claim.clone())?;
+        field::set(desired, &["spec", "claimRef"], claim.clone())?;
     }
-    Ok(Outcome::Retained(retained))
+    Ok(())
 }
 
 /// Phase by precedence: Failed, Pending (also for members without status),

@@ -14,23 +14,26 @@ use crate::k8s::field;
 use crate::k8s::field::get;
 use crate::k8s::normalize::schema;
 use crate::k8s::normalize::schema::PERSISTENT_VOLUME_CLAIM;
+use crate::k8s::normalize::Reads;
 use serde_json::{Map, Value};
 
 /// Keeps the member's bound `spec.volumeName` when non-empty.
-pub(crate) fn retain(edit: Edit<'_>) -> Result<Outcome> {
+pub(crate) fn retain(edit: Edit<'_>) -> Result<()> {
     let (desired, observed) = retain_args(edit)?;
     let volume = field::get_str(observed, &["spec", "volumeName"])?;
-    let mut retained = desired.into_owned();
     if let Some(volume) = volume.filter(|v| !v.is_empty()) {
-        field::set(&mut retained, &["spec", "volumeName"], Value::from(volume))?;
+        field::set(desired, &["spec", "volumeName"], Value::from(volume))?;
     }
-    Ok(Outcome::Retained(retained))
+    Ok(())
 }
+
+/// What InterpretHealth reads.
+const HEALTH_READS: Reads = Reads::Fields(&[("status", Reads::Fields(&[("phase", Reads::All)]))]);
 
 /// Healthy iff `status.phase` is `Bound`.
 pub(crate) fn interpret_health(request: &Request<'_>) -> Result<Outcome> {
     let object = request.object();
-    check(object, &PERSISTENT_VOLUME_CLAIM)?;
+    check(object, &PERSISTENT_VOLUME_CLAIM, HEALTH_READS)?;
     let phase = get(object, &["status", "phase"]).and_then(Value::as_str);
     Ok(Outcome::Healthy(phase == Some("Bound")))
 }

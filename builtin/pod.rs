@@ -7,12 +7,14 @@
 use super::status::{
     aggregate_inputs, decode_item, list, string, template_status, unchanged, with_status,
 };
-use super::workload::{check, dependencies_of, replicas_of};
+use super::workload::{check, dependencies_of, replicas_of, NAMESPACE};
 use crate::error::{Error, Result};
 use crate::interpreter::{Outcome, Request};
+use crate::k8s::dependencies::POD_SPEC_DEPENDENCY_READS;
 use crate::k8s::field::get;
 use crate::k8s::normalize::schema::POD;
-use crate::k8s::normalize::{self, schema};
+use crate::k8s::normalize::{self, schema, Reads};
+use crate::k8s::requirements::POD_SPEC_REQUIREMENT_READS;
 use serde_json::{Map, Value};
 
 /// The string at `key` of `v`, empty when absent.
@@ -20,17 +22,35 @@ fn text<'a>(v: &'a Value, key: &str) -> &'a str {
     get(v, &[key]).and_then(Value::as_str).unwrap_or("")
 }
 
+/// What InterpretReplica reads.
+const REPLICA_READS: Reads = Reads::Fields(&[("spec", POD_SPEC_REQUIREMENT_READS)]);
+
+/// What InterpretHealth reads.
+const HEALTH_READS: Reads = Reads::Fields(&[(
+    "status",
+    Reads::Fields(&[
+        (
+            "conditions",
+            Reads::Fields(&[("status", Reads::All), ("type", Reads::All)]),
+        ),
+        ("phase", Reads::All),
+    ]),
+)]);
+
+/// What InterpretDependency reads.
+const DEPENDENCY_READS: Reads = Reads::Fields(&[NAMESPACE, ("spec", POD_SPEC_DEPENDENCY_READS)]);
+
 /// One replica with the requirements of the Pod's own spec.
 pub(crate) fn interpret_replica(request: &Request<'_>) -> Result<Outcome> {
     let object = request.object();
-    check(object, &POD)?;
+    check(object, &POD, REPLICA_READS)?;
     replicas_of(object, "spec", get(object, &["spec"]), 1)
 }
 
 /// Succeeded, or Running with the first `Ready` condition `"True"`.
 pub(crate) fn interpret_health(request: &Request<'_>) -> Result<Outcome> {
     let pod = request.object();
-    check(pod, &POD)?;
+    check(pod, &POD, HEALTH_READS)?;
     let healthy = match get(pod, &["status", "phase"]).and_then(Value::as_str) {
         Some("Succeeded") => true,
         Some("Running") => get(pod, &["status", "conditions"])
@@ -47,7 +67,7 @@ pub(crate) fn interpret_health(request: &Request<'_>) -> Result<Outcome> {
 /// ConfigMaps, Secrets, ServiceAccount and PVCs of the Pod's spec.
 pub(crate) fn interpret_dependency(request: &Request<'_>) -> Result<Outcome> {
     let object = request.object();
-    check(object, &POD)?;
+    check(object, &POD, DEPENDENCY_READS)?;
     let deps = dependencies_of(object, get(object, &["spec"]))?;
     Ok(Outcome::Dependencies(deps))
 }
@@ -69,16 +89,12 @@ fn container_entry(status: &Value) -> Value {
 /// members' container states, concatenated.
 pub(crate) fn aggregate(request: &Request<'_>) -> Result<Outcome> {
     let (template, items) = aggregate_inputs(request)?;
-    let Some(items) = items else {
-        // No item list at all: the normalized template, status untouched.
-        return Ok(Outcome::Aggregated(normalize::encode(
-            template,
-            "",
-            template,
-            &schema::POD,
-        )?));
-    };
     let old = template_status(template, &schema::POD_STATUS)?;
+    let Some(items) = items else {
+        // No item list at all: the normalized template, its status as the
+        // Go type holds it.
+        return with_status(template, &schema::POD, old, &schema::POD_STATUS);
+    };
     let mut phases: Vec<String> = Vec::new();
     let mut containers = Vec::new();
     let mut init_containers = Vec::new();

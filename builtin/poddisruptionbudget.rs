@@ -12,13 +12,22 @@ use crate::error::Result;
 use crate::interpreter::{Outcome, Request};
 use crate::k8s::field;
 use crate::k8s::normalize::schema::POD_DISRUPTION_BUDGET;
-use crate::k8s::normalize::{self, schema};
+use crate::k8s::normalize::{self, schema, Reads};
 use serde_json::{Map, Value};
+
+/// What InterpretHealth reads.
+const HEALTH_READS: Reads = Reads::Fields(&[(
+    "status",
+    Reads::Fields(&[
+        ("currentHealthy", Reads::All),
+        ("desiredHealthy", Reads::All),
+    ]),
+)]);
 
 /// Healthy iff `currentHealthy >= desiredHealthy`.
 pub(crate) fn interpret_health(request: &Request<'_>) -> Result<Outcome> {
     let pdb = request.object();
-    check(pdb, &POD_DISRUPTION_BUDGET)?;
+    check(pdb, &POD_DISRUPTION_BUDGET, HEALTH_READS)?;
     let status = |key: &str| field::int(pdb, &["status", key]).unwrap_or(0);
     let healthy = status("currentHealthy") >= status("desiredHealthy");
     Ok(Outcome::Healthy(healthy))

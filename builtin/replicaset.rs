@@ -4,13 +4,28 @@
 //! Status: AggregateStatus and InterpretStatus.
 
 use super::status::{aggregate_workload, reflect_workload, Workload};
-use super::workload::{check, dependencies_of, revise_int_field, spec_replicas};
+use super::workload::{
+    check, dependencies_of, revise_int_field, spec_replicas, GENERATION, SPEC_TEMPLATE_DEPENDENCIES,
+};
 use super::Edit;
 use crate::error::Result;
 use crate::interpreter::{Outcome, Request};
 use crate::k8s::field::{generation, get, int};
-use crate::k8s::normalize::schema;
 use crate::k8s::normalize::schema::REPLICA_SET;
+use crate::k8s::normalize::{schema, Reads};
+
+/// What InterpretHealth reads.
+const HEALTH_READS: Reads = Reads::Fields(&[
+    GENERATION,
+    ("spec", Reads::Fields(&[("replicas", Reads::All)])),
+    (
+        "status",
+        Reads::Fields(&[
+            ("availableReplicas", Reads::All),
+            ("observedGeneration", Reads::All),
+        ]),
+    ),
+]);
 
 const POD_SPEC: [&str; 3] = ["spec", "template", "spec"];
 
@@ -20,14 +35,14 @@ pub(crate) fn interpret_replica(request: &Request<'_>) -> Result<Outcome> {
 }
 
 /// Writes `spec.replicas`.
-pub(crate) fn revise_replica(edit: Edit<'_>) -> Result<Outcome> {
+pub(crate) fn revise_replica(edit: Edit<'_>) -> Result<()> {
     revise_int_field(edit, &["spec", "replicas"])
 }
 
 /// Observed generation current and enough available replicas.
 pub(crate) fn interpret_health(request: &Request<'_>) -> Result<Outcome> {
     let rs = request.object();
-    check(rs, &REPLICA_SET)?;
+    check(rs, &REPLICA_SET, HEALTH_READS)?;
     let available = int(rs, &["status", "availableReplicas"]).unwrap_or(0);
     let healthy = int(rs, &["status", "observedGeneration"]).unwrap_or(0) == generation(rs)
         && int(rs, &["spec", "replicas"]).is_none_or(|wanted| available >= wanted);
@@ -37,7 +52,7 @@ pub(crate) fn interpret_health(request: &Request<'_>) -> Result<Outcome> {
 /// ConfigMaps, Secrets, ServiceAccount and PVCs of the pod template.
 pub(crate) fn interpret_dependency(request: &Request<'_>) -> Result<Outcome> {
     let object = request.object();
-    check(object, &REPLICA_SET)?;
+    check(object, &REPLICA_SET, SPEC_TEMPLATE_DEPENDENCIES)?;
     let deps = dependencies_of(object, get(object, &POD_SPEC))?;
     Ok(Outcome::Dependencies(deps))
 }

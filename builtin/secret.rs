@@ -3,7 +3,6 @@
 use super::workload::retain_args;
 use super::Edit;
 use crate::error::Result;
-use crate::interpreter::Outcome;
 use crate::k8s::field;
 use serde_json::Value;
 
@@ -12,16 +11,14 @@ const SERVICE_ACCOUNT_TOKEN: &str = "kubernetes.io/service-account-token";
 
 /// For service-account-token secrets, the member's `data` replaces the
 /// desired one; other secrets are returned unchanged.
-pub(crate) fn retain(edit: Edit<'_>) -> Result<Outcome> {
+pub(crate) fn retain(edit: Edit<'_>) -> Result<()> {
     let (desired, observed) = retain_args(edit)?;
     // A `type` that cannot be read means "no type".
-    let is_token =
-        field::get_str(&desired, &["type"]).ok().flatten() == Some(SERVICE_ACCOUNT_TOKEN);
-    let mut retained = desired.into_owned();
+    let is_token = field::get_str(desired, &["type"]).ok().flatten() == Some(SERVICE_ACCOUNT_TOKEN);
     if is_token {
         if let Some(data) = field::get_string_map(observed, &["data"])? {
-            field::set(&mut retained, &["data"], Value::Object(data.clone()))?;
+            field::set(desired, &["data"], Value::Object(data.clone()))?;
         }
     }
-    Ok(Outcome::Retained(retained))
+    Ok(())
 }

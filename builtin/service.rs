@@ -2,7 +2,7 @@
 //!
 //! Status: AggregateStatus and InterpretStatus.
 
-use super::ingress::has_load_balancer_address;
+use super::ingress::{has_load_balancer_address, LOAD_BALANCER_READS};
 use super::status::{aggregate_inputs, aggregate_load_balancer, reflected_status, unchanged};
 use super::workload::{check, retain_args};
 use super::Edit;
@@ -11,33 +11,36 @@ use crate::interpreter::{Outcome, Request};
 use crate::k8s::field;
 use crate::k8s::field::get;
 use crate::k8s::normalize::schema::SERVICE;
-use crate::k8s::normalize::{self, schema};
+use crate::k8s::normalize::{self, schema, Reads};
 use serde_json::{Map, Value};
 
 /// Keeps the member's `spec.healthCheckNodePort` (when > 0) and
 /// `spec.clusterIP` (when non-empty); nothing else.
-pub(crate) fn retain(edit: Edit<'_>) -> Result<Outcome> {
+pub(crate) fn retain(edit: Edit<'_>) -> Result<()> {
     let (desired, observed) = retain_args(edit)?;
     let node_port = field::get_int(observed, &["spec", "healthCheckNodePort"])?;
     let cluster_ip = field::get_str(observed, &["spec", "clusterIP"])?;
-    let mut retained = desired.into_owned();
+    // Both writes share their parent (`spec`): the first succeeds exactly
+    // when the second does, so an error leaves the object unchanged.
     if let Some(port) = node_port.filter(|p| *p > 0) {
-        field::set(
-            &mut retained,
-            &["spec", "healthCheckNodePort"],
-            Value::from(port),
-        )?;
+        field::set(desired, &["spec", "healthCheckNodePort"], Value::from(port))?;
     }
     if let Some(ip) = cluster_ip.filter(|ip| !ip.is_empty()) {
-        field::set(&mut retained, &["spec", "clusterIP"], Value::from(ip))?;
+        field::set(desired, &["spec", "clusterIP"], Value::from(ip))?;
     }
-    Ok(Outcome::Retained(retained))
+    Ok(())
 }
+
+/// What InterpretHealth reads.
+const HEALTH_READS: Reads = Reads::Fields(&[
+    ("spec", Reads::Fields(&[("type", Reads::All)])),
+    LOAD_BALANCER_READS,
+]);
 
 /// Healthy unless a LoadBalancer has no ingress with an IP or hostname yet.
 pub(crate) fn interpret_health(request: &Request<'_>) -> Result<Outcome> {
     let svc = request.object();
-    check(svc, &SERVICE)?;
+    check(svc, &SERVICE, HEALTH_READS)?;
     let is_lb = get(svc, &["spec", "type"]).and_then(Value::as_str) == Some("LoadBalancer");
     Ok(Outcome::Healthy(!is_lb || has_load_balancer_address(svc)))
 }

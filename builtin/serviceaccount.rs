@@ -3,7 +3,6 @@
 use super::workload::retain_args;
 use super::Edit;
 use crate::error::Result;
-use crate::interpreter::Outcome;
 use crate::k8s::field;
 use serde_json::Value;
 
@@ -46,12 +45,12 @@ fn merge(desired: &Value, observed: &Value, field: &str) -> Result<Value> {
 }
 
 /// Merges `secrets` and `imagePullSecrets` by name.
-pub(crate) fn retain(edit: Edit<'_>) -> Result<Outcome> {
+pub(crate) fn retain(edit: Edit<'_>) -> Result<()> {
     let (desired, observed) = retain_args(edit)?;
-    let secrets = merge(&desired, observed, "secrets")?;
-    let pull = merge(&desired, observed, "imagePullSecrets")?;
-    let mut retained = desired.into_owned();
-    field::set(&mut retained, &["secrets"], secrets)?;
-    field::set(&mut retained, &["imagePullSecrets"], pull)?;
-    Ok(Outcome::Retained(retained))
+    let secrets = merge(desired, observed, "secrets")?;
+    let pull = merge(desired, observed, "imagePullSecrets")?;
+    // Top-level keys of an object: both writes succeed.
+    field::set(desired, &["secrets"], secrets)?;
+    field::set(desired, &["imagePullSecrets"], pull)?;
+    Ok(())
 }

@@ -7,7 +7,7 @@ use crate::interpreter::{Outcome, Request};
 use crate::k8s::dependencies::verify_dependencies;
 use crate::k8s::field::{get, namespace};
 use crate::k8s::normalize::schema::{OBJECT_META, SESSION_AFFINITY_CONFIG};
-use crate::k8s::normalize::{Emit, Field, Kind, Ty};
+use crate::k8s::normalize::{Emit, Field, Kind, Reads, Ty};
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::LabelSelector;
 use std::collections::BTreeMap;
 
@@ -124,11 +124,17 @@ static CLUSTER_STATUS: Ty = Ty {
     base: None,
 };
 
+/// What InterpretDependency reads.
+const DEPENDENCY_READS: Reads = Reads::Fields(&[(
+    "metadata",
+    Reads::Fields(&[("name", Reads::All), ("namespace", Reads::All)]),
+)]);
+
 /// The derived Service `derived-<name>` and its EndpointSlices (selected by
 /// the `kubernetes.io/service-name` label), in the import's namespace.
 pub(crate) fn interpret_dependency(request: &Request<'_>) -> Result<Outcome> {
     let object = request.object();
-    check(object, &SERVICE_IMPORT)?;
+    check(object, &SERVICE_IMPORT, DEPENDENCY_READS)?;
     let name = get(object, &["metadata", "name"])
         .and_then(serde_json::Value::as_str)
         .unwrap_or("");

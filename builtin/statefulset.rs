@@ -4,15 +4,34 @@
 //!
 //! Status: AggregateStatus and InterpretStatus.
 
+use super::deployment::HEALTH_READS;
 use super::status::{aggregate_workload, reflect_workload, Workload};
-use super::workload::{check, dependencies_of, revise_int_field, spec_replicas};
+use super::workload::{
+    check, dependencies_of, revise_int_field, spec_replicas, NAMESPACE, TEMPLATE_DEPENDENCIES,
+};
 use super::Edit;
 use crate::error::Result;
 use crate::interpreter::{Outcome, Request};
 use crate::k8s::field::{generation, get, int};
-use crate::k8s::normalize::schema;
 use crate::k8s::normalize::schema::STATEFUL_SET;
+use crate::k8s::normalize::{schema, Reads};
 use serde_json::Value;
+
+/// What InterpretDependency reads: the pod template and the claim
+/// templates' names.
+const DEPENDENCY_READS: Reads = Reads::Fields(&[
+    NAMESPACE,
+    (
+        "spec",
+        Reads::Fields(&[
+            ("template", TEMPLATE_DEPENDENCIES),
+            (
+                "volumeClaimTemplates",
+                Reads::Fields(&[("metadata", Reads::Fields(&[("name", Reads::All)]))]),
+            ),
+        ]),
+    ),
+]);
 
 const POD_SPEC: [&str; 3] = ["spec", "template", "spec"];
 
@@ -22,14 +41,14 @@ pub(crate) fn interpret_replica(request: &Request<'_>) -> Result<Outcome> {
 }
 
 /// Writes `spec.replicas`.
-pub(crate) fn revise_replica(edit: Edit<'_>) -> Result<Outcome> {
+pub(crate) fn revise_replica(edit: Edit<'_>) -> Result<()> {
     revise_int_field(edit, &["spec", "replicas"])
 }
 
 /// The Deployment rules on the StatefulSet status fields.
 pub(crate) fn interpret_health(request: &Request<'_>) -> Result<Outcome> {
     let sts = request.object();
-    check(sts, &STATEFUL_SET)?;
+    check(sts, &STATEFUL_SET, HEALTH_READS)?;
     let status = |field: &str| int(sts, &["status", field]);
     let updated = status("updatedReplicas").unwrap_or(0);
     let healthy = status("observedGeneration").unwrap_or(0) == generation(sts)
@@ -42,7 +61,7 @@ pub(crate) fn interpret_health(request: &Request<'_>) -> Result<Outcome> {
 /// itself (names of `spec.volumeClaimTemplates[].metadata.name`).
 pub(crate) fn interpret_dependency(request: &Request<'_>) -> Result<Outcome> {
     let object = request.object();
-    check(object, &STATEFUL_SET)?;
+    check(object, &STATEFUL_SET, DEPENDENCY_READS)?;
     let mut deps = dependencies_of(object, get(object, &POD_SPEC))?;
     let templates: Vec<&str> = get(object, &["spec", "volumeClaimTemplates"])
         .and_then(Value::as_array)

@@ -89,20 +89,21 @@ pub(crate) fn put_int(m: &mut Decoded, ty: &'static Ty, key: &str, value: i64) {
     }
 }
 
-/// The normalized template (root type `root_ty`) with `status` replaced by
-/// the encoding of the decoded `status`.
+/// The normalized template (root type `root_ty`) with `status` replaced
+/// wholesale by the encoding of the decoded `status` (Karmada replaces the
+/// status: keys the template's old status had survive only when the
+/// operation copied them into `status`, and a decoded status holds no key
+/// the schema does not know).
 pub(crate) fn with_status(
     template: &Value,
     root_ty: &'static Ty,
     status: Decoded,
     status_ty: &'static Ty,
 ) -> Result<Outcome> {
-    let mut encoded = normalize::encode(template, "", template, root_ty)?;
     let status = normalize::encode(template, "status", &Value::Object(status), status_ty)?;
-    if let Value::Object(m) = &mut encoded {
-        m.insert("status".to_owned(), status);
-    }
-    Ok(Outcome::Aggregated(encoded))
+    Ok(Outcome::Aggregated(normalize::encode_replacing(
+        template, root_ty, "status", status,
+    )?))
 }
 
 /// A counter summed over the member clusters must fit the 32-bit status field.
@@ -357,18 +358,24 @@ pub(crate) struct Workload {
 }
 
 /// InterpretStatus for Deployment, ReplicaSet, StatefulSet and DaemonSet:
-/// the generation keys, then the kind's reflected counters.
+/// the generation keys, then the kind's reflected counters (the only
+/// `status` fields checked: a bad value elsewhere in `status` is not read).
 pub(crate) fn reflect_workload(request: &Request<'_>, w: &Workload) -> Result<Outcome> {
     let object = request.object();
     let Some(status) = reflected_status(object)? else {
         return Ok(Outcome::Status(None));
     };
+    // Only the reflected fields are read, so only they are checked.
+    let check = || {
+        let keys = w.reflected.iter().map(|&(key, _)| key);
+        normalize::check_keys(object, "status", status, w.status, keys)
+    };
     let (generation, template_generation) = if w.annotation_first {
         let keys = generation_keys(object)?;
-        normalize::check(object, "status", status, w.status)?;
+        check()?;
         keys
     } else {
-        normalize::check(object, "status", status, w.status)?;
+        check()?;
         generation_keys(object)?
     };
     let mut out = generation_prefix(generation, template_generation);
@@ -433,14 +440,14 @@ pub(crate) fn aggregate_workload(request: &Request<'_>, w: &Workload) -> Result<
     if same {
         return unchanged(template, w.root);
     }
-    let mut encoded = normalize::encode(template, "", template, w.root)?;
-    if let Some(Value::Object(status)) = encoded.get_mut("status") {
-        set_encoded_int(status, w.status, "observedGeneration", observed);
-        for (sum, key) in sums.iter().zip(w.counters) {
-            set_encoded_int(status, w.status, key, *sum);
-        }
+    // The template's old status (its known fields: conditions, collision
+    // count, ...) with the aggregated counters written over it.
+    let mut status = old;
+    put_int(&mut status, w.status, "observedGeneration", observed);
+    for (sum, key) in sums.iter().zip(w.counters) {
+        put_int(&mut status, w.status, key, *sum);
     }
-    Ok(Outcome::Aggregated(encoded))
+    with_status(template, w.root, status, w.status)
 }
 
 /// The "unchanged" result: the template exactly as given, once it is known
@@ -451,12 +458,72 @@ pub(crate) fn unchanged(template: &Value, root: &'static Ty) -> Result<Outcome> 
     Ok(Outcome::Aggregated(template.clone()))
 }
 
-/// Writes an integer into an encoded value as Go's encoder would.
-fn set_encoded_int(m: &mut Map<String, Value>, ty: &'static Ty, key: &str, value: i64) {
-    let omit = value == 0 && ty.field(key).is_some_and(|f| f.emit == Emit::OmitZero);
-    if omit {
-        m.remove(key);
-    } else {
-        m.insert(key.to_owned(), normalize::num(value));
+#[cfg(test)]
+mod tests {
+    use serde_json::{json, Value};
+
+    use crate::api::AggregatedStatusItem;
+    use crate::interpreter::{Outcome, Request};
+
+    /// AggregateStatus replaces `status`: a key the template's old status
+    /// had that the kind's status type does not know never survives (keys
+    /// outside `status` do); known fields the operation does not compute
+    /// (conditions) are kept, as Karmada's typed update keeps them.
+    #[rstest::rstest]
+    #[case::deployment("apps/v1", "Deployment", json!({"replicas": 3, "readyReplicas": 3}))]
+    #[case::replica_set("apps/v1", "ReplicaSet", json!({"replicas": 3, "readyReplicas": 3}))]
+    #[case::stateful_set("apps/v1", "StatefulSet", json!({"replicas": 3, "readyReplicas": 3}))]
+    #[case::daemon_set("apps/v1", "DaemonSet", json!({"numberReady": 3, "desiredNumberScheduled": 3}))]
+    #[case::job("batch/v1", "Job", json!({"active": 1}))]
+    #[case::pod("v1", "Pod", json!({"phase": "Running"}))]
+    #[case::persistent_volume_claim("v1", "PersistentVolumeClaim", json!({"phase": "Lost"}))]
+    fn aggregation_replaces_the_status(
+        #[case] api_version: &str,
+        #[case] kind: &str,
+        #[case] member: Value,
+    ) {
+        let template = json!({"apiVersion": api_version, "kind": kind,
+            "metadata": {"name": "web", "namespace": "shop", "generation": 2},
+            "extra": {"kept": true},
+            "status": {"staleKey": {"from": "the template"},
+                       "conditions": [{"type": "Progressing", "status": "True"}]}});
+        let items: Vec<AggregatedStatusItem> = serde_json::from_value(json!([
+            {"clusterName": "a", "applied": true, "status": member}
+        ]))
+        .expect("items decode");
+        let layer = super::super::layer();
+        let answer = layer.interpret(&Request::AggregateStatus {
+            object: &template,
+            items: Some(&items),
+        });
+        let Ok(Outcome::Aggregated(out)) = answer else {
+            panic!("{answer:?}");
+        };
+        assert_eq!(out["extra"], json!({"kept": true}), "{out}");
+        assert!(out["status"].get("staleKey").is_none(), "{out}");
+        if matches!(
+            kind,
+            "Deployment" | "ReplicaSet" | "StatefulSet" | "DaemonSet"
+        ) {
+            assert_eq!(
+                out["status"]["conditions"][0]["type"], "Progressing",
+                "{out}"
+            );
+        }
+        // Without items (Pod's "nothing reported" path) the same holds.
+        if kind == "Pod" {
+            let answer = layer.interpret(&Request::AggregateStatus {
+                object: &template,
+                items: None,
+            });
+            let Ok(Outcome::Aggregated(out)) = answer else {
+                panic!("{answer:?}");
+            };
+            assert!(out["status"].get("staleKey").is_none(), "{out}");
+            assert_eq!(
+                out["status"]["conditions"][0]["type"], "Progressing",
+                "{out}"
+            );
+        }
     }
 }

@@ -7,23 +7,58 @@ use super::Edit;
 use crate::api::InterpreterOperation;
 use crate::error::{Error, Result};
 use crate::interpreter::{Outcome, ReplicaResult, Request};
-use crate::k8s::dependencies::{dependencies_at, verify_dependencies};
+use crate::k8s::dependencies::{dependencies_at, verify_dependencies, POD_SPEC_DEPENDENCY_READS};
 use crate::k8s::field::{self, get, int32, namespace};
-use crate::k8s::normalize::{self, Ty};
-use crate::k8s::requirements::{requirements_at, RequirementsOptions};
+use crate::k8s::normalize::{self, Reads, Ty};
+use crate::k8s::requirements::{requirements_at, RequirementsOptions, POD_SPEC_REQUIREMENT_READS};
 use serde_json::Value;
-use std::borrow::Cow;
 
-/// Typed acceptance of the whole object: every field the kind's
-/// schema knows must have its type, quantities must parse. Handlers then read
-/// the few fields they need with the floor's lenient readers
-/// ([`field::get`], [`field::int`]).
-pub(crate) fn check(object: &Value, ty: &'static Ty) -> Result<()> {
-    Ok(normalize::check(object, "", object, ty)?)
+/// Typed acceptance of the fields the operation reads (`reads`, see
+/// [`Reads`]): each must have its schema type (32-bit fields in range,
+/// quantities that parse, ...); a bad value anywhere else is not looked at,
+/// so it cannot fail the operation. Handlers then read those fields with the
+/// floor's lenient readers ([`field::get`], [`field::int`]).
+pub(crate) fn check(object: &Value, ty: &'static Ty, reads: Reads) -> Result<()> {
+    Ok(normalize::check_reads(object, "", object, ty, reads)?)
 }
 
+/// `metadata.generation`.
+pub(crate) const GENERATION: (&str, Reads) =
+    ("metadata", Reads::Fields(&[("generation", Reads::All)]));
+
+/// `metadata.namespace` (the namespace of the dependencies).
+pub(crate) const NAMESPACE: (&str, Reads) =
+    ("metadata", Reads::Fields(&[("namespace", Reads::All)]));
+
+/// A pod template's spec, as far as the requirements read it.
+pub(crate) const TEMPLATE_REQUIREMENTS: Reads =
+    Reads::Fields(&[("spec", POD_SPEC_REQUIREMENT_READS)]);
+
+/// A pod template's spec, as far as the dependencies read it.
+pub(crate) const TEMPLATE_DEPENDENCIES: Reads =
+    Reads::Fields(&[("spec", POD_SPEC_DEPENDENCY_READS)]);
+
+/// What [`spec_replicas`] reads.
+const SPEC_REPLICAS: Reads = Reads::Fields(&[(
+    "spec",
+    Reads::Fields(&[
+        ("replicas", Reads::All),
+        ("template", TEMPLATE_REQUIREMENTS),
+    ]),
+)]);
+
+/// What InterpretDependency reads of a workload with a pod template at
+/// `spec.template` (Deployment, ReplicaSet, DaemonSet, Job).
+pub(crate) const SPEC_TEMPLATE_DEPENDENCIES: Reads = Reads::Fields(&[
+    NAMESPACE,
+    (
+        "spec",
+        Reads::Fields(&[("template", TEMPLATE_DEPENDENCIES)]),
+    ),
+]);
+
 /// `InterpretReplica` result for `replicas` replicas of the pod spec at
-/// `prefix` (absent spec = empty spec) of a [`check`]ed object.
+/// `prefix` (absent spec = empty spec) of an object [`check`]ed for it.
 pub(crate) fn replicas_of(
     object: &Value,
     prefix: &str,
@@ -41,13 +76,13 @@ pub(crate) fn replicas_of(
 /// pod template at `spec.template` (Deployment, ReplicaSet, StatefulSet).
 pub(crate) fn spec_replicas(request: &Request<'_>, ty: &'static Ty) -> Result<Outcome> {
     let object = request.object();
-    check(object, ty)?;
+    check(object, ty, SPEC_REPLICAS)?;
     let replicas = int32(object, &["spec", "replicas"]).unwrap_or(0);
     let pod = get(object, &["spec", "template", "spec"]);
     replicas_of(object, "spec.template.spec", pod, replicas)
 }
 
-/// `InterpretDependency` result for the pod spec of a [`check`]ed object, in
+/// `InterpretDependency` result for the pod spec of an object [`check`]ed for it, in
 /// the namespace of the workload's own metadata (the template's is never used).
 pub(crate) fn dependencies_of(
     object: &Value,
@@ -61,23 +96,21 @@ pub(crate) fn dependencies_of(
     Ok(deps)
 }
 
-/// `ReviseReplica` of an integer field: present integer → replaced;
-/// absent (or an absent/`null` parent) → unchanged; anything else → error.
-/// The object is copied only when the caller did not hand it over.
-pub(crate) fn revise_int_field(edit: Edit<'_>, path: &[&str]) -> Result<Outcome> {
-    let Edit::Revise { object, replicas } = edit else {
+/// `ReviseReplica` of an integer field, in place: present integer →
+/// replaced; absent (or an absent/`null` parent) → unchanged; anything else
+/// → error (the object unchanged).
+pub(crate) fn revise_int_field(edit: Edit<'_>, path: &[&str]) -> Result<()> {
+    let Edit::ReviseReplica { object, replicas } = edit else {
         return Err(wrong_operation(edit.operation(), "ReviseReplica"));
     };
-    if field::get_int(&object, path)?.is_none() {
-        return Ok(Outcome::Revised(object.into_owned()));
+    if let Some(slot) = field::get_int_mut(object, path)? {
+        *slot = Value::from(replicas);
     }
-    let mut revised = object.into_owned();
-    field::set(&mut revised, path, Value::from(replicas))?;
-    Ok(Outcome::Revised(revised))
+    Ok(())
 }
 
 /// The (desired, observed) pair of a `Retain` request.
-pub(crate) fn retain_args(edit: Edit<'_>) -> Result<(Cow<'_, Value>, &Value)> {
+pub(crate) fn retain_args(edit: Edit<'_>) -> Result<(&mut Value, &Value)> {
     match edit {
         Edit::Retain { desired, observed } => Ok((desired, observed)),
         other => Err(wrong_operation(other.operation(), "Retain")),
@@ -99,8 +132,9 @@ pub(crate) fn wrong_operation(operation: InterpreterOperation, expected: &str) -
 
 #[cfg(test)]
 mod tests {
-    use serde_json::json;
+    use serde_json::{json, Value};
 
+    use crate::api::InterpreterOperation as Op;
     use crate::interpreter::Request;
 
     fn error_of(request: Request<'_>) -> String {
@@ -158,11 +192,11 @@ mod tests {
     fn typed_acceptance_names_deep_fields_and_reads_like_go() {
         let bad = json!({"apiVersion": "apps/v1", "kind": "Deployment",
             "metadata": {"name": "d", "namespace": "n"},
-            "spec": {"template": {"spec": {"containers": [{"name": "a", "ports": [{"containerPort": "80"}]}]}}}});
+            "spec": {"template": {"spec": {"containers": [{"name": "a", "envFrom": [{"configMapRef": {"name": 80}}]}]}}}});
         let e = error_of(Request::InterpretDependency { object: &bad });
         assert!(e.contains("Deployment n/d"), "{e}");
         assert!(
-            e.contains("spec.template.spec.containers[0].ports[0].containerPort"),
+            e.contains("spec.template.spec.containers[0].envFrom[0].configMapRef.name"),
             "{e}"
         );
         // Integral floats are integers, nulls are unset, `null` list
@@ -181,6 +215,133 @@ mod tests {
         let wide = json!({"apiVersion": "apps/v1", "kind": "Deployment", "spec": {"replicas": 4294967298_i64}});
         let e = error_of(Request::InterpretHealth { object: &wide });
         assert!(e.contains("spec.replicas"), "{e}");
+    }
+
+    /// `value` written at the JSON pointer `at` of `base` (the parent exists).
+    fn with(mut base: Value, at: &str, value: Value) -> Value {
+        let (parent, key) = at.rsplit_once('/').expect("a pointer");
+        match base.pointer_mut(parent) {
+            Some(Value::Object(m)) => {
+                m.insert(key.to_owned(), value);
+            }
+            Some(Value::Array(items)) => items[key.parse::<usize>().expect("an index")] = value,
+            _ => panic!("no parent at {parent}"),
+        }
+        base
+    }
+
+    fn deployment() -> Value {
+        json!({"apiVersion": "apps/v1", "kind": "Deployment",
+            "metadata": {"name": "web", "namespace": "shop", "generation": 1,
+                         "annotations": {"resourcetemplate.karmada.io/generation": "1"}},
+            "spec": {"replicas": 2, "template": {"spec": {"priority": 0, "containers": [
+                {"name": "a", "ports": [{"containerPort": 80}],
+                 "envFrom": [{"configMapRef": {"name": "settings"}}],
+                 "resources": {"requests": {"cpu": "100m"}}}]}}},
+            "status": {"observedGeneration": 1, "updatedReplicas": 2, "availableReplicas": 2,
+                       "readyReplicas": 2}})
+    }
+
+    fn pod() -> Value {
+        json!({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "web", "namespace": "shop"},
+            "spec": {"priority": 0, "overhead": {"cpu": "10m"}, "containers": [
+                {"name": "a", "ports": [{"containerPort": 80}],
+                 "resources": {"requests": {"cpu": "100m"}}}]},
+            "status": {"phase": "Running", "qosClass": "Burstable"}})
+    }
+
+    fn daemon_set() -> Value {
+        let mut d = deployment();
+        d["kind"] = json!("DaemonSet");
+        d["status"] = json!({"observedGeneration": 1, "desiredNumberScheduled": 1,
+            "updatedNumberScheduled": 1, "numberAvailable": 1, "numberReady": 1});
+        d
+    }
+
+    fn job() -> Value {
+        let mut d = deployment();
+        d["kind"] = json!("Job");
+        d["apiVersion"] = json!("batch/v1");
+        d["spec"] =
+            json!({"parallelism": 2, "backoffLimit": 6, "template": d["spec"]["template"].clone()});
+        d
+    }
+
+    fn stateful_set() -> Value {
+        let mut d = deployment();
+        d["kind"] = json!("StatefulSet");
+        d["spec"]["volumeClaimTemplates"] = json!([{"metadata": {"name": "data"}}]);
+        d
+    }
+
+    const TOO_WIDE: i64 = 2_147_483_648;
+
+    /// A bad value (a 32-bit overflow, a wrong type, a quantity that does
+    /// not parse) fails an operation exactly when the operation reads the
+    /// field: the error names the object and the field; elsewhere the
+    /// operation answers as it does without it.
+    #[rstest::rstest]
+    #[case::replicas_read_by_replica(Op::InterpretReplica, deployment(), "/spec/replicas", json!(TOO_WIDE), Some("spec.replicas"))]
+    #[case::replicas_not_read_by_dependency(Op::InterpretDependency, deployment(), "/spec/replicas", json!(TOO_WIDE), None)]
+    #[case::replicas_read_by_health(Op::InterpretHealth, deployment(), "/spec/replicas", json!(TOO_WIDE), Some("spec.replicas"))]
+    #[case::port_not_read_by_replica(Op::InterpretReplica, deployment(), "/spec/template/spec/containers/0/ports/0/containerPort", json!(TOO_WIDE), None)]
+    #[case::port_not_read_by_dependency(Op::InterpretDependency, deployment(), "/spec/template/spec/containers/0/ports/0/containerPort", json!(TOO_WIDE), None)]
+    #[case::port_type_not_read_by_dependency(Op::InterpretDependency, deployment(), "/spec/template/spec/containers/0/ports/0/containerPort", json!("80"), None)]
+    #[case::port_not_read_by_health(Op::InterpretHealth, deployment(), "/spec/template/spec/containers/0/ports/0/containerPort", json!(TOO_WIDE), None)]
+    #[case::priority_not_read_by_replica(Op::InterpretReplica, deployment(), "/spec/template/spec/priority", json!(TOO_WIDE), None)]
+    #[case::quantity_read_by_replica(Op::InterpretReplica, deployment(), "/spec/template/spec/containers/0/resources/requests/cpu", json!("lots"), Some("spec.template.spec.containers[0].resources.requests.cpu"))]
+    #[case::quantity_not_read_by_dependency(Op::InterpretDependency, deployment(), "/spec/template/spec/containers/0/resources/requests/cpu", json!("lots"), None)]
+    #[case::reference_read_by_dependency(Op::InterpretDependency, deployment(), "/spec/template/spec/containers/0/envFrom/0/configMapRef/name", json!(7), Some("spec.template.spec.containers[0].envFrom[0].configMapRef.name"))]
+    #[case::reference_not_read_by_replica(Op::InterpretReplica, deployment(), "/spec/template/spec/containers/0/envFrom/0/configMapRef/name", json!(7), None)]
+    #[case::status_read_by_health(Op::InterpretHealth, deployment(), "/status/updatedReplicas", json!(TOO_WIDE), Some("status.updatedReplicas"))]
+    #[case::status_not_read_by_health(Op::InterpretHealth, deployment(), "/status/readyReplicas", json!(TOO_WIDE), None)]
+    #[case::status_not_read_by_replica(Op::InterpretReplica, deployment(), "/status/updatedReplicas", json!(TOO_WIDE), None)]
+    #[case::generation_read_by_health(Op::InterpretHealth, deployment(), "/metadata/generation", json!("1"), Some("metadata.generation"))]
+    #[case::namespace_read_by_dependency(Op::InterpretDependency, deployment(), "/metadata/namespace", json!(1), Some("metadata.namespace"))]
+    #[case::labels_not_read_by_replica(Op::InterpretReplica, deployment(), "/metadata/labels", json!({"a": 1}), None)]
+    #[case::pod_overhead_read_by_replica(Op::InterpretReplica, pod(), "/spec/overhead/cpu", json!("lots"), Some("spec.overhead.cpu"))]
+    #[case::pod_port_not_read_by_replica(Op::InterpretReplica, pod(), "/spec/containers/0/ports/0/containerPort", json!(TOO_WIDE), None)]
+    #[case::pod_phase_read_by_health(Op::InterpretHealth, pod(), "/status/phase", json!(5), Some("status.phase"))]
+    #[case::pod_qos_not_read_by_health(Op::InterpretHealth, pod(), "/status/qosClass", json!(5), None)]
+    #[case::pod_priority_not_read_by_health(Op::InterpretHealth, pod(), "/spec/priority", json!(TOO_WIDE), None)]
+    #[case::daemon_set_counter_read_by_health(Op::InterpretHealth, daemon_set(), "/status/numberAvailable", json!(TOO_WIDE), Some("status.numberAvailable"))]
+    #[case::daemon_set_counter_not_read_by_health(Op::InterpretHealth, daemon_set(), "/status/numberReady", json!(TOO_WIDE), None)]
+    #[case::job_parallelism_read_by_replica(Op::InterpretReplica, job(), "/spec/parallelism", json!(TOO_WIDE), Some("spec.parallelism"))]
+    #[case::job_backoff_not_read_by_replica(Op::InterpretReplica, job(), "/spec/backoffLimit", json!(TOO_WIDE), None)]
+    #[case::claim_template_read_by_dependency(Op::InterpretDependency, stateful_set(), "/spec/volumeClaimTemplates/0/metadata/name", json!(5), Some("spec.volumeClaimTemplates[0].metadata.name"))]
+    #[case::counter_read_by_reflection(Op::InterpretStatus, deployment(), "/status/readyReplicas", json!(TOO_WIDE), Some("status.readyReplicas"))]
+    #[case::conditions_not_read_by_reflection(Op::InterpretStatus, deployment(), "/status/conditions", json!([{"type": "Available", "lastUpdateTime": "soon"}]), None)]
+    #[case::sts_replicas_not_read_by_dependency(Op::InterpretDependency, stateful_set(), "/spec/replicas", json!(TOO_WIDE), None)]
+    fn bad_values_fail_only_operations_that_read_them(
+        #[case] operation: Op,
+        #[case] base: Value,
+        #[case] at: &str,
+        #[case] bad: Value,
+        #[case] refused: Option<&str>,
+    ) {
+        let object = with(base.clone(), at, bad);
+        let request = |object| match operation {
+            Op::InterpretReplica => Request::InterpretReplica { object },
+            Op::InterpretHealth => Request::InterpretHealth { object },
+            Op::InterpretStatus => Request::InterpretStatus { object },
+            _ => Request::InterpretDependency { object },
+        };
+        let layer = super::super::layer();
+        let answer = layer.interpret(&request(&object));
+        match refused {
+            Some(field) => {
+                let e = answer
+                    .expect_err("the operation reads the field")
+                    .to_string();
+                let kind = base["kind"].as_str().unwrap_or_default();
+                assert!(e.contains(kind) && e.contains("web"), "{e}");
+                assert!(e.contains(field), "{e}");
+            }
+            None => {
+                let good = layer.interpret(&request(&base)).expect("the base answers");
+                assert_eq!(answer.expect("the field is not read"), good);
+            }
+        }
     }
 
     #[test]

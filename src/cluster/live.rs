@@ -7,7 +7,9 @@ use kube::core::GroupVersionKind;
 
 use crate::api::InterpreterOperation;
 use crate::error::Result;
-use crate::interpreter::{CatalogEntry, Layer, LayerKind, Outcome, OwnedRequest, Request, Source};
+use crate::interpreter::{
+    CatalogEntry, InPlaceRequest, Layer, LayerKind, Outcome, OwnedRequest, Request, Source,
+};
 
 /// Delegates every call to the snapshot current when the call starts; the
 /// watcher swaps snapshots without waiting for calls in flight.
@@ -36,6 +38,10 @@ impl<L: Layer> Layer for LiveLayer<L> {
 
     fn interpret_owned(&self, request: OwnedRequest<'_>) -> Result<Outcome> {
         self.current.load_full().interpret_owned(request)
+    }
+
+    fn interpret_in_place(&self, request: InPlaceRequest<'_>) -> Result<()> {
+        self.current.load_full().interpret_in_place(request)
     }
 
     fn catalog(&self) -> Vec<CatalogEntry> {

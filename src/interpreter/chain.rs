@@ -7,7 +7,8 @@ use kube::core::GroupVersionKind;
 use serde_json::Value;
 
 use super::layer::{
-    Answer, CatalogEntry, Layer, Outcome, OwnedRequest, ReplicaResult, Request, Source,
+    Answer, CatalogEntry, InPlaceRequest, Layer, Outcome, OwnedRequest, ReplicaResult, Request,
+    Source,
 };
 use super::object::gvk_of;
 use crate::api::{
@@ -188,40 +189,36 @@ impl Interpreter {
 
     /// `ReviseReplica`: the object with its replica count set to `replicas`.
     ///
-    /// Hand the object over (`revise_replica(object, n)`) and a layer that
-    /// edits in place, as the native one does, answers without copying it;
-    /// lend it (`revise_replica(&object, n)`) and the answer is a copy, since
-    /// the revised object is returned by value.
+    /// What it costs depends on how the object is passed ([`EditedObject`]):
+    ///
+    /// - `&mut object` — **edited in place**, as Karmada edits the object it
+    ///   is given: nothing is copied, the native layer writes only
+    ///   `spec.replicas` (or `spec.parallelism`), and the answer's value is
+    ///   `()`. On error the object is unchanged.
+    /// - `object` (by value) — the same in-place edit, the edited object
+    ///   handed back.
+    /// - `&object` — the object is **copied** first (a deep copy, which for
+    ///   a typical Deployment costs far more than the edit), then edited.
     ///
     /// ```
     /// use karmada_interpreter::Interpreter;
     /// use serde_json::json;
     ///
     /// let chain = Interpreter::builder().thirdparty(false).build().unwrap();
-    /// let deployment = json!({"apiVersion": "apps/v1", "kind": "Deployment",
-    ///                         "metadata": {"name": "web"}, "spec": {"replicas": 1}});
-    /// let lent = chain.revise_replica(&deployment, 3).unwrap().value;
-    /// let moved = chain.revise_replica(deployment, 3).unwrap().value;
-    /// assert_eq!(lent, moved);
-    /// assert_eq!(moved["spec"]["replicas"], 3);
+    /// let mut deployment = json!({"apiVersion": "apps/v1", "kind": "Deployment",
+    ///                             "metadata": {"name": "web"}, "spec": {"replicas": 1}});
+    /// let copy = chain.revise_replica(&deployment, 3).unwrap().value;
+    /// chain.revise_replica(&mut deployment, 3).unwrap();
+    /// assert_eq!(deployment, copy);
+    /// let moved = chain.revise_replica(deployment, 4).unwrap().value;
+    /// assert_eq!(moved["spec"]["replicas"], 4);
     /// ```
-    pub fn revise_replica<'a>(
+    pub fn revise_replica<'a, O: EditedObject<'a>>(
         &self,
-        object: impl EditedObject<'a>,
+        object: O,
         replicas: i64,
-    ) -> Result<Answer<Value>> {
-        let answer = match object.into_cow() {
-            Cow::Owned(object) => {
-                self.interpret_owned(OwnedRequest::ReviseReplica { object, replicas })?
-            }
-            Cow::Borrowed(object) => {
-                self.interpret(&Request::ReviseReplica { object, replicas })?
-            }
-        };
-        unwrap_outcome(answer, |o| match o {
-            Outcome::Revised(v) => Some(v),
-            _ => None,
-        })
+    ) -> Result<Answer<O::Output>> {
+        object.revise(self, replicas)
     }
 
     /// [`Interpreter::revise_replica`] with the object handed over (what
@@ -232,23 +229,29 @@ impl Interpreter {
     }
 
     /// `Retain`: the desired object with member-owned fields kept from
-    /// `observed`. As with [`Interpreter::revise_replica`], a desired object
-    /// handed over is edited in place; a lent one is copied.
-    pub fn retain<'a>(
+    /// `observed`. As with [`Interpreter::revise_replica`], `&mut desired`
+    /// is edited in place (only the retained fields are written), a desired
+    /// object handed over is edited in place and handed back, and a lent
+    /// `&desired` is copied first.
+    ///
+    /// ```
+    /// use karmada_interpreter::Interpreter;
+    /// use serde_json::json;
+    ///
+    /// let chain = Interpreter::builder().thirdparty(false).build().unwrap();
+    /// let mut desired = json!({"apiVersion": "v1", "kind": "PersistentVolumeClaim",
+    ///                          "metadata": {"name": "data"}, "spec": {}});
+    /// let observed = json!({"apiVersion": "v1", "kind": "PersistentVolumeClaim",
+    ///                       "spec": {"volumeName": "pv-1"}});
+    /// chain.retain(&mut desired, &observed).unwrap();
+    /// assert_eq!(desired["spec"]["volumeName"], "pv-1");
+    /// ```
+    pub fn retain<'a, O: EditedObject<'a>>(
         &self,
-        desired: impl EditedObject<'a>,
+        desired: O,
         observed: &Value,
-    ) -> Result<Answer<Value>> {
-        let answer = match desired.into_cow() {
-            Cow::Owned(desired) => {
-                self.interpret_owned(OwnedRequest::Retain { desired, observed })?
-            }
-            Cow::Borrowed(desired) => self.interpret(&Request::Retain { desired, observed })?,
-        };
-        unwrap_outcome(answer, |o| match o {
-            Outcome::Retained(v) => Some(v),
-            _ => None,
-        })
+    ) -> Result<Answer<O::Output>> {
+        desired.retain(self, observed)
     }
 
     /// [`Interpreter::retain`] with the desired object handed over (what
@@ -269,6 +272,18 @@ impl Interpreter {
     /// ```
     pub fn retain_owned(&self, desired: Value, observed: &Value) -> Result<Answer<Value>> {
         self.retain(desired, observed)
+    }
+
+    /// Runs an editing operation on an object the caller lends mutably
+    /// (what `revise_replica(&mut object, n)` and `retain(&mut desired, ..)`
+    /// do): on success the object is the answer, on error it is unchanged.
+    pub fn interpret_in_place(&self, request: InPlaceRequest<'_>) -> Result<Answer<()>> {
+        let (layer, source) = self.dispatch(request.object(), request.operation())?;
+        layer.interpret_in_place(request)?;
+        Ok(Answer {
+            value: (),
+            served_by: source,
+        })
     }
 
     /// `AggregateStatus`: the template with the members' statuses folded in.
@@ -315,33 +330,101 @@ impl Interpreter {
     }
 }
 
-/// `value` answered by `source`, checked to answer `operation`.
 /// The object of an editing operation ([`Interpreter::revise_replica`],
-/// [`Interpreter::retain`]): a [`Value`] handed over is edited in place, a
-/// `&Value` lent is copied first.
+/// [`Interpreter::retain`]) and what the edit gives back:
+///
+/// | passed | edit | answer |
+/// |---|---|---|
+/// | `&mut Value` | in place, nothing copied | `()` (the object is the result) |
+/// | `Value` | in place, nothing copied | the edited object |
+/// | `Cow<Value>` | as `Value` or `&Value` | the edited object |
+/// | `&Value` | on a deep copy | the edited copy |
 pub trait EditedObject<'a> {
-    /// The object, owned or borrowed.
-    fn into_cow(self) -> Cow<'a, Value>;
+    /// What the edit gives back.
+    type Output;
+
+    /// Runs `ReviseReplica` on this object through `chain`.
+    fn revise(self, chain: &Interpreter, replicas: i64) -> Result<Answer<Self::Output>>;
+
+    /// Runs `Retain` on this desired object through `chain`.
+    fn retain(self, chain: &Interpreter, observed: &Value) -> Result<Answer<Self::Output>>;
+}
+
+fn revised(answer: Answer<Outcome>) -> Result<Answer<Value>> {
+    unwrap_outcome(answer, |o| match o {
+        Outcome::Revised(v) => Some(v),
+        _ => None,
+    })
+}
+
+fn retained(answer: Answer<Outcome>) -> Result<Answer<Value>> {
+    unwrap_outcome(answer, |o| match o {
+        Outcome::Retained(v) => Some(v),
+        _ => None,
+    })
 }
 
 impl<'a> EditedObject<'a> for Value {
-    fn into_cow(self) -> Cow<'a, Value> {
-        Cow::Owned(self)
+    type Output = Value;
+
+    fn revise(self, chain: &Interpreter, replicas: i64) -> Result<Answer<Value>> {
+        let object = self;
+        revised(chain.interpret_owned(OwnedRequest::ReviseReplica { object, replicas })?)
+    }
+
+    fn retain(self, chain: &Interpreter, observed: &Value) -> Result<Answer<Value>> {
+        let desired = self;
+        retained(chain.interpret_owned(OwnedRequest::Retain { desired, observed })?)
     }
 }
 
 impl<'a> EditedObject<'a> for &'a Value {
-    fn into_cow(self) -> Cow<'a, Value> {
-        Cow::Borrowed(self)
+    type Output = Value;
+
+    fn revise(self, chain: &Interpreter, replicas: i64) -> Result<Answer<Value>> {
+        let object = self;
+        revised(chain.interpret(&Request::ReviseReplica { object, replicas })?)
+    }
+
+    fn retain(self, chain: &Interpreter, observed: &Value) -> Result<Answer<Value>> {
+        let desired = self;
+        retained(chain.interpret(&Request::Retain { desired, observed })?)
+    }
+}
+
+impl<'a> EditedObject<'a> for &'a mut Value {
+    type Output = ();
+
+    fn revise(self, chain: &Interpreter, replicas: i64) -> Result<Answer<()>> {
+        let object = self;
+        chain.interpret_in_place(InPlaceRequest::ReviseReplica { object, replicas })
+    }
+
+    fn retain(self, chain: &Interpreter, observed: &Value) -> Result<Answer<()>> {
+        let desired = self;
+        chain.interpret_in_place(InPlaceRequest::Retain { desired, observed })
     }
 }
 
 impl<'a> EditedObject<'a> for Cow<'a, Value> {
-    fn into_cow(self) -> Cow<'a, Value> {
-        self
+    type Output = Value;
+
+    fn revise(self, chain: &Interpreter, replicas: i64) -> Result<Answer<Value>> {
+        match self {
+            Cow::Owned(object) => object.revise(chain, replicas),
+            Cow::Borrowed(object) => object.revise(chain, replicas),
+        }
+    }
+
+    fn retain(self, chain: &Interpreter, observed: &Value) -> Result<Answer<Value>> {
+        match self {
+            Cow::Owned(desired) => desired.retain(chain, observed),
+            Cow::Borrowed(desired) => desired.retain(chain, observed),
+        }
     }
 }
 
+/// `value` answered by `source`, checked to answer `operation`.
 fn checked(
     value: Outcome,
     operation: InterpreterOperation,

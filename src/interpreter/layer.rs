@@ -220,6 +220,77 @@ impl OwnedRequest<'_> {
     }
 }
 
+/// An editing request whose object the caller lends mutably
+/// (`ReviseReplica`, `Retain`): on success the object *is* the answer,
+/// edited in place (Karmada's own semantics: its native interpreter edits
+/// the unstructured object it is given); on error it is unchanged. A layer
+/// that edits in place (the native one) touches only the fields it writes;
+/// the others compute a new object and store it ([`InPlaceRequest::store`]).
+#[derive(Debug, PartialEq)]
+pub enum InPlaceRequest<'a> {
+    /// `ReviseReplica(object, replicas)`.
+    ReviseReplica {
+        /// The object to revise.
+        object: &'a mut Value,
+        /// The replica count to write.
+        replicas: i64,
+    },
+    /// `Retain(desired, observed)`.
+    Retain {
+        /// The manifest about to be applied.
+        desired: &'a mut Value,
+        /// The live object in the member cluster.
+        observed: &'a Value,
+    },
+}
+
+impl InPlaceRequest<'_> {
+    /// The operation.
+    pub fn operation(&self) -> InterpreterOperation {
+        self.as_request().operation()
+    }
+
+    /// The object the chain dispatches on (the desired object for `Retain`).
+    pub fn object(&self) -> &Value {
+        match self {
+            Self::ReviseReplica { object, .. } => object,
+            Self::Retain { desired, .. } => desired,
+        }
+    }
+
+    /// The same request, borrowing the object.
+    pub fn as_request(&self) -> Request<'_> {
+        match self {
+            Self::ReviseReplica { object, replicas } => Request::ReviseReplica {
+                object,
+                replicas: *replicas,
+            },
+            Self::Retain { desired, observed } => Request::Retain { desired, observed },
+        }
+    }
+
+    /// Stores a layer's answer in the lent object. An outcome of another
+    /// operation is an error and leaves the object unchanged.
+    pub fn store(self, outcome: Outcome) -> Result<()> {
+        match (self, outcome) {
+            (Self::ReviseReplica { object, .. }, Outcome::Revised(v))
+            | (
+                Self::Retain {
+                    desired: object, ..
+                },
+                Outcome::Retained(v),
+            ) => {
+                *object = v;
+                Ok(())
+            }
+            (request, other) => Err(crate::Error::InvalidInput {
+                operation: request.operation(),
+                reason: format!("a layer answered {} instead", other.operation()),
+            }),
+        }
+    }
+}
+
 /// `InterpretReplica`'s result.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ReplicaResult {
@@ -300,6 +371,15 @@ pub trait Layer: Send + Sync {
     /// to skip the copy.
     fn interpret_owned(&self, request: OwnedRequest<'_>) -> Result<Outcome> {
         self.interpret(&request.as_request())
+    }
+
+    /// Runs an editing operation on an object the caller lends mutably:
+    /// on success the object is the answer, on error it is unchanged. The
+    /// default answers the borrowed request and stores the result; layers
+    /// that edit the object override it to write only what they change.
+    fn interpret_in_place(&self, request: InPlaceRequest<'_>) -> Result<()> {
+        let outcome = self.interpret(&request.as_request())?;
+        request.store(outcome)
     }
 
     /// Every (kind, operation) this layer serves, for listings. Layers whose

@@ -27,7 +27,7 @@ use serde_json::Value;
 
 use super::error::{ObjectError, Result};
 use super::field::{at, list, text};
-use super::normalize::{self, schema};
+use super::normalize::{self, schema, Reads};
 use super::object::describe;
 use super::validation;
 use crate::api::DependentObjectReference;
@@ -147,9 +147,69 @@ fn collect(spec: Option<&Value>) -> Names<'_> {
     names
 }
 
+/// What [`dependencies_at`] reads of a pod spec: the containers'
+/// `env`/`envFrom` references, image pull secrets, the volume sources that
+/// name a ConfigMap, Secret or claim, and the service account. A handler
+/// checks exactly these with [`normalize::check_reads`].
+pub(crate) const POD_SPEC_DEPENDENCY_READS: Reads = Reads::Fields(&[
+    ("containers", CONTAINER_REFERENCES),
+    ("ephemeralContainers", CONTAINER_REFERENCES),
+    ("imagePullSecrets", NAME),
+    ("initContainers", CONTAINER_REFERENCES),
+    ("serviceAccountName", Reads::All),
+    (
+        "volumes",
+        Reads::Fields(&[
+            ("azureFile", Reads::Fields(&[("secretName", Reads::All)])),
+            ("cephfs", SECRET_REF),
+            ("cinder", SECRET_REF),
+            ("configMap", NAME),
+            ("csi", Reads::Fields(&[("nodePublishSecretRef", NAME)])),
+            ("flexVolume", SECRET_REF),
+            ("iscsi", SECRET_REF),
+            (
+                "persistentVolumeClaim",
+                Reads::Fields(&[("claimName", Reads::All)]),
+            ),
+            (
+                "projected",
+                Reads::Fields(&[(
+                    "sources",
+                    Reads::Fields(&[("configMap", NAME), ("secret", NAME)]),
+                )]),
+            ),
+            ("rbd", SECRET_REF),
+            ("scaleIO", SECRET_REF),
+            ("secret", Reads::Fields(&[("secretName", Reads::All)])),
+            ("storageos", SECRET_REF),
+        ]),
+    ),
+]);
+
+/// `name` of a reference.
+const NAME: Reads = Reads::Fields(&[("name", Reads::All)]);
+
+/// `secretRef.name`.
+const SECRET_REF: Reads = Reads::Fields(&[("secretRef", NAME)]);
+
+const CONTAINER_REFERENCES: Reads = Reads::Fields(&[
+    (
+        "env",
+        Reads::Fields(&[(
+            "valueFrom",
+            Reads::Fields(&[("configMapKeyRef", NAME), ("secretKeyRef", NAME)]),
+        )]),
+    ),
+    (
+        "envFrom",
+        Reads::Fields(&[("configMapRef", NAME), ("secretRef", NAME)]),
+    ),
+]);
+
 /// Everything a pod with this spec (JSON; absent = empty) depends on, in
-/// the namespace given. The spec must have passed [`normalize::check`]
-/// (field types are not checked again).
+/// the namespace given. The spec must have passed
+/// [`normalize::check_reads`] with [`POD_SPEC_DEPENDENCY_READS`] (or a whole
+/// check): field types are not checked again.
 pub(crate) fn dependencies_at(
     spec: Option<&Value>,
     namespace: &str,

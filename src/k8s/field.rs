@@ -241,14 +241,24 @@ pub(crate) fn map<'v, N: Node + ?Sized>(
     at(node, key).and_then(Value::as_object)
 }
 
-/// Writes `value` at `path` (non-empty), creating missing intermediate
-/// objects. An intermediate value that exists but is not an object
-/// (including `null`) is an error; the object is then left unchanged.
-pub(crate) fn set(object: &mut Value, path: &[&str], value: Value) -> Result<()> {
-    let Some((leaf, parents)) = path.split_last() else {
+/// The integer leaf at `path` (see [`get_int`]) as a slot to overwrite in
+/// place; `None` when absent.
+pub(crate) fn get_int_mut<'a>(
+    object: &'a mut Value,
+    path: &[&str],
+) -> Result<Option<&'a mut Value>> {
+    if get_int(object, path)?.is_none() {
+        return Ok(None);
+    }
+    Ok(path.iter().try_fold(object, |v, key| v.get_mut(*key)))
+}
+
+/// Whether [`set`] at `path` would succeed: the path is non-empty and every
+/// existing value on the way to the leaf is an object.
+pub(crate) fn check_set(object: &Value, path: &[&str]) -> Result<()> {
+    let Some((_, parents)) = path.split_last() else {
         return Err(invalid(object, "", "cannot replace the whole object"));
     };
-    // Check the existing part of the path first, so a failed write changes nothing.
     let mut current: &Value = object;
     for (i, key) in parents.iter().enumerate() {
         match current {
@@ -267,24 +277,40 @@ pub(crate) fn set(object: &mut Value, path: &[&str], value: Value) -> Result<()>
         let reason = format!("expected an object, got {}", type_name(current));
         return Err(invalid(object, &dotted(parents), reason));
     }
-    let mut map = match object {
-        Value::Object(map) => map,
-        other => {
-            let reason = format!("expected an object, got {}", type_name(other));
-            return Err(invalid(other, "", reason));
-        }
+    Ok(())
+}
+
+/// Writes `value` at `path` (non-empty) in place, creating missing
+/// intermediate objects. An intermediate value that exists but is not an
+/// object (including `null`) is an error; the object is then left
+/// unchanged. Keys that exist are not allocated again.
+pub(crate) fn set(object: &mut Value, path: &[&str], value: Value) -> Result<()> {
+    check_set(object, path)?;
+    let Some((leaf, parents)) = path.split_last() else {
+        return Ok(());
     };
+    let mut current = object;
     for key in parents {
-        let next = map
-            .entry((*key).to_owned())
-            .or_insert_with(|| Value::Object(Map::new()));
-        map = match next {
-            Value::Object(m) => m,
+        let Value::Object(map) = current else {
             // Ruled out by the check above.
-            _ => return Ok(()),
+            return Ok(());
         };
+        if !map.contains_key(*key) {
+            map.insert((*key).to_owned(), Value::Object(Map::new()));
+        }
+        let Some(next) = map.get_mut(*key) else {
+            return Ok(());
+        };
+        current = next;
     }
-    map.insert((*leaf).to_owned(), value);
+    if let Value::Object(map) = current {
+        match map.get_mut(*leaf) {
+            Some(slot) => *slot = value,
+            None => {
+                map.insert((*leaf).to_owned(), value);
+            }
+        }
+    }
     Ok(())
 }
 

@@ -34,7 +34,7 @@ use serde_json::Value;
 
 use super::error::{ObjectError, Result};
 use super::field::{at, list, map};
-use super::normalize::{self, schema, Ty};
+use super::normalize::{self, schema, Reads, Ty};
 use super::object::describe;
 use super::path::FieldPath;
 use super::quantity::{Format, Quantity, QuantityError};
@@ -263,10 +263,36 @@ impl Ctx<'_> {
     }
 }
 
+/// What [`requirements_at`] reads of a pod spec: the containers' and init
+/// containers' requests and limits, the overhead, the node claim (node
+/// selector, required node affinity, tolerations) and the priority class.
+/// A handler checks exactly these with [`normalize::check_reads`].
+pub(crate) const POD_SPEC_REQUIREMENT_READS: Reads = Reads::Fields(&[
+    (
+        "affinity",
+        Reads::Fields(&[(
+            "nodeAffinity",
+            Reads::Fields(&[("requiredDuringSchedulingIgnoredDuringExecution", Reads::All)]),
+        )]),
+    ),
+    ("containers", CONTAINER_RESOURCES),
+    ("initContainers", CONTAINER_RESOURCES),
+    ("nodeSelector", Reads::All),
+    ("overhead", Reads::All),
+    ("priorityClassName", Reads::All),
+    ("tolerations", Reads::All),
+]);
+
+const CONTAINER_RESOURCES: Reads = Reads::Fields(&[(
+    "resources",
+    Reads::Fields(&[("limits", Reads::All), ("requests", Reads::All)]),
+)]);
+
 /// Requirements of the pod spec `spec` (JSON, absent = empty) found at
-/// `prefix` in `object` (for errors). The object must have passed
-/// [`normalize::check`]: field types are not checked again, only quantities
-/// are parsed.
+/// `prefix` in `object` (for errors). The spec must have passed
+/// [`normalize::check_reads`] with [`POD_SPEC_REQUIREMENT_READS`] (or a
+/// whole check): field types are not checked again, only quantities are
+/// parsed.
 pub(crate) fn requirements_at(
     object: &Value,
     prefix: &str,

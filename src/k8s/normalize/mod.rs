@@ -178,6 +178,37 @@ fn encode_with(
     }
 }
 
+/// [`encode`] of `object` (typed `ty`) with its top-level field `key`
+/// replaced by `value`, which is taken as already encoded: the object's own
+/// value at `key` is neither walked nor kept. AggregateStatus writes the
+/// status it computed this way (nothing of the template's old status
+/// survives unless the operation put it in `value`).
+pub(crate) fn encode_replacing(
+    object: &Value,
+    ty: &'static Ty,
+    key: &str,
+    value: Value,
+) -> Result<Value> {
+    let cx = Cx {
+        object,
+        mode: Mode::Encode,
+        keep_unknown: true,
+    };
+    let root = FieldPath::root("");
+    let mut out = match object {
+        Value::Object(m) => walk_struct_skipping(&cx, ty, Some(m), &root, Some(key))?,
+        Value::Null => walk_struct(&cx, ty, None, &root)?,
+        other => {
+            return Err(cx.err(
+                &root,
+                format!("expected an object, got {}", type_phrase(other)),
+            ))
+        }
+    };
+    out.insert(key.to_owned(), value);
+    Ok(Value::Object(out))
+}
+
 /// Typed-decodes `value` as `ty` (with `strict`, the rules for member
 /// clusters' statuses) into its canonical decoded form (see the module docs).
 pub(crate) fn decode(
@@ -230,6 +261,18 @@ fn walk_struct(
     input: Option<&Map<String, Value>>,
     path: &FieldPath<'_>,
 ) -> Result<Map<String, Value>> {
+    walk_struct_skipping(cx, ty, input, path, None)
+}
+
+/// [`walk_struct`] leaving out the input's field `skip` (its place in the
+/// output is the caller's to fill).
+fn walk_struct_skipping(
+    cx: &Cx<'_>,
+    ty: &'static Ty,
+    input: Option<&Map<String, Value>>,
+    path: &FieldPath<'_>,
+    skip: Option<&str>,
+) -> Result<Map<String, Value>> {
     let strict = matches!(cx.mode, Mode::Decode { strict: true });
     if strict || ty.base.is_some() {
         return walk_struct_lookup(cx, ty, input, path);
@@ -260,6 +303,10 @@ fn walk_struct(
             next += 1;
         }
         let field = match fields.get(next) {
+            Some(f) if skip == Some(key.as_str()) && f.json == key.as_str() => {
+                next += 1;
+                continue;
+            }
             Some(f) if f.json == key.as_str() => {
                 next += 1;
                 f
@@ -563,6 +610,19 @@ pub(crate) fn parse_time(s: &str) -> Option<Time> {
 /// anything: the same errors as [`encode`] and [`decode`], no allocation on
 /// success.
 pub(crate) fn check(object: &Value, path: &str, value: &Value, ty: &'static Ty) -> Result<()> {
+    check_root(object, path, value, |cx, m, root| {
+        check_struct(cx, ty, m, root)
+    })
+}
+
+/// The root of every check: `value` must be an object (or `null`, nothing
+/// to check); `f` checks its fields.
+fn check_root(
+    object: &Value,
+    path: &str,
+    value: &Value,
+    f: impl FnOnce(&Cx<'_>, &Map<String, Value>, &FieldPath<'_>) -> Result<()>,
+) -> Result<()> {
     let cx = Cx {
         object,
         mode: Mode::Decode { strict: false },
@@ -570,7 +630,7 @@ pub(crate) fn check(object: &Value, path: &str, value: &Value, ty: &'static Ty) 
     };
     let root = FieldPath::root(path);
     match value {
-        Value::Object(m) => check_struct(&cx, ty, m, &root),
+        Value::Object(m) => f(&cx, m, &root),
         Value::Null => Ok(()),
         other => Err(cx.err(
             &root,
@@ -638,6 +698,139 @@ fn check_value(cx: &Cx<'_>, kind: &'static Kind, v: &Value, path: &FieldPath<'_>
         // mismatch) takes the full path, which reports the error.
         _ => walk_value(cx, kind, v, path).map(drop),
     }
+}
+
+/// The part of a value an operation reads, for [`check_reads`]: typed
+/// acceptance of exactly those fields, so a bad value (a wrong type, a
+/// 32-bit overflow) is refused where the operation looks and nowhere else.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Reads {
+    /// The whole value: every field the schema knows below it.
+    All,
+    /// These fields of a struct (of every element of a list, of every value
+    /// of a map), each with what is read below it. Every name must be a
+    /// field of the schema type at that place (a test checks each table).
+    Fields(&'static [(&'static str, Reads)]),
+}
+
+/// Checks that the parts of `value` named by `reads` typed-decode as `ty`:
+/// the same errors as [`check`] for those parts, nothing looked at outside
+/// them, no allocation on success.
+pub(crate) fn check_reads(
+    object: &Value,
+    path: &str,
+    value: &Value,
+    ty: &'static Ty,
+    reads: Reads,
+) -> Result<()> {
+    debug_assert_eq!(
+        reads_match_schema(ty, reads),
+        Ok(()),
+        "a reads table of {}",
+        ty.name
+    );
+    check_root(object, path, value, |cx, m, root| {
+        check_struct_reads(cx, ty, m, root, reads)
+    })
+}
+
+fn check_struct_reads(
+    cx: &Cx<'_>,
+    ty: &'static Ty,
+    input: &Map<String, Value>,
+    path: &FieldPath<'_>,
+    reads: Reads,
+) -> Result<()> {
+    let Reads::Fields(fields) = reads else {
+        return check_struct(cx, ty, input, path);
+    };
+    for &(key, below) in fields {
+        let (Some(v), Some(field)) = (input.get(key), ty.field(key)) else {
+            continue;
+        };
+        if !v.is_null() {
+            check_value_reads(cx, &field.kind, v, &path.key(key), below)?;
+        }
+    }
+    Ok(())
+}
+
+fn check_value_reads(
+    cx: &Cx<'_>,
+    kind: &'static Kind,
+    v: &Value,
+    path: &FieldPath<'_>,
+    reads: Reads,
+) -> Result<()> {
+    if matches!(reads, Reads::All) {
+        return check_value(cx, kind, v, path);
+    }
+    match (kind, v) {
+        (Kind::Struct(ty), Value::Object(m)) => check_struct_reads(cx, ty, m, path, reads),
+        (Kind::List(elem), Value::Array(items)) => {
+            for (i, item) in items.iter().enumerate() {
+                if !item.is_null() {
+                    check_value_reads(cx, elem, item, &path.index(i), reads)?;
+                }
+            }
+            Ok(())
+        }
+        (Kind::Map(elem), Value::Object(m)) => {
+            for (k, item) in m {
+                if !item.is_null() {
+                    check_value_reads(cx, elem, item, &path.key(k), reads)?;
+                }
+            }
+            Ok(())
+        }
+        // A scalar, or a mismatch (reported with the expected type).
+        _ => check_value(cx, kind, v, path),
+    }
+}
+
+/// [`check`] of only the fields `keys` of the struct `value` (one level:
+/// each named field whole), for operations that read a few fields of it.
+pub(crate) fn check_keys<'k>(
+    object: &Value,
+    path: &str,
+    value: &Value,
+    ty: &'static Ty,
+    keys: impl IntoIterator<Item = &'k str>,
+) -> Result<()> {
+    check_root(object, path, value, |cx, m, root| {
+        for key in keys {
+            if let (Some(v), Some(field)) = (m.get(key), ty.field(key)) {
+                if !v.is_null() {
+                    check_value(cx, &field.kind, v, &root.key(key))?;
+                }
+            }
+        }
+        Ok(())
+    })
+}
+
+/// Every field name in `reads` exists in the schema type it is applied to
+/// (checked on every [`check_reads`] of a debug build, so a table naming a
+/// field the schema does not have fails every test that reaches it).
+pub(crate) fn reads_match_schema(ty: &'static Ty, reads: Reads) -> std::result::Result<(), String> {
+    fn kind_ok(kind: &'static Kind, reads: Reads, at: &str) -> std::result::Result<(), String> {
+        match (kind, reads) {
+            (_, Reads::All) => Ok(()),
+            (Kind::Struct(ty), r) => reads_match_schema(ty, r).map_err(|e| format!("{at}.{e}")),
+            (Kind::List(elem) | Kind::Map(elem), r) => kind_ok(elem, r, at),
+            (other, _) => Err(format!("{at}: {other:?} has no fields")),
+        }
+    }
+    let Reads::Fields(fields) = reads else {
+        return Ok(());
+    };
+    for &(key, below) in fields {
+        let field = ty
+            .field(key)
+            .ok_or_else(|| format!("{key}: not a field of {}", ty.name))?;
+        kind_ok(&field.kind, below, key)?;
+    }
+    Ok(())
 }
 
 /// An `i64` as a JSON number.
