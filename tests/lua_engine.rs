@@ -894,6 +894,10 @@ fn strings_coerce_to_numbers_as_gopher_lua(#[case] lit: &str, #[case] want: &str
 )]
 #[case("local r = 'a' do goto x end ::x:: ::y:: r = r .. 'b'", "ab")]
 #[case("local r = [[a [[b]]", "a [[b")]
+#[case(
+    ";; local r = 'a';; ; for i = 1, 2 do if i == 1 then goto c end r = r .. i ::c:: ; end",
+    "a2"
+)]
 fn goto_and_labels_run_as_in_gopher_lua(#[case] body: &str, #[case] want: &str) {
     let v = status_of(&format!("{body} return {{r = r}}"));
     assert_eq!(v["r"], json!(want), "{body}");
@@ -1029,6 +1033,7 @@ fn runtime_errors_have_gopher_lua_texts(#[case] body: &str, #[case] want: &str) 
     "local t = {}\nt.a\nreturn t",
     "<string> line:3(column:6) near 'return':   parse error\n"
 )]
+#[case("return 1;;", "<string> line:1(column:10) near ';':   syntax error\n")]
 #[case(
     "return 1 // 2",
     "<string> line:1(column:11) near '/':   syntax error\n"

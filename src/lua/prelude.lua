@@ -81,24 +81,28 @@ end
 local function badarg(n, fname, expected, v)
   raise("bad argument #" .. n .. " to " .. fname .. " (" .. expected .. " expected, got " .. type(v) .. ")")
 end
-local function isstr(v)
-  local t = type(v)
-  return t == "string" or t == "number"
+-- the subject of a string function: a string (or a number), within the limit
+local function subject(s, fname)
+  local t = type(s)
+  if t ~= "string" and t ~= "number" then
+    badarg(1, fname, "string", s)
+  end
+  lim(s)
+end
+local function optnum(v, n, fname)
+  if v ~= nil and type(v) ~= "number" then
+    badarg(n, fname, "number", v)
+  end
 end
 
 local S = {}
 S.len = slen
 S.sub = function(s, i, j)
-  if not isstr(s) then
-    badarg(1, "sub", "string", s)
-  end
-  lim(s)
+  subject(s, "sub")
   if type(i) ~= "number" then
     badarg(2, "sub", "number", i)
   end
-  if j ~= nil and type(j) ~= "number" then
-    badarg(3, "sub", "number", j)
-  end
+  optnum(j, 3, "sub")
   return ssub(s, i, j)
 end
 S.upper = function(s)
@@ -110,23 +114,13 @@ S.lower = function(s)
   return H.lower(s)
 end
 S.reverse = function(s)
-  if not isstr(s) then
-    badarg(1, "reverse", "string", s)
-  end
-  lim(s)
+  subject(s, "reverse")
   return sreverse(s)
 end
 S.byte = function(s, i, j)
-  if not isstr(s) then
-    badarg(1, "byte", "string", s)
-  end
-  lim(s)
-  if i ~= nil and type(i) ~= "number" then
-    badarg(2, "byte", "number", i)
-  end
-  if j ~= nil and type(j) ~= "number" then
-    badarg(3, "byte", "number", j)
-  end
+  subject(s, "byte")
+  optnum(i, 2, "byte")
+  optnum(j, 3, "byte")
   return sbyte(s, i, j)
 end
 S.char = function(...)

@@ -1053,9 +1053,10 @@ static void labelstat (LexState *ls, TString *label, int line) {
   }
   checknext(ls, TK_DBCOLON);
   l = newlabelentry(ls, ll, label, line, luaK_getlabel(fs));
-  while (ls->t.token == TK_DBCOLON) {  /* other labels: no-op statements */
+  for (;;) {  /* other labels and `;' are no-op statements */
+    if (testnext(ls, ';')) continue;
+    if (ls->t.token != TK_DBCOLON) break;
     statement(ls);
-    testnext(ls, ';');
   }
   /* the last statement of its block (`until' excepted): the block's
      locals are out of scope there */
@@ -1530,6 +1531,8 @@ static void chunk (LexState *ls) {
   int islast = 0;
   enterlevel(ls);
   while (!islast && !block_follow(ls->t.token)) {
+    if (testnext(ls, ';'))  /* karmada-interpreter: empty statement, */
+      continue;             /* as gopher-lua's grammar has it */
     islast = statement(ls);
     testnext(ls, ';');
     lua_assert(ls->fs->f->maxstacksize >= ls->fs->freereg &&
