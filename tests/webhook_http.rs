@@ -194,6 +194,72 @@ fn serve_answers_over_http2_and_http1_and_curl_gets_answers() {
     curl_both_protocols(addr, &ca, "/interpret", &envelope("u-3", &deployment()), 3);
 }
 
+/// Clients that send a request and go away before the answer (closing, or
+/// resetting the connection) cost `serve` nothing but those connections:
+/// writing to a closed socket must not end the process (SIGPIPE).
+#[test]
+fn serve_outlives_clients_that_leave_before_the_answer() {
+    use std::os::fd::AsRawFd;
+    let mut serve = serve_process::start(BIN, "leavers", &[]);
+    let (addr, ca) = (serve.addr, serve.ca.clone());
+    let body = envelope("u-leave", &deployment());
+    let mut request = format!(
+        "POST /interpret HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\ncontent-length: {}\r\n\r\n",
+        body.len()
+    )
+    .into_bytes();
+    request.extend_from_slice(&body);
+    // Some leave at once; some leave once the answer has arrived, unread
+    // (closing a socket with unread data resets the connection), while the
+    // server may still write; some reset at once (SO_LINGER with a zero
+    // timeout).
+    for i in 0..30 {
+        if let Some(status) = serve.exited() {
+            panic!("serve ended ({status}) after {i} clients left early");
+        }
+        let mut stream = raw_tls(addr, &ca);
+        if stream
+            .write_all(&request)
+            .and_then(|()| stream.flush())
+            .is_err()
+        {
+            break; // the server is gone: reported below
+        }
+        match i % 3 {
+            0 => {}
+            1 => std::thread::sleep(Duration::from_millis(20)),
+            _ => {
+                let linger = libc::linger {
+                    l_onoff: 1,
+                    l_linger: 0,
+                };
+                // SAFETY: a valid socket and a valid `linger` of the size given.
+                unsafe {
+                    libc::setsockopt(
+                        stream.sock.as_raw_fd(),
+                        libc::SOL_SOCKET,
+                        libc::SO_LINGER,
+                        (&raw const linger).cast(),
+                        std::mem::size_of::<libc::linger>() as libc::socklen_t,
+                    );
+                }
+            }
+        }
+        drop(stream);
+    }
+    std::thread::sleep(Duration::from_millis(300));
+    assert_eq!(serve.exited(), None, "serve ended");
+    let (_, status, body) = runtime().block_on(post(
+        addr,
+        &ca,
+        b"http/1.1",
+        "/interpret",
+        envelope("u-after", &deployment()),
+    ));
+    assert_eq!(status, 200);
+    assert_eq!(replicas_of(&body), 3);
+}
+
 /// `curl --http2` and `curl --http1.1` get answers, when curl is installed.
 fn curl_both_protocols(addr: SocketAddr, ca: &str, path: &str, body: &[u8], replicas: i64) {
     if Command::new("curl").arg("--version").output().is_err() {

@@ -47,10 +47,12 @@ pub struct BenchArgs {
 struct Timing {
     name: String,
     operation: InterpreterOperation,
-    /// Median nanoseconds of the operation on inputs already decoded (the
-    /// edited object of ReviseReplica and Retain handed over).
+    /// Nanoseconds per call of the operation on inputs already decoded (the
+    /// edited object of ReviseReplica and Retain handed over): the median
+    /// over the samples of a sample's time divided by its calls.
     op_ns: u64,
-    /// Median nanoseconds from the inputs' JSON bytes to the result.
+    /// Nanoseconds per call from the inputs' JSON bytes to the result
+    /// (median, as `op_ns`).
     from_bytes_ns: u64,
     /// The result matches the case's `output` (the golden runner's verdict).
     matches: bool,

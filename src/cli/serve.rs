@@ -256,6 +256,16 @@ fn refuse_broken(
 }
 
 pub fn run(args: ServeArgs) -> karmada_interpreter::Result<ExitCode> {
+    // `main` lets SIGPIPE end the program (for `... | head`); a server must
+    // not die when a client resets its connection while an answer is being
+    // written (a vectored socket write raises SIGPIPE): back to Rust's
+    // default, the write fails with EPIPE and only that connection ends.
+    #[cfg(unix)]
+    // SAFETY: called before the runtime (and any other thread) starts;
+    // SIG_IGN is a valid disposition for SIGPIPE.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_IGN);
+    }
     let mut customizations = Vec::new();
     let failed = |source| Error::Load {
         what: "fail to get customization object".to_owned(),

@@ -25,6 +25,13 @@ impl Drop for ServeProcess {
     }
 }
 
+impl ServeProcess {
+    /// How the process ended, or `None` while it runs.
+    pub fn exited(&mut self) -> Option<std::process::ExitStatus> {
+        self.child.try_wait().ok().flatten()
+    }
+}
+
 /// Starts `bin serve` with `args` and waits (at most 30 s) for the
 /// configuration it writes once listening.
 pub fn start(bin: &str, tag: &str, args: &[&str]) -> ServeProcess {
