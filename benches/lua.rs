@@ -5,6 +5,8 @@
 //!   folder beside the checkout; skipped when absent) through the built-in
 //!   chain, served by the bundled third-party customizations; the figures to
 //!   compare with are in `docs/lua-engine.md` ("Speed").
+//!
+//! Every group measures process CPU time per call (`common::CpuTime`).
 //! * `lua-entry-points/*`: one call of each entry point on the engine's own
 //!   conformance customizations (`conformance/lua/engine`).
 //! * `lua-conversion/*`: host → Lua → host conversion of a Deployment.
@@ -21,9 +23,9 @@ use karmada_interpreter::Interpreter;
 use serde_json::{json, Value};
 
 mod common;
-use common::bench_inputs_dir;
+use common::{bench_inputs_dir, CpuTime};
 
-fn bench_inputs(c: &mut Criterion) {
+fn bench_inputs(c: &mut Criterion<CpuTime>) {
     let Some(dir) = bench_inputs_dir() else {
         eprintln!("lua-bench-inputs: no bench-inputs folder found, skipped");
         return;
@@ -101,7 +103,7 @@ fn workload() -> Value {
     })
 }
 
-fn entry_points(c: &mut Criterion) {
+fn entry_points(c: &mut Criterion<CpuTime>) {
     let layer = engine_layer();
     let obj = workload();
     let items: Vec<AggregatedStatusItem> = (1..=3)
@@ -156,7 +158,7 @@ fn entry_points(c: &mut Criterion) {
     group.finish();
 }
 
-fn conversion(c: &mut Criterion) {
+fn conversion(c: &mut Criterion<CpuTime>) {
     // A script that returns its argument: the cost is the two conversions.
     let yaml = r#"
 apiVersion: config.karmada.io/v1alpha1
@@ -201,5 +203,11 @@ spec:
     group.finish();
 }
 
-criterion_group!(benches, bench_inputs, entry_points, conversion);
+criterion_group! {
+    name = benches;
+    // Process CPU time: Karmada's figures are CPU time, and other work on a
+    // shared machine does not inflate it.
+    config = Criterion::default().with_measurement(CpuTime);
+    targets = bench_inputs, entry_points, conversion
+}
 criterion_main!(benches);

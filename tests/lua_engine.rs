@@ -1218,4 +1218,57 @@ fn host_errors_read_like_gopher_luas(#[case] body: &str, #[case] want: &str) {
         &format!("function InterpretHealth(o)\n{body}\nend"),
     ));
     assert!(m.starts_with(want), "{m:?} does not start with {want:?}");
+
+/// Status items reach `AggregateStatus` as tables holding `clusterName`
+/// always and the other members only when set, which `pairs` lists in the
+/// order a JSON object holds them (by name).
+#[test]
+fn status_items_reach_lua_with_their_set_members_in_name_order() {
+    let script = r#"
+        function AggregateStatus(obj, items)
+          local seen = {}
+          for i = 1, #items do
+            local keys = {}
+            for k, v in pairs(items[i]) do keys[#keys + 1] = k .. "=" .. tostring(v) end
+            seen[i] = table.concat(keys, ",")
+          end
+          obj.status = {seen = seen, count = #items}
+          return obj
+        end"#;
+    let layer = LuaLayer::customizations(vec![customization(
+        "c",
+        "Thing",
+        rules(InterpreterOperation::AggregateStatus, script),
+    )])
+    .unwrap();
+    let obj = object();
+    let items = vec![
+        AggregatedStatusItem {
+            cluster_name: "m1".to_owned(),
+            status: Some(json!({"ready": 1})),
+            applied: true,
+            applied_message: "ok".to_owned(),
+            health: Some(karmada_interpreter::api::ResourceHealth::Healthy),
+        },
+        AggregatedStatusItem {
+            cluster_name: "m2".to_owned(),
+            status: Some(Value::Null),
+            ..Default::default()
+        },
+    ];
+    let out = layer
+        .interpret(&Request::AggregateStatus {
+            object: &obj,
+            items: Some(&items),
+        })
+        .unwrap();
+    let Outcome::Aggregated(v) = out else {
+        panic!("{out:?}")
+    };
+    let seen = &v["status"]["seen"];
+    assert!(seen[0].as_str().unwrap().starts_with(
+        "applied=true,appliedMessage=ok,clusterName=m1,health=Healthy,status=table: "
+    ));
+    assert_eq!(seen[1], "clusterName=m2");
+    assert_eq!(v["status"]["count"], 2);
 }

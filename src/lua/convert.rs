@@ -23,6 +23,8 @@ use std::hash::{BuildHasherDefault, Hasher};
 use mlua::{ffi, Lua, Value as LuaValue};
 use serde_json::{Map, Number, Value};
 
+use crate::api::AggregatedStatusItem;
+
 /// Hasher for table addresses (already well distributed).
 #[derive(Default)]
 struct AddressHasher(u64);
@@ -81,6 +83,11 @@ pub enum Push<'a> {
     Json(&'a Value),
     /// A number.
     Number(f64),
+    /// The status items of `AggregateStatus` (`None` → `nil`), as the
+    /// reference hands them to Lua: `clusterName` always, `status` when not
+    /// null, `applied` when true, `appliedMessage` and `health` when not
+    /// empty.
+    Items(Option<&'a [AggregatedStatusItem]>),
 }
 
 /// Converts several arguments in one protected call.
@@ -94,6 +101,8 @@ pub fn to_lua_many(lua: &Lua, args: &[Push<'_>]) -> mlua::Result<mlua::MultiValu
                 match a {
                     Push::Json(v) => push(state, v),
                     Push::Number(n) => ffi::lua_pushnumber(state, *n),
+                    Push::Items(None) => ffi::lua_pushnil(state),
+                    Push::Items(Some(items)) => push_items(state, items),
                 }
             }
         })
@@ -102,6 +111,45 @@ pub fn to_lua_many(lua: &Lua, args: &[Push<'_>]) -> mlua::Result<mlua::MultiValu
 
 unsafe fn push_str(state: *mut ffi::lua_State, s: &str) {
     ffi::lua_pushlstring(state, s.as_ptr().cast(), s.len());
+}
+
+/// Pushes the status items as one array of tables. The members go in in
+/// the order a JSON object holds them (sorted by name), so `pairs` sees
+/// them as it would see the same items converted from a `Value`.
+unsafe fn push_items(state: *mut ffi::lua_State, items: &[AggregatedStatusItem]) {
+    ffi::luaL_checkstack(state, 4, c"nesting too deep".as_ptr());
+    let len = c_int::try_from(items.len()).unwrap_or(c_int::MAX);
+    ffi::lua_createtable(state, len, 0);
+    let mut i: ffi::lua_Integer = 0;
+    for item in items {
+        ffi::luaL_checkstack(state, 4, c"nesting too deep".as_ptr());
+        ffi::lua_createtable(state, 0, 5);
+        if item.applied {
+            push_str(state, "applied");
+            ffi::lua_pushboolean(state, 1);
+            ffi::lua_rawset(state, -3);
+        }
+        if !item.applied_message.is_empty() {
+            push_str(state, "appliedMessage");
+            push_str(state, &item.applied_message);
+            ffi::lua_rawset(state, -3);
+        }
+        push_str(state, "clusterName");
+        push_str(state, &item.cluster_name);
+        ffi::lua_rawset(state, -3);
+        if let Some(h) = item.health.as_ref().filter(|h| !h.as_str().is_empty()) {
+            push_str(state, "health");
+            push_str(state, h.as_str());
+            ffi::lua_rawset(state, -3);
+        }
+        if let Some(s) = item.status.as_ref().filter(|s| !s.is_null()) {
+            push_str(state, "status");
+            push(state, s);
+            ffi::lua_rawset(state, -3);
+        }
+        i += 1;
+        ffi::lua_rawseti(state, -2, i);
+    }
 }
 
 /// Pushes one value (never `Null`: callers skip nulls).

@@ -198,20 +198,12 @@ impl LuaLayer {
         let mut failure_is_conversion = false;
         let out = self.engine.with_vm(|vm, timeout| {
             let lua = vm.lua().clone();
-            let items_json: Vec<Value> = args
-                .iter()
-                .map(|a| match a {
-                    Arg::Items(Some(items)) => status_items(items),
-                    _ => Value::Null,
-                })
-                .collect();
             let pushes: Vec<convert::Push<'_>> = args
                 .iter()
-                .zip(&items_json)
-                .map(|(a, items)| match a {
+                .map(|a| match a {
                     Arg::Object(v) => convert::Push::Json(v),
                     Arg::Number(n) => convert::Push::Number(*n),
-                    Arg::Items(_) => convert::Push::Json(items),
+                    Arg::Items(items) => convert::Push::Items(*items),
                 })
                 .collect();
             let lua_args = convert::to_lua_many(&lua, &pushes)
@@ -240,35 +232,6 @@ enum Arg<'a> {
     Object(&'a Value),
     Number(f64),
     Items(Option<&'a [AggregatedStatusItem]>),
-}
-
-/// The status items as the reference hands them to Lua.
-fn status_items(items: &[AggregatedStatusItem]) -> Value {
-    Value::Array(
-        items
-            .iter()
-            .map(|i| {
-                let mut m = serde_json::Map::new();
-                m.insert("clusterName".into(), Value::String(i.cluster_name.clone()));
-                if let Some(s) = i.status.as_ref().filter(|s| !s.is_null()) {
-                    m.insert("status".into(), s.clone());
-                }
-                if i.applied {
-                    m.insert("applied".into(), Value::Bool(true));
-                }
-                if !i.applied_message.is_empty() {
-                    m.insert(
-                        "appliedMessage".into(),
-                        Value::String(i.applied_message.clone()),
-                    );
-                }
-                if let Some(h) = i.health.as_ref().filter(|h| !h.as_str().is_empty()) {
-                    m.insert("health".into(), Value::String(h.as_str().to_owned()));
-                }
-                Value::Object(m)
-            })
-            .collect(),
-    )
 }
 
 /// Go's `int32(float64)` on amd64, which Karmada applies to the replica

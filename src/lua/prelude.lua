@@ -269,18 +269,30 @@ local ometa = { __index = O, __metatable = false }
 -- The base functions are copied in, not inherited: as in gopher-lua, where
 -- the globals are one table, `error = nil` leaves `error` nil for the rest
 -- of the run and `pairs(_G)` lists them.
-local function newenv()
-  local env = {
-    string = setmetatable({}, smeta),
-    table = setmetatable({}, tmeta),
-    math = setmetatable({}, mmeta),
-    os = setmetatable({}, ometa),
-  }
-  for k, v in next, proto do
-    env[k] = v
+--
+-- `newenv` is generated once per state: one table constructor naming every
+-- global (the libraries, then `proto` in its own order, then `_G`), so a run
+-- allocates the environment at its final size and fills it without a loop
+-- or a rehash.
+local newenv
+do
+  local names, src = {}, {}
+  for k in next, proto do
+    names[#names + 1] = k
   end
-  env._G = env
-  return env
+  src[#src + 1] = "local setmetatable, smeta, tmeta, mmeta, ometa, p = ...\n"
+  for i, k in ipairs(names) do
+    src[#src + 1] = "local v" .. i .. " = p[" .. string.format("%q", k) .. "]\n"
+  end
+  src[#src + 1] = "return function()\n local env = {\n"
+    .. "  string = setmetatable({}, smeta), table = setmetatable({}, tmeta),\n"
+    .. "  math = setmetatable({}, mmeta), os = setmetatable({}, ometa),\n"
+  for i, k in ipairs(names) do
+    src[#src + 1] = "  [" .. string.format("%q", k) .. "] = v" .. i .. ",\n"
+  end
+  src[#src + 1] = " }\n env._G = env\n return env\nend\n"
+  local make = assert(loadstring(table.concat(src), "=newenv"))
+  newenv = make(setmetatable, smeta, tmeta, mmeta, ometa, proto)
 end
 
 -- One run: fresh environment, top-level code, entry point lookup, call.
