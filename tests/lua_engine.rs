@@ -1218,6 +1218,7 @@ fn host_errors_read_like_gopher_luas(#[case] body: &str, #[case] want: &str) {
         &format!("function InterpretHealth(o)\n{body}\nend"),
     ));
     assert!(m.starts_with(want), "{m:?} does not start with {want:?}");
+}
 
 /// Status items reach `AggregateStatus` as tables holding `clusterName`
 /// always and the other members only when set, which `pairs` lists in the
