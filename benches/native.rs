@@ -156,27 +156,17 @@ fn bench(c: &mut Criterion<CpuTime>) {
             // The object lent mutably (`revise_replica(&mut object, n)`):
             // edited in place, Karmada's own semantics; the copy each
             // iteration starts from is not measured.
-            let in_place = |object: &mut Value| match req {
-                Request::ReviseReplica { replicas, .. } => {
-                    Some(InPlaceRequest::ReviseReplica { object, replicas })
-                }
-                Request::Retain { observed, .. } => Some(InPlaceRequest::Retain {
-                    desired: object,
-                    observed,
-                }),
-                _ => None,
-            };
             group.bench_function(BenchmarkId::new("op in place", ""), |b| {
                 b.iter_batched_ref(
                     || req.object().clone(),
-                    |object| in_place(object).map(|r| native.interpret_in_place(r)),
+                    |object| in_place(req, object).map(|r| native.interpret_in_place(r)),
                     BatchSize::SmallInput,
                 )
             });
             group.bench_function(BenchmarkId::new("chain in place", ""), |b| {
                 b.iter_batched_ref(
                     || req.object().clone(),
-                    |object| in_place(object).map(|r| chain.interpret_in_place(r)),
+                    |object| in_place(req, object).map(|r| chain.interpret_in_place(r)),
                     BatchSize::SmallInput,
                 )
             });
@@ -221,6 +211,20 @@ fn bench(c: &mut Criterion<CpuTime>) {
             })
         });
         group.finish();
+    }
+}
+
+/// `request` (ReviseReplica or Retain) on `object` lent mutably.
+fn in_place<'a>(request: Request<'a>, object: &'a mut Value) -> Option<InPlaceRequest<'a>> {
+    match request {
+        Request::ReviseReplica { replicas, .. } => {
+            Some(InPlaceRequest::ReviseReplica { object, replicas })
+        }
+        Request::Retain { observed, .. } => Some(InPlaceRequest::Retain {
+            desired: object,
+            observed,
+        }),
+        _ => None,
     }
 }
 

@@ -362,7 +362,7 @@ impl Layer for NativeLayer {
 mod tests {
     use serde_json::json;
 
-    use crate::interpreter::{InPlaceRequest, Interpreter, Layer as _};
+    use crate::interpreter::{InPlaceRequest, Interpreter};
 
     #[test]
     fn edits_in_place_write_only_their_fields_and_match_the_copying_forms() {
