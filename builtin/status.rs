@@ -365,8 +365,10 @@ pub(crate) fn reflect_workload(request: &Request<'_>, w: &Workload) -> Result<Ou
     let Some(status) = reflected_status(object)? else {
         return Ok(Outcome::Status(None));
     };
-    // Only the reflected fields are read, so only they are checked.
+    // `status` is typed-decoded as Karmada does (a wrong type anywhere in it
+    // fails); an over-large 32-bit integer fails only in a reflected field.
     let check = || {
+        normalize::check_wrapping(object, "status", status, w.status)?;
         let keys = w.reflected.iter().map(|&(key, _)| key);
         normalize::check_keys(object, "status", status, w.status, keys)
     };

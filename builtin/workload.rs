@@ -13,12 +13,16 @@ use crate::k8s::normalize::{self, Reads, Ty};
 use crate::k8s::requirements::{requirements_at, RequirementsOptions, POD_SPEC_REQUIREMENT_READS};
 use serde_json::Value;
 
-/// Typed acceptance of the fields the operation reads (`reads`, see
-/// [`Reads`]): each must have its schema type (32-bit fields in range,
-/// quantities that parse, ...); a bad value anywhere else is not looked at,
-/// so it cannot fail the operation. Handlers then read those fields with the
-/// floor's lenient readers ([`field::get`], [`field::int`]).
+/// Typed acceptance of the object, as Karmada's typed decode of the whole
+/// object does it: a wrong JSON type, a fraction in an integer field, a
+/// quantity or time that does not parse is an error wherever it is. An
+/// integer too large for a 32-bit field, which that decode silently wraps,
+/// is refused only in the fields the operation reads (`reads`, see
+/// [`Reads`]): there a wrapped value would be a wrong answer, elsewhere it
+/// changes nothing. Handlers then read those fields with the floor's lenient
+/// readers ([`field::get`], [`field::int`]).
 pub(crate) fn check(object: &Value, ty: &'static Ty, reads: Reads) -> Result<()> {
+    normalize::check_wrapping(object, "", object, ty)?;
     Ok(normalize::check_reads(object, "", object, ty, reads)?)
 }
 
@@ -276,33 +280,34 @@ mod tests {
 
     const TOO_WIDE: i64 = 2_147_483_648;
 
-    /// A bad value (a 32-bit overflow, a wrong type, a quantity that does
-    /// not parse) fails an operation exactly when the operation reads the
-    /// field: the error names the object and the field; elsewhere the
-    /// operation answers as it does without it.
+    /// A 32-bit overflow fails an operation exactly when the operation reads
+    /// the field (elsewhere it answers as it does without it); a wrong type,
+    /// a quantity or time that does not parse fails it wherever it is, as
+    /// Karmada's typed decode of the whole object does. The error names the
+    /// object and the field.
     #[rstest::rstest]
     #[case::replicas_read_by_replica(Op::InterpretReplica, deployment(), "/spec/replicas", json!(TOO_WIDE), Some("spec.replicas"))]
     #[case::replicas_not_read_by_dependency(Op::InterpretDependency, deployment(), "/spec/replicas", json!(TOO_WIDE), None)]
     #[case::replicas_read_by_health(Op::InterpretHealth, deployment(), "/spec/replicas", json!(TOO_WIDE), Some("spec.replicas"))]
     #[case::port_not_read_by_replica(Op::InterpretReplica, deployment(), "/spec/template/spec/containers/0/ports/0/containerPort", json!(TOO_WIDE), None)]
     #[case::port_not_read_by_dependency(Op::InterpretDependency, deployment(), "/spec/template/spec/containers/0/ports/0/containerPort", json!(TOO_WIDE), None)]
-    #[case::port_type_not_read_by_dependency(Op::InterpretDependency, deployment(), "/spec/template/spec/containers/0/ports/0/containerPort", json!("80"), None)]
+    #[case::port_type_refused_unread(Op::InterpretDependency, deployment(), "/spec/template/spec/containers/0/ports/0/containerPort", json!("80"), Some("spec.template.spec.containers[0].ports[0].containerPort"))]
     #[case::port_not_read_by_health(Op::InterpretHealth, deployment(), "/spec/template/spec/containers/0/ports/0/containerPort", json!(TOO_WIDE), None)]
     #[case::priority_not_read_by_replica(Op::InterpretReplica, deployment(), "/spec/template/spec/priority", json!(TOO_WIDE), None)]
     #[case::quantity_read_by_replica(Op::InterpretReplica, deployment(), "/spec/template/spec/containers/0/resources/requests/cpu", json!("lots"), Some("spec.template.spec.containers[0].resources.requests.cpu"))]
-    #[case::quantity_not_read_by_dependency(Op::InterpretDependency, deployment(), "/spec/template/spec/containers/0/resources/requests/cpu", json!("lots"), None)]
+    #[case::quantity_refused_unread(Op::InterpretDependency, deployment(), "/spec/template/spec/containers/0/resources/requests/cpu", json!("lots"), Some("spec.template.spec.containers[0].resources.requests.cpu"))]
     #[case::reference_read_by_dependency(Op::InterpretDependency, deployment(), "/spec/template/spec/containers/0/envFrom/0/configMapRef/name", json!(7), Some("spec.template.spec.containers[0].envFrom[0].configMapRef.name"))]
-    #[case::reference_not_read_by_replica(Op::InterpretReplica, deployment(), "/spec/template/spec/containers/0/envFrom/0/configMapRef/name", json!(7), None)]
+    #[case::reference_type_refused_unread(Op::InterpretReplica, deployment(), "/spec/template/spec/containers/0/envFrom/0/configMapRef/name", json!(7), Some("spec.template.spec.containers[0].envFrom[0].configMapRef.name"))]
     #[case::status_read_by_health(Op::InterpretHealth, deployment(), "/status/updatedReplicas", json!(TOO_WIDE), Some("status.updatedReplicas"))]
     #[case::status_not_read_by_health(Op::InterpretHealth, deployment(), "/status/readyReplicas", json!(TOO_WIDE), None)]
     #[case::status_not_read_by_replica(Op::InterpretReplica, deployment(), "/status/updatedReplicas", json!(TOO_WIDE), None)]
     #[case::generation_read_by_health(Op::InterpretHealth, deployment(), "/metadata/generation", json!("1"), Some("metadata.generation"))]
     #[case::namespace_read_by_dependency(Op::InterpretDependency, deployment(), "/metadata/namespace", json!(1), Some("metadata.namespace"))]
-    #[case::labels_not_read_by_replica(Op::InterpretReplica, deployment(), "/metadata/labels", json!({"a": 1}), None)]
+    #[case::label_type_refused_unread(Op::InterpretReplica, deployment(), "/metadata/labels", json!({"a": 1}), Some("metadata.labels.a"))]
     #[case::pod_overhead_read_by_replica(Op::InterpretReplica, pod(), "/spec/overhead/cpu", json!("lots"), Some("spec.overhead.cpu"))]
     #[case::pod_port_not_read_by_replica(Op::InterpretReplica, pod(), "/spec/containers/0/ports/0/containerPort", json!(TOO_WIDE), None)]
     #[case::pod_phase_read_by_health(Op::InterpretHealth, pod(), "/status/phase", json!(5), Some("status.phase"))]
-    #[case::pod_qos_not_read_by_health(Op::InterpretHealth, pod(), "/status/qosClass", json!(5), None)]
+    #[case::pod_qos_type_refused_unread(Op::InterpretHealth, pod(), "/status/qosClass", json!(5), Some("status.qosClass"))]
     #[case::pod_priority_not_read_by_health(Op::InterpretHealth, pod(), "/spec/priority", json!(TOO_WIDE), None)]
     #[case::daemon_set_counter_read_by_health(Op::InterpretHealth, daemon_set(), "/status/numberAvailable", json!(TOO_WIDE), Some("status.numberAvailable"))]
     #[case::daemon_set_counter_not_read_by_health(Op::InterpretHealth, daemon_set(), "/status/numberReady", json!(TOO_WIDE), None)]
@@ -310,7 +315,7 @@ mod tests {
     #[case::job_backoff_not_read_by_replica(Op::InterpretReplica, job(), "/spec/backoffLimit", json!(TOO_WIDE), None)]
     #[case::claim_template_read_by_dependency(Op::InterpretDependency, stateful_set(), "/spec/volumeClaimTemplates/0/metadata/name", json!(5), Some("spec.volumeClaimTemplates[0].metadata.name"))]
     #[case::counter_read_by_reflection(Op::InterpretStatus, deployment(), "/status/readyReplicas", json!(TOO_WIDE), Some("status.readyReplicas"))]
-    #[case::conditions_not_read_by_reflection(Op::InterpretStatus, deployment(), "/status/conditions", json!([{"type": "Available", "lastUpdateTime": "soon"}]), None)]
+    #[case::condition_time_refused_unread(Op::InterpretStatus, deployment(), "/status/conditions", json!([{"type": "Available", "lastUpdateTime": "soon"}]), Some("status.conditions[0].lastUpdateTime"))]
     #[case::sts_replicas_not_read_by_dependency(Op::InterpretDependency, stateful_set(), "/spec/replicas", json!(TOO_WIDE), None)]
     fn bad_values_fail_only_operations_that_read_them(
         #[case] operation: Op,

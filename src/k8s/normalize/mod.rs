@@ -129,6 +129,9 @@ struct Cx<'a> {
     mode: Mode,
     /// Encode mode: keep keys the schema does not know.
     keep_unknown: bool,
+    /// Check mode: accept any integer in a 32-bit field, as a typed decode
+    /// that narrows (wraps) does; see [`check_wrapping`].
+    wrap_i32: bool,
 }
 
 impl Cx<'_> {
@@ -166,6 +169,7 @@ fn encode_with(
         object,
         mode: Mode::Encode,
         keep_unknown,
+        wrap_i32: false,
     };
     let root = FieldPath::root(path);
     match value {
@@ -193,6 +197,7 @@ pub(crate) fn encode_replacing(
         object,
         mode: Mode::Encode,
         keep_unknown: true,
+        wrap_i32: false,
     };
     let root = FieldPath::root("");
     let mut out = match object {
@@ -244,6 +249,7 @@ fn decode_at(
         object,
         mode: Mode::Decode { strict },
         keep_unknown: false,
+        wrap_i32: false,
     };
     match value {
         Value::Object(m) => walk_struct(&cx, ty, Some(m), &root),
@@ -610,7 +616,23 @@ pub(crate) fn parse_time(s: &str) -> Option<Time> {
 /// anything: the same errors as [`encode`] and [`decode`], no allocation on
 /// success.
 pub(crate) fn check(object: &Value, path: &str, value: &Value, ty: &'static Ty) -> Result<()> {
-    check_root(object, path, value, |cx, m, root| {
+    check_root(object, path, value, false, |cx, m, root| {
+        check_struct(cx, ty, m, root)
+    })
+}
+
+/// [`check`] as a typed decode that narrows integers does it: a wrong JSON
+/// type, a fraction in an integer field, a bad quantity or time anywhere in
+/// `value` is an error, but an integer too large for a 32-bit field is
+/// accepted (the decode would wrap it). Handlers pair it with
+/// [`check_reads`], which refuses such an integer in the fields they read.
+pub(crate) fn check_wrapping(
+    object: &Value,
+    path: &str,
+    value: &Value,
+    ty: &'static Ty,
+) -> Result<()> {
+    check_root(object, path, value, true, |cx, m, root| {
         check_struct(cx, ty, m, root)
     })
 }
@@ -621,12 +643,14 @@ fn check_root(
     object: &Value,
     path: &str,
     value: &Value,
+    wrap_i32: bool,
     f: impl FnOnce(&Cx<'_>, &Map<String, Value>, &FieldPath<'_>) -> Result<()>,
 ) -> Result<()> {
     let cx = Cx {
         object,
         mode: Mode::Decode { strict: false },
         keep_unknown: false,
+        wrap_i32,
     };
     let root = FieldPath::root(path);
     match value {
@@ -671,7 +695,8 @@ fn check_value(cx: &Cx<'_>, kind: &'static Kind, v: &Value, path: &FieldPath<'_>
         (Kind::F64, Value::Number(_)) | (Kind::IntOrString, Value::String(_)) => Ok(()),
         (Kind::I64, Value::Number(n)) if n.is_i64() => Ok(()),
         (Kind::I32 | Kind::IntOrString, Value::Number(n))
-            if n.as_i64().is_some_and(|i| i32::try_from(i).is_ok()) =>
+            if n.as_i64()
+                .is_some_and(|i| cx.wrap_i32 || i32::try_from(i).is_ok()) =>
         {
             Ok(())
         }
@@ -729,7 +754,7 @@ pub(crate) fn check_reads(
         "a reads table of {}",
         ty.name
     );
-    check_root(object, path, value, |cx, m, root| {
+    check_root(object, path, value, false, |cx, m, root| {
         check_struct_reads(cx, ty, m, root, reads)
     })
 }
@@ -797,7 +822,7 @@ pub(crate) fn check_keys<'k>(
     ty: &'static Ty,
     keys: impl IntoIterator<Item = &'k str>,
 ) -> Result<()> {
-    check_root(object, path, value, |cx, m, root| {
+    check_root(object, path, value, false, |cx, m, root| {
         for key in keys {
             if let (Some(v), Some(field)) = (m.get(key), ty.field(key)) {
                 if !v.is_null() {
