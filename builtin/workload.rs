@@ -22,6 +22,11 @@ use serde_json::Value;
 /// changes nothing. Handlers then read those fields with the floor's lenient
 /// readers ([`field::get`], [`field::int`]).
 pub(crate) fn check(object: &Value, ty: &'static Ty, reads: Reads) -> Result<()> {
+    // One walk when the object is fine (the usual case); only a refused
+    // object is walked again to tell an unread overflow from an error.
+    if normalize::check(object, "", object, ty).is_ok() {
+        return Ok(());
+    }
     normalize::check_wrapping(object, "", object, ty)?;
     Ok(normalize::check_reads(object, "", object, ty, reads)?)
 }
