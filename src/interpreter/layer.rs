@@ -172,29 +172,41 @@ impl<'a> Request<'a> {
     }
 }
 
-/// A request whose object the caller hands over (`ReviseReplica`,
-/// `Retain`): a layer that edits the object can then answer without copying
-/// it. Layers that cannot use the ownership answer it as the borrowed
-/// [`Request`] ([`OwnedRequest::as_request`]).
+/// An editing request (`ReviseReplica`, `Retain`) holding its object as `O`:
+/// handed over ([`OwnedRequest`], `O = Value`) or lent mutably
+/// ([`InPlaceRequest`], `O = &mut Value`). Layers that cannot use the
+/// ownership answer it as the borrowed [`Request`] ([`EditRequest::as_request`]).
 #[derive(Debug, Clone, PartialEq)]
-pub enum OwnedRequest<'a> {
+pub enum EditRequest<'a, O> {
     /// `ReviseReplica(object, replicas)`.
     ReviseReplica {
         /// The object to revise.
-        object: Value,
+        object: O,
         /// The replica count to write.
         replicas: i64,
     },
     /// `Retain(desired, observed)`.
     Retain {
         /// The manifest about to be applied.
-        desired: Value,
+        desired: O,
         /// The live object in the member cluster.
         observed: &'a Value,
     },
 }
 
-impl OwnedRequest<'_> {
+/// A request whose object the caller hands over: a layer that edits the
+/// object can then answer without copying it.
+pub type OwnedRequest<'a> = EditRequest<'a, Value>;
+
+/// An editing request whose object the caller lends mutably: on success the
+/// object *is* the answer, edited in place (Karmada's own semantics: its
+/// native interpreter edits the unstructured object it is given); on error
+/// it is unchanged. A layer that edits in place (the native one) touches
+/// only the fields it writes; the others compute a new object and store it
+/// ([`InPlaceRequest::store`]).
+pub type InPlaceRequest<'a> = EditRequest<'a, &'a mut Value>;
+
+impl<O: std::borrow::Borrow<Value>> EditRequest<'_, O> {
     /// The operation.
     pub fn operation(&self) -> InterpreterOperation {
         self.as_request().operation()
@@ -203,8 +215,8 @@ impl OwnedRequest<'_> {
     /// The object the chain dispatches on (the desired object for `Retain`).
     pub fn object(&self) -> &Value {
         match self {
-            Self::ReviseReplica { object, .. } => object,
-            Self::Retain { desired, .. } => desired,
+            Self::ReviseReplica { object, .. } => object.borrow(),
+            Self::Retain { desired, .. } => desired.borrow(),
         }
     }
 
@@ -212,63 +224,18 @@ impl OwnedRequest<'_> {
     pub fn as_request(&self) -> Request<'_> {
         match self {
             Self::ReviseReplica { object, replicas } => Request::ReviseReplica {
-                object,
+                object: object.borrow(),
                 replicas: *replicas,
             },
-            Self::Retain { desired, observed } => Request::Retain { desired, observed },
+            Self::Retain { desired, observed } => Request::Retain {
+                desired: desired.borrow(),
+                observed,
+            },
         }
     }
-}
-
-/// An editing request whose object the caller lends mutably
-/// (`ReviseReplica`, `Retain`): on success the object *is* the answer,
-/// edited in place (Karmada's own semantics: its native interpreter edits
-/// the unstructured object it is given); on error it is unchanged. A layer
-/// that edits in place (the native one) touches only the fields it writes;
-/// the others compute a new object and store it ([`InPlaceRequest::store`]).
-#[derive(Debug, PartialEq)]
-pub enum InPlaceRequest<'a> {
-    /// `ReviseReplica(object, replicas)`.
-    ReviseReplica {
-        /// The object to revise.
-        object: &'a mut Value,
-        /// The replica count to write.
-        replicas: i64,
-    },
-    /// `Retain(desired, observed)`.
-    Retain {
-        /// The manifest about to be applied.
-        desired: &'a mut Value,
-        /// The live object in the member cluster.
-        observed: &'a Value,
-    },
 }
 
 impl InPlaceRequest<'_> {
-    /// The operation.
-    pub fn operation(&self) -> InterpreterOperation {
-        self.as_request().operation()
-    }
-
-    /// The object the chain dispatches on (the desired object for `Retain`).
-    pub fn object(&self) -> &Value {
-        match self {
-            Self::ReviseReplica { object, .. } => object,
-            Self::Retain { desired, .. } => desired,
-        }
-    }
-
-    /// The same request, borrowing the object.
-    pub fn as_request(&self) -> Request<'_> {
-        match self {
-            Self::ReviseReplica { object, replicas } => Request::ReviseReplica {
-                object,
-                replicas: *replicas,
-            },
-            Self::Retain { desired, observed } => Request::Retain { desired, observed },
-        }
-    }
-
     /// Stores a layer's answer in the lent object. An outcome of another
     /// operation is an error and leaves the object unchanged.
     pub fn store(self, outcome: Outcome) -> Result<()> {

@@ -25,8 +25,8 @@ mod typed;
 
 pub use chain::{EditedObject, Interpreter, InterpreterBuilder};
 pub use layer::{
-    Answer, CatalogEntry, InPlaceRequest, Layer, LayerKind, Outcome, OwnedRequest, ReplicaResult,
-    Request, Source,
+    Answer, CatalogEntry, EditRequest, InPlaceRequest, Layer, LayerKind, Outcome, OwnedRequest,
+    ReplicaResult, Request, Source,
 };
 pub(crate) use object::split_api_version;
 pub use object::{describe, from_dynamic, from_resource, gvk_of};
