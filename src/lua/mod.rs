@@ -43,7 +43,7 @@ mod sandbox;
 mod text;
 pub mod validate;
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 use ::kube::core::GroupVersionKind;
 use mlua::Value as LuaValue;
@@ -86,6 +86,9 @@ pub(crate) struct MergedRules {
 pub struct LuaLayer {
     kind: LayerKind,
     rules: BTreeMap<TargetKey, MergedRules>,
+    /// The targets of `rules` by kind, so that dispatch looks a target up
+    /// from the object's borrowed strings without allocating a key.
+    by_kind: HashMap<String, Vec<TargetKey>>,
     engine: Engine,
 }
 
@@ -144,9 +147,14 @@ impl LuaLayer {
                 }
             }
         }
+        let mut by_kind: HashMap<String, Vec<TargetKey>> = HashMap::new();
+        for key in rules.keys() {
+            by_kind.entry(key.2.clone()).or_default().push(key.clone());
+        }
         Self {
             kind,
             rules,
+            by_kind,
             engine: Engine::new(limits),
         }
     }
@@ -166,8 +174,12 @@ impl LuaLayer {
     }
 
     fn rules_for(&self, gvk: &GroupVersionKind) -> Option<&MergedRules> {
-        let key = (gvk.group.clone(), gvk.version.clone(), gvk.kind.clone());
-        self.rules.get(&key)
+        let key = self
+            .by_kind
+            .get(gvk.kind.as_str())?
+            .iter()
+            .find(|(group, version, _)| *group == gvk.group && *version == gvk.version)?;
+        self.rules.get(key)
     }
 
     fn names(&self, gvk: &GroupVersionKind, op: InterpreterOperation) -> Option<String> {
