@@ -305,16 +305,27 @@ impl Loader {
         values: &[String],
         recursive: bool,
     ) -> Result<Vec<ResourceInterpreterCustomization>> {
+        Ok(self
+            .customizations_by_source(flag, values, recursive)?
+            .into_iter()
+            .flat_map(|(_, found)| found)
+            .collect())
+    }
+
+    /// [`Loader::customizations`], kept apart per source (its name and what
+    /// it holds), for callers that report on each source.
+    pub fn customizations_by_source(
+        &mut self,
+        flag: &str,
+        values: &[String],
+        recursive: bool,
+    ) -> Result<Vec<(String, Vec<ResourceInterpreterCustomization>)>> {
         let mut out = Vec::new();
-        for source in Self::sources(values, recursive, true).map_err(|source| Error::Load {
-            what: "fail to get customization object".to_owned(),
-            source,
-        })? {
-            let text = self.read(&source, flag).map_err(|source| Error::Load {
-                what: "fail to get customization object".to_owned(),
-                source,
-            })?;
-            out.extend(customizations_from_str(&text, &source.name())?);
+        for source in Self::sources(values, recursive, true).map_err(customization_error)? {
+            let text = self.read(&source, flag).map_err(customization_error)?;
+            let name = source.name();
+            let found = customizations_from_str(&text, &name)?;
+            out.push((name, found));
         }
         Ok(out)
     }
@@ -435,4 +446,13 @@ fn walk(dir: &Path, recursive: bool, out: &mut Vec<Source>) -> Result<(), LoadEr
         }
     }
     Ok(())
+}
+
+/// A customization source that cannot be listed or read, in karmadactl's
+/// words.
+pub fn customization_error(source: LoadError) -> Error {
+    Error::Load {
+        what: "fail to get customization object".to_owned(),
+        source,
+    }
 }

@@ -94,9 +94,9 @@ fn completions(args: CompletionsArgs) -> ExitCode {
     ExitCode::SUCCESS
 }
 
-/// Customizations and webhook configurations that extend the built-in chain.
+/// `-f`/`-R`: the customization sources of the declarative layer.
 #[derive(Debug, clap::Args)]
-pub struct ChainArgs {
+pub struct CustomizationFiles {
     /// ResourceInterpreterCustomization documents: the declarative layer,
     /// consulted before every other layer. Files, directories (their
     /// .json/.yaml/.yml files), glob patterns or `-` for standard input;
@@ -111,25 +111,14 @@ pub struct ChainArgs {
     /// Recurse into the directories given with -f.
     #[arg(long, short = 'R')]
     recursive: bool,
-    /// A file of ResourceInterpreterWebhookConfiguration documents
-    /// (repeatable): the webhook layer.
-    #[arg(long = "webhook-config", value_name = "FILE")]
-    webhook_configs: Vec<PathBuf>,
-    #[command(flatten)]
-    cluster: cluster::ClusterArgs,
 }
 
-impl ChainArgs {
-    /// The customization files `-f` names (directories and patterns
-    /// expanded; standard input is no file).
-    fn customization_files(&self) -> karmada_interpreter::Result<Vec<PathBuf>> {
-        let sources =
-            Loader::sources(&self.customizations, self.recursive, true).map_err(|source| {
-                karmada_interpreter::Error::Load {
-                    what: "fail to get customization object".to_owned(),
-                    source,
-                }
-            })?;
+impl CustomizationFiles {
+    /// The customization files named (directories and patterns expanded;
+    /// standard input is no file).
+    fn paths(&self) -> karmada_interpreter::Result<Vec<PathBuf>> {
+        let sources = Loader::sources(&self.customizations, self.recursive, true)
+            .map_err(load::customization_error)?;
         Ok(sources
             .into_iter()
             .filter_map(|s| match s {
@@ -139,14 +128,40 @@ impl ChainArgs {
             .collect())
     }
 
+    /// The customizations, per source.
+    fn by_source(
+        &self,
+    ) -> karmada_interpreter::Result<Vec<(String, Vec<ResourceInterpreterCustomization>)>> {
+        Loader::new().customizations_by_source("-f", &self.customizations, self.recursive)
+    }
+
+    /// The customizations of every source.
+    fn load(&self) -> karmada_interpreter::Result<Vec<ResourceInterpreterCustomization>> {
+        Loader::new().customizations("-f", &self.customizations, self.recursive)
+    }
+}
+
+/// Customizations and webhook configurations that extend the built-in chain.
+#[derive(Debug, clap::Args)]
+pub struct ChainArgs {
+    #[command(flatten)]
+    files: CustomizationFiles,
+    /// A file of ResourceInterpreterWebhookConfiguration documents
+    /// (repeatable): the webhook layer.
+    #[arg(long = "webhook-config", value_name = "FILE")]
+    webhook_configs: Vec<PathBuf>,
+    #[command(flatten)]
+    cluster: cluster::ClusterArgs,
+}
+
+impl ChainArgs {
     fn load(
         &self,
     ) -> karmada_interpreter::Result<(
         Vec<ResourceInterpreterCustomization>,
         Vec<ResourceInterpreterWebhookConfiguration>,
     )> {
-        let mut customizations =
-            Loader::new().customizations("-f", &self.customizations, self.recursive)?;
+        let mut customizations = self.files.load()?;
         let mut webhooks = Vec::new();
         for path in &self.webhook_configs {
             webhooks.extend(load::webhook_configurations_from_file(path)?);

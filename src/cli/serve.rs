@@ -9,7 +9,6 @@ use std::process::ExitCode;
 use k8s_openapi::api::admissionregistration::v1::{ServiceReference, WebhookClientConfig};
 use k8s_openapi::ByteString;
 use karmada_interpreter::api::ResourceInterpreterWebhookConfiguration;
-use karmada_interpreter::load::{self, Loader};
 use karmada_interpreter::webhook::sdk::InterpreterHandler;
 use karmada_interpreter::webhook::server::{Limits, Server};
 use karmada_interpreter::webhook::tls::TlsIdentity;
@@ -18,20 +17,8 @@ use karmada_interpreter::{Error, Interpreter};
 
 #[derive(Debug, clap::Args)]
 pub struct ServeArgs {
-    /// ResourceInterpreterCustomization documents to serve too: the
-    /// declarative layer, consulted before every other layer. Files,
-    /// directories (their .json/.yaml/.yml files), glob patterns or `-` for
-    /// standard input; repeatable and comma-separated, as `run -f`.
-    #[arg(
-        long = "filename",
-        short = 'f',
-        visible_alias = "customization",
-        value_name = "FILE"
-    )]
-    customizations: Vec<String>,
-    /// Recurse into the directories given with -f.
-    #[arg(long, short = 'R')]
-    recursive: bool,
+    #[command(flatten)]
+    files: super::CustomizationFiles,
     /// Address to listen on (port 0 picks a free port).
     #[arg(long, default_value = "0.0.0.0:8443", value_name = "ADDR")]
     listen: SocketAddr,
@@ -267,15 +254,8 @@ pub fn run(args: ServeArgs) -> karmada_interpreter::Result<ExitCode> {
         libc::signal(libc::SIGPIPE, libc::SIG_IGN);
     }
     let mut customizations = Vec::new();
-    let failed = |source| Error::Load {
-        what: "fail to get customization object".to_owned(),
-        source,
-    };
-    let mut loader = Loader::new();
-    for source in Loader::sources(&args.customizations, args.recursive, true).map_err(failed)? {
-        let text = loader.read(&source, "-f").map_err(failed)?;
-        let found = load::customizations_from_str(&text, &source.name())?;
-        refuse_broken(&source.name(), &found)?;
+    for (name, found) in args.files.by_source()? {
+        refuse_broken(&name, &found)?;
         customizations.extend(found);
     }
     let runtime = super::cluster::runtime()?;

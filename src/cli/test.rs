@@ -95,7 +95,7 @@ pub fn run(args: TestArgs) -> karmada_interpreter::Result<ExitCode> {
     if let Some(coverage) = &coverage {
         // The customization files the run used: those named with -f and
         // those next to the case files (Karmada's layout).
-        let mut files = args.chain.customization_files()?;
+        let mut files = args.chain.files.paths()?;
         files.extend(
             discover(&paths)?
                 .into_iter()
