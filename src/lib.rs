@@ -1,24 +1,29 @@
 #![doc = include_str!("../README.md")]
 #![deny(missing_docs)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
-pub mod api;
-#[path = "../builtin/mod.rs"]
-pub mod builtin;
+// The floor: API types, Kubernetes semantics, YAML, loading, the error.
+pub use karmada_interpreter_core::{api, error, k8s, load, yaml, Error, Result};
+
+// The layers, each its own crate.
+pub use karmada_interpreter_declarative as declarative;
+/// The declarative layer under its former name ([`declarative`]).
+pub use karmada_interpreter_declarative as lua;
+pub use karmada_interpreter_native as native;
+/// The native layer under its former name ([`native`]).
+pub use karmada_interpreter_native as builtin;
+pub use karmada_interpreter_thirdparty as thirdparty;
+pub use karmada_interpreter_webhook as webhook;
+
+/// Static analysis of customization files (feature `lint`).
+#[cfg(feature = "lint")]
+pub use karmada_interpreter_lint as lint;
+
+// The front: the assembled chain, and what runs on top of it.
 #[cfg(feature = "cluster")]
 pub mod cluster;
-pub mod error;
 pub mod golden;
 pub mod interpreter;
-pub mod k8s;
-#[cfg(feature = "lint")]
-pub mod lint;
-pub mod load;
-pub mod lua;
-pub mod thirdparty;
-pub mod webhook;
-pub mod yaml;
+pub mod prelude;
 
-pub use error::{Error, Result};
 pub use interpreter::Interpreter;
-/// Kubernetes quantities, at their first home ([`k8s::quantity`]).
-pub use k8s::quantity;

@@ -248,12 +248,7 @@ mod webhook {
                 result: exchange
                     .result
                     .map(results_map)
-                    .map_err(|source| Error::Webhook {
-                        webhook: identity,
-                        operation: case.operation,
-                        object: describe(request.object()),
-                        source,
-                    }),
+                    .map_err(|source| source.into_error(&identity, case.operation, request.object())),
                 served_by: Some(source),
                 violations,
             }

@@ -281,6 +281,7 @@ fn in_case_terms(error: &InputError) -> String {
         InputError::BothObjects { operation } => {
             format!("{operation} takes exactly one of desiredObj and observedObj, not both")
         }
+        other => other.to_string(),
     }
 }
 

@@ -21,7 +21,7 @@ use std::fmt;
 
 use serde_json::{Map, Value};
 
-use crate::quantity::Quantity;
+use crate::k8s::quantity::Quantity;
 
 /// The placeholder that removes a member from the comparison.
 pub const EXCLUDE: &str = "{{EXCLUDE}}";

@@ -1,0 +1,97 @@
+//! The argument groups several commands share: the customization files
+//! (`-f`/`-R`) and the chain's extensions (customizations, webhooks, cluster).
+
+use std::path::PathBuf;
+
+use karmada_interpreter::api::{
+    ResourceInterpreterCustomization, ResourceInterpreterWebhookConfiguration,
+};
+use karmada_interpreter::load::{self, Loader, Source};
+
+use crate::cluster;
+
+/// `-f`/`-R`: the customization sources of the declarative layer.
+#[derive(Debug, clap::Args)]
+pub struct CustomizationFiles {
+    /// ResourceInterpreterCustomization documents: the declarative layer,
+    /// consulted before every other layer. Files, directories (their
+    /// .json/.yaml/.yml files), glob patterns or `-` for standard input;
+    /// repeatable and comma-separated, as `run -f`.
+    #[arg(
+        long = "filename",
+        short = 'f',
+        visible_alias = "customization",
+        value_name = "FILE"
+    )]
+    pub(crate) customizations: Vec<String>,
+    /// Recurse into the directories given with -f.
+    #[arg(long, short = 'R')]
+    pub(crate) recursive: bool,
+}
+
+impl CustomizationFiles {
+    /// The customization files named (directories and patterns expanded;
+    /// standard input is no file).
+    pub fn paths(&self) -> karmada_interpreter::Result<Vec<PathBuf>> {
+        let sources = Loader::sources(&self.customizations, self.recursive, true)
+            .map_err(load::customization_error)?;
+        Ok(sources
+            .into_iter()
+            .filter_map(|s| match s {
+                Source::File(path) => Some(path),
+                Source::Stdin => None,
+            })
+            .collect())
+    }
+
+    /// The customizations, per source.
+    pub fn by_source(
+        &self,
+    ) -> karmada_interpreter::Result<Vec<(String, Vec<ResourceInterpreterCustomization>)>> {
+        Loader::new().customizations_by_source("-f", &self.customizations, self.recursive)
+    }
+
+    /// The customizations of every source.
+    pub fn load(&self) -> karmada_interpreter::Result<Vec<ResourceInterpreterCustomization>> {
+        Loader::new().customizations("-f", &self.customizations, self.recursive)
+    }
+}
+
+/// Customizations and webhook configurations that extend the built-in chain.
+#[derive(Debug, clap::Args)]
+pub struct ChainArgs {
+    #[command(flatten)]
+    pub(crate) files: CustomizationFiles,
+    /// A file of ResourceInterpreterWebhookConfiguration documents
+    /// (repeatable): the webhook layer.
+    #[arg(long = "webhook-config", value_name = "FILE")]
+    pub(crate) webhook_configs: Vec<PathBuf>,
+    #[command(flatten)]
+    pub(crate) cluster: cluster::ClusterArgs,
+}
+
+impl ChainArgs {
+    pub fn load(
+        &self,
+    ) -> karmada_interpreter::Result<(
+        Vec<ResourceInterpreterCustomization>,
+        Vec<ResourceInterpreterWebhookConfiguration>,
+    )> {
+        let mut customizations = self.files.load()?;
+        let mut webhooks = Vec::new();
+        for path in &self.webhook_configs {
+            webhooks.extend(load::webhook_configurations_from_file(path)?);
+        }
+        // The objects serving in the cluster now (the rejected ones are
+        // reported on stderr and left out, as the live chain does).
+        if self.cluster.source().is_some() {
+            let runtime = cluster::runtime()?;
+            if let Some(cluster) = self.cluster.start(&runtime)? {
+                customizations.extend(cluster.customizations().iter().cloned());
+                webhooks.extend(cluster.webhook_configurations().iter().cloned());
+            }
+        }
+        Ok((customizations, webhooks))
+    }
+}
+

@@ -1,0 +1,447 @@
+//! `karmada-interpreter bench`: what each golden case costs through the chain.
+
+use std::collections::HashMap;
+use std::hint::black_box;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Instant;
+
+use karmada_interpreter::api::{AggregatedStatusItem, InterpreterOperation};
+use karmada_interpreter::golden::{
+    discover, is_webhook_only, load_cases, ChainBackend, GoldenCase, Runner, Verdict,
+};
+use karmada_interpreter::interpreter::{Answer, Inputs, Outcome, OwnedRequest, Request};
+use karmada_interpreter::{Error, Interpreter, Result};
+use serde_json::Value;
+
+use crate::args::ChainArgs;
+
+/// Output formats of `bench`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum BenchFormat {
+    /// An aligned table and a summary line.
+    Text,
+    /// One JSON array, an object per case.
+    Json,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct BenchArgs {
+    /// Case files or directories (searched recursively), e.g. `thirdparty`
+    /// or a folder of bench inputs.
+    #[arg(required = true)]
+    paths: Vec<PathBuf>,
+    #[command(flatten)]
+    chain: ChainArgs,
+    /// Timed calls per case and path, at least (after a warm-up), in
+    /// batches lasting at least 50 µs each and at least 5 batches.
+    #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u32).range(1..))]
+    iterations: u32,
+    /// Output format.
+    #[arg(long, short = 'o', value_enum, default_value_t = BenchFormat::Text)]
+    output: BenchFormat,
+}
+
+/// One timed case.
+#[derive(Debug, serde::Serialize)]
+struct Timing {
+    name: String,
+    operation: InterpreterOperation,
+    /// Nanoseconds per call of the operation on inputs already decoded (the
+    /// edited object of ReviseReplica and Retain handed over): the median
+    /// over the samples of a sample's time divided by its calls.
+    op_ns: u64,
+    /// Nanoseconds per call from the inputs' JSON bytes to the result
+    /// (median, as `op_ns`).
+    from_bytes_ns: u64,
+    /// The result matches the case's `output` (the golden runner's verdict).
+    matches: bool,
+    /// The clock the times are read from: `thread-cpu` (this thread's CPU
+    /// time) or `wall`.
+    clock: Clock,
+    /// Calls per timed sample of the operation alone and from bytes.
+    op_batch: u32,
+    from_bytes_batch: u32,
+    /// Samples the medians are taken over.
+    op_samples: u32,
+    from_bytes_samples: u32,
+}
+
+/// The inputs of a case as compact JSON bytes, decoded anew on every call
+/// of the from-bytes path.
+struct Encoded {
+    operation: InterpreterOperation,
+    desired: Option<Vec<u8>>,
+    observed: Option<Vec<u8>>,
+    status_items: Option<Vec<u8>>,
+    replicas: i64,
+}
+
+impl Encoded {
+    fn new(case: &GoldenCase) -> Result<Self> {
+        fn encode<T: serde::Serialize>(case: &GoldenCase, value: &T) -> Result<Vec<u8>> {
+            serde_json::to_vec(value).map_err(|e| Error::InvalidInput {
+                operation: case.operation,
+                reason: format!(
+                    "case {:?}: cannot encode the inputs as JSON: {e}",
+                    case.name
+                ),
+            })
+        }
+        Ok(Self {
+            operation: case.operation,
+            desired: case.desired.as_ref().map(|v| encode(case, v)).transpose()?,
+            observed: case
+                .observed
+                .as_ref()
+                .map(|v| encode(case, v))
+                .transpose()?,
+            status_items: case
+                .status_items
+                .as_ref()
+                .map(|v| encode(case, v))
+                .transpose()?,
+            replicas: case.input_replicas,
+        })
+    }
+
+    /// Decodes the inputs and runs the operation: what a caller holding
+    /// bytes pays. The edit operations hand the decoded object over.
+    fn run(&self, chain: &Interpreter) -> Result<Answer<Outcome>> {
+        use InterpreterOperation as Op;
+        let invalid = |e: serde_json::Error| Error::InvalidInput {
+            operation: self.operation,
+            reason: e.to_string(),
+        };
+        let decode = |bytes: &Option<Vec<u8>>| -> Result<Option<Value>> {
+            bytes
+                .as_deref()
+                .map(serde_json::from_slice)
+                .transpose()
+                .map_err(invalid)
+        };
+        let desired = decode(&self.desired)?;
+        let observed = decode(&self.observed)?;
+        Ok(match (self.operation, desired, observed) {
+            (Op::Retain, Some(desired), Some(observed)) => {
+                chain.interpret_owned(OwnedRequest::Retain {
+                    desired,
+                    observed: &observed,
+                })?
+            }
+            (Op::ReviseReplica, Some(object), None) | (Op::ReviseReplica, None, Some(object)) => {
+                chain.interpret_owned(OwnedRequest::ReviseReplica {
+                    object,
+                    replicas: self.replicas,
+                })?
+            }
+            (operation, desired, observed) => {
+                let status_items: Option<Vec<AggregatedStatusItem>> = self
+                    .status_items
+                    .as_deref()
+                    .map(serde_json::from_slice)
+                    .transpose()
+                    .map_err(invalid)?;
+                let inputs = Inputs {
+                    desired: desired.as_ref(),
+                    observed: observed.as_ref(),
+                    replicas: self.replicas,
+                    status_items: status_items.as_deref(),
+                };
+                chain.interpret(&inputs.request(operation)?)?
+            }
+        })
+    }
+}
+
+/// The clock `bench` reads: the calling thread's CPU time where the system
+/// has one (what Karmada's figures are: CPU time per call, one thread), the
+/// wall clock elsewhere.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+enum Clock {
+    /// `CLOCK_THREAD_CPUTIME_ID`: time this thread spent on a CPU.
+    ThreadCpu,
+    /// `std::time::Instant`: elapsed time, other processes' share included.
+    Wall,
+}
+
+impl Clock {
+    /// The thread CPU clock if it can be read here, else the wall clock.
+    fn pick() -> Self {
+        if thread_cpu_ns().is_some() {
+            Self::ThreadCpu
+        } else {
+            Self::Wall
+        }
+    }
+
+    fn as_str(self) -> &'static str {
+        match self {
+            Self::ThreadCpu => "thread-cpu",
+            Self::Wall => "wall",
+        }
+    }
+
+    /// Nanoseconds `f` takes by this clock.
+    fn time<R>(self, f: impl FnOnce() -> R) -> (u64, R) {
+        match self {
+            Self::ThreadCpu => {
+                let start = thread_cpu_ns().unwrap_or(0);
+                let out = f();
+                let end = thread_cpu_ns().unwrap_or(start);
+                (end.saturating_sub(start), out)
+            }
+            Self::Wall => {
+                let start = Instant::now();
+                let out = f();
+                let elapsed = start.elapsed();
+                (u64::try_from(elapsed.as_nanos()).unwrap_or(u64::MAX), out)
+            }
+        }
+    }
+}
+
+/// This thread's CPU time in nanoseconds, if the system keeps it.
+#[cfg(any(
+    target_os = "linux",
+    target_os = "android",
+    target_os = "macos",
+    target_os = "freebsd"
+))]
+fn thread_cpu_ns() -> Option<u64> {
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `ts` is a valid, writable timespec for the duration of the call.
+    let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
+    if rc != 0 {
+        return None;
+    }
+    let secs = u64::try_from(ts.tv_sec).ok()?;
+    let nanos = u64::try_from(ts.tv_nsec).ok()?;
+    Some(secs * 1_000_000_000 + nanos)
+}
+
+#[cfg(not(any(
+    target_os = "linux",
+    target_os = "android",
+    target_os = "macos",
+    target_os = "freebsd"
+)))]
+fn thread_cpu_ns() -> Option<u64> {
+    None
+}
+
+/// A sample lasts at least this long, so the clock's own cost and
+/// resolution stay below a percent of it.
+const MIN_SAMPLE_NS: u64 = 50_000;
+/// Samples per median, at least.
+const MIN_SAMPLES: u32 = 5;
+/// Calls per sample, at most.
+const MAX_BATCH: u32 = 1_000_000;
+
+/// What [`measure`] found: the median cost of one call and how it was taken.
+#[derive(Debug, Clone, Copy)]
+struct Measured {
+    /// Median over the samples of (sample time / calls in the sample).
+    ns: u64,
+    /// Calls per sample.
+    batch: u32,
+    /// Samples taken.
+    samples: u32,
+}
+
+/// The median cost of one call of `f`, timed by `clock` in batches: each
+/// sample times `batch` calls in a row on inputs `setup` made beforehand;
+/// making the inputs and dropping the results are not timed. The batch is
+/// found as Go's benchmarks find theirs: doubled from one call until a
+/// batch lasts [`MIN_SAMPLE_NS`], after three warm-up calls. Then at least
+/// `iterations` calls are timed, in at least [`MIN_SAMPLES`] samples.
+fn measure<I, R>(
+    clock: Clock,
+    iterations: u32,
+    mut setup: impl FnMut() -> I,
+    mut f: impl FnMut(I) -> R,
+) -> Measured {
+    let mut sample = |batch: u32| -> u64 {
+        let inputs: Vec<I> = (0..batch).map(|_| setup()).collect();
+        let mut outputs = Vec::with_capacity(inputs.len());
+        let (ns, ()) = clock.time(|| {
+            for input in inputs {
+                outputs.push(black_box(f(input)));
+            }
+        });
+        drop(outputs);
+        ns
+    };
+    // The first calls pay for cold caches and lazily built state: not a
+    // measure of the cost of a call.
+    for _ in 0..3 {
+        sample(1);
+    }
+    let mut batch = 1_u32;
+    loop {
+        let ns = sample(batch);
+        if ns >= MIN_SAMPLE_NS || batch >= MAX_BATCH {
+            break;
+        }
+        // Aim a little past the minimum, at most a hundredfold per step.
+        let per_call = (ns / u64::from(batch)).max(1);
+        let next = (MIN_SAMPLE_NS + MIN_SAMPLE_NS / 5).div_ceil(per_call);
+        batch = u32::try_from(next)
+            .unwrap_or(MAX_BATCH)
+            .clamp(batch + 1, batch.saturating_mul(100))
+            .min(MAX_BATCH);
+    }
+    let samples = iterations.div_ceil(batch).max(MIN_SAMPLES);
+    let mut per_call_ns: Vec<u64> = (0..samples)
+        .map(|_| sample(batch) / u64::from(batch))
+        .collect();
+    per_call_ns.sort_unstable();
+    Measured {
+        ns: per_call_ns[per_call_ns.len() / 2],
+        batch,
+        samples,
+    }
+}
+
+/// `812 ns`, `12.3 µs`, `1.23 ms`.
+fn human(ns: u64) -> String {
+    match ns {
+        0..=9_999 => format!("{ns} ns"),
+        10_000..=9_999_999 => format!("{:.1} µs", ns as f64 / 1e3),
+        _ => format!("{:.2} ms", ns as f64 / 1e6),
+    }
+}
+
+pub fn run(args: BenchArgs) -> Result<ExitCode> {
+    let (customizations, webhooks) = args.chain.load()?;
+    let paths = args.paths;
+    let backend = ChainBackend::new(customizations.clone(), webhooks.clone());
+    let chains_backend = ChainBackend::new(customizations, webhooks);
+    let runner = Runner::new(backend);
+    let mut chains: HashMap<Option<PathBuf>, Interpreter> = HashMap::new();
+    let mut timings = Vec::new();
+    let clock = Clock::pick();
+    let files = discover(&paths)?;
+    for file in &files {
+        if is_webhook_only(&file.path) {
+            continue;
+        }
+        let chain = match chains.entry(file.customization.clone()) {
+            std::collections::hash_map::Entry::Occupied(e) => e.into_mut(),
+            std::collections::hash_map::Entry::Vacant(e) => {
+                e.insert(chains_backend.chain(file.customization.as_deref())?)
+            }
+        };
+        for case in load_cases(&file.path) {
+            let case = case?;
+            // Cases whose inputs Karmada's typed decoding refuses fail
+            // before any call: nothing to time.
+            if case.status_items_error.is_some() {
+                eprintln!(
+                    "not timed: {} (its status items do not decode)",
+                    case.label()
+                );
+                continue;
+            }
+            let request = case.request()?;
+            let encoded = Encoded::new(&case)?;
+            // The editing operations get their object handed over, as
+            // `Interpreter::revise_replica(object, n)` does (the copy made
+            // for each call is not timed); the others read it in place.
+            let op = match request {
+                Request::ReviseReplica { object, replicas } => measure(
+                    clock,
+                    args.iterations,
+                    || object.clone(),
+                    |object| {
+                        chain.interpret_owned(OwnedRequest::ReviseReplica { object, replicas })
+                    },
+                ),
+                Request::Retain { desired, observed } => measure(
+                    clock,
+                    args.iterations,
+                    || desired.clone(),
+                    |desired| chain.interpret_owned(OwnedRequest::Retain { desired, observed }),
+                ),
+                _ => measure(
+                    clock,
+                    args.iterations,
+                    || (),
+                    |()| chain.interpret(&request),
+                ),
+            };
+            let from_bytes = measure(clock, args.iterations, || (), |()| encoded.run(chain));
+            let matches = runner.run_case(file, &case).verdict == Verdict::Passed;
+            timings.push(Timing {
+                name: case.name.clone(),
+                operation: case.operation,
+                op_ns: op.ns,
+                from_bytes_ns: from_bytes.ns,
+                matches,
+                clock,
+                op_batch: op.batch,
+                from_bytes_batch: from_bytes.batch,
+                op_samples: op.samples,
+                from_bytes_samples: from_bytes.samples,
+            });
+        }
+    }
+    if timings.is_empty() {
+        return Err(Error::NoCases { searched: paths });
+    }
+    match args.output {
+        BenchFormat::Json => {
+            let json = serde_json::to_string_pretty(&timings).map_err(|e| Error::Config {
+                source_name: "bench".into(),
+                message: format!("cannot encode the timings as JSON: {e}"),
+            })?;
+            println!("{json}");
+        }
+        BenchFormat::Text => {
+            let width = timings
+                .iter()
+                .map(|t| t.name.len())
+                .max()
+                .unwrap_or(4)
+                .max(4);
+            println!(
+                "clock: {} (median per call over batches of calls lasting at least {} µs)",
+                match clock {
+                    Clock::ThreadCpu => "this thread's CPU time",
+                    Clock::Wall => "wall clock (no per-thread CPU clock here)",
+                },
+                MIN_SAMPLE_NS / 1000
+            );
+            println!(
+                "{:<width$}  {:<19}  {:>10}  {:>10}  matches",
+                "case", "operation", "op", "from bytes"
+            );
+            for t in &timings {
+                println!(
+                    "{:<width$}  {:<19}  {:>10}  {:>10}  {}",
+                    t.name,
+                    t.operation.to_string(),
+                    human(t.op_ns),
+                    human(t.from_bytes_ns),
+                    if t.matches { "yes" } else { "NO" }
+                );
+            }
+            let mismatched = timings.iter().filter(|t| !t.matches).count();
+            println!(
+                "{} cases timed (at least {} calls each, {} clock, medians), {mismatched} not matching their output",
+                timings.len(),
+                args.iterations,
+                clock.as_str()
+            );
+        }
+    }
+    Ok(if timings.iter().all(|t| t.matches) {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    })
+}

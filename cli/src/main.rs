@@ -1,0 +1,38 @@
+//! `karmada-interpreter`: check customizations, run operations, run golden
+//! cases against any backend, and list what the built-in set serves.
+
+mod args;
+mod bench;
+mod check;
+mod cli;
+mod cluster;
+mod init;
+mod lint;
+mod list;
+mod run;
+mod serve;
+mod test;
+
+use std::process::ExitCode;
+
+use clap::Parser;
+
+fn main() -> ExitCode {
+    // A closed stdout pipe (`karmada-interpreter test -v | head -1`) ends
+    // the program quietly, as Unix tools do. Rust ignores SIGPIPE by
+    // default, which turns every later print into a panic.
+    #[cfg(unix)]
+    // SAFETY: called first thing in `main`, before any other thread exists;
+    // SIG_DFL is a valid disposition for SIGPIPE.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
+    let args = cli::Cli::parse();
+    match cli::run(args) {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(2)
+        }
+    }
+}

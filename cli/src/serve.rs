@@ -1,0 +1,347 @@
+//! `karmada-interpreter serve`: the whole built-in chain (native, bundled
+//! third-party customizations, and customizations given with `-f`) as an
+//! interpreter webhook over TLS.
+
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use k8s_openapi::api::admissionregistration::v1::{ServiceReference, WebhookClientConfig};
+use k8s_openapi::ByteString;
+use karmada_interpreter::api::ResourceInterpreterWebhookConfiguration;
+use karmada_interpreter::webhook::sdk::InterpreterHandler;
+use karmada_interpreter::webhook::server::{Limits, Server};
+use karmada_interpreter::webhook::tls::TlsIdentity;
+use karmada_interpreter::webhook::{clean_path, configuration_for};
+use karmada_interpreter::{Error, Interpreter};
+
+#[derive(Debug, clap::Args)]
+pub struct ServeArgs {
+    #[command(flatten)]
+    files: crate::args::CustomizationFiles,
+    /// Address to listen on (port 0 picks a free port).
+    #[arg(long, default_value = "0.0.0.0:8443", value_name = "ADDR")]
+    listen: SocketAddr,
+    /// Request path of the interpreter.
+    #[arg(long, default_value = "/interpret", value_name = "PATH")]
+    path: String,
+    /// Serving certificate chain (PEM); with --key.
+    #[arg(long, requires = "key", value_name = "FILE")]
+    cert: Option<PathBuf>,
+    /// Private key of --cert (PEM).
+    #[arg(long, requires = "cert", value_name = "FILE")]
+    key: Option<PathBuf>,
+    /// Directory with tls.crt and tls.key; a self-signed pair is created
+    /// there when both are missing (so --print-config and serve agree).
+    #[arg(long, conflicts_with = "cert", value_name = "DIR")]
+    cert_dir: Option<PathBuf>,
+    /// CA bundle (PEM) to put in the printed configuration; default: the
+    /// serving certificate chain (right for self-signed certificates).
+    #[arg(long, value_name = "FILE")]
+    ca: Option<PathBuf>,
+    /// Extra DNS names or IPs for the self-signed certificate (repeatable).
+    #[arg(long = "host", value_name = "NAME")]
+    hosts: Vec<String>,
+    /// Print a ResourceInterpreterWebhookConfiguration for this server and exit.
+    #[arg(long)]
+    print_config: bool,
+    /// Once listening, write the configuration (with the actual port) to FILE.
+    #[arg(long, value_name = "FILE")]
+    write_config: Option<PathBuf>,
+    /// URL Karmada should call (default: https://127.0.0.1:<port><path>).
+    #[arg(long, conflicts_with = "service", value_name = "URL")]
+    url: Option<String>,
+    /// Reach the server through this Service instead of a URL.
+    #[arg(long, requires = "service_namespace", value_name = "NAME")]
+    service: Option<String>,
+    /// Namespace of --service.
+    #[arg(long, value_name = "NAMESPACE")]
+    service_namespace: Option<String>,
+    /// Port of --service.
+    #[arg(long, default_value_t = 443, value_name = "PORT")]
+    service_port: i32,
+    /// metadata.name of the printed configuration.
+    #[arg(long, default_value = "karmada-interpreter", value_name = "NAME")]
+    config_name: String,
+    /// Name of the webhook entry in the printed configuration.
+    #[arg(
+        long,
+        default_value = "interpreter.karmada-interpreter.io",
+        value_name = "NAME"
+    )]
+    webhook_name: String,
+    /// Largest request body accepted, in bytes (default: the Kubernetes API
+    /// server's 3 MiB); larger requests are answered with code 413.
+    #[arg(long, default_value_t = karmada_interpreter::webhook::sdk::MAX_REQUEST_BODY_BYTES, value_name = "BYTES")]
+    max_request_bytes: usize,
+    /// Open connections at most; further clients wait in the listen backlog.
+    #[arg(long, default_value_t = Limits::default().max_connections, value_name = "N")]
+    max_connections: usize,
+    /// Requests interpreted at once at most; further requests wait their turn.
+    #[arg(long, default_value_t = Limits::default().max_concurrent_requests, value_name = "N")]
+    max_concurrent_requests: usize,
+    /// timeoutSeconds of the printed configuration (1..30).
+    #[arg(long, value_name = "SECONDS", value_parser = clap::value_parser!(i32).range(1..=30))]
+    timeout_seconds: Option<i32>,
+    /// Serve the cluster's customizations and webhook configurations too,
+    /// following every change live.
+    #[command(flatten)]
+    cluster: crate::cluster::ClusterArgs,
+}
+
+fn cli_error(message: impl Into<String>) -> Error {
+    Error::Config {
+        source_name: "serve".into(),
+        message: message.into(),
+    }
+}
+
+impl ServeArgs {
+    fn san_names(&self) -> Vec<String> {
+        let mut names: Vec<String> = vec!["localhost".into(), "127.0.0.1".into(), "::1".into()];
+        if let (Some(svc), Some(ns)) = (&self.service, &self.service_namespace) {
+            names.push(format!("{svc}.{ns}.svc"));
+            names.push(format!("{svc}.{ns}.svc.cluster.local"));
+        }
+        if let Some(url) = &self.url {
+            let cc = WebhookClientConfig {
+                url: Some(url.clone()),
+                ..Default::default()
+            };
+            if let Ok(e) = karmada_interpreter::webhook::Endpoint::from_client_config(&cc) {
+                names.push(e.server_name);
+            }
+        }
+        names.extend(self.hosts.iter().cloned());
+        names.dedup();
+        names
+    }
+
+    /// The serving identity and whether it is a throw-away one.
+    fn identity(&self) -> karmada_interpreter::Result<(TlsIdentity, bool)> {
+        if let (Some(cert), Some(key)) = (&self.cert, &self.key) {
+            return Ok((TlsIdentity::from_files(cert, key)?, false));
+        }
+        let names = self.san_names();
+        let refs: Vec<&str> = names.iter().map(String::as_str).collect();
+        if let Some(dir) = &self.cert_dir {
+            let (cert, key) = (dir.join("tls.crt"), dir.join("tls.key"));
+            if !cert.exists() && !key.exists() {
+                let id = TlsIdentity::self_signed(&refs).map_err(|e| cli_error(e.to_string()))?;
+                std::fs::create_dir_all(dir).map_err(|source| Error::Io {
+                    path: dir.clone(),
+                    source,
+                })?;
+                write_file(&cert, id.cert_pem.as_bytes())?;
+                write_file(&key, id.key_pem.as_bytes())?;
+                eprintln!("wrote a self-signed certificate to {}", cert.display());
+            }
+            return Ok((TlsIdentity::from_files(&cert, &key)?, false));
+        }
+        Ok((
+            TlsIdentity::self_signed(&refs).map_err(|e| cli_error(e.to_string()))?,
+            true,
+        ))
+    }
+
+    fn configuration(
+        &self,
+        chain: &Interpreter,
+        identity: &TlsIdentity,
+        addr: SocketAddr,
+    ) -> karmada_interpreter::Result<ResourceInterpreterWebhookConfiguration> {
+        let ca = match &self.ca {
+            Some(path) => load_bytes(path)?,
+            None => identity.cert_pem.clone().into_bytes(),
+        };
+        let path = clean_path(&self.path);
+        let mut cc = WebhookClientConfig {
+            ca_bundle: Some(ByteString(ca)),
+            ..Default::default()
+        };
+        if let (Some(name), Some(namespace)) = (&self.service, &self.service_namespace) {
+            cc.service = Some(ServiceReference {
+                name: name.clone(),
+                namespace: namespace.clone(),
+                path: Some(path),
+                port: Some(self.service_port),
+            });
+        } else {
+            let url = self.url.clone().unwrap_or_else(|| {
+                let ip = if addr.ip().is_unspecified() {
+                    "127.0.0.1".to_owned()
+                } else if addr.is_ipv6() {
+                    format!("[{}]", addr.ip())
+                } else {
+                    addr.ip().to_string()
+                };
+                format!("https://{ip}:{}{path}", addr.port())
+            });
+            cc.url = Some(url);
+        }
+        let config = configuration_for(
+            chain,
+            &self.config_name,
+            &self.webhook_name,
+            cc,
+            self.timeout_seconds,
+        );
+        karmada_interpreter::webhook::validate(&config)
+            .map_err(|e| cli_error(format!("the generated configuration is invalid: {e}")))?;
+        Ok(config)
+    }
+}
+
+fn load_bytes(path: &Path) -> karmada_interpreter::Result<Vec<u8>> {
+    std::fs::read(path).map_err(|source| Error::Io {
+        path: path.to_owned(),
+        source,
+    })
+}
+
+fn write_file(path: &Path, bytes: &[u8]) -> karmada_interpreter::Result<()> {
+    std::fs::write(path, bytes).map_err(|source| Error::Io {
+        path: path.to_owned(),
+        source,
+    })
+}
+
+/// The configuration as pretty JSON (which YAML readers accept too).
+fn render(config: &ResourceInterpreterWebhookConfiguration) -> karmada_interpreter::Result<String> {
+    serde_json::to_string_pretty(config)
+        .map(|s| s + "\n")
+        .map_err(|e| cli_error(e.to_string()))
+}
+
+/// Refuses to serve a customization whose rule would fail every call: the
+/// error names the file, the customization and the rule (as `check` does).
+fn refuse_broken(
+    source_name: &str,
+    customizations: &[karmada_interpreter::api::ResourceInterpreterCustomization],
+) -> karmada_interpreter::Result<()> {
+    use karmada_interpreter::lua::validate::{check_rules, RuleStatus};
+    for c in customizations {
+        for (op, status) in check_rules(c) {
+            let problem = match status {
+                RuleStatus::Unset | RuleStatus::Pass => continue,
+                RuleStatus::MissingFunction => {
+                    format!("function {} is not defined", op.lua_function())
+                }
+                RuleStatus::Error(m) => format!("the script does not compile: {m}"),
+                RuleStatus::TopLevelError(m) => format!("top-level code fails: {m}"),
+            };
+            return Err(Error::Config {
+                source_name: source_name.to_owned(),
+                message: format!(
+                    "customization {:?}, rule {op}: {problem}; not serving it (see `karmada-interpreter check -f {source_name}`)",
+                    c.name(),
+                ),
+            });
+        }
+    }
+    Ok(())
+}
+
+pub fn run(args: ServeArgs) -> karmada_interpreter::Result<ExitCode> {
+    // `main` lets SIGPIPE end the program (for `... | head`); a server must
+    // not die when a client resets its connection while an answer is being
+    // written (a vectored socket write raises SIGPIPE): back to Rust's
+    // default, the write fails with EPIPE and only that connection ends.
+    #[cfg(unix)]
+    // SAFETY: called before the runtime (and any other thread) starts;
+    // SIG_IGN is a valid disposition for SIGPIPE.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_IGN);
+    }
+    let mut customizations = Vec::new();
+    for (name, found) in args.files.by_source()? {
+        refuse_broken(&name, &found)?;
+        customizations.extend(found);
+    }
+    let runtime = crate::cluster::runtime()?;
+    // Kept alive for as long as we serve: its watchers update the chain.
+    let cluster = args.cluster.start(&runtime)?;
+    let mut builder = Interpreter::builder().customizations(customizations);
+    if let Some(cluster) = &cluster {
+        builder = cluster.attach(builder);
+    }
+    let chain = builder.build()?;
+    let (identity, throwaway) = args.identity()?;
+    if args.print_config {
+        if throwaway {
+            return Err(cli_error(
+                "--print-config needs --cert/--key or --cert-dir, so the printed caBundle matches the serving certificate (with a throw-away self-signed certificate use --write-config)",
+            ));
+        }
+        print!(
+            "{}",
+            render(&args.configuration(&chain, &identity, args.listen)?)?
+        );
+        return Ok(ExitCode::SUCCESS);
+    }
+    let path = clean_path(&args.path);
+    let std_listener = std::net::TcpListener::bind(args.listen)
+        .map_err(|e| cli_error(format!("cannot listen on {}: {e}", args.listen)))?;
+    let local = std_listener
+        .local_addr()
+        .map_err(|e| cli_error(e.to_string()))?;
+    std_listener
+        .set_nonblocking(true)
+        .map_err(|e| cli_error(e.to_string()))?;
+    if let Some(file) = &args.write_config {
+        let text = render(&args.configuration(&chain, &identity, local)?)?;
+        // Write then rename, so a reader never sees half a file.
+        let tmp = file.with_extension("tmp");
+        write_file(&tmp, text.as_bytes())?;
+        std::fs::rename(&tmp, file).map_err(|source| Error::Io {
+            path: file.clone(),
+            source,
+        })?;
+    }
+    let limits = Limits {
+        max_body_bytes: args.max_request_bytes,
+        max_connections: args.max_connections,
+        max_concurrent_requests: args.max_concurrent_requests,
+        ..Limits::default()
+    };
+    let server = Server::new(identity)
+        .limits(limits)
+        .route(&path, InterpreterHandler::new(chain));
+    eprintln!("serving the interpreter chain on https://{local}{path}");
+    runtime
+        .block_on(async move {
+            let listener =
+                tokio::net::TcpListener::from_std(std_listener).map_err(|e| e.to_string())?;
+            server
+                .run(listener, shutdown_signal())
+                .await
+                .map_err(|e| e.to_string())
+        })
+        .map_err(cli_error)?;
+    drop(cluster);
+    eprintln!("stopped");
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Completes on SIGINT or SIGTERM.
+async fn shutdown_signal() {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{signal, SignalKind};
+        match signal(SignalKind::terminate()) {
+            Ok(mut term) => {
+                tokio::select! {
+                    _ = tokio::signal::ctrl_c() => {}
+                    _ = term.recv() => {}
+                }
+            }
+            Err(_) => {
+                let _ = tokio::signal::ctrl_c().await;
+            }
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = tokio::signal::ctrl_c().await;
+    }
+}

@@ -1,0 +1,275 @@
+//! The crate's error type.
+
+use std::path::PathBuf;
+
+use crate::api::InterpreterOperation;
+
+/// Everything that can go wrong interpreting an object, loading configuration
+/// or running golden cases. Every variant names what failed and where.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// No layer of the chain serves this (kind, operation).
+    #[error("{operation} is not served for {api_version}, Kind={kind}")]
+    NotServed {
+        /// apiVersion of the object.
+        api_version: String,
+        /// kind of the object.
+        kind: String,
+        /// The operation asked for.
+        operation: InterpreterOperation,
+    },
+
+    /// The object does not have the shape the operation reads.
+    #[error("{object}: field `{field}`: {reason}")]
+    InvalidField {
+        /// `Kind namespace/name` of the object.
+        object: String,
+        /// Dotted path of the offending field, e.g. `spec.replicas`.
+        field: String,
+        /// What is wrong with it.
+        reason: String,
+    },
+
+    /// An input to the operation is missing or malformed (not a field of the object).
+    #[error("{operation}: invalid input: {reason}")]
+    InvalidInput {
+        /// The operation.
+        operation: InterpreterOperation,
+        /// What is wrong.
+        reason: String,
+    },
+
+    /// An operation's inputs do not fit the operation (missing or extra objects).
+    #[error(transparent)]
+    Input(#[from] InputError),
+
+    /// A layer failed to answer: a customization's script (declarative or
+    /// thirdparty layer) or an interpreter webhook. The layer's own typed
+    /// error is the `source` (the declarative crate's `ScriptError`, the
+    /// webhook crate's `WebhookError`); [`Error::source_of`] finds it.
+    #[error("{origin}: {operation}{}: {source}", object.as_ref().map(|o| format!(" on {o}")).unwrap_or_default())]
+    Layer {
+        /// What in the layer failed, as people name it:
+        /// `customization "<name>"`, `webhook "<configuration>/<webhook>"`.
+        origin: String,
+        /// The operation.
+        operation: InterpreterOperation,
+        /// `Kind namespace/name` of the object, where the layer names it.
+        object: Option<String>,
+        /// The layer's error.
+        #[source]
+        source: Box<dyn std::error::Error + Send + Sync + 'static>,
+    },
+
+    /// A configuration document (customization, webhook configuration) is invalid.
+    #[error("{source_name}: {message}")]
+    Config {
+        /// The file or object the configuration came from.
+        source_name: String,
+        /// What is wrong with it.
+        message: String,
+    },
+
+    /// A golden case file could not be read or parsed.
+    #[error("{}: {message}", file.display())]
+    CaseFile {
+        /// The case file.
+        file: PathBuf,
+        /// What is wrong, naming the case (document) when known.
+        message: String,
+    },
+
+    /// A golden-case run found no case: it would check nothing.
+    #[error("no golden case found in {}: case files are `*.yaml`/`*.yml` files (other than `customizations.yaml`) holding documents with an `operation`", searched.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", "))]
+    NoCases {
+        /// The files and directories searched.
+        searched: Vec<PathBuf>,
+    },
+
+    /// A command-line input (`-f`, `--desired-file`, ...) could not be
+    /// found, read or decoded.
+    #[error("{what}: {source}")]
+    Load {
+        /// What was being loaded, e.g. `fail to get desired object`.
+        what: String,
+        /// Why it failed.
+        #[source]
+        source: LoadError,
+    },
+
+    /// A file could not be read.
+    #[error("{}: {source}", path.display())]
+    Io {
+        /// The path.
+        path: PathBuf,
+        /// The I/O error.
+        source: std::io::Error,
+    },
+}
+
+impl Error {
+    /// The first error of type `E` in this error's chain of sources: a
+    /// layer's typed error behind [`Error::Layer`], an I/O error, ...
+    ///
+    /// ```
+    /// use karmada_interpreter_core::{api::InterpreterOperation, Error};
+    ///
+    /// let io = std::io::Error::other("refused");
+    /// let error = Error::Layer {
+    ///     origin: "webhook \"a/b\"".into(),
+    ///     operation: InterpreterOperation::InterpretHealth,
+    ///     object: None,
+    ///     source: Box::new(io),
+    /// };
+    /// assert!(error.source_of::<std::io::Error>().is_some());
+    /// assert_eq!(error.to_string(), "webhook \"a/b\": InterpretHealth: refused");
+    /// ```
+    pub fn source_of<E: std::error::Error + 'static>(&self) -> Option<&E> {
+        let mut next: Option<&(dyn std::error::Error + 'static)> = std::error::Error::source(self);
+        while let Some(error) = next {
+            if let Some(found) = error.downcast_ref::<E>() {
+                return Some(found);
+            }
+            next = error.source();
+        }
+        None
+    }
+}
+
+/// `Result` with [`Error`].
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+impl From<crate::k8s::ObjectError> for Error {
+    /// The floor's errors as [`Error::InvalidField`], same message.
+    fn from(e: crate::k8s::ObjectError) -> Self {
+        Error::InvalidField {
+            object: e.object().to_owned(),
+            field: e.field_path().to_owned(),
+            reason: e.reason(),
+        }
+    }
+}
+
+/// An operation's inputs do not fit the operation. Worded neutrally: each
+/// front end may render the variant in its own terms.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum InputError {
+    /// `Retain` needs both objects; this one is missing.
+    #[error("{operation} needs the {input}, which is missing")]
+    Missing {
+        /// The operation.
+        operation: crate::api::InterpreterOperation,
+        /// The missing input.
+        input: ObjectInput,
+    },
+    /// Every operation but `Retain` needs one object; none was given.
+    #[error("{operation} needs a desired or an observed object; neither is given")]
+    NoObject {
+        /// The operation.
+        operation: crate::api::InterpreterOperation,
+    },
+    /// Every operation but `Retain` takes exactly one object; both were given.
+    #[error("{operation} takes exactly one of the desired and the observed object, not both")]
+    BothObjects {
+        /// The operation.
+        operation: crate::api::InterpreterOperation,
+    },
+}
+
+/// Why a command-line input could not be found or read.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum LoadError {
+    /// Neither a file, a directory, nor a pattern matching anything.
+    #[error("the path \"{}\" does not exist", path.display())]
+    NotFound {
+        /// The path as given.
+        path: PathBuf,
+    },
+    /// A glob pattern that cannot be parsed.
+    #[error("pattern \"{pattern}\" is not valid: {source}")]
+    Pattern {
+        /// The pattern as given.
+        pattern: String,
+        /// The pattern parser's error.
+        #[source]
+        source: glob::PatternError,
+    },
+    /// An `http://` or `https://` input: not fetched by this tool.
+    #[error("{url}: URLs are not supported; download the file and give its path (or `-` and pipe it in)")]
+    Url {
+        /// The URL as given.
+        url: String,
+    },
+    /// `-` given to more than one input: standard input can be read once.
+    #[error("standard input can be read once, but both {first} and {second} name it (`-`)")]
+    StdinTwice {
+        /// The flag that read standard input first.
+        first: String,
+        /// The flag that asked for it again.
+        second: String,
+    },
+    /// A file or directory that could not be read.
+    #[error("{}: {source}", path.display())]
+    Io {
+        /// The file or directory.
+        path: PathBuf,
+        /// The I/O error.
+        #[source]
+        source: std::io::Error,
+    },
+    /// Standard input could not be read.
+    #[error("STDIN: {0}")]
+    Stdin(#[source] std::io::Error),
+    /// A document that is not valid YAML or JSON.
+    #[error("error parsing {source_name}: {source}")]
+    Yaml {
+        /// The file (or `STDIN`).
+        source_name: String,
+        /// The parser's error, with the document's position.
+        #[source]
+        source: crate::yaml::YamlError,
+    },
+    /// A document that does not decode as what the input holds.
+    #[error("error parsing {source_name}: document {index}: {detail}")]
+    Decode {
+        /// The file (or `STDIN`).
+        source_name: String,
+        /// 1-based position of the document in its stream.
+        index: usize,
+        /// What does not decode.
+        detail: String,
+    },
+    /// An input meant to hold one object holds none.
+    #[error("no object found in {sources}, expect one")]
+    NoObject {
+        /// The sources read, comma-separated.
+        sources: String,
+    },
+    /// An input meant to hold one object holds several.
+    #[error("get {count} objects, expect one at most")]
+    ManyObjects {
+        /// How many objects the input holds.
+        count: usize,
+    },
+}
+
+/// The two object inputs of an operation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ObjectInput {
+    /// The resource template / the manifest about to be applied.
+    Desired,
+    /// The live object in the member cluster.
+    Observed,
+}
+
+impl std::fmt::Display for ObjectInput {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Self::Desired => "desired object",
+            Self::Observed => "observed object",
+        })
+    }
+}

@@ -1,0 +1,483 @@
+//! [`Chain`]: the layers consulted in order, and the eight operations.
+
+use std::borrow::Cow;
+use std::sync::Arc;
+
+use kube::core::GroupVersionKind;
+use serde_json::Value;
+
+use super::layer::{
+    Answer, CatalogEntry, InPlaceRequest, Layer, Outcome, OwnedRequest, ReplicaResult, Request,
+    Source,
+};
+use super::object::gvk_of;
+use super::typed::ObjectArg;
+use crate::api::{
+    AggregatedStatusItem, Component, DependentObjectReference, InterpreterOperation,
+};
+use crate::error::{Error, Result};
+use crate::k8s::field::type_phrase as type_name;
+
+/// Karmada's resource interpreter: customizations, webhooks, bundled
+/// third-party customizations and native built-ins, consulted in that order.
+///
+/// ```
+/// use karmada_interpreter::{Interpreter, interpreter::LayerKind};
+/// use serde_json::json;
+///
+/// let chain = Interpreter::builder().build().unwrap();
+/// let pod = json!({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p"},
+///                  "status": {"phase": "Running"}});
+/// // Whole-status reflection is native for every kind.
+/// let answer = chain.reflect_status(&pod).unwrap();
+/// assert_eq!(answer.served_by.layer, LayerKind::Native);
+///
+/// // Replicas and what each replica needs, for Karmada's scheduler.
+/// let deployment = json!({
+///     "apiVersion": "apps/v1", "kind": "Deployment",
+///     "metadata": {"name": "web", "namespace": "shop"},
+///     "spec": {"replicas": 3, "template": {"spec": {"containers": [
+///         {"name": "app", "resources": {"requests": {"cpu": "250m"}}}]}}}
+/// });
+/// let replicas = chain.get_replicas(&deployment).unwrap().value;
+/// assert_eq!(replicas.replicas, 3);
+/// let needs = replicas.requirements.unwrap();
+/// assert_eq!(needs.resource_request["cpu"].0, "250m");
+///
+/// // Scale it down for one member cluster.
+/// let revised = chain.revise_replica(&deployment, 1).unwrap().value;
+/// assert_eq!(revised["spec"]["replicas"], 1);
+///
+/// // Bad input is a typed error naming the field, never a panic.
+/// let bad = json!({"apiVersion": "apps/v1", "kind": "Deployment",
+///                  "metadata": {"name": "web"}, "spec": {"replicas": "three"}});
+/// let error = chain.get_replicas(&bad).unwrap_err();
+/// assert!(error.to_string().contains("spec.replicas"), "{error}");
+/// ```
+#[derive(Clone)]
+pub struct Chain {
+    layers: Vec<Arc<dyn Layer>>,
+}
+
+impl std::fmt::Debug for Chain {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Chain")
+            .field(
+                "layers",
+                &self.layers.iter().map(|l| l.kind()).collect::<Vec<_>>(),
+            )
+            .finish()
+    }
+}
+
+impl Chain {
+    /// A chain of `layers`, consulted in the order given. The
+    /// `karmada-interpreter` crate assembles Karmada's four layers in
+    /// Karmada's order (`Interpreter::default`, `Interpreter::builder`).
+    pub fn new(layers: Vec<Arc<dyn Layer>>) -> Self {
+        Self { layers }
+    }
+
+    /// The layers, in consultation order.
+    pub fn layers(&self) -> &[Arc<dyn Layer>] {
+        &self.layers
+    }
+
+    /// Which layer would answer `operation` for objects of `gvk`.
+    pub fn served_by(
+        &self,
+        gvk: &GroupVersionKind,
+        operation: InterpreterOperation,
+    ) -> Option<Source> {
+        self.layers.iter().find_map(|l| l.source(gvk, operation))
+    }
+
+    /// Whether any layer serves `operation` for objects of `gvk`.
+    pub fn hook_enabled(&self, gvk: &GroupVersionKind, operation: InterpreterOperation) -> bool {
+        self.served_by(gvk, operation).is_some()
+    }
+
+    /// Every (kind, operation) each layer serves, in layer order, with the
+    /// entries hidden by an earlier layer left out.
+    pub fn catalog(&self) -> Vec<CatalogEntry> {
+        let mut out: Vec<CatalogEntry> = Vec::new();
+        for layer in &self.layers {
+            for entry in layer.catalog() {
+                let hidden = out.iter().any(|e| {
+                    e.api_version == entry.api_version
+                        && e.kind == entry.kind
+                        && e.operation == entry.operation
+                });
+                if !hidden {
+                    out.push(entry);
+                }
+            }
+        }
+        out
+    }
+
+    /// Runs one operation through the chain.
+    pub fn interpret(&self, request: &Request<'_>) -> Result<Answer<Outcome>> {
+        let (layer, source) = self.dispatch(request.object(), request.operation())?;
+        checked(layer.interpret(request)?, request.operation(), source)
+    }
+
+    /// Runs one operation whose object the caller hands over (no copy of it
+    /// when the serving layer edits it in place, as the native one does).
+    pub fn interpret_owned(&self, request: OwnedRequest<'_>) -> Result<Answer<Outcome>> {
+        let operation = request.operation();
+        let (layer, source) = self.dispatch(request.object(), operation)?;
+        checked(layer.interpret_owned(request)?, operation, source)
+    }
+
+    /// The first layer serving `operation` for `object`, and what in it serves.
+    fn dispatch(
+        &self,
+        object: &Value,
+        operation: InterpreterOperation,
+    ) -> Result<(&dyn Layer, Source)> {
+        if !object.is_object() {
+            return Err(Error::InvalidInput {
+                operation,
+                reason: format!(
+                    "the object must be a JSON object, got {}",
+                    type_name(object)
+                ),
+            });
+        }
+        let gvk = gvk_of(object);
+        for layer in &self.layers {
+            if let Some(source) = layer.source(&gvk, operation) {
+                return Ok((layer.as_ref(), source));
+            }
+        }
+        Err(Error::NotServed {
+            api_version: object
+                .get("apiVersion")
+                .and_then(Value::as_str)
+                .unwrap_or("")
+                .to_owned(),
+            kind: gvk.kind,
+            operation,
+        })
+    }
+
+    /// `InterpretReplica`: replica count and per-replica requirements.
+    pub fn get_replicas<'a>(&self, object: impl ObjectArg<'a>) -> Result<Answer<ReplicaResult>> {
+        let object = &*object.json()?;
+        let answer = self.interpret(&Request::InterpretReplica { object })?;
+        unwrap_outcome(answer, |o| match o {
+            Outcome::Replicas(r) => Some(r),
+            _ => None,
+        })
+    }
+
+    /// `InterpretComponent`: per-component replicas and requirements.
+    pub fn get_components<'a>(&self, object: impl ObjectArg<'a>) -> Result<Answer<Vec<Component>>> {
+        let object = &*object.json()?;
+        let answer = self.interpret(&Request::InterpretComponent { object })?;
+        unwrap_outcome(answer, |o| match o {
+            Outcome::Components(c) => Some(c),
+            _ => None,
+        })
+    }
+
+    /// `ReviseReplica`: the object with its replica count set to `replicas`.
+    ///
+    /// What it costs depends on how the object is passed ([`EditedObject`]):
+    ///
+    /// - `&mut object` — **edited in place**, as Karmada edits the object it
+    ///   is given: nothing is copied, the native layer writes only
+    ///   `spec.replicas` (or `spec.parallelism`), and the answer's value is
+    ///   `()`. On error the object is unchanged.
+    /// - `object` (by value) — the same in-place edit, the edited object
+    ///   handed back.
+    /// - `&object` — the object is **copied** first (a deep copy, which for
+    ///   a typical Deployment costs far more than the edit), then edited.
+    ///
+    /// ```
+    /// use karmada_interpreter::Interpreter;
+    /// use serde_json::json;
+    ///
+    /// let chain = Interpreter::builder().thirdparty(false).build().unwrap();
+    /// let mut deployment = json!({"apiVersion": "apps/v1", "kind": "Deployment",
+    ///                             "metadata": {"name": "web"}, "spec": {"replicas": 1}});
+    /// let copy = chain.revise_replica(&deployment, 3).unwrap().value;
+    /// chain.revise_replica(&mut deployment, 3).unwrap();
+    /// assert_eq!(deployment, copy);
+    /// let moved = chain.revise_replica(deployment, 4).unwrap().value;
+    /// assert_eq!(moved["spec"]["replicas"], 4);
+    /// ```
+    pub fn revise_replica<'a, O: EditedObject<'a>>(
+        &self,
+        object: O,
+        replicas: i64,
+    ) -> Result<Answer<O::Output>> {
+        object.revise(self, replicas)
+    }
+
+    /// `Retain`: the desired object with member-owned fields kept from
+    /// `observed`. As with [`Chain::revise_replica`], `&mut desired`
+    /// is edited in place (only the retained fields are written), a desired
+    /// object handed over is edited in place and handed back, and a lent
+    /// `&desired` is copied first.
+    ///
+    /// ```
+    /// use karmada_interpreter::Interpreter;
+    /// use serde_json::json;
+    ///
+    /// let chain = Interpreter::builder().thirdparty(false).build().unwrap();
+    /// let mut desired = json!({"apiVersion": "v1", "kind": "PersistentVolumeClaim",
+    ///                          "metadata": {"name": "data"}, "spec": {}});
+    /// let observed = json!({"apiVersion": "v1", "kind": "PersistentVolumeClaim",
+    ///                       "spec": {"volumeName": "pv-1"}});
+    /// chain.retain(&mut desired, &observed).unwrap();
+    /// assert_eq!(desired["spec"]["volumeName"], "pv-1");
+    /// ```
+    pub fn retain<'a, O: EditedObject<'a>>(
+        &self,
+        desired: O,
+        observed: &Value,
+    ) -> Result<Answer<O::Output>> {
+        desired.retain(self, observed)
+    }
+
+    /// Runs an editing operation on an object the caller lends mutably
+    /// (what `revise_replica(&mut object, n)` and `retain(&mut desired, ..)`
+    /// do): on success the object is the answer, on error it is unchanged.
+    pub(crate) fn interpret_in_place(&self, request: InPlaceRequest<'_>) -> Result<Answer<()>> {
+        let (layer, source) = self.dispatch(request.object(), request.operation())?;
+        layer.interpret_in_place(request)?;
+        Ok(Answer {
+            value: (),
+            served_by: source,
+        })
+    }
+
+    /// `AggregateStatus`: the template with the members' statuses folded
+    /// in. As with [`Chain::revise_replica`], the argument's type says what
+    /// comes back: `&template` gives a new object, `&mut template` is
+    /// replaced by the answer, `Typed(&template)` gives its own type back.
+    pub fn aggregate_status<'a, O: EditedObject<'a>>(
+        &self,
+        object: O,
+        items: Option<&[AggregatedStatusItem]>,
+    ) -> Result<Answer<O::Output>> {
+        object.aggregate(self, items)
+    }
+
+    /// `InterpretStatus`: the status to report (`None` when nothing is reflected).
+    pub fn reflect_status<'a>(&self, object: impl ObjectArg<'a>) -> Result<Answer<Option<Value>>> {
+        let object = &*object.json()?;
+        let answer = self.interpret(&Request::InterpretStatus { object })?;
+        unwrap_outcome(answer, |o| match o {
+            Outcome::Status(v) => Some(v),
+            _ => None,
+        })
+    }
+
+    /// `InterpretHealth`.
+    pub fn interpret_health<'a>(&self, object: impl ObjectArg<'a>) -> Result<Answer<bool>> {
+        let object = &*object.json()?;
+        let answer = self.interpret(&Request::InterpretHealth { object })?;
+        unwrap_outcome(answer, |o| match o {
+            Outcome::Healthy(h) => Some(h),
+            _ => None,
+        })
+    }
+
+    /// `InterpretDependency`: objects to propagate together with this one.
+    pub fn get_dependencies<'a>(
+        &self,
+        object: impl ObjectArg<'a>,
+    ) -> Result<Answer<Vec<DependentObjectReference>>> {
+        let object = &*object.json()?;
+        let answer = self.interpret(&Request::InterpretDependency { object })?;
+        unwrap_outcome(answer, |o| match o {
+            Outcome::Dependencies(d) => Some(d),
+            _ => None,
+        })
+    }
+}
+
+/// The object of an editing operation ([`Chain::revise_replica`],
+/// [`Chain::retain`], [`Chain::aggregate_status`]) and what the edit gives back:
+///
+/// | passed | edit | answer |
+/// |---|---|---|
+/// | `&mut Value` | in place, nothing copied | `()` (the object is the result) |
+/// | `Value` | in place, nothing copied | the edited object |
+/// | `Cow<Value>` | as `Value` or `&Value` | the edited object |
+/// | `&Value` | on a deep copy | the edited copy |
+/// | [`Typed`](super::Typed)`(&K)` | on its JSON form | a new `K` |
+pub trait EditedObject<'a> {
+    /// What the edit gives back.
+    type Output;
+
+    /// Runs `ReviseReplica` on this object through `chain`.
+    fn revise(self, chain: &Chain, replicas: i64) -> Result<Answer<Self::Output>>;
+
+    /// Runs `Retain` on this desired object through `chain`.
+    fn retain(self, chain: &Chain, observed: &Value) -> Result<Answer<Self::Output>>;
+
+    /// Runs `AggregateStatus` on this template through `chain`.
+    fn aggregate(
+        self,
+        chain: &Chain,
+        items: Option<&[AggregatedStatusItem]>,
+    ) -> Result<Answer<Self::Output>>;
+}
+
+fn aggregated(answer: Answer<Outcome>) -> Result<Answer<Value>> {
+    unwrap_outcome(answer, |o| match o {
+        Outcome::Aggregated(v) => Some(v),
+        _ => None,
+    })
+}
+
+fn revised(answer: Answer<Outcome>) -> Result<Answer<Value>> {
+    unwrap_outcome(answer, |o| match o {
+        Outcome::Revised(v) => Some(v),
+        _ => None,
+    })
+}
+
+fn retained(answer: Answer<Outcome>) -> Result<Answer<Value>> {
+    unwrap_outcome(answer, |o| match o {
+        Outcome::Retained(v) => Some(v),
+        _ => None,
+    })
+}
+
+impl<'a> EditedObject<'a> for Value {
+    type Output = Value;
+
+    fn revise(self, chain: &Chain, replicas: i64) -> Result<Answer<Value>> {
+        let object = self;
+        revised(chain.interpret_owned(OwnedRequest::ReviseReplica { object, replicas })?)
+    }
+
+    fn retain(self, chain: &Chain, observed: &Value) -> Result<Answer<Value>> {
+        let desired = self;
+        retained(chain.interpret_owned(OwnedRequest::Retain { desired, observed })?)
+    }
+    fn aggregate(
+        self,
+        chain: &Chain,
+        items: Option<&[AggregatedStatusItem]>,
+    ) -> Result<Answer<Value>> {
+        let object = &self;
+        aggregated(chain.interpret(&Request::AggregateStatus { object, items })?)
+    }
+}
+
+impl<'a> EditedObject<'a> for &'a Value {
+    type Output = Value;
+
+    fn revise(self, chain: &Chain, replicas: i64) -> Result<Answer<Value>> {
+        let object = self;
+        revised(chain.interpret(&Request::ReviseReplica { object, replicas })?)
+    }
+
+    fn retain(self, chain: &Chain, observed: &Value) -> Result<Answer<Value>> {
+        let desired = self;
+        retained(chain.interpret(&Request::Retain { desired, observed })?)
+    }
+    fn aggregate(
+        self,
+        chain: &Chain,
+        items: Option<&[AggregatedStatusItem]>,
+    ) -> Result<Answer<Value>> {
+        let object = self;
+        aggregated(chain.interpret(&Request::AggregateStatus { object, items })?)
+    }
+}
+
+impl<'a> EditedObject<'a> for &'a mut Value {
+    type Output = ();
+
+    fn revise(self, chain: &Chain, replicas: i64) -> Result<Answer<()>> {
+        let object = self;
+        chain.interpret_in_place(InPlaceRequest::ReviseReplica { object, replicas })
+    }
+
+    fn retain(self, chain: &Chain, observed: &Value) -> Result<Answer<()>> {
+        let desired = self;
+        chain.interpret_in_place(InPlaceRequest::Retain { desired, observed })
+    }
+    fn aggregate(
+        self,
+        chain: &Chain,
+        items: Option<&[AggregatedStatusItem]>,
+    ) -> Result<Answer<()>> {
+        let object = &*self;
+        let answer = aggregated(chain.interpret(&Request::AggregateStatus { object, items })?)?;
+        *self = answer.value;
+        Ok(Answer {
+            value: (),
+            served_by: answer.served_by,
+        })
+    }
+}
+
+impl<'a> EditedObject<'a> for Cow<'a, Value> {
+    type Output = Value;
+
+    fn revise(self, chain: &Chain, replicas: i64) -> Result<Answer<Value>> {
+        match self {
+            Cow::Owned(object) => object.revise(chain, replicas),
+            Cow::Borrowed(object) => object.revise(chain, replicas),
+        }
+    }
+
+    fn retain(self, chain: &Chain, observed: &Value) -> Result<Answer<Value>> {
+        match self {
+            Cow::Owned(desired) => desired.retain(chain, observed),
+            Cow::Borrowed(desired) => desired.retain(chain, observed),
+        }
+    }
+    fn aggregate(
+        self,
+        chain: &Chain,
+        items: Option<&[AggregatedStatusItem]>,
+    ) -> Result<Answer<Value>> {
+        match self {
+            Cow::Owned(object) => object.aggregate(chain, items),
+            Cow::Borrowed(object) => object.aggregate(chain, items),
+        }
+    }
+}
+
+/// `value` answered by `source`, checked to answer `operation`.
+fn checked(
+    value: Outcome,
+    operation: InterpreterOperation,
+    source: Source,
+) -> Result<Answer<Outcome>> {
+    if value.operation() != operation {
+        return Err(Error::InvalidInput {
+            operation,
+            reason: format!("layer {source} answered {} instead", value.operation()),
+        });
+    }
+    Ok(Answer {
+        value,
+        served_by: source,
+    })
+}
+
+fn unwrap_outcome<T>(
+    answer: Answer<Outcome>,
+    pick: impl FnOnce(Outcome) -> Option<T>,
+) -> Result<Answer<T>> {
+    let operation = answer.value.operation();
+    let served_by = answer.served_by;
+    match pick(answer.value) {
+        Some(value) => Ok(Answer { value, served_by }),
+        // `interpret` already checked the outcome matches the operation.
+        None => Err(Error::InvalidInput {
+            operation,
+            reason: format!("layer {served_by} answered with the wrong result type"),
+        }),
+    }
+}

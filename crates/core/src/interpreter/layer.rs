@@ -1,0 +1,369 @@
+//! What a layer of the chain is: the trait, its request and outcome types.
+
+use std::borrow::Cow;
+use std::fmt;
+
+use kube::core::GroupVersionKind;
+use serde_json::Value;
+
+use crate::api::{
+    AggregatedStatusItem, Component, DependentObjectReference, InterpreterOperation,
+    ReplicaRequirements,
+};
+use crate::error::Result;
+
+/// The four layers, in the order the chain consults them, named as Karmada
+/// names its interpreters (declarative, webhook, thirdparty, native).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum LayerKind {
+    /// User `ResourceInterpreterCustomization` objects: Lua scripts
+    /// (Karmada's declarative, or customized, interpreter; crate `karmada-interpreter-declarative`).
+    Declarative,
+    /// Interpreter webhooks (crate `karmada-interpreter-webhook`).
+    Webhook,
+    /// Customizations bundled with this crate (`thirdparty/`, Lua; module
+    /// crate `karmada-interpreter-thirdparty`).
+    Thirdparty,
+    /// Native Rust built-ins (`builtin/`, crate `karmada-interpreter-native`).
+    Native,
+}
+
+impl LayerKind {
+    /// Every layer, in consultation order.
+    pub const ALL: [LayerKind; 4] = [
+        Self::Declarative,
+        Self::Webhook,
+        Self::Thirdparty,
+        Self::Native,
+    ];
+
+    /// Lower-case name used in output and docs: the variant's name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Declarative => "declarative",
+            Self::Webhook => "webhook",
+            Self::Thirdparty => "thirdparty",
+            Self::Native => "native",
+        }
+    }
+}
+
+impl fmt::Display for LayerKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// Which layer, and what inside it (customization name, webhook identity,
+/// native table entry), produced an answer.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Source {
+    /// The layer.
+    pub layer: LayerKind,
+    /// What inside the layer answered. Borrowed when the layer can name
+    /// its entries without allocating (the native table does).
+    pub name: Cow<'static, str>,
+}
+
+impl fmt::Display for Source {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} ({})", self.layer, self.name)
+    }
+}
+
+/// A result together with where it came from.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Answer<T> {
+    /// The result.
+    pub value: T,
+    /// The layer that produced it.
+    pub served_by: Source,
+}
+
+impl<T> Answer<T> {
+    /// Maps the value, keeping the source.
+    pub fn map<U>(self, f: impl FnOnce(T) -> U) -> Answer<U> {
+        Answer {
+            value: f(self.value),
+            served_by: self.served_by,
+        }
+    }
+}
+
+/// One operation with its inputs.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Request<'a> {
+    /// `GetReplicas(desired)`.
+    InterpretReplica {
+        /// The resource template.
+        object: &'a Value,
+    },
+    /// `GetComponents(desired)`.
+    InterpretComponent {
+        /// The resource template.
+        object: &'a Value,
+    },
+    /// `ReviseReplica(object, replicas)`.
+    ReviseReplica {
+        /// The object to revise.
+        object: &'a Value,
+        /// The replica count to write.
+        replicas: i64,
+    },
+    /// `Retain(desired, observed)`.
+    Retain {
+        /// The manifest about to be applied.
+        desired: &'a Value,
+        /// The live object in the member cluster.
+        observed: &'a Value,
+    },
+    /// `AggregateStatus(template, items)`.
+    AggregateStatus {
+        /// The resource template.
+        object: &'a Value,
+        /// Per-cluster statuses; `None` and an empty list are different inputs.
+        items: Option<&'a [AggregatedStatusItem]>,
+    },
+    /// `ReflectStatus(observed)`.
+    InterpretStatus {
+        /// The live member-cluster object.
+        object: &'a Value,
+    },
+    /// `InterpretHealth(observed)`.
+    InterpretHealth {
+        /// The live member-cluster object.
+        object: &'a Value,
+    },
+    /// `GetDependencies(desired)`.
+    InterpretDependency {
+        /// The resource template.
+        object: &'a Value,
+    },
+}
+
+impl<'a> Request<'a> {
+    /// The operation.
+    pub fn operation(&self) -> InterpreterOperation {
+        use InterpreterOperation as Op;
+        match self {
+            Self::InterpretReplica { .. } => Op::InterpretReplica,
+            Self::InterpretComponent { .. } => Op::InterpretComponent,
+            Self::ReviseReplica { .. } => Op::ReviseReplica,
+            Self::Retain { .. } => Op::Retain,
+            Self::AggregateStatus { .. } => Op::AggregateStatus,
+            Self::InterpretStatus { .. } => Op::InterpretStatus,
+            Self::InterpretHealth { .. } => Op::InterpretHealth,
+            Self::InterpretDependency { .. } => Op::InterpretDependency,
+        }
+    }
+
+    /// The object the chain dispatches on (the desired object for `Retain`).
+    pub fn object(&self) -> &'a Value {
+        match *self {
+            Self::InterpretReplica { object }
+            | Self::InterpretComponent { object }
+            | Self::ReviseReplica { object, .. }
+            | Self::AggregateStatus { object, .. }
+            | Self::InterpretStatus { object }
+            | Self::InterpretHealth { object }
+            | Self::InterpretDependency { object } => object,
+            Self::Retain { desired, .. } => desired,
+        }
+    }
+}
+
+/// An editing request (`ReviseReplica`, `Retain`) holding its object as `O`:
+/// handed over ([`OwnedRequest`], `O = Value`) or lent mutably
+/// ([`InPlaceRequest`], `O = &mut Value`). Layers that cannot use the
+/// ownership answer it as the borrowed [`Request`] ([`EditRequest::as_request`]).
+#[derive(Debug, Clone, PartialEq)]
+pub enum EditRequest<'a, O> {
+    /// `ReviseReplica(object, replicas)`.
+    ReviseReplica {
+        /// The object to revise.
+        object: O,
+        /// The replica count to write.
+        replicas: i64,
+    },
+    /// `Retain(desired, observed)`.
+    Retain {
+        /// The manifest about to be applied.
+        desired: O,
+        /// The live object in the member cluster.
+        observed: &'a Value,
+    },
+}
+
+/// A request whose object the caller hands over: a layer that edits the
+/// object can then answer without copying it.
+pub type OwnedRequest<'a> = EditRequest<'a, Value>;
+
+/// An editing request whose object the caller lends mutably: on success the
+/// object *is* the answer, edited in place (Karmada's own semantics: its
+/// native interpreter edits the unstructured object it is given); on error
+/// it is unchanged. A layer that edits in place (the native one) touches
+/// only the fields it writes; the others compute a new object and store it
+/// ([`InPlaceRequest::store`]).
+pub type InPlaceRequest<'a> = EditRequest<'a, &'a mut Value>;
+
+impl<O: std::borrow::Borrow<Value>> EditRequest<'_, O> {
+    /// The operation.
+    pub fn operation(&self) -> InterpreterOperation {
+        self.as_request().operation()
+    }
+
+    /// The object the chain dispatches on (the desired object for `Retain`).
+    pub fn object(&self) -> &Value {
+        match self {
+            Self::ReviseReplica { object, .. } => object.borrow(),
+            Self::Retain { desired, .. } => desired.borrow(),
+        }
+    }
+
+    /// The same request, borrowing the object.
+    pub fn as_request(&self) -> Request<'_> {
+        match self {
+            Self::ReviseReplica { object, replicas } => Request::ReviseReplica {
+                object: object.borrow(),
+                replicas: *replicas,
+            },
+            Self::Retain { desired, observed } => Request::Retain {
+                desired: desired.borrow(),
+                observed,
+            },
+        }
+    }
+}
+
+impl InPlaceRequest<'_> {
+    /// Stores a layer's answer in the lent object. An outcome of another
+    /// operation is an error and leaves the object unchanged.
+    pub fn store(self, outcome: Outcome) -> Result<()> {
+        match (self, outcome) {
+            (Self::ReviseReplica { object, .. }, Outcome::Revised(v))
+            | (
+                Self::Retain {
+                    desired: object, ..
+                },
+                Outcome::Retained(v),
+            ) => {
+                *object = v;
+                Ok(())
+            }
+            (request, other) => Err(crate::Error::InvalidInput {
+                operation: request.operation(),
+                reason: format!("a layer answered {} instead", other.operation()),
+            }),
+        }
+    }
+}
+
+/// `InterpretReplica`'s result.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ReplicaResult {
+    /// Replica count.
+    pub replicas: i32,
+    /// Per-replica requirements; `None` when the interpreter returns none.
+    pub requirements: Option<ReplicaRequirements>,
+}
+
+/// The result of one operation.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Outcome {
+    /// `InterpretReplica`.
+    Replicas(ReplicaResult),
+    /// `InterpretComponent`.
+    Components(Vec<Component>),
+    /// `ReviseReplica`: the revised object.
+    Revised(Value),
+    /// `Retain`: the object to apply.
+    Retained(Value),
+    /// `AggregateStatus`: the template with its aggregated status.
+    Aggregated(Value),
+    /// `InterpretStatus`: the reflected status (`None` when nothing is reflected).
+    Status(Option<Value>),
+    /// `InterpretHealth`.
+    Healthy(bool),
+    /// `InterpretDependency`.
+    Dependencies(Vec<DependentObjectReference>),
+}
+
+impl Outcome {
+    /// The operation this outcome answers.
+    pub fn operation(&self) -> InterpreterOperation {
+        use InterpreterOperation as Op;
+        match self {
+            Self::Replicas(_) => Op::InterpretReplica,
+            Self::Components(_) => Op::InterpretComponent,
+            Self::Revised(_) => Op::ReviseReplica,
+            Self::Retained(_) => Op::Retain,
+            Self::Aggregated(_) => Op::AggregateStatus,
+            Self::Status(_) => Op::InterpretStatus,
+            Self::Healthy(_) => Op::InterpretHealth,
+            Self::Dependencies(_) => Op::InterpretDependency,
+        }
+    }
+}
+
+/// One row of a layer's catalog: a (kind, operation) the layer serves.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct CatalogEntry {
+    /// `group/version` (`v1` for core); `*` when the layer serves every version.
+    pub api_version: String,
+    /// The kind; `*` when the layer serves every kind.
+    pub kind: String,
+    /// The operation.
+    pub operation: InterpreterOperation,
+    /// What inside the layer serves it.
+    pub source: Source,
+}
+
+/// One layer of the chain.
+///
+/// A layer says whether it serves a (kind, operation) and answers requests.
+/// The chain only calls [`Layer::interpret`] when [`Layer::source`] returned
+/// `Some` for the request's object and operation.
+pub trait Layer: Send + Sync {
+    /// Which layer this is.
+    fn kind(&self) -> LayerKind;
+
+    /// What in this layer serves `operation` for objects of `gvk`, or `None`.
+    fn source(&self, gvk: &GroupVersionKind, operation: InterpreterOperation) -> Option<Source>;
+
+    /// Runs one operation.
+    fn interpret(&self, request: &Request<'_>) -> Result<Outcome>;
+
+    /// Runs an operation whose object the caller hands over. The default
+    /// answers the borrowed request; layers that edit the object override it
+    /// to skip the copy.
+    fn interpret_owned(&self, request: OwnedRequest<'_>) -> Result<Outcome> {
+        self.interpret(&request.as_request())
+    }
+
+    /// Runs an editing operation on an object the caller lends mutably:
+    /// on success the object is the answer, on error it is unchanged. The
+    /// default answers the borrowed request and stores the result; layers
+    /// that edit the object override it to write only what they change.
+    fn interpret_in_place(&self, request: InPlaceRequest<'_>) -> Result<()> {
+        let outcome = self.interpret(&request.as_request())?;
+        request.store(outcome)
+    }
+
+    /// Every (kind, operation) this layer serves, for listings. Layers whose
+    /// coverage is open-ended (webhook rules with wildcards) list their rules.
+    fn catalog(&self) -> Vec<CatalogEntry>;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::LayerKind;
+
+    #[test]
+    fn printed_names_are_karmadas_and_match_the_variants() {
+        let names: Vec<&str> = LayerKind::ALL.iter().map(|k| k.as_str()).collect();
+        assert_eq!(names, ["declarative", "webhook", "thirdparty", "native"]);
+        for kind in LayerKind::ALL {
+            assert_eq!(format!("{kind:?}").to_lowercase(), kind.to_string());
+        }
+    }
+}

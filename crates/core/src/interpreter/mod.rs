@@ -1,0 +1,36 @@
+//! The interpreter chain: four layers consulted in Karmada's order.
+//!
+//! For every (object kind, operation) the chain asks, in order, the declarative
+//! customizations, the webhooks, the bundled third-party customizations and
+//! the native built-ins (see `docs/architecture.md`). The first layer that serves
+//! the pair answers; its error is the chain's error (no fall-through). Every
+//! answer says which layer produced it ([`Answer::served_by`]).
+//!
+//! Module map (the floors are drawn in `docs/architecture.md`):
+//!
+//! - `layer`: the [`Layer`] trait, [`LayerKind`] (declarative, webhook,
+//!   thirdparty, native), [`Request`], [`Outcome`], [`Source`].
+//! - `chain`: [`Chain`], the ordered layers and the eight operations. The
+//!   default chain and its builder are assembled above every layer, in the
+//!   `karmada-interpreter` crate (`Interpreter`).
+//! - `operation`: the one operation model: [`Inputs`] → [`Request`]
+//!   ([`InputError`] when an input is missing or extra), [`Outcome`] →
+//!   Karmada's named results ([`results`]). Used by the CLI, the golden
+//!   runner and the webhook SDK.
+//! - `object`: object identity (gvk, `Kind namespace/name`).
+//! - `typed`: [`Typed`] objects (k8s-openapi, `kube` dynamic objects).
+
+mod chain;
+mod layer;
+mod object;
+mod operation;
+mod typed;
+
+pub use chain::{Chain, EditedObject};
+pub use layer::{
+    Answer, CatalogEntry, EditRequest, InPlaceRequest, Layer, LayerKind, Outcome, OwnedRequest,
+    ReplicaResult, Request, Source,
+};
+pub use object::{describe, from_dynamic, from_resource, gvk_of};
+pub use operation::{result_names, results, results_map, InputError, Inputs, ObjectInput};
+pub use typed::{AsObject, ObjectArg, Typed};

@@ -1,0 +1,362 @@
+//! The one JSON field-path reader of the crate, in three flavours:
+//!
+//! - **strict getters** ([`get_str`], [`get_int`], [`get_list`],
+//!   [`get_string_map`], [`get_any`]) for objects nothing has checked yet,
+//!   and the writer [`set`];
+//! - **lenient readers of a checked object** ([`get`], [`int`], [`int32`],
+//!   [`namespace`], [`generation`]): the object passed the typed-acceptance
+//!   check (`normalize::check`), so a wrong type cannot occur and absent or
+//!   `null` simply reads as `None`;
+//! - **lenient readers of an optional node** ([`at`], [`list`], [`text`],
+//!   [`map`]) for walking into nested parts (a pod spec, a decoded status)
+//!   one key at a time, on JSON values and decoded maps alike.
+//!
+//! Strict getters walk a path of object keys. A missing key or a `null`
+//! intermediate value means "absent" (`Ok(None)`); an intermediate value that
+//! is present but not an object is an error. The leaf must have the getter's
+//! type exactly (`null` included: a `null` leaf is an error for every getter
+//! but [`get_any`]). Errors are [`ObjectError::Field`] naming the object
+//! (`Kind namespace/name`) and the dotted path.
+
+use serde_json::{Map, Value};
+
+use super::error::{ObjectError, Result};
+
+/// An [`ObjectError::Field`] for `field` of `object`.
+pub fn invalid(object: &Value, field: &str, reason: impl Into<String>) -> ObjectError {
+    ObjectError::field(object, field, reason)
+}
+
+/// The JSON type name of a value, for messages.
+pub(crate) fn type_name(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "boolean",
+        Value::Number(n) if n.is_i64() => "integer",
+        Value::Number(_) => "float",
+        Value::String(_) => "string",
+        Value::Array(_) => "array",
+        Value::Object(_) => "object",
+    }
+}
+
+/// "a string", "an array", ... for messages about a JSON value of the wrong type.
+pub(crate) fn type_phrase(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+fn dotted(path: &[&str]) -> String {
+    path.join(".")
+}
+
+/// The leaf at `path` under `root` (the object itself when `path` is empty),
+/// or `None` when a key is missing or an intermediate value is `null`.
+///
+/// `object` is the whole object, used only to name it in errors.
+pub fn get_any<'a>(
+    object: &Value,
+    root: &'a Value,
+    path: &[&str],
+) -> Result<Option<&'a Value>> {
+    let mut current = root;
+    for (i, key) in path.iter().enumerate() {
+        match current {
+            Value::Object(map) => match map.get(*key) {
+                Some(next) => current = next,
+                None => return Ok(None),
+            },
+            // Only intermediate nulls mean "absent": the root is never null here
+            // unless the caller passed one, which we treat the same way.
+            Value::Null => return Ok(None),
+            other => {
+                return Err(invalid(
+                    object,
+                    &dotted(&path[..i]),
+                    format!("expected an object, got {}", type_name(other)),
+                ))
+            }
+        }
+    }
+    Ok(Some(current))
+}
+
+/// A string leaf.
+pub fn get_str<'a>(object: &'a Value, path: &[&str]) -> Result<Option<&'a str>> {
+    match get_any(object, object, path)? {
+        None => Ok(None),
+        Some(Value::String(s)) => Ok(Some(s)),
+        Some(other) => Err(invalid(
+            object,
+            &dotted(path),
+            format!("expected a string, got {}", type_name(other)),
+        )),
+    }
+}
+
+/// An integer leaf (a JSON number without fraction or exponent that fits in
+/// 64 bits; `3.0` is not an integer here).
+pub fn get_int(object: &Value, path: &[&str]) -> Result<Option<i64>> {
+    match get_any(object, object, path)? {
+        None => Ok(None),
+        Some(Value::Number(n)) if n.is_i64() => Ok(n.as_i64()),
+        Some(other) => Err(invalid(
+            object,
+            &dotted(path),
+            format!("expected an integer, got {}", type_name(other)),
+        )),
+    }
+}
+
+/// A string-map leaf: an object whose values are all strings.
+pub fn get_string_map<'a>(
+    object: &'a Value,
+    path: &[&str],
+) -> Result<Option<&'a Map<String, Value>>> {
+    match get_any(object, object, path)? {
+        None => Ok(None),
+        Some(Value::Object(map)) => {
+            if let Some((key, value)) = map.iter().find(|(_, v)| !v.is_string()) {
+                return Err(invalid(
+                    object,
+                    &format!("{}.{key}", dotted(path)),
+                    format!("expected a string, got {}", type_name(value)),
+                ));
+            }
+            Ok(Some(map))
+        }
+        Some(other) => Err(invalid(
+            object,
+            &dotted(path),
+            format!("expected a map of strings, got {}", type_name(other)),
+        )),
+    }
+}
+
+/// A list leaf.
+pub fn get_list<'a>(object: &'a Value, path: &[&str]) -> Result<Option<&'a Vec<Value>>> {
+    match get_any(object, object, path)? {
+        None => Ok(None),
+        Some(Value::Array(items)) => Ok(Some(items)),
+        Some(other) => Err(invalid(
+            object,
+            &dotted(path),
+            format!("expected a list, got {}", type_name(other)),
+        )),
+    }
+}
+
+/// The non-null value at `path` of a checked object (`None` when a key is
+/// missing or a value on the way is `null` or not an object).
+pub fn get<'a>(object: &'a Value, path: &[&str]) -> Option<&'a Value> {
+    path.iter()
+        .try_fold(object, |v, key| v.get(key))
+        .filter(|v| !v.is_null())
+}
+
+/// The integer at `path` of a checked object (typed decoding also accepts
+/// floats with an integral value, `2.0`, which the check verified).
+pub fn int(object: &Value, path: &[&str]) -> Option<i64> {
+    integral(get(object, path)?)
+}
+
+/// A checked integer value: an integer, or a float with an integral value.
+fn integral(v: &Value) -> Option<i64> {
+    let n = v.as_number()?;
+    n.as_i64().or_else(|| n.as_f64().map(|f| f as i64))
+}
+
+/// [`int`] of a 32-bit field (the check verified the range).
+pub fn int32(object: &Value, path: &[&str]) -> Option<i32> {
+    int(object, path).and_then(|n| i32::try_from(n).ok())
+}
+
+/// `metadata.namespace`, empty when absent.
+pub fn namespace(object: &Value) -> &str {
+    get(object, &["metadata", "namespace"])
+        .and_then(Value::as_str)
+        .unwrap_or_default()
+}
+
+/// `metadata.generation`, 0 when absent.
+pub fn generation(object: &Value) -> i64 {
+    int(object, &["metadata", "generation"]).unwrap_or(0)
+}
+
+/// Something with named fields: a JSON value (an object, or anything else
+/// that has none) or a decoded map.
+pub trait Node {
+    /// The value of field `key`, if any.
+    fn child(&self, key: &str) -> Option<&Value>;
+}
+
+impl Node for Value {
+    fn child(&self, key: &str) -> Option<&Value> {
+        self.get(key)
+    }
+}
+
+impl Node for Map<String, Value> {
+    fn child(&self, key: &str) -> Option<&Value> {
+        self.get(key)
+    }
+}
+
+/// The non-null value at `key` of `node` (`None` for no node, a missing key,
+/// a `null` value or a node without fields).
+pub(crate) fn at<'v, N: Node + ?Sized>(node: Option<&'v N>, key: &str) -> Option<&'v Value> {
+    node?.child(key).filter(|x| !x.is_null())
+}
+
+/// The list at `key` of `node`, empty when absent or not a list.
+pub fn list<'v, N: Node + ?Sized>(node: Option<&'v N>, key: &str) -> &'v [Value] {
+    at(node, key)
+        .and_then(Value::as_array)
+        .map(Vec::as_slice)
+        .unwrap_or_default()
+}
+
+/// The string at `key` of `node`, empty when absent or not a string.
+pub fn text<'v, N: Node + ?Sized>(node: Option<&'v N>, key: &str) -> &'v str {
+    at(node, key).and_then(Value::as_str).unwrap_or_default()
+}
+
+/// The integer at `key` of a checked `node` (integral floats accepted, as
+/// for [`int`]), `None` when absent or not a number.
+pub fn integer<N: Node + ?Sized>(node: Option<&N>, key: &str) -> Option<i64> {
+    integral(at(node, key)?)
+}
+
+/// The map at `key` of `node`, `None` when absent or not a map.
+pub fn map<'v, N: Node + ?Sized>(
+    node: Option<&'v N>,
+    key: &str,
+) -> Option<&'v Map<String, Value>> {
+    at(node, key).and_then(Value::as_object)
+}
+
+/// The integer leaf at `path` (see [`get_int`]) as a slot to overwrite in
+/// place; `None` when absent.
+pub fn get_int_mut<'a>(
+    object: &'a mut Value,
+    path: &[&str],
+) -> Result<Option<&'a mut Value>> {
+    if get_int(object, path)?.is_none() {
+        return Ok(None);
+    }
+    Ok(path.iter().try_fold(object, |v, key| v.get_mut(*key)))
+}
+
+/// Whether [`set`] at `path` would succeed: the path is non-empty and every
+/// existing value on the way to the leaf is an object.
+pub fn check_set(object: &Value, path: &[&str]) -> Result<()> {
+    let Some((_, parents)) = path.split_last() else {
+        return Err(invalid(object, "", "cannot replace the whole object"));
+    };
+    let mut current: &Value = object;
+    for (i, key) in parents.iter().enumerate() {
+        match current {
+            Value::Object(map) => match map.get(*key) {
+                Some(next) => current = next,
+                None => break,
+            },
+            other => {
+                let reason = format!("expected an object, got {}", type_name(other));
+                return Err(invalid(object, &dotted(&path[..i]), reason));
+            }
+        }
+    }
+    // The loop stops at an object (missing key) or at the last parent.
+    if !current.is_object() {
+        let reason = format!("expected an object, got {}", type_name(current));
+        return Err(invalid(object, &dotted(parents), reason));
+    }
+    Ok(())
+}
+
+/// Writes `value` at `path` (non-empty) in place, creating missing
+/// intermediate objects. An intermediate value that exists but is not an
+/// object (including `null`) is an error; the object is then left
+/// unchanged. Keys that exist are not allocated again.
+pub fn set(object: &mut Value, path: &[&str], value: Value) -> Result<()> {
+    check_set(object, path)?;
+    let Some((leaf, parents)) = path.split_last() else {
+        return Ok(());
+    };
+    let mut current = object;
+    for key in parents {
+        let Value::Object(map) = current else {
+            // Ruled out by the check above.
+            return Ok(());
+        };
+        if !map.contains_key(*key) {
+            map.insert((*key).to_owned(), Value::Object(Map::new()));
+        }
+        let Some(next) = map.get_mut(*key) else {
+            return Ok(());
+        };
+        current = next;
+    }
+    if let Value::Object(map) = current {
+        match map.get_mut(*leaf) {
+            Some(slot) => *slot = value,
+            None => {
+                map.insert((*leaf).to_owned(), value);
+            }
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn walking_distinguishes_absent_null_and_wrong_types() {
+        let obj =
+            json!({"kind": "X", "spec": {"a": null, "s": "x", "n": 2, "f": 2.0, "l": []}, "t": 3});
+        assert_eq!(get_int(&obj, &["spec", "n"]).unwrap(), Some(2));
+        assert!(get_int(&obj, &["spec", "f"]).is_err());
+        assert!(get_int(&obj, &["spec", "a"]).is_err());
+        assert_eq!(get_int(&obj, &["spec", "missing"]).unwrap(), None);
+        assert_eq!(get_int(&obj, &["spec", "a", "deeper"]).unwrap(), None);
+        assert!(get_int(&obj, &["t", "deeper"]).is_err());
+        assert_eq!(get_str(&obj, &["spec", "s"]).unwrap(), Some("x"));
+        assert!(get_str(&obj, &["spec", "n"]).is_err());
+        assert!(get_list(&obj, &["spec", "l"]).unwrap().is_some());
+        assert!(get_list(&obj, &["spec", "a"]).is_err());
+        assert_eq!(
+            get_any(&obj, &obj, &["spec", "a"]).unwrap(),
+            Some(&Value::Null)
+        );
+    }
+
+    #[test]
+    fn string_maps_need_string_values() {
+        let obj = json!({"kind": "X", "m": {"a": "1"}, "bad": {"a": 1}, "n": null});
+        assert_eq!(get_string_map(&obj, &["m"]).unwrap().unwrap().len(), 1);
+        let err = get_string_map(&obj, &["bad"]).unwrap_err().to_string();
+        assert!(err.contains("bad.a"), "{err}");
+        assert!(get_string_map(&obj, &["n"]).is_err());
+    }
+
+    #[test]
+    fn setting_creates_objects_but_not_through_scalars_or_null() {
+        let mut obj = json!({"kind": "X"});
+        set(&mut obj, &["spec", "replicas"], json!(3)).unwrap();
+        assert_eq!(obj, json!({"kind": "X", "spec": {"replicas": 3}}));
+        let mut obj = json!({"kind": "X", "spec": null});
+        assert!(set(&mut obj, &["spec", "replicas"], json!(3)).is_err());
+        assert_eq!(obj, json!({"kind": "X", "spec": null}));
+        let mut obj = json!({"kind": "X", "spec": {"a": 1}});
+        assert!(set(&mut obj, &["spec", "a", "b"], json!(3)).is_err());
+    }
+}

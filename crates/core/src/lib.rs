@@ -1,0 +1,29 @@
+//! The floor of karmada-interpreter: what every layer and front end shares.
+//!
+//! - [`api`]: Karmada's interpreter API types (customizations, webhook
+//!   configurations, the webhook wire context, operations and results),
+//!   written as Karmada's Go types write them.
+//! - [`k8s`]: shared Kubernetes semantics: field reading, quantities and
+//!   times, name/label/dependency validation, pod-spec requirements and
+//!   dependencies, typed acceptance and normalization of objects.
+//! - [`yaml`]: every YAML document is read here, as Karmada's go-yaml reads it.
+//! - [`load`]: customization and webhook configuration documents, and
+//!   command-line inputs (files, folders, patterns, standard input).
+//! - [`interpreter`]: the layer contract ([`interpreter::Layer`],
+//!   requests, outcomes, answers), the operation model and [`interpreter::Chain`],
+//!   the layers consulted in order.
+//! - [`error`]: [`Error`], the layer-neutral error every layer returns.
+//!
+//! No layer lives here; the layers build on this crate, and the
+//! `karmada-interpreter` crate assembles them into the default chain.
+
+#![deny(missing_docs)]
+
+pub mod api;
+pub mod error;
+pub mod interpreter;
+pub mod k8s;
+pub mod load;
+pub mod yaml;
+
+pub use error::{Error, Result};

@@ -1,0 +1,376 @@
+//! The engine: a pool of sandboxed Lua 5.1 states, a per-state cache of
+//! compiled scripts, the per-run deadline and the per-state memory limit.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use mlua::{Function, Lua, MultiValue, Value as LuaValue};
+
+use super::coverage::{Coverage, LineNotes};
+use super::sandbox::{self, Sandbox};
+
+/// Execution limits of every run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    /// Wall-clock time one run (top-level code and entry point) may take.
+    pub timeout: Duration,
+    /// Bytes one Lua state may allocate beyond its libraries (0 = unlimited).
+    pub memory: usize,
+}
+
+impl Default for Limits {
+    /// One second (as Karmada) and 64 MiB per state.
+    fn default() -> Self {
+        Self {
+            timeout: Duration::from_secs(1),
+            memory: 64 << 20,
+        }
+    }
+}
+
+/// One script text with a process-unique identity (the compile cache key).
+#[derive(Debug, Clone)]
+pub struct Script {
+    id: u64,
+    text: Arc<str>,
+}
+
+impl Script {
+    /// Wraps a script text.
+    pub fn new(text: &str) -> Self {
+        static NEXT: AtomicU64 = AtomicU64::new(1);
+        Self {
+            id: NEXT.fetch_add(1, Ordering::Relaxed),
+            text: Arc::from(text),
+        }
+    }
+
+    /// The script text.
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+}
+
+/// How a script failed. The variants tell the kinds of failure apart by
+/// type; each carries the Lua message as Karmada words it.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ScriptError {
+    /// The script does not compile.
+    #[error("{0}")]
+    Compile(String),
+    /// The run outlived its deadline ([`Limits::timeout`]).
+    #[error("{0}")]
+    Timeout(String),
+    /// The Lua state reached its memory limit ([`Limits::memory`]).
+    #[error("{0}")]
+    MemoryLimit(String),
+    /// The script used something the sandbox refuses: a disabled function
+    /// (`os.exit`, `string.rep`, `loadstring`, ...), a module other than
+    /// `kube`, a write to a read-only library, a binary chunk.
+    #[error("{0}")]
+    Refused(String),
+    /// Any other Lua error (including `not found function`, stack
+    /// exhaustion and results of the wrong shape).
+    #[error("{0}")]
+    Runtime(String),
+}
+
+impl ScriptError {
+    /// This failure as the chain reports it: [`crate::error::Error::Layer`]
+    /// naming the customization (or bundled kind) and the operation.
+    pub fn into_error(
+        self,
+        customization: &str,
+        operation: crate::api::InterpreterOperation,
+    ) -> crate::error::Error {
+        crate::error::Error::Layer {
+            origin: format!("customization {customization:?}"),
+            operation,
+            object: None,
+            source: Box::new(self),
+        }
+    }
+}
+
+impl ScriptError {
+    /// The message.
+    pub fn message(&self) -> &str {
+        match self {
+            Self::Compile(m)
+            | Self::Timeout(m)
+            | Self::MemoryLimit(m)
+            | Self::Refused(m)
+            | Self::Runtime(m) => m,
+        }
+    }
+
+    /// The same kind of failure with another message.
+    pub(crate) fn with_message(&self, message: String) -> Self {
+        match self {
+            Self::Compile(_) => Self::Compile(message),
+            Self::Timeout(_) => Self::Timeout(message),
+            Self::MemoryLimit(_) => Self::MemoryLimit(message),
+            Self::Refused(_) => Self::Refused(message),
+            Self::Runtime(_) => Self::Runtime(message),
+        }
+    }
+}
+
+/// Whether `e` is (or wraps) the Lua state's out-of-memory error, or a
+/// script re-raised that error's text after catching it.
+pub(crate) fn is_memory_error(e: &mlua::Error) -> bool {
+    match e {
+        mlua::Error::MemoryError(_) => true,
+        mlua::Error::CallbackError { cause, .. } | mlua::Error::WithContext { cause, .. } => {
+            is_memory_error(cause)
+        }
+        other => lua_message(other).contains("not enough memory"),
+    }
+}
+
+/// The text of an mlua error: the Lua message without mlua's decorations
+/// and without the stack traceback.
+pub fn lua_message(e: &mlua::Error) -> String {
+    let raw = match e {
+        mlua::Error::CallbackError { cause, traceback } => {
+            let message = lua_message(cause);
+            // A host helper's error carries the position of the script line
+            // that called it, as gopher-lua's do (host panics excepted).
+            return match (cause.as_ref(), caller_line(traceback)) {
+                (mlua::Error::RuntimeError(_), Some(line)) if !message.starts_with("<string>:") => {
+                    format!("<string>:{line}: {message}")
+                }
+                _ => message,
+            };
+        }
+        mlua::Error::WithContext { cause, .. } => return lua_message(cause),
+        mlua::Error::RuntimeError(m) => m.clone(),
+        mlua::Error::SyntaxError { message, .. } => message.clone(),
+        mlua::Error::MemoryError(_) => {
+            "not enough memory (memory limit of the Lua state reached)".to_owned()
+        }
+        mlua::Error::StackError => "stack overflow".to_owned(),
+        other => other.to_string(),
+    };
+    match raw.find("\nstack traceback:") {
+        Some(i) => raw[..i].to_owned(),
+        None => raw,
+    }
+}
+
+/// The script line a traceback passes through first (scripts are chunks
+/// named `<string>`; the prelude's frames are skipped).
+fn caller_line(traceback: &str) -> Option<u32> {
+    traceback.lines().find_map(|frame| {
+        let rest = frame.trim_start().strip_prefix("<string>:")?;
+        rest.split(':').next()?.parse().ok()
+    })
+}
+
+/// A host failure gopher-lua reports as a Go panic: its text, without the
+/// position prefix of ordinary helper errors.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub(crate) struct HostPanic(pub(crate) String);
+
+/// A pooled state: the sandbox plus the scripts compiled in it.
+pub(crate) struct Vm {
+    sandbox: Sandbox,
+    compiled: HashMap<u64, Function>,
+    names: HashMap<&'static str, mlua::LuaString>,
+    /// Set when a run hit the deadline or the memory limit: the state is
+    /// dropped instead of going back to the pool.
+    poisoned: bool,
+    /// With coverage: where runs are credited and the lines the hook noted.
+    coverage: Option<(Coverage, LineNotes)>,
+}
+
+impl Vm {
+    fn new(limits: &Limits, coverage: Option<&Coverage>) -> Result<Self, ScriptError> {
+        let notes = coverage.map(|c| (c.clone(), LineNotes::default()));
+        let sandbox = sandbox::build(limits.memory, notes.as_ref().map(|(_, n)| n.clone()))
+            .map_err(|e| {
+                ScriptError::Runtime(format!("cannot create Lua state: {}", lua_message(&e)))
+            })?;
+        Ok(Self {
+            sandbox,
+            compiled: HashMap::new(),
+            names: HashMap::new(),
+            poisoned: false,
+            coverage: notes,
+        })
+    }
+
+    /// The Lua state (for argument and result conversion).
+    pub(crate) fn lua(&self) -> &Lua {
+        &self.sandbox.lua
+    }
+
+    fn chunk(&mut self, script: &Script) -> Result<Function, ScriptError> {
+        if let Some(f) = self.compiled.get(&script.id) {
+            return Ok(f.clone());
+        }
+        let f = compile(&self.sandbox.lua, &script.text)?;
+        self.compiled.insert(script.id, f.clone());
+        Ok(f)
+    }
+
+    /// Runs `script` and calls its global `function` with `args`.
+    pub(crate) fn call(
+        &mut self,
+        script: &Script,
+        function: &'static str,
+        args: MultiValue,
+        timeout: Duration,
+    ) -> Result<MultiValue, ScriptError> {
+        let chunk = self.chunk(script)?;
+        let name = match self.names.get(function) {
+            Some(s) => s.clone(),
+            None => {
+                let s = self
+                    .sandbox
+                    .lua
+                    .create_string(function)
+                    .map_err(|e| ScriptError::Runtime(lua_message(&e)))?;
+                self.names.insert(function, s.clone());
+                s
+            }
+        };
+        let mut all = MultiValue::with_capacity(args.len() + 2);
+        all.push_back(LuaValue::Function(chunk));
+        all.push_back(LuaValue::String(name));
+        all.extend(args);
+        self.sandbox.refusal.take();
+        self.sandbox.deadline.set(timeout);
+        let result = self.sandbox.run.call::<MultiValue>(all);
+        let expired = self.sandbox.deadline.expired();
+        self.sandbox.deadline.clear();
+        if let Some((coverage, notes)) = &self.coverage {
+            coverage.credit(&script.text, notes);
+        }
+        result.map_err(|e| {
+            let error = self.sandbox.classify(&e, expired);
+            if matches!(error, ScriptError::Timeout(_) | ScriptError::MemoryLimit(_)) {
+                self.poisoned = true;
+            }
+            error
+        })
+    }
+}
+
+/// Compiles a script as a text chunk named `<string>` (binary chunks are
+/// refused).
+pub(crate) fn compile(lua: &Lua, text: &str) -> Result<Function, ScriptError> {
+    lua.load(text)
+        .set_name("=<string>")
+        .set_mode(mlua::chunk::ChunkMode::Text)
+        .into_function()
+        .map_err(|e| {
+            // Lua's binary chunks start with ESC "Lua".
+            if text.starts_with("\x1bLua") {
+                ScriptError::Refused(lua_message(&e))
+            } else {
+                ScriptError::Compile(lua_message(&e))
+            }
+        })
+}
+
+/// A pool of sandboxed states (LIFO, at most [`Engine::POOL_SIZE`] idle).
+pub struct Engine {
+    pool: Mutex<Vec<Vm>>,
+    limits: Limits,
+    coverage: Option<Coverage>,
+}
+
+impl std::fmt::Debug for Engine {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Engine")
+            .field("limits", &self.limits)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Engine {
+    /// Idle states kept for reuse.
+    pub const POOL_SIZE: usize = 10;
+
+    /// An engine with the given limits.
+    pub fn new(limits: Limits) -> Self {
+        Self {
+            pool: Mutex::new(Vec::new()),
+            limits,
+            coverage: None,
+        }
+    }
+
+    /// The same engine, recording line coverage into `coverage`.
+    pub(crate) fn with_coverage(self, coverage: Coverage) -> Self {
+        Self {
+            pool: Mutex::new(Vec::new()),
+            limits: self.limits,
+            coverage: Some(coverage),
+        }
+    }
+
+    /// The limits.
+    pub fn limits(&self) -> Limits {
+        self.limits
+    }
+
+    /// Runs `f` with a state from the pool (a new one when the pool is
+    /// empty) and returns the state afterwards.
+    pub(crate) fn with_vm<T>(
+        &self,
+        f: impl FnOnce(&mut Vm, Duration) -> Result<T, ScriptError>,
+    ) -> Result<T, ScriptError> {
+        let taken = self.pool.lock().ok().and_then(|mut p| p.pop());
+        let mut vm = match taken {
+            Some(vm) => vm,
+            None => Vm::new(&self.limits, self.coverage.as_ref())?,
+        };
+        let out = f(&mut vm, self.limits.timeout);
+        // Lua 5.1 has no emergency collection: keep pooled states well below
+        // their limit so garbage of one run cannot fail the next.
+        if !vm.poisoned && self.limits.memory > 0 && vm.lua().used_memory() > self.limits.memory / 2
+        {
+            vm.poisoned = vm.lua().gc_collect().is_err();
+        }
+        if !vm.poisoned {
+            if let Ok(mut p) = self.pool.lock() {
+                if p.len() < Self::POOL_SIZE {
+                    p.push(vm);
+                }
+            }
+        }
+        out
+    }
+}
+
+impl Default for Engine {
+    fn default() -> Self {
+        Self::new(Limits::default())
+    }
+}
+
+/// Runs only the top-level code of `text` in a fresh sandboxed state and
+/// reports whether it leaves a global function `function` behind.
+pub fn defines_function(text: &str, function: &str, limits: Limits) -> Result<bool, ScriptError> {
+    let vm = Vm::new(&limits, None)?;
+    let chunk = compile(&vm.sandbox.lua, text)?;
+    vm.sandbox.deadline.set(limits.timeout);
+    let r = vm.sandbox.probe.call::<String>((chunk, function));
+    let expired = vm.sandbox.deadline.expired();
+    vm.sandbox.deadline.clear();
+    r.map(|t| t == "function")
+        .map_err(|e| vm.sandbox.classify(&e, expired))
+}
+
+/// Compiles `text` in a fresh sandboxed state without running it.
+pub fn compile_check(text: &str) -> Result<(), ScriptError> {
+    let lua = Lua::new_with(mlua::StdLib::NONE, mlua::LuaOptions::default())
+        .map_err(|e| ScriptError::Runtime(lua_message(&e)))?;
+    compile(&lua, text).map(|_| ())
+}

@@ -1,0 +1,471 @@
+//! The declarative layer: `ResourceInterpreterCustomization` Lua scripts.
+//!
+//! Customizations are loaded and merged exactly as Karmada does
+//! and run on a sandboxed Lua 5.1 engine
+//! ([`Engine`]): one fresh global environment per run, a per-run deadline, a
+//! per-state memory limit, scripts compiled once per pooled state, and
+//! values converted directly between `serde_json::Value` and Lua tables.
+//!
+//! ```
+//! use karmada_interpreter::lua::LuaLayer;
+//! use karmada_interpreter::interpreter::{Layer, Outcome, Request};
+//! use serde_json::json;
+//!
+//! let yaml = r#"
+//! apiVersion: config.karmada.io/v1alpha1
+//! kind: ResourceInterpreterCustomization
+//! metadata: {name: example}
+//! spec:
+//!   target: {apiVersion: apps/v1, kind: Deployment}
+//!   customizations:
+//!     healthInterpretation:
+//!       luaScript: |
+//!         function InterpretHealth(obj)
+//!           return obj.status.readyReplicas == obj.spec.replicas
+//!         end
+//! "#;
+//! let items = karmada_interpreter::load::customizations_from_str(yaml, "example").unwrap();
+//! let layer = LuaLayer::customizations(items).unwrap();
+//! let obj = json!({"apiVersion": "apps/v1", "kind": "Deployment",
+//!                  "spec": {"replicas": 2}, "status": {"readyReplicas": 2}});
+//! let out = layer.interpret(&Request::InterpretHealth { object: &obj }).unwrap();
+//! assert_eq!(out, Outcome::Healthy(true));
+//! ```
+#![deny(missing_docs)]
+
+// The floor, under the names this crate's modules use.
+use karmada_interpreter_core::{api, error, interpreter, k8s};
+
+mod convert;
+mod coverage;
+mod decode;
+mod engine;
+mod kube;
+mod osdate;
+mod pattern;
+mod sandbox;
+mod text;
+pub mod validate;
+
+use std::collections::{BTreeMap, HashMap};
+
+use ::kube::core::GroupVersionKind;
+use mlua::Value as LuaValue;
+use serde_json::Value;
+
+pub use coverage::Coverage;
+pub use engine::{compile_check, Engine, Limits, Script, ScriptError};
+
+use crate::api::{
+    AggregatedStatusItem, DependentObjectReference, InterpreterOperation,
+    ResourceInterpreterCustomization,
+};
+use crate::error::{Error, Result};
+use crate::interpreter::{CatalogEntry, Layer, LayerKind, Outcome, ReplicaResult, Request, Source};
+use convert::{from_lua, reconcile, type_code, type_name, Target};
+
+/// Group, version and kind a customization targets, parsed like Karmada:
+/// `""` → empty group and version; no `/` → core group; more than one `/` →
+/// empty group and version.
+pub(crate) type TargetKey = (String, String, String);
+
+fn target_key(c: &ResourceInterpreterCustomization) -> TargetKey {
+    let (g, v) = crate::k8s::object::split_api_version(&c.spec.target.api_version);
+    (g.to_owned(), v.to_owned(), c.spec.target.kind.clone())
+}
+
+/// The effective scripts for one target after merging.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct MergedRules {
+    /// `target.apiVersion` as written by the first customization.
+    pub api_version: String,
+    /// For each single-script operation: (customization name, script).
+    pub single: BTreeMap<InterpreterOperation, (String, Script)>,
+    /// Every non-empty dependency script, in name order.
+    pub dependencies: Vec<(String, Script)>,
+}
+
+/// A Lua-backed layer: user customizations or the bundled third-party set.
+#[derive(Debug)]
+pub struct LuaLayer {
+    kind: LayerKind,
+    rules: BTreeMap<TargetKey, MergedRules>,
+    /// The targets of `rules` by kind, so that dispatch looks a target up
+    /// from the object's borrowed strings without allocating a key.
+    by_kind: HashMap<String, Vec<TargetKey>>,
+    engine: Engine,
+}
+
+impl LuaLayer {
+    /// The declarative layer for user customizations, with default limits.
+    pub fn customizations(items: Vec<ResourceInterpreterCustomization>) -> Result<Self> {
+        Ok(Self::merge(
+            LayerKind::Declarative,
+            items,
+            Limits::default(),
+        ))
+    }
+
+    /// The declarative layer for user customizations, with explicit limits.
+    pub fn customizations_with_limits(
+        items: Vec<ResourceInterpreterCustomization>,
+        limits: Limits,
+    ) -> Result<Self> {
+        Ok(Self::merge(LayerKind::Declarative, items, limits))
+    }
+
+    /// A declarative layer with no customizations (serves nothing).
+    pub fn empty(limits: Limits) -> Self {
+        Self::merge(LayerKind::Declarative, Vec::new(), limits)
+    }
+
+    /// The bundled third-party layer.
+    pub fn bundled(items: Vec<ResourceInterpreterCustomization>) -> Self {
+        Self::merge(LayerKind::Thirdparty, items, Limits::default())
+    }
+
+    fn merge(
+        kind: LayerKind,
+        mut items: Vec<ResourceInterpreterCustomization>,
+        limits: Limits,
+    ) -> Self {
+        items.sort_by(|a, b| a.name().cmp(b.name()));
+        let mut rules: BTreeMap<TargetKey, MergedRules> = BTreeMap::new();
+        for c in &items {
+            let entry = rules.entry(target_key(c)).or_insert_with(|| MergedRules {
+                api_version: c.spec.target.api_version.clone(),
+                ..MergedRules::default()
+            });
+            for op in InterpreterOperation::ALL {
+                let Some(script) = c.script(op) else { continue };
+                if op == InterpreterOperation::InterpretDependency {
+                    entry
+                        .dependencies
+                        .push((c.name().to_owned(), Script::new(script)));
+                } else {
+                    entry
+                        .single
+                        .entry(op)
+                        .or_insert_with(|| (c.name().to_owned(), Script::new(script)));
+                }
+            }
+        }
+        let mut by_kind: HashMap<String, Vec<TargetKey>> = HashMap::new();
+        for key in rules.keys() {
+            by_kind.entry(key.2.clone()).or_default().push(key.clone());
+        }
+        Self {
+            kind,
+            rules,
+            by_kind,
+            engine: Engine::new(limits),
+        }
+    }
+
+    /// The engine's limits.
+    pub fn limits(&self) -> Limits {
+        self.engine.limits()
+    }
+
+    /// The same layer, recording which lines of its scripts run
+    /// (`test --coverage`).
+    pub fn with_coverage(self, coverage: Coverage) -> Self {
+        Self {
+            engine: self.engine.with_coverage(coverage),
+            ..self
+        }
+    }
+
+    fn rules_for(&self, gvk: &GroupVersionKind) -> Option<&MergedRules> {
+        let key = self
+            .by_kind
+            .get(gvk.kind.as_str())?
+            .iter()
+            .find(|(group, version, _)| *group == gvk.group && *version == gvk.version)?;
+        self.rules.get(key)
+    }
+
+    fn names(&self, gvk: &GroupVersionKind, op: InterpreterOperation) -> Option<String> {
+        let rules = self.rules_for(gvk)?;
+        if op == InterpreterOperation::InterpretDependency {
+            let names: Vec<&str> = rules.dependencies.iter().map(|(n, _)| n.as_str()).collect();
+            (!names.is_empty()).then(|| names.join(","))
+        } else {
+            rules.single.get(&op).map(|(n, _)| n.clone())
+        }
+    }
+
+    /// Runs one script: converts the arguments, calls the entry point,
+    /// converts the first `n` results with `convert`.
+    fn run<T>(
+        &self,
+        customization: &str,
+        script: &Script,
+        op: InterpreterOperation,
+        args: &[Arg<'_>],
+        convert: impl FnOnce(&mlua::Lua, Vec<LuaValue>) -> std::result::Result<T, String>,
+    ) -> Result<T> {
+        let err = |source: ScriptError| source.into_error(customization, op);
+        let mut failure_is_conversion = false;
+        let out = self.engine.with_vm(|vm, timeout| {
+            let lua = vm.lua().clone();
+            let pushes: Vec<convert::Push<'_>> = args
+                .iter()
+                .map(|a| match a {
+                    Arg::Object(v) => convert::Push::Json(v),
+                    Arg::Number(n) => convert::Push::Number(*n),
+                    Arg::Items(items) => convert::Push::Items(*items),
+                })
+                .collect();
+            let lua_args = convert::to_lua_many(&lua, &pushes)
+                .map_err(|e| ScriptError::Runtime(engine::lua_message(&e)))?;
+            let results = vm.call(script, op.lua_function(), lua_args, timeout)?;
+            let results: Vec<LuaValue> = results.into_iter().collect();
+            convert(&lua, results).map_err(|m| {
+                failure_is_conversion = true;
+                ScriptError::Runtime(m)
+            })
+        });
+        out.map_err(|e| {
+            if op == InterpreterOperation::InterpretComponent && !failure_is_conversion {
+                err(e.with_message(format!(
+                    "failed to run 'GetComponents' script: {}",
+                    e.message()
+                )))
+            } else {
+                err(e)
+            }
+        })
+    }
+}
+
+enum Arg<'a> {
+    Object(&'a Value),
+    Number(f64),
+    Items(Option<&'a [AggregatedStatusItem]>),
+}
+
+/// Go's `int32(float64)` on amd64, which Karmada applies to the replica
+/// count a script returns: truncation toward zero, and -2147483648 for NaN
+/// and for every value outside the int32 range (the processor's "integer
+/// indefinite" value), never saturation or wrapping.
+pub(crate) fn go_int32(x: f64) -> i32 {
+    let t = x.trunc();
+    if t >= f64::from(i32::MIN) && t <= f64::from(i32::MAX) {
+        t as i32
+    } else {
+        i32::MIN
+    }
+}
+
+fn first(results: &mut [LuaValue]) -> LuaValue {
+    results
+        .first_mut()
+        .map(|v| std::mem::replace(v, LuaValue::Nil))
+        .unwrap_or(LuaValue::Nil)
+}
+
+fn expect_table(v: &LuaValue, what: &str) -> std::result::Result<(), String> {
+    match v {
+        LuaValue::Table(_) => Ok(()),
+        other => Err(format!(
+            "expect the returned {what} type is table but got {}",
+            type_name(other)
+        )),
+    }
+}
+
+fn encode(
+    lua: &mlua::Lua,
+    v: &LuaValue,
+    refs: &[&Value],
+    target: Target,
+) -> std::result::Result<Value, String> {
+    let json = from_lua(lua, v).map_err(|e| format!("encode lua result to json failed: {e}"))?;
+    Ok(reconcile(json, refs, target))
+}
+
+/// Result object of Retain / ReviseReplica / AggregateStatus.
+fn object_result(
+    lua: &mlua::Lua,
+    results: &mut [LuaValue],
+    refs: &[&Value],
+) -> std::result::Result<Value, String> {
+    let v = first(results);
+    expect_table(&v, "requires")?;
+    let json = encode(lua, &v, refs, Target::Object)?;
+    decode::object(json)
+}
+
+impl Layer for LuaLayer {
+    fn kind(&self) -> LayerKind {
+        self.kind
+    }
+
+    fn source(&self, gvk: &GroupVersionKind, operation: InterpreterOperation) -> Option<Source> {
+        self.names(gvk, operation).map(|name| Source {
+            layer: self.kind,
+            name: name.into(),
+        })
+    }
+
+    fn interpret(&self, request: &Request<'_>) -> Result<Outcome> {
+        let op = request.operation();
+        let gvk = crate::interpreter::gvk_of(request.object());
+        let not_enabled = || Error::NotServed {
+            api_version: request
+                .object()
+                .get("apiVersion")
+                .and_then(Value::as_str)
+                .unwrap_or_default()
+                .to_owned(),
+            kind: gvk.kind.clone(),
+            operation: op,
+        };
+        let rules = self.rules_for(&gvk).ok_or_else(not_enabled)?;
+
+        if let Request::InterpretDependency { object } = *request {
+            if rules.dependencies.is_empty() {
+                return Err(not_enabled());
+            }
+            let mut all: Vec<DependentObjectReference> = Vec::new();
+            for (name, script) in &rules.dependencies {
+                let deps = self.run(name, script, op, &[Arg::Object(object)], |lua, mut r| {
+                    let v = first(&mut r);
+                    expect_table(&v, "requires")?;
+                    let json = encode(lua, &v, &[], Target::List)?;
+                    let deps = decode::dependencies(json)?;
+                    crate::k8s::validation::validate_dependencies(&deps)
+                        .map_err(|e| e.to_string())?;
+                    Ok(deps)
+                })?;
+                for d in deps {
+                    // label-selector entries never compare equal (reference)
+                    if d.label_selector.is_some() || !all.contains(&d) {
+                        all.push(d);
+                    }
+                }
+            }
+            all.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
+            return Ok(Outcome::Dependencies(all));
+        }
+
+        let (name, script) = rules.single.get(&op).ok_or_else(not_enabled)?;
+        match *request {
+            Request::InterpretReplica { object } => {
+                self.run(name, script, op, &[Arg::Object(object)], |lua, mut r| {
+                    let n = first(&mut r);
+                    let replicas = match n {
+                        LuaValue::Number(x) => go_int32(x),
+                        LuaValue::Integer(i) => go_int32(i as f64),
+                        ref other => {
+                            return Err(format!("result type {} is not number", type_code(other)))
+                        }
+                    };
+                    let req = r.get_mut(1).map(std::mem::take).unwrap_or(LuaValue::Nil);
+                    let requirements = match req {
+                        LuaValue::Nil => None,
+                        LuaValue::Table(_) => {
+                            let json = encode(lua, &req, &[], Target::Object)?;
+                            Some(decode::requirements(json)?)
+                        }
+                        other => {
+                            return Err(format!(
+                                "expect the returned requires type is table but got {}",
+                                type_name(&other)
+                            ))
+                        }
+                    };
+                    Ok(Outcome::Replicas(ReplicaResult {
+                        replicas,
+                        requirements,
+                    }))
+                })
+            }
+            Request::InterpretComponent { object } => {
+                self.run(name, script, op, &[Arg::Object(object)], |lua, mut r| {
+                    let v = first(&mut r);
+                    match v {
+                        LuaValue::Nil => Ok(Outcome::Components(Vec::new())),
+                        LuaValue::Table(_) => {
+                            let json = encode(lua, &v, &[], Target::List).map_err(|e| {
+                                format!("failed to convert lua table for components: {e}")
+                            })?;
+                            decode::components(json)
+                                .map(Outcome::Components)
+                                .map_err(|e| {
+                                    format!("failed to convert lua table for components: {e}")
+                                })
+                        }
+                        other => Err(format!(
+                            "expected result type 'table' or 'nil' from GetComponents, but got '{}'",
+                            type_name(&other)
+                        )),
+                    }
+                })
+            }
+            Request::ReviseReplica { object, replicas } => self.run(
+                name,
+                script,
+                op,
+                &[Arg::Object(object), Arg::Number(replicas as f64)],
+                |lua, mut r| object_result(lua, &mut r, &[object]).map(Outcome::Revised),
+            ),
+            Request::Retain { desired, observed } => self.run(
+                name,
+                script,
+                op,
+                &[Arg::Object(desired), Arg::Object(observed)],
+                |lua, mut r| object_result(lua, &mut r, &[desired, observed]).map(Outcome::Retained),
+            ),
+            Request::AggregateStatus { object, items } => self.run(
+                name,
+                script,
+                op,
+                &[Arg::Object(object), Arg::Items(items)],
+                |lua, mut r| object_result(lua, &mut r, &[]).map(Outcome::Aggregated),
+            ),
+            Request::InterpretStatus { object } => {
+                self.run(name, script, op, &[Arg::Object(object)], |lua, mut r| {
+                    let v = first(&mut r);
+                    expect_table(&v, "replica")?;
+                    let json = encode(lua, &v, &[], Target::Object)?;
+                    Ok(Outcome::Status(Some(json)))
+                })
+            }
+            Request::InterpretHealth { object } => {
+                self.run(name, script, op, &[Arg::Object(object)], |_, mut r| {
+                    match first(&mut r) {
+                        LuaValue::Boolean(b) => Ok(Outcome::Healthy(b)),
+                        other => Err(format!("result type {} is not bool", type_code(&other))),
+                    }
+                })
+            }
+            Request::InterpretDependency { .. } => Err(not_enabled()),
+        }
+    }
+
+    fn catalog(&self) -> Vec<CatalogEntry> {
+        let mut out = Vec::new();
+        for ((_, _, kind), rules) in &self.rules {
+            let mut push = |op, name: &str| {
+                out.push(CatalogEntry {
+                    api_version: rules.api_version.clone(),
+                    kind: kind.clone(),
+                    operation: op,
+                    source: Source {
+                        layer: self.kind,
+                        name: name.to_owned().into(),
+                    },
+                })
+            };
+            for (op, (name, _)) in &rules.single {
+                push(*op, name);
+            }
+            if let Some((name, _)) = rules.dependencies.first() {
+                push(InterpreterOperation::InterpretDependency, name);
+            }
+        }
+        out
+    }
+}

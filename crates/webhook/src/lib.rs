@@ -1,0 +1,319 @@
+//! Interpreter webhooks: client, server SDK and server (see `docs/webhook.md`).
+//!
+//! - [`WebhookLayer`]: the webhook layer of the chain. Loads
+//!   `ResourceInterpreterWebhookConfiguration` documents, validates them
+//!   ([`validate`], Karmada's admission rules and messages), selects the hook
+//!   for a (kind, operation) (the first webhook, in configuration order,
+//!   whose rules match) and calls it.
+//! - `wire` items (re-exported here): request construction, version
+//!   negotiation, answer verification with the reference's error texts,
+//!   RFC 6902 patch application and result extraction. No HTTP.
+//! - `error` (re-exported): [`WebhookError`], the webhook concern's typed
+//!   errors, and [`SdkError`] for handlers.
+//! - `endpoint` (re-exported): [`Endpoint`], where a client config points.
+//! - `validation` (re-exported): Karmada's admission rules for
+//!   configurations and dependency lists.
+//! - [`sdk`]: the server SDK (handler trait, response helpers, request
+//!   handling with answers to bad input). No HTTP.
+//! - With feature `webhook`: [`client`] (HTTPS client), [`server`] (TLS HTTP
+//!   server hosting SDK handlers) and [`tls`] (PEM, rustls with ring,
+//!   self-signed certificates).
+//!
+//! A failed call is [`Error::Layer`] whose `source` is a
+//! [`WebhookError`] displaying Karmada's reason text; [`karmada_error_text`]
+//! gives the reference's full wording.
+#![deny(missing_docs)]
+
+// The floor, under the names this crate's modules use.
+use karmada_interpreter_core::{api, interpreter, k8s, load, yaml, Error, Result};
+
+#[cfg(feature = "https")]
+pub mod client;
+mod endpoint;
+mod error;
+pub mod sdk;
+#[cfg(feature = "https")]
+pub mod server;
+#[cfg(feature = "https")]
+pub mod tls;
+mod validation;
+mod wire;
+
+pub use endpoint::{clean_path, Endpoint};
+pub use error::{SdkError, WebhookError};
+pub use validation::{
+    validate, validate_dependencies, FieldError, FieldErrorType, ValidationErrors,
+    ACCEPTED_CONTEXT_VERSIONS,
+};
+pub use wire::{
+    apply_patch, build_request, decode_response, encode_request, interpret_response,
+    karmada_error_text, negotiate_version, protocol_violations,
+};
+
+use k8s_openapi::api::admissionregistration::v1::WebhookClientConfig;
+use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
+use kube::core::GroupVersionKind;
+
+use crate::api::{
+    InterpreterOperation, ResourceInterpreterWebhook, ResourceInterpreterWebhookConfiguration,
+    RuleWithOperations,
+};
+use crate::interpreter::{CatalogEntry, Layer, LayerKind, Outcome, Request, Source};
+
+/// A webhook entry with its identity `"<configuration>/<webhook>"`.
+#[derive(Debug, Clone)]
+pub(crate) struct Hook {
+    pub identity: String,
+    pub webhook: ResourceInterpreterWebhook,
+}
+
+/// The webhook layer of the chain.
+///
+/// ```
+/// use karmada_interpreter::webhook::WebhookLayer;
+///
+/// let configs = karmada_interpreter::load::webhook_configurations_from_str(r#"
+/// apiVersion: config.karmada.io/v1alpha1
+/// kind: ResourceInterpreterWebhookConfiguration
+/// metadata: {name: shop}
+/// webhooks:
+///   - name: workloads.example.io
+///     rules: [{operations: ["*"], apiGroups: [workload.example.io], apiVersions: ["*"], kinds: [Workload]}]
+///     clientConfig: {url: "https://127.0.0.1:8443/interpret"}
+///     interpreterContextVersions: [v1alpha1]
+/// "#, "inline").unwrap();
+/// let layer = WebhookLayer::new(configs).unwrap();
+/// let gvk = kube::core::GroupVersionKind::gvk("workload.example.io", "v1alpha1", "Workload");
+/// let op = karmada_interpreter::api::InterpreterOperation::Retain;
+/// assert_eq!(layer.identity(&gvk, op), Some("shop/workloads.example.io"));
+/// ```
+#[derive(Debug)]
+pub struct WebhookLayer {
+    /// Sorted by identity: the first match is the one called.
+    hooks: Vec<Hook>,
+    #[cfg(feature = "https")]
+    client: client::WebhookClient,
+}
+
+impl WebhookLayer {
+    /// Loads configurations (configurations ordered by name, hooks in listed
+    /// order) after validating each as Karmada's admission webhook would.
+    pub fn new(configs: Vec<ResourceInterpreterWebhookConfiguration>) -> Result<Self> {
+        for c in &configs {
+            validate(c).map_err(|e| Error::Config {
+                source_name: format!(
+                    "ResourceInterpreterWebhookConfiguration {:?}",
+                    c.metadata.name.as_deref().unwrap_or("")
+                ),
+                message: e.to_string(),
+            })?;
+        }
+        Self::new_unvalidated(configs)
+    }
+
+    /// Like [`WebhookLayer::new`] without validation (objects that reached a
+    /// cluster some other way; a service reference wins over a URL).
+    pub fn new_unvalidated(configs: Vec<ResourceInterpreterWebhookConfiguration>) -> Result<Self> {
+        let mut hooks: Vec<Hook> = configs
+            .into_iter()
+            .flat_map(|c| {
+                let config_name = c.metadata.name.clone().unwrap_or_default();
+                c.webhooks.into_iter().map(move |w| Hook {
+                    identity: format!("{config_name}/{}", w.name),
+                    webhook: w,
+                })
+            })
+            .collect();
+        hooks.sort_by(|a, b| a.identity.as_bytes().cmp(b.identity.as_bytes()));
+        Ok(Self {
+            hooks,
+            #[cfg(feature = "https")]
+            client: client::WebhookClient::new(),
+        })
+    }
+
+    /// A layer with no webhooks (serves nothing).
+    pub fn empty() -> Self {
+        Self {
+            hooks: Vec::new(),
+            #[cfg(feature = "https")]
+            client: client::WebhookClient::new(),
+        }
+    }
+
+    /// Replaces the HTTPS client (answer size limit, default timeout,
+    /// address overrides).
+    #[cfg(feature = "https")]
+    pub fn with_client(mut self, client: client::WebhookClient) -> Self {
+        self.client = client;
+        self
+    }
+
+    /// The identity (`<configuration>/<webhook>`) of the hook that would be
+    /// called for `operation` on objects of `gvk`.
+    pub fn identity(&self, gvk: &GroupVersionKind, op: InterpreterOperation) -> Option<&str> {
+        self.select(gvk, op).map(|h| h.identity.as_str())
+    }
+
+    /// Calls the matching hook and returns the whole exchange (what was
+    /// sent, the raw answer, the verified result), or `None` when no hook
+    /// matches. The conformance suite uses this for its protocol checks.
+    #[cfg(feature = "https")]
+    pub fn call(&self, request: &Request<'_>) -> Option<(String, client::Exchange)> {
+        let gvk = crate::interpreter::gvk_of(request.object());
+        let hook = self.select(&gvk, request.operation())?;
+        Some((hook.identity.clone(), self.client.call(hook, request)))
+    }
+
+    pub(crate) fn select(&self, gvk: &GroupVersionKind, op: InterpreterOperation) -> Option<&Hook> {
+        self.hooks.iter().find(|h| {
+            h.webhook
+                .rules
+                .iter()
+                .any(|r| r.matches(&gvk.group, &gvk.version, &gvk.kind, op))
+        })
+    }
+}
+
+impl Layer for WebhookLayer {
+    fn kind(&self) -> LayerKind {
+        LayerKind::Webhook
+    }
+
+    fn source(&self, gvk: &GroupVersionKind, operation: InterpreterOperation) -> Option<Source> {
+        self.select(gvk, operation).map(|h| Source {
+            layer: LayerKind::Webhook,
+            name: h.identity.clone().into(),
+        })
+    }
+
+    #[cfg(feature = "https")]
+    fn interpret(&self, request: &Request<'_>) -> Result<Outcome> {
+        let fail = |webhook: String, source: WebhookError| {
+            source.into_error(&webhook, request.operation(), request.object())
+        };
+        match self.call(request) {
+            None => Err(fail(
+                String::new(),
+                WebhookError::Config("no webhook matches".to_owned()),
+            )),
+            Some((identity, exchange)) => exchange.result.map_err(|e| fail(identity, e)),
+        }
+    }
+
+    #[cfg(not(feature = "https"))]
+    fn interpret(&self, request: &Request<'_>) -> Result<Outcome> {
+        let gvk = crate::interpreter::gvk_of(request.object());
+        let identity = self.identity(&gvk, request.operation()).unwrap_or_default();
+        Err(WebhookError::NoClient.into_error(identity, request.operation(), request.object()))
+    }
+
+    fn catalog(&self) -> Vec<CatalogEntry> {
+        let mut out = Vec::new();
+        for hook in &self.hooks {
+            for rule in &hook.webhook.rules {
+                for op in InterpreterOperation::ALL {
+                    if !rule.operations.iter().any(|o| o == "*" || o == op.as_str()) {
+                        continue;
+                    }
+                    for group in &rule.api_groups {
+                        for version in &rule.api_versions {
+                            for kind in &rule.kinds {
+                                let api_version = match (group.as_str(), version.as_str()) {
+                                    ("", v) => v.to_owned(),
+                                    (g, v) => format!("{g}/{v}"),
+                                };
+                                out.push(CatalogEntry {
+                                    api_version,
+                                    kind: kind.clone(),
+                                    operation: op,
+                                    source: Source {
+                                        layer: LayerKind::Webhook,
+                                        name: hook.identity.clone().into(),
+                                    },
+                                });
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        out
+    }
+}
+
+/// A configuration registering one webhook (`config_name`/`webhook_name`)
+/// for everything `chain` serves: one rule per (apiVersion, kind) listing
+/// the operations served, wildcards kept (`*` kinds become `*` groups,
+/// versions and kinds). What `karmada-interpreter serve --print-config` prints.
+///
+/// ```
+/// use karmada_interpreter::{Interpreter, webhook::configuration_for};
+/// use k8s_openapi::api::admissionregistration::v1::WebhookClientConfig;
+///
+/// let chain = Interpreter::builder().thirdparty(false).build().unwrap();
+/// let cc = WebhookClientConfig { url: Some("https://127.0.0.1:8443/interpret".into()), ..Default::default() };
+/// let config = configuration_for(&chain, "karmada-interpreter", "interpreter.karmada.io", cc, Some(10));
+/// let rule = &config.webhooks[0].rules[0];
+/// assert_eq!(rule.kinds, ["*"]);
+/// assert!(rule.operations.contains(&"InterpretStatus".to_owned()));
+/// assert!(karmada_interpreter::webhook::validate(&config).is_ok());
+/// ```
+pub fn configuration_for(
+    chain: &crate::interpreter::Chain,
+    config_name: &str,
+    webhook_name: &str,
+    client_config: WebhookClientConfig,
+    timeout_seconds: Option<i32>,
+) -> ResourceInterpreterWebhookConfiguration {
+    use std::collections::BTreeMap;
+    let mut by_kind: BTreeMap<(String, String), Vec<InterpreterOperation>> = BTreeMap::new();
+    for entry in chain.catalog() {
+        if entry.source.layer == LayerKind::Webhook {
+            continue;
+        }
+        let ops = by_kind
+            .entry((entry.api_version.clone(), entry.kind.clone()))
+            .or_default();
+        if !ops.contains(&entry.operation) {
+            ops.push(entry.operation);
+        }
+    }
+    let rules = by_kind
+        .into_iter()
+        .map(|((api_version, kind), mut ops)| {
+            ops.sort_by_key(|op| InterpreterOperation::ALL.iter().position(|o| o == op));
+            let (group, version) = if api_version == "*" || kind == "*" {
+                ("*".to_owned(), "*".to_owned())
+            } else {
+                let (g, v) = crate::k8s::object::split_api_version(&api_version);
+                (g.to_owned(), v.to_owned())
+            };
+            RuleWithOperations {
+                operations: ops.iter().map(|o| o.as_str().to_owned()).collect(),
+                api_groups: vec![group],
+                api_versions: vec![version],
+                kinds: vec![if api_version == "*" {
+                    "*".to_owned()
+                } else {
+                    kind
+                }],
+            }
+        })
+        .collect();
+    ResourceInterpreterWebhookConfiguration {
+        api_version: Some(crate::api::CONFIG_API_VERSION.to_owned()),
+        kind: Some("ResourceInterpreterWebhookConfiguration".to_owned()),
+        metadata: ObjectMeta {
+            name: Some(config_name.to_owned()),
+            ..ObjectMeta::default()
+        },
+        webhooks: vec![ResourceInterpreterWebhook {
+            name: webhook_name.to_owned(),
+            client_config,
+            rules,
+            timeout_seconds,
+            interpreter_context_versions: vec!["v1alpha1".to_owned()],
+        }],
+    }
+}

@@ -1,0 +1,677 @@
+//! The server SDK for writing interpreter webhooks in Rust (see
+//! `docs/webhook.md`): a typed [`Request`], the [`Handler`] trait,
+//! response helpers, and [`handle_http`], which turns one HTTP exchange
+//! (method, content type, body bytes) into the answer to write — without
+//! depending on any HTTP library. [`super::server`] (feature `webhook`) hosts
+//! it over TLS.
+//!
+//! ```
+//! use karmada_interpreter::webhook::sdk::{self, Body, Request, Response};
+//!
+//! // A webhook that calls every object healthy.
+//! let handler = |_: &Request| -> Response {
+//!     let mut r = sdk::succeeded("");
+//!     r.healthy = Some(true);
+//!     r
+//! };
+//! let body = br#"{"request":{"uid":"u-1","operation":"InterpretHealth","object":{"kind":"Pod"}}}"#;
+//! let answer = sdk::handle_http(&handler, "POST", Some("application/json"), Body::Bytes(body));
+//! assert_eq!(answer.status, 200);
+//! assert_eq!(
+//!     String::from_utf8(answer.body).unwrap(),
+//!     "{\"response\":{\"uid\":\"u-1\",\"successful\":true,\"status\":{\"code\":200},\"healthy\":true}}\n"
+//! );
+//! ```
+
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+use k8s_openapi::ByteString;
+use kube::core::GroupVersionKind;
+use serde::de::DeserializeOwned;
+use serde::Deserialize;
+use serde_json::Value;
+
+use super::error::SdkError;
+use crate::api::{
+    AggregatedStatusItem, InterpreterOperation, PatchType, RequestStatus,
+    ResourceInterpreterContext, ResourceInterpreterResponse,
+};
+use crate::interpreter::{Chain, InputError, Inputs, ObjectInput, Outcome};
+
+/// The largest request body the SDK reads by default (3 MiB, the Kubernetes
+/// API server's request limit: a Retain or AggregateStatus context around a
+/// ~1.5 MiB object must fit).
+pub const MAX_REQUEST_BODY_BYTES: usize = 3 << 20;
+
+/// What a handler returns: the `response` member of the envelope.
+pub type Response = ResourceInterpreterResponse;
+
+/// The `request` member, decoded leniently (any operation string, absent
+/// members empty) so a handler sees exactly what the client sent.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Request {
+    /// Request uid; echoed by the SDK.
+    pub uid: String,
+    /// Group, version and kind of `object`.
+    pub kind: GroupVersionKind,
+    /// `metadata.name` of the object.
+    pub name: String,
+    /// `metadata.namespace` of the object (empty when cluster-scoped).
+    pub namespace: String,
+    /// Operation name as sent (see [`Request::operation`]).
+    pub operation_name: String,
+    /// The object, `None` when absent.
+    pub object: Option<Value>,
+    /// `Retain` only: the live member-cluster object.
+    pub observed_object: Option<Value>,
+    /// `ReviseReplica`: the replica count to write (`replicas` on the wire).
+    pub desired_replicas: Option<i32>,
+    /// `AggregateStatus`: per-cluster statuses (absent = empty).
+    pub aggregated_status: Vec<AggregatedStatusItem>,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct WireRequest {
+    #[serde(default)]
+    uid: String,
+    #[serde(default)]
+    kind: Option<WireGvk>,
+    #[serde(default)]
+    name: String,
+    #[serde(default)]
+    namespace: String,
+    #[serde(default)]
+    operation: String,
+    #[serde(default)]
+    object: Option<Value>,
+    #[serde(default)]
+    observed_object: Option<Value>,
+    #[serde(default)]
+    replicas: Option<i32>,
+    #[serde(default)]
+    aggregated_status: Option<Vec<AggregatedStatusItem>>,
+}
+
+#[derive(Deserialize, Default)]
+struct WireGvk {
+    #[serde(default)]
+    group: String,
+    #[serde(default)]
+    version: String,
+    #[serde(default)]
+    kind: String,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct WireContext {
+    #[serde(default)]
+    request: Option<WireRequest>,
+}
+
+impl Request {
+    /// The operation, or an error naming the unknown value.
+    pub fn operation(&self) -> Result<InterpreterOperation, SdkError> {
+        self.operation_name
+            .parse::<InterpreterOperation>()
+            .ok()
+            .filter(|op| op.as_str() == self.operation_name)
+            .ok_or_else(|| SdkError::UnsupportedOperation(self.operation_name.clone()))
+    }
+
+    /// Decodes `object` into `T` (`there is no content to decode` when absent).
+    pub fn decode_object<T: DeserializeOwned>(&self) -> Result<T, SdkError> {
+        decode_raw(self.object.as_ref())
+    }
+}
+
+/// Decodes embedded raw JSON (an object, an observed object, a status) into
+/// `T`; `there is no content to decode` when absent or null.
+pub fn decode_raw<T: DeserializeOwned>(raw: Option<&Value>) -> Result<T, SdkError> {
+    match raw {
+        None | Some(Value::Null) => Err(SdkError::NoContent),
+        Some(v) => T::deserialize(v).map_err(SdkError::Decode),
+    }
+}
+
+/// User code answering interpretation requests.
+///
+/// Closures `Fn(&Request) -> Response` are handlers too. A handler that
+/// panics produces an `Errored(500, ...)` answer, not a dropped connection.
+///
+/// ```
+/// use karmada_interpreter::api::{InterpreterOperation, ResourceInterpreterContext};
+/// use karmada_interpreter::webhook::apply_patch;
+/// use karmada_interpreter::webhook::sdk::{self, Body, Handler, Request, Response};
+/// use serde_json::{json, Value};
+///
+/// /// Replicas of a `Workload` live in `spec.replicas`.
+/// struct WorkloadHook;
+///
+/// impl Handler for WorkloadHook {
+///     fn handle(&self, request: &Request) -> Response {
+///         let mut object: Value = match request.decode_object() {
+///             Ok(object) => object,
+///             Err(e) => return sdk::errored(400, e),
+///         };
+///         match request.operation() {
+///             Ok(InterpreterOperation::InterpretReplica) => {
+///                 let mut r = sdk::succeeded("");
+///                 r.replicas = object["spec"]["replicas"].as_i64().map(|n| n as i32);
+///                 r
+///             }
+///             Ok(InterpreterOperation::ReviseReplica) => {
+///                 let before = object.clone();
+///                 object["spec"]["replicas"] = json!(request.desired_replicas);
+///                 sdk::patch_response(&before, &object)
+///             }
+///             Ok(op) => sdk::errored(400, format!("{op} is not served")),
+///             Err(e) => sdk::errored(400, e),
+///         }
+///     }
+/// }
+///
+/// let workload = json!({"apiVersion": "workload.example.io/v1alpha1", "kind": "Workload",
+///                       "metadata": {"name": "w"}, "spec": {"replicas": 6}});
+/// let body = json!({"apiVersion": "config.karmada.io/v1alpha1",
+///                   "kind": "ResourceInterpreterContext",
+///                   "request": {"uid": "u-2", "operation": "ReviseReplica",
+///                               "object": workload, "replicas": 2}});
+/// let body = serde_json::to_vec(&body).unwrap();
+/// let answer = sdk::handle_http(&WorkloadHook, "POST", Some("application/json"),
+///                               Body::Bytes(&body));
+/// assert_eq!(answer.status, 200);
+///
+/// // The client side: the uid is echoed and the patch revises the object.
+/// let ctx: ResourceInterpreterContext = serde_json::from_slice(&answer.body).unwrap();
+/// let response = ctx.response.unwrap();
+/// assert_eq!(response.uid, "u-2");
+/// let revised = apply_patch(&workload, &response.patch.unwrap().0).unwrap();
+/// assert_eq!(revised["spec"]["replicas"], 2);
+/// ```
+pub trait Handler: Send + Sync {
+    /// Answers one request. The SDK then sets `uid` and completes `status`.
+    fn handle(&self, request: &Request) -> Response;
+}
+
+impl<F> Handler for F
+where
+    F: Fn(&Request) -> Response + Send + Sync,
+{
+    fn handle(&self, request: &Request) -> Response {
+        self(request)
+    }
+}
+
+/// `successful: false`, `status: {code, message}`.
+pub fn errored(code: i32, message: impl std::fmt::Display) -> Response {
+    Response {
+        successful: false,
+        status: Some(RequestStatus {
+            message: message.to_string(),
+            code,
+        }),
+        ..Response::default()
+    }
+}
+
+/// `successful: ok`, `status.code` 200 when ok, 403 otherwise.
+pub fn validation_response(ok: bool, message: impl std::fmt::Display) -> Response {
+    Response {
+        successful: ok,
+        status: Some(RequestStatus {
+            message: message.to_string(),
+            code: if ok { 200 } else { 403 },
+        }),
+        ..Response::default()
+    }
+}
+
+/// `successful: true`, `status: {code: 200, message}`.
+pub fn succeeded(message: impl std::fmt::Display) -> Response {
+    validation_response(true, message)
+}
+
+/// A JSON Patch response from the original object bytes to the changed
+/// object bytes (the reference's `PatchResponseFromRaw`): identical bytes or
+/// no difference → `succeeded("")` without a patch; unparsable input →
+/// `errored(500, "invalid JSON Document")`.
+pub fn patch_response_from_raw(original: &[u8], current: &[u8]) -> Response {
+    if original == current {
+        return succeeded("");
+    }
+    match (
+        serde_json::from_slice::<Value>(original),
+        serde_json::from_slice::<Value>(current),
+    ) {
+        (Ok(a), Ok(b)) => patch_response(&a, &b),
+        _ => errored(500, "invalid JSON Document"),
+    }
+}
+
+/// A JSON Patch response from `original` to `current` (json-patch's diff).
+///
+/// ```
+/// use karmada_interpreter::webhook::{apply_patch, sdk};
+/// use serde_json::json;
+///
+/// let before = json!({"kind": "Workload", "spec": {"replicas": 6}});
+/// let after = json!({"kind": "Workload", "spec": {"replicas": 2}});
+/// let r = sdk::patch_response(&before, &after);
+/// assert_eq!(r.patch_type.as_ref().unwrap().as_str(), "JSONPatch");
+/// assert_eq!(apply_patch(&before, &r.patch.unwrap().0).unwrap(), after);
+/// ```
+pub fn patch_response(original: &Value, current: &Value) -> Response {
+    let patch = json_patch::diff(original, current);
+    if patch.0.is_empty() {
+        return succeeded("");
+    }
+    match serde_json::to_vec(&patch) {
+        Ok(bytes) => Response {
+            successful: true,
+            patch: Some(ByteString(bytes)),
+            patch_type: Some(PatchType::JsonPatch),
+            ..Response::default()
+        },
+        Err(e) => errored(500, e),
+    }
+}
+
+/// The request body as the hosting server read it.
+#[derive(Debug, Clone, Copy)]
+pub enum Body<'a> {
+    /// The complete body.
+    Bytes(&'a [u8]),
+    /// The body was longer than the limit (in bytes); it was not read.
+    TooLarge(usize),
+    /// Reading the body failed.
+    ReadError(&'a str),
+}
+
+/// The answer to write: an HTTP status and a body (`Content-Type: application/json`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HttpAnswer {
+    /// HTTP status (200 for every interpretation answer, 405 for a wrong method).
+    pub status: u16,
+    /// The body: compact JSON envelope with only `response`, then `\n`.
+    pub body: Vec<u8>,
+}
+
+fn transport_error(status: u16, code: i32, message: impl std::fmt::Display) -> HttpAnswer {
+    HttpAnswer {
+        status,
+        body: encode_response(&errored(code, message)),
+    }
+}
+
+/// Processes one HTTP exchange (method and content-type checks, decoding
+/// the request, calling the handler, completing and encoding the answer)
+/// and returns the answer.
+///
+/// Bad input gets a clear error answer with `uid: ""` (never a crash, never
+/// a silent truncation): a method other than POST (HTTP 405, code 405); an
+/// oversized body (code 413); a read error, an empty body, a content type
+/// other than exactly `application/json`, a body that is not a JSON
+/// envelope, or an envelope without `request` (code 400). The reference
+/// accepts some of these (it never checks the method, truncates at 1 MiB,
+/// treats an empty body or a missing `request` as an empty request); its
+/// client never sends them, so answering with an error is compatible.
+pub fn handle_http(
+    handler: &dyn Handler,
+    method: &str,
+    content_type: Option<&str>,
+    body: Body<'_>,
+) -> HttpAnswer {
+    if method != "POST" {
+        return transport_error(
+            405,
+            405,
+            format!("method {method} is not allowed: interpreter webhooks take POST"),
+        );
+    }
+    let bytes = match body {
+        Body::TooLarge(limit) => {
+            return transport_error(
+                200,
+                413,
+                format!("request body is larger than {limit} bytes"),
+            )
+        }
+        Body::ReadError(e) => return transport_error(200, 400, e),
+        Body::Bytes(b) => b,
+    };
+    if bytes.iter().all(u8::is_ascii_whitespace) {
+        return transport_error(200, 400, "request body is empty");
+    }
+    let ct = content_type.unwrap_or("");
+    if ct != "application/json" {
+        return transport_error(
+            200,
+            400,
+            format!("contentType={ct}, expected application/json"),
+        );
+    }
+    let ctx: WireContext = match serde_json::from_slice(bytes) {
+        Ok(c) => c,
+        Err(e) => {
+            return transport_error(
+                200,
+                400,
+                format!("couldn't get version/kind; json parse error: {e}"),
+            )
+        }
+    };
+    let Some(wire) = ctx.request else {
+        return transport_error(
+            200,
+            400,
+            "request is missing: the body must be a ResourceInterpreterContext with a `request` member",
+        );
+    };
+    let gvk = wire.kind.unwrap_or_default();
+    let request = Request {
+        uid: wire.uid,
+        kind: GroupVersionKind::gvk(&gvk.group, &gvk.version, &gvk.kind),
+        name: wire.name,
+        namespace: wire.namespace,
+        operation_name: wire.operation,
+        object: wire.object.filter(|v| !v.is_null()),
+        observed_object: wire.observed_object.filter(|v| !v.is_null()),
+        desired_replicas: wire.replicas,
+        aggregated_status: wire.aggregated_status.unwrap_or_default(),
+    };
+    let mut response = match catch_unwind(AssertUnwindSafe(|| handler.handle(&request))) {
+        Ok(r) => r,
+        Err(panic) => {
+            let what = panic
+                .downcast_ref::<&str>()
+                .map(|s| (*s).to_owned())
+                .or_else(|| panic.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "unknown panic".to_owned());
+            errored(500, format!("the webhook handler panicked: {what}"))
+        }
+    };
+    complete(&mut response, &request.uid);
+    HttpAnswer {
+        status: 200,
+        body: encode_response(&response),
+    }
+}
+
+/// Response completion, as Karmada's SDK does it: uid set to the request's, status created,
+/// code 0 → 200.
+pub fn complete(response: &mut Response, uid: &str) {
+    uid.clone_into(&mut response.uid);
+    let status = response.status.get_or_insert_with(RequestStatus::default);
+    if status.code == 0 {
+        status.code = 200;
+    }
+}
+
+/// The answer body: `{"response":...}` compact, `<`, `>`, `&` escaped
+/// as Go does, then `\n`.
+pub fn encode_response(response: &Response) -> Vec<u8> {
+    let ctx = ResourceInterpreterContext::for_response(response.clone());
+    let text = match serde_json::to_string(&ctx) {
+        Ok(t) => t,
+        Err(e) => {
+            let fallback = ResourceInterpreterContext::for_response(errored(500, e));
+            serde_json::to_string(&fallback).unwrap_or_default()
+        }
+    };
+    // `<`, `>`, `&` can only occur inside JSON strings, so this is safe.
+    let mut out = text
+        .replace('<', "\\u003c")
+        .replace('>', "\\u003e")
+        .replace('&', "\\u0026")
+        .into_bytes();
+    out.push(b'\n');
+    out
+}
+
+/// A handler serving a whole [`Chain`] (for example the default
+/// `karmada_interpreter::Interpreter`): every operation the
+/// chain serves, for every kind. This is what `karmada-interpreter serve` runs.
+///
+/// ```
+/// use karmada_interpreter::webhook::sdk::{handle_http, Body, InterpreterHandler};
+/// use karmada_interpreter::Interpreter;
+///
+/// let handler = InterpreterHandler::new(Interpreter::default());
+/// let body = br#"{"request":{"uid":"u-3","operation":"InterpretReplica",
+///   "kind":{"group":"apps","version":"v1","kind":"Deployment"},
+///   "object":{"apiVersion":"apps/v1","kind":"Deployment",
+///             "metadata":{"name":"web"},"spec":{"replicas":4}}}}"#;
+/// let answer = handle_http(&handler, "POST", Some("application/json"), Body::Bytes(body));
+/// let text = String::from_utf8(answer.body).unwrap();
+/// assert!(text.contains(r#""replicas":4"#), "{text}");
+/// ```
+#[derive(Debug, Clone)]
+pub struct InterpreterHandler {
+    chain: Chain,
+}
+
+impl InterpreterHandler {
+    /// Serves `chain`.
+    pub fn new(chain: impl Into<Chain>) -> Self {
+        Self {
+            chain: chain.into(),
+        }
+    }
+}
+
+impl Handler for InterpreterHandler {
+    fn handle(&self, request: &Request) -> Response {
+        let op = match request.operation() {
+            Ok(op) => op,
+            Err(e) => return errored(400, e),
+        };
+        let Some(object) = request.object.as_ref() else {
+            return errored(400, SdkError::NoContent);
+        };
+        // The wire carries the object in `object` (the desired one for
+        // Retain, with the live one in `observedObject`), and omits an empty
+        // `aggregatedStatus`: an empty list arrives as no list.
+        let inputs = Inputs {
+            desired: Some(object),
+            observed: request
+                .observed_object
+                .as_ref()
+                .filter(|_| op == InterpreterOperation::Retain),
+            replicas: i64::from(request.desired_replicas.unwrap_or(0)),
+            status_items: (!request.aggregated_status.is_empty())
+                .then_some(request.aggregated_status.as_slice()),
+        };
+        let req = match inputs.request(op) {
+            Ok(r) => r,
+            Err(InputError::Missing {
+                input: ObjectInput::Observed,
+                ..
+            }) => {
+                return errored(
+                    400,
+                    "nil observedObject in exploreReview with operation type: Retain",
+                )
+            }
+            Err(e) => return errored(400, e),
+        };
+        let answer = match self.chain.interpret(&req) {
+            Ok(a) => a,
+            Err(e @ crate::Error::NotServed { .. }) => return errored(404, e),
+            Err(
+                e @ (crate::Error::InvalidField { .. }
+                | crate::Error::InvalidInput { .. }
+                | crate::Error::Input(_)),
+            ) => return errored(422, e),
+            Err(e) => return errored(500, e),
+        };
+        let mut r = succeeded("");
+        match answer.value {
+            Outcome::Replicas(rr) => {
+                r.replicas = Some(rr.replicas);
+                r.replica_requirements = rr.requirements;
+            }
+            Outcome::Components(c) => r.components = Some(c),
+            Outcome::Revised(v) | Outcome::Retained(v) | Outcome::Aggregated(v) => {
+                r = patch_response(object, &v)
+            }
+            // The protocol has no "nothing reflected": `{}` stands for it.
+            Outcome::Status(s) => {
+                r.raw_status = Some(s.unwrap_or_else(|| Value::Object(Default::default())))
+            }
+            Outcome::Healthy(h) => r.healthy = Some(h),
+            Outcome::Dependencies(d) => r.dependencies = Some(d),
+        }
+        r
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn healthy(_: &Request) -> Response {
+        let mut r = succeeded("");
+        r.healthy = Some(true);
+        r
+    }
+
+    fn message(answer: &HttpAnswer) -> (i64, String) {
+        let v: Value = serde_json::from_slice(&answer.body).unwrap();
+        assert_eq!(v["response"]["uid"], "");
+        assert_eq!(v["response"]["successful"], false);
+        (
+            v["response"]["status"]["code"].as_i64().unwrap(),
+            v["response"]["status"]["message"]
+                .as_str()
+                .unwrap()
+                .to_owned(),
+        )
+    }
+
+    const JSON: Option<&str> = Some("application/json");
+
+    #[test]
+    fn bad_input_answers() {
+        let ok = br#"{"request":{"uid":"u","operation":"InterpretHealth","object":{}}}"#;
+        let a = handle_http(&healthy, "GET", JSON, Body::Bytes(ok));
+        assert_eq!(a.status, 405);
+        assert!(message(&a).1.contains("method GET"));
+        let cases: Vec<(Option<&str>, Body<'_>, i64, &str)> = vec![
+            (JSON, Body::Bytes(b""), 400, "request body is empty"),
+            (
+                None,
+                Body::Bytes(ok),
+                400,
+                "contentType=, expected application/json",
+            ),
+            (
+                Some("application/json; charset=utf-8"),
+                Body::Bytes(ok),
+                400,
+                "contentType=application/json; charset=utf-8, expected application/json",
+            ),
+            (
+                JSON,
+                Body::Bytes(b"invalid-json"),
+                400,
+                "couldn't get version/kind; json parse error",
+            ),
+            (
+                JSON,
+                Body::Bytes(b"{\"request\": 3}"),
+                400,
+                "couldn't get version/kind; json parse error",
+            ),
+            (JSON, Body::Bytes(b"{}"), 400, "request is missing"),
+            (
+                JSON,
+                Body::TooLarge(1 << 20),
+                413,
+                "request body is larger than 1048576 bytes",
+            ),
+            (
+                JSON,
+                Body::ReadError("connection reset"),
+                400,
+                "connection reset",
+            ),
+        ];
+        for (ct, body, code, text) in cases {
+            let a = handle_http(&healthy, "POST", ct, body);
+            assert_eq!(a.status, 200);
+            let (c, m) = message(&a);
+            assert_eq!(c, code, "{m}");
+            assert!(m.starts_with(text), "{m} vs {text}");
+        }
+    }
+
+    #[test]
+    fn completion_and_escaping() {
+        let h = |_: &Request| {
+            let mut r = errored(0, "a <b> & c");
+            r.uid = "wrong".into();
+            r
+        };
+        let body = br#"{"request":{"uid":"u-9","operation":"Retain"}}"#;
+        let a = handle_http(&h, "POST", JSON, Body::Bytes(body));
+        assert_eq!(
+            String::from_utf8(a.body).unwrap(),
+            "{\"response\":{\"uid\":\"u-9\",\"successful\":false,\"status\":{\"message\":\"a \\u003cb\\u003e \\u0026 c\",\"code\":200}}}\n"
+        );
+    }
+
+    #[test]
+    fn panicking_handlers_answer_errors() {
+        let h = |_: &Request| -> Response { panic!("boom") };
+        let body = br#"{"request":{"uid":"u-1","operation":"Retain"}}"#;
+        let a = handle_http(&h, "POST", JSON, Body::Bytes(body));
+        let v: Value = serde_json::from_slice(&a.body).unwrap();
+        assert_eq!(v["response"]["status"]["code"], 500);
+        assert!(v["response"]["status"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("boom"));
+        assert_eq!(v["response"]["uid"], "u-1");
+    }
+
+    #[test]
+    fn patch_helpers() {
+        assert!(patch_response_from_raw(b"{}", b"{}").patch.is_none());
+        assert_eq!(
+            patch_response_from_raw(b"{", b"{}").status.unwrap().message,
+            "invalid JSON Document"
+        );
+        let r = patch_response_from_raw(br#"{"a":1}"#, br#"{"a":1,"b":[1]}"#);
+        let ops: Value = serde_json::from_slice(&r.patch.unwrap().0).unwrap();
+        assert_eq!(ops, json!([{"op": "add", "path": "/b", "value": [1]}]));
+    }
+
+    #[test]
+    fn request_decoding_is_lenient() {
+        let h = |r: &Request| {
+            assert!(matches!(
+                r.operation(),
+                Err(SdkError::UnsupportedOperation(op)) if op == "Prune"
+            ));
+            assert_eq!(
+                r.operation().unwrap_err().to_string(),
+                "unsupported operation \"Prune\""
+            );
+            assert!(matches!(
+                r.decode_object::<Value>(),
+                Err(SdkError::NoContent)
+            ));
+            assert_eq!(
+                r.decode_object::<Value>().unwrap_err().to_string(),
+                "there is no content to decode"
+            );
+            assert_eq!(r.desired_replicas, Some(0));
+            errored(400, "no")
+        };
+        let body = br#"{"request":{"uid":"u","operation":"Prune","replicas":0,"object":null}}"#;
+        handle_http(&h, "POST", JSON, Body::Bytes(body));
+    }
+}

@@ -1,0 +1,246 @@
+//! The interpreter chain: the layer contract and [`Chain`] from the floor
+//! (`karmada-interpreter-core`), and here, above every layer, the one place
+//! that assembles Karmada's four layers in Karmada's order: [`Interpreter`]
+//! (the default chain) and [`InterpreterBuilder`].
+//!
+//! As in Karmada, where `pkg/resourceinterpreter/interpreter.go` is the only
+//! file that imports all four layer packages, this module is the only one
+//! that names every layer; the front ends (golden runner, cluster, CLI) call
+//! it, and no layer does.
+
+use std::ops::Deref;
+use std::sync::Arc;
+
+pub use karmada_interpreter_core::interpreter::*;
+
+use crate::api::{ResourceInterpreterCustomization, ResourceInterpreterWebhookConfiguration};
+use crate::Result;
+
+/// Karmada's resource interpreter: customizations, webhooks, bundled
+/// third-party customizations and native built-ins, consulted in that order.
+///
+/// An `Interpreter` is a [`Chain`] of those layers (it dereferences to it):
+/// the eight operations are [`Chain`]'s methods.
+///
+/// ```
+/// use karmada_interpreter::{Interpreter, interpreter::LayerKind};
+/// use serde_json::json;
+///
+/// let chain = Interpreter::default(); // bundled third-party + native built-ins
+/// let deployment = json!({
+///     "apiVersion": "apps/v1", "kind": "Deployment",
+///     "metadata": {"name": "web", "namespace": "shop"},
+///     "spec": {"replicas": 3, "template": {"spec": {"containers": [
+///         {"name": "app", "resources": {"requests": {"cpu": "250m"}}}]}}}
+/// });
+/// let replicas = chain.get_replicas(&deployment).unwrap();
+/// assert_eq!(replicas.value.replicas, 3);
+/// assert_eq!(replicas.served_by.layer, LayerKind::Native);
+/// ```
+#[derive(Clone, Debug)]
+pub struct Interpreter(Chain);
+
+impl Default for Interpreter {
+    /// The built-in set: bundled third-party customizations and native built-ins.
+    fn default() -> Self {
+        Interpreter(Chain::new(vec![
+            karmada_interpreter_thirdparty::layer(),
+            karmada_interpreter_native::layer(),
+        ]))
+    }
+}
+
+impl Interpreter {
+    /// Starts a chain with the bundled and native layers switched on.
+    pub fn builder() -> InterpreterBuilder {
+        InterpreterBuilder::default()
+    }
+
+    /// The chain itself.
+    pub fn chain(&self) -> &Chain {
+        &self.0
+    }
+}
+
+impl Deref for Interpreter {
+    type Target = Chain;
+
+    fn deref(&self) -> &Chain {
+        &self.0
+    }
+}
+
+impl From<Interpreter> for Chain {
+    fn from(interpreter: Interpreter) -> Chain {
+        interpreter.0
+    }
+}
+
+impl AsRef<Chain> for Interpreter {
+    fn as_ref(&self) -> &Chain {
+        &self.0
+    }
+}
+
+/// Builds an [`Interpreter`]: choose what goes in each of the four layers.
+///
+/// ```
+/// use karmada_interpreter::Interpreter;
+///
+/// // Only the native built-ins, no bundled third-party customizations.
+/// let native_only = Interpreter::builder().thirdparty(false).build().unwrap();
+/// assert_eq!(native_only.layers().len(), 1);
+/// ```
+///
+/// Declarative customizations go first in the chain, so they serve their
+/// kind before any other layer:
+///
+/// ```
+/// use karmada_interpreter::{interpreter::LayerKind, load, Interpreter};
+/// use serde_json::json;
+///
+/// let customizations = load::customizations_from_str(r#"
+/// apiVersion: config.karmada.io/v1alpha1
+/// kind: ResourceInterpreterCustomization
+/// metadata: {name: workload}
+/// spec:
+///   target: {apiVersion: workload.example.io/v1alpha1, kind: Workload}
+///   customizations:
+///     replicaResource:
+///       luaScript: |
+///         function GetReplicas(obj)
+///           return obj.spec.replicas, nil
+///         end
+/// "#, "workload.yaml").unwrap();
+/// let chain = Interpreter::builder().customizations(customizations).build().unwrap();
+///
+/// let workload = json!({"apiVersion": "workload.example.io/v1alpha1", "kind": "Workload",
+///                       "metadata": {"name": "w"}, "spec": {"replicas": 5}});
+/// let answer = chain.get_replicas(&workload).unwrap();
+/// assert_eq!(answer.value.replicas, 5);
+/// assert_eq!(answer.served_by.layer, LayerKind::Declarative);
+/// ```
+pub struct InterpreterBuilder {
+    customizations: Vec<ResourceInterpreterCustomization>,
+    webhooks: Vec<ResourceInterpreterWebhookConfiguration>,
+    custom_layers: [Option<Arc<dyn Layer>>; 2],
+    thirdparty: bool,
+    native: bool,
+}
+
+impl Default for InterpreterBuilder {
+    fn default() -> Self {
+        Self {
+            customizations: Vec::new(),
+            webhooks: Vec::new(),
+            custom_layers: [None, None],
+            thirdparty: true,
+            native: true,
+        }
+    }
+}
+
+impl InterpreterBuilder {
+    /// Adds declarative customizations (merged as Karmada merges them).
+    pub fn customizations(
+        mut self,
+        items: impl IntoIterator<Item = ResourceInterpreterCustomization>,
+    ) -> Self {
+        self.customizations.extend(items);
+        self
+    }
+
+    /// Adds webhook configurations.
+    pub fn webhook_configurations(
+        mut self,
+        items: impl IntoIterator<Item = ResourceInterpreterWebhookConfiguration>,
+    ) -> Self {
+        self.webhooks.extend(items);
+        self
+    }
+
+    /// Replaces the declarative layer with your own implementation
+    /// (for example one that watches a cluster for customizations).
+    pub fn declarative_layer(mut self, layer: Arc<dyn Layer>) -> Self {
+        self.custom_layers[0] = Some(layer);
+        self
+    }
+
+    /// Replaces the webhook layer with your own implementation.
+    pub fn webhook_layer(mut self, layer: Arc<dyn Layer>) -> Self {
+        self.custom_layers[1] = Some(layer);
+        self
+    }
+
+    /// Whether the thirdparty layer (the bundled customizations) takes part
+    /// (default: yes).
+    pub fn thirdparty(mut self, on: bool) -> Self {
+        self.thirdparty = on;
+        self
+    }
+
+    /// Whether the native built-ins take part (default: yes).
+    pub fn native(mut self, on: bool) -> Self {
+        self.native = on;
+        self
+    }
+
+    /// Validates and loads everything into a chain.
+    pub fn build(self) -> Result<Interpreter> {
+        let mut layers: Vec<Arc<dyn Layer>> = Vec::new();
+        let [custom_declarative, custom_webhook] = self.custom_layers;
+        if let Some(layer) = custom_declarative {
+            layers.push(layer);
+        }
+        if !self.customizations.is_empty() {
+            layers.push(Arc::new(karmada_interpreter_declarative::LuaLayer::customizations(
+                self.customizations,
+            )?));
+        }
+        if let Some(layer) = custom_webhook {
+            layers.push(layer);
+        }
+        if !self.webhooks.is_empty() {
+            layers.push(Arc::new(karmada_interpreter_webhook::WebhookLayer::new(self.webhooks)?));
+        }
+        if self.thirdparty {
+            layers.push(karmada_interpreter_thirdparty::layer());
+        }
+        if self.native {
+            layers.push(karmada_interpreter_native::layer());
+        }
+        Ok(Interpreter(Chain::new(layers)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Error;
+    use kube::core::DynamicObject;
+    use serde_json::json;
+
+    #[test]
+    fn dynamic_objects_are_interpreted_and_need_their_types() {
+        let chain = Interpreter::default();
+        let obj: DynamicObject = serde_json::from_value(json!({
+            "apiVersion": "apps/v1", "kind": "Deployment",
+            "metadata": {"name": "web", "namespace": "shop"}, "spec": {"replicas": 4}
+        }))
+        .unwrap();
+        assert_eq!(chain.get_replicas(Typed(&obj)).unwrap().value.replicas, 4);
+        let revised = chain.revise_replica(Typed(&obj), 1).unwrap().value;
+        assert_eq!(revised.data["spec"]["replicas"], 1);
+        let mut untyped = obj;
+        untyped.types = None;
+        match chain.get_replicas(Typed(&untyped)) {
+            Err(Error::InvalidField { object, field, .. }) => {
+                assert_eq!(
+                    (object.as_str(), field.as_str()),
+                    ("<no kind> shop/web", "apiVersion")
+                );
+            }
+            other => panic!("expected InvalidField, got {other:?}"),
+        }
+    }
+}

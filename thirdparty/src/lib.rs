@@ -1,0 +1,57 @@
+//! The bundled third-party customizations, embedded from `thirdparty/` at
+//! build time (`<group>/<version>/<Kind>/customizations.yaml`).
+
+#![deny(missing_docs)]
+
+use std::sync::{Arc, OnceLock};
+
+use karmada_interpreter_core::api::ResourceInterpreterCustomization;
+use karmada_interpreter_core::interpreter::Layer;
+use karmada_interpreter_core::{load, Error};
+use karmada_interpreter_declarative::LuaLayer;
+
+include!(concat!(env!("OUT_DIR"), "/bundled.rs"));
+
+/// The folders (`<group>/<version>/<Kind>`) of every bundled customization.
+pub fn bundled_kinds() -> impl Iterator<Item = &'static str> {
+    BUNDLED.iter().map(|(path, _)| *path)
+}
+
+/// The bundled golden cases, embedded at build time: (path relative to the
+/// project root, `thirdparty/<group>/<version>/<Kind>/testdata/<file>`,
+/// contents). `test` with no path runs these.
+pub fn bundled_cases() -> &'static [(&'static str, &'static str)] {
+    BUNDLED_CASES
+}
+
+/// Parses every embedded customization. Errors name the folder; the test
+/// suite asserts there are none, so the shipped layer never drops a kind.
+pub fn load() -> (Vec<ResourceInterpreterCustomization>, Vec<Error>) {
+    let mut items = Vec::new();
+    let mut errors = Vec::new();
+    for (path, text) in BUNDLED {
+        let source = format!("thirdparty/{path}/customizations.yaml");
+        match load::customizations_from_str(text, &source) {
+            Ok(mut found) => items.append(&mut found),
+            Err(e) => errors.push(e),
+        }
+    }
+    (items, errors)
+}
+
+/// The thirdparty layer: every bundled customization, shared.
+pub fn layer() -> Arc<dyn Layer> {
+    static LAYER: OnceLock<Arc<dyn Layer>> = OnceLock::new();
+    LAYER
+        .get_or_init(|| Arc::new(LuaLayer::bundled(load().0)))
+        .clone()
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn every_bundled_customization_loads() {
+        let (_, errors) = super::load();
+        assert!(errors.is_empty(), "{errors:?}");
+    }
+}
