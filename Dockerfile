@@ -8,7 +8,7 @@
 
 FROM docker.io/library/rust:1.95-slim-bookworm AS build
 WORKDIR /src
-# Lua is vendored and compiled from C by the build (mlua "vendored").
+# Lua is vendored and compiled from C by the build (crates/lua-src).
 RUN apt-get update && apt-get install -y --no-install-recommends gcc libc6-dev make && rm -rf /var/lib/apt/lists/*
 COPY . .
 RUN cargo build --release --locked --bin karmada-interpreter

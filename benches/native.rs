@@ -256,7 +256,7 @@ fn floors(c: &mut Criterion<CpuTime>) {
             ["250m", "256Mi", "500m", "512Mi"]
                 .iter()
                 .map(|q| {
-                    karmada_interpreter::quantity::Quantity::parse(std::hint::black_box(q))
+                    karmada_interpreter::k8s::quantity::Quantity::parse(std::hint::black_box(q))
                         .map(|q| q.milli_value_ceil())
                 })
                 .collect::<Vec<_>>()

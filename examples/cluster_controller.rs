@@ -15,6 +15,7 @@ use std::time::Duration;
 use futures::StreamExt;
 use k8s_openapi::api::apps::v1::Deployment;
 use karmada_interpreter::cluster::ClusterConfig;
+use karmada_interpreter::interpreter::Typed;
 use karmada_interpreter::Interpreter;
 use kube::runtime::{watcher, WatchStreamExt};
 use kube::{Api, ResourceExt};
@@ -51,18 +52,18 @@ fn report(chain: &Interpreter, deployment: &Deployment) {
         deployment.namespace().unwrap_or_default(),
         deployment.name_any()
     );
-    match chain.replicas_of(deployment) {
+    match chain.get_replicas(Typed(deployment)) {
         Ok(answer) => println!(
             "{name}: {} replica(s) (by {})",
             answer.value.replicas, answer.served_by
         ),
         Err(e) => eprintln!("{name}: {e}"),
     }
-    match chain.health_of(deployment) {
+    match chain.interpret_health(Typed(deployment)) {
         Ok(answer) => println!("{name}: healthy={} (by {})", answer.value, answer.served_by),
         Err(e) => eprintln!("{name}: {e}"),
     }
-    match chain.revise_replica_of(deployment, 2) {
+    match chain.revise_replica(Typed(deployment), 2) {
         Ok(answer) => println!(
             "{name}: revised to {:?} replicas",
             answer.value.spec.replicas

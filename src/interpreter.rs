@@ -193,15 +193,17 @@ impl InterpreterBuilder {
             layers.push(layer);
         }
         if !self.customizations.is_empty() {
-            layers.push(Arc::new(karmada_interpreter_declarative::LuaLayer::customizations(
-                self.customizations,
-            )?));
+            layers.push(Arc::new(
+                karmada_interpreter_declarative::LuaLayer::customizations(self.customizations)?,
+            ));
         }
         if let Some(layer) = custom_webhook {
             layers.push(layer);
         }
         if !self.webhooks.is_empty() {
-            layers.push(Arc::new(karmada_interpreter_webhook::WebhookLayer::new(self.webhooks)?));
+            layers.push(Arc::new(karmada_interpreter_webhook::WebhookLayer::new(
+                self.webhooks,
+            )?));
         }
         if self.thirdparty {
             layers.push(karmada_interpreter_thirdparty::layer());

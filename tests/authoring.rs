@@ -8,12 +8,8 @@ use karmada_interpreter::api::InterpreterOperation as Op;
 use karmada_interpreter::lint::{Finding, Linter, Rule, Severity};
 use rstest::rstest;
 
-fn bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_karmada-interpreter"))
-}
-
 fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+    PathBuf::from(crate::support::ROOT)
 }
 
 fn lint(op: Op, script: &str) -> Vec<Finding> {
@@ -325,7 +321,7 @@ fn script_findings_carry_file_lines_and_the_compiler_format() {
 
 #[test]
 fn bundled_customizations_are_clean() {
-    let out = bin()
+    let out = crate::support::bin()
         .args(["lint", "--deny-warnings"])
         .arg(root().join("thirdparty"))
         .output()
@@ -340,7 +336,7 @@ fn bundled_customizations_are_clean() {
 
 #[test]
 fn exit_status_json_and_deny_warnings() {
-    let dir = scratch("lint-cli");
+    let dir = crate::support::scratch("lint-cli");
     let warn = dir.join("warn.yaml");
     std::fs::write(
         &warn,
@@ -351,7 +347,14 @@ fn exit_status_json_and_deny_warnings() {
         ),
     )
     .unwrap();
-    let status = |args: &[&str]| bin().arg("lint").args(args).arg(&warn).output().unwrap();
+    let status = |args: &[&str]| {
+        crate::support::bin()
+            .arg("lint")
+            .args(args)
+            .arg(&warn)
+            .output()
+            .unwrap()
+    };
     assert!(status(&[]).status.success());
     assert_eq!(status(&["--deny-warnings"]).status.code(), Some(1));
     let json = status(&["-o", "json"]);
@@ -369,7 +372,11 @@ fn exit_status_json_and_deny_warnings() {
         ),
     )
     .unwrap();
-    let out = bin().args(["lint", "-f"]).arg(&err).output().unwrap();
+    let out = crate::support::bin()
+        .args(["lint", "-f"])
+        .arg(&err)
+        .output()
+        .unwrap();
     assert_eq!(out.status.code(), Some(1));
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(
@@ -424,7 +431,7 @@ fn karmada_customizations_known_defects() {
 /// cases — two that pass (ready, and no status at all) and one whose
 /// expected output is wrong.
 fn health_fixture(name: &str) -> PathBuf {
-    let dir = scratch(name);
+    let dir = crate::support::scratch(name);
     std::fs::write(
         dir.join("customizations.yaml"),
         customization(
@@ -456,7 +463,7 @@ fn health_fixture(name: &str) -> PathBuf {
 #[test]
 fn junit_report_carries_every_case() {
     let dir = health_fixture("junit");
-    let out = bin()
+    let out = crate::support::bin()
         .args(["test", "--format", "junit"])
         .arg(&dir)
         .output()
@@ -494,7 +501,7 @@ fn junit_report_carries_every_case() {
 #[test]
 fn json_report_and_unchanged_human_output() {
     let dir = health_fixture("json");
-    let out = bin()
+    let out = crate::support::bin()
         .args(["test", "--format", "json"])
         .arg(&dir)
         .output()
@@ -513,7 +520,11 @@ fn json_report_and_unchanged_human_output() {
         v["cases"][2]["differences"][0],
         "healthy: <root>: expected true, got false"
     );
-    let human = bin().arg("test").arg(&dir).output().unwrap();
+    let human = crate::support::bin()
+        .arg("test")
+        .arg(&dir)
+        .output()
+        .unwrap();
     let text = String::from_utf8(human.stdout).unwrap();
     assert!(text.starts_with("FAIL "), "{text}");
     assert!(text.ends_with("2 passed, 1 failed\n"), "{text}");
@@ -529,7 +540,7 @@ fn json_report_and_unchanged_human_output() {
 fn coverage_of_a_partly_exercised_script() {
     let dir = health_fixture("coverage");
     let lcov = dir.join("coverage.lcov");
-    let out = bin()
+    let out = crate::support::bin()
         .args(["test", "--coverage-out"])
         .arg(&lcov)
         .arg(&dir)
@@ -556,8 +567,12 @@ fn coverage_of_a_partly_exercised_script() {
 #[test]
 fn coverage_leaves_results_alone() {
     let dir = health_fixture("coverage-off");
-    let plain = bin().arg("test").arg(&dir).output().unwrap();
-    let with = bin()
+    let plain = crate::support::bin()
+        .arg("test")
+        .arg(&dir)
+        .output()
+        .unwrap();
+    let with = crate::support::bin()
         .args(["test", "--coverage"])
         .arg(&dir)
         .output()
@@ -575,8 +590,9 @@ fn coverage_leaves_results_alone() {
 #[case::all_operations(&[])]
 #[case::some_operations(&["--operations", "InterpretHealth,AggregateStatus"])]
 fn init_output_passes_check_lint_and_test(#[case] extra: &[&str]) {
-    let dir = scratch(&format!("init-{}", extra.len())).join("example.io/v1/Widget");
-    let out = bin()
+    let dir =
+        crate::support::scratch(&format!("init-{}", extra.len())).join("example.io/v1/Widget");
+    let out = crate::support::bin()
         .args(["init", "example.io/v1", "Widget"])
         .args(extra)
         .arg(&dir)
@@ -591,7 +607,7 @@ fn init_output_passes_check_lint_and_test(#[case] extra: &[&str]) {
     let cases = std::fs::read_dir(dir.join("testdata")).unwrap().count();
     assert_eq!(cases, if extra.is_empty() { 8 } else { 2 });
     let run = |args: &[&str], path: &Path| {
-        let out = bin().args(args).arg(path).output().unwrap();
+        let out = crate::support::bin().args(args).arg(path).output().unwrap();
         let text = format!(
             "{}{}",
             String::from_utf8_lossy(&out.stdout),
@@ -609,7 +625,7 @@ fn init_output_passes_check_lint_and_test(#[case] extra: &[&str]) {
         "{test}"
     );
     // A second init into the same folder refuses to overwrite it.
-    let again = bin()
+    let again = crate::support::bin()
         .args(["init", "example.io/v1", "Widget"])
         .arg(&dir)
         .output()
@@ -618,16 +634,6 @@ fn init_output_passes_check_lint_and_test(#[case] extra: &[&str]) {
 }
 
 // ------------------------------------------------------------------ helpers
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!(
-        "karmada-interpreter-authoring-{name}-{}",
-        std::process::id()
-    ));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
 
 fn read(path: &Path) -> String {
     std::fs::read_to_string(path).unwrap()

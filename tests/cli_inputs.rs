@@ -48,9 +48,7 @@ fn aggregate() -> String {
 
 /// A fresh directory for one test, holding `files` (relative path, text).
 fn tree(test: &str, files: &[(&str, &str)]) -> PathBuf {
-    let dir =
-        std::env::temp_dir().join(format!("karmada-cli-inputs-{}-{test}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
+    let dir = crate::support::scratch(&format!("cli-inputs-{test}"));
     for (path, text) in files {
         let path = dir.join(path);
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
@@ -65,7 +63,7 @@ fn arg(p: &Path) -> &str {
 
 /// Runs the binary with `args`, `stdin` on its standard input.
 fn cli_with_stdin(args: &[&str], stdin: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_karmada-interpreter"))
+    let mut child = crate::support::bin()
         .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())

@@ -4,10 +4,10 @@ use std::path::PathBuf;
 
 use support::{cli, text};
 
-mod support;
+use crate::support;
 
 fn data(name: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+    PathBuf::from(crate::support::ROOT)
         .join("tests/data")
         .join(name)
 }
@@ -63,7 +63,7 @@ fn check_reports_every_rule_with_karmadactl_layout() {
 
 #[test]
 fn check_passes_good_files() {
-    let file = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+    let file = PathBuf::from(crate::support::ROOT)
         .join("conformance/lua/seed-deployment/customizations.yaml");
     let out = cli(&["check", "-f", file.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stdout));

@@ -2,8 +2,7 @@
 //! `kube::Client` lists and watches both configuration kinds, and every
 //! change is checked through interpreter calls.
 
-#[path = "support/mock_apiserver.rs"]
-mod mock_apiserver;
+use crate::support::mock_apiserver;
 
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -339,7 +338,7 @@ fn shipped_crds_cover_the_api_types(#[case] file: &str, #[case] full: Value) {
         serde_json::to_value(t).unwrap()
     };
     assert_eq!(written, full, "the sample uses every field of the type");
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+    let path = std::path::Path::new(crate::support::ROOT)
         .join("deploy/crds")
         .join(file);
     let text = std::fs::read_to_string(path).unwrap();

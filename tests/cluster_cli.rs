@@ -1,8 +1,7 @@
 //! `check`, `list` and `serve` with `--kubeconfig`, through the binary,
 //! against the in-process API server (plain http on loopback).
 
-#[path = "support/mock_apiserver.rs"]
-mod mock_apiserver;
+use crate::support::mock_apiserver;
 
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
@@ -11,14 +10,7 @@ use std::time::{Duration, Instant};
 use karmada_interpreter::{load, Interpreter};
 use mock_apiserver::{widget, widget_customization, MockApiServer, CUSTOMIZATIONS};
 
-const BIN: &str = env!("CARGO_BIN_EXE_karmada-interpreter");
-
-fn temp_dir(tag: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("ki-cluster-{tag}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
+use crate::support::BIN;
 
 /// A runtime serving the mock API server for the whole test.
 fn mock() -> (tokio::runtime::Runtime, MockApiServer) {
@@ -47,7 +39,7 @@ fn text(bytes: &[u8]) -> String {
 #[test]
 fn check_kubeconfig_checks_every_customization_in_the_cluster() {
     let (_rt, server) = mock();
-    let dir = temp_dir("check");
+    let dir = crate::support::scratch("check");
     let kubeconfig = server.kubeconfig(&dir);
     server.apply(
         CUSTOMIZATIONS,
@@ -75,7 +67,7 @@ fn check_kubeconfig_checks_every_customization_in_the_cluster() {
 #[test]
 fn list_kubeconfig_shows_the_cluster_customizations_first() {
     let (_rt, server) = mock();
-    let dir = temp_dir("list");
+    let dir = crate::support::scratch("list");
     let kubeconfig = server.kubeconfig(&dir);
     server.apply(
         CUSTOMIZATIONS,
@@ -121,7 +113,7 @@ impl Drop for Guard {
 #[test]
 fn serve_kubeconfig_serves_the_cluster_customizations_live() {
     let (_rt, server) = mock();
-    let dir = temp_dir("serve");
+    let dir = crate::support::scratch("serve");
     let kubeconfig = server.kubeconfig(&dir);
     server.apply(
         CUSTOMIZATIONS,
@@ -189,7 +181,7 @@ fn serve_kubeconfig_serves_the_cluster_customizations_live() {
 
 #[test]
 fn cluster_failures_are_named_errors() {
-    let dir = temp_dir("fail");
+    let dir = crate::support::scratch("fail");
     let missing = dir.join("missing.yaml");
     let out = run(&["check"], &missing);
     let stderr = text(&out.stderr);
@@ -212,7 +204,7 @@ fn cluster_failures_are_named_errors() {
 #[test]
 fn test_kubeconfig_runs_cases_against_the_cluster_customizations() {
     let (_rt, server) = mock();
-    let dir = temp_dir("test");
+    let dir = crate::support::scratch("test");
     let kubeconfig = server.kubeconfig(&dir);
     let cases = dir.join("cases");
     std::fs::create_dir_all(&cases).unwrap();

@@ -25,10 +25,10 @@ use karmada_interpreter::interpreter::LayerKind;
 use karmada_interpreter::Interpreter;
 use support::{cli, text};
 
-mod support;
+use crate::support;
 
 fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+    PathBuf::from(crate::support::ROOT)
 }
 
 fn read(rel: &str) -> String {

@@ -34,8 +34,7 @@ fn mutations(target: &str) -> usize {
     }
 }
 
-#[path = "support/rng.rs"]
-mod rng;
+use crate::support::rng;
 use rng::Rng;
 
 /// Tokens spliced into mutated inputs.
@@ -102,7 +101,7 @@ fn random_bytes(rng: &mut Rng, max: usize) -> Vec<u8> {
 }
 
 fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+    PathBuf::from(crate::support::ROOT)
 }
 
 /// Every file under `dir` (sorted), read as bytes; none when it is absent.

@@ -5,13 +5,6 @@ use std::path::{Path, PathBuf};
 
 use karmada_interpreter::golden::{Deviation, Deviations, Runner, Verdict};
 
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("ki-golden-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
 const CASES: &str = r#"
 name: reflects whole status
 operation: InterpretStatus
@@ -62,7 +55,7 @@ fn run(dir: &Path, deviations: Deviations) -> Vec<(String, Verdict)> {
 
 #[test]
 fn verdicts_follow_the_comparison_rules() {
-    let dir = scratch("verdicts");
+    let dir = crate::support::scratch("verdicts");
     std::fs::write(dir.join("status-test.yaml"), CASES).unwrap();
     let results = run(&dir, Deviations::default());
     let verdict = |name: &str| results.iter().find(|(n, _)| n == name).unwrap().1.clone();
@@ -88,7 +81,7 @@ fn verdicts_follow_the_comparison_rules() {
 
 #[test]
 fn known_deviations_are_never_passes() {
-    let dir = scratch("deviations");
+    let dir = crate::support::scratch("deviations");
     std::fs::write(dir.join("status-test.yaml"), CASES).unwrap();
     let dev = |case: &str| Deviation {
         file: "status-test.yaml".into(),
@@ -112,7 +105,7 @@ fn known_deviations_are_never_passes() {
 
 #[test]
 fn malformed_files_fail_by_case_without_stopping_the_run() {
-    let dir = scratch("malformed");
+    let dir = crate::support::scratch("malformed");
     std::fs::write(
         dir.join("bad-test.yaml"),
         "name: a\noperation: Frobnicate\nobservedObj: {kind: Thing}\n---\nname: [\n---\nname: fine\noperation: InterpretStatus\nobservedObj: {apiVersion: v1, kind: Thing}\noutput: {status: null}\n",
@@ -144,8 +137,8 @@ fn malformed_files_fail_by_case_without_stopping_the_run() {
 
 #[test]
 fn the_test_command_prints_a_summary_and_fails_on_failures() {
-    let bin = env!("CARGO_BIN_EXE_karmada-interpreter");
-    let dir = scratch("cli");
+    let bin = crate::support::BIN;
+    let dir = crate::support::scratch("cli");
     std::fs::write(dir.join("status-test.yaml"), CASES).unwrap();
     let out = std::process::Command::new(bin)
         .arg("test")
@@ -168,7 +161,7 @@ fn the_test_command_prints_a_summary_and_fails_on_failures() {
         "{stdout}"
     );
 
-    let good = scratch("cli-good");
+    let good = crate::support::scratch("cli-good");
     let first = CASES.split("---").next().unwrap();
     std::fs::write(good.join("ok-test.yaml"), first).unwrap();
     let out = std::process::Command::new(bin)
@@ -187,8 +180,8 @@ fn the_test_command_prints_a_summary_and_fails_on_failures() {
 /// an empty file, a folder without case files, a folder of `.json` files.
 #[test]
 fn a_run_that_finds_no_case_fails() {
-    let bin = env!("CARGO_BIN_EXE_karmada-interpreter");
-    let dir = scratch("no-cases");
+    let bin = crate::support::BIN;
+    let dir = crate::support::scratch("no-cases");
     std::fs::write(dir.join("empty.yaml"), "# nothing here\n").unwrap();
     let json = dir.join("json");
     std::fs::create_dir_all(&json).unwrap();
@@ -221,7 +214,7 @@ fn a_run_that_finds_no_case_fails() {
 #[test]
 fn a_closed_pipe_ends_the_program_quietly() {
     use std::os::unix::process::ExitStatusExt;
-    let bin = env!("CARGO_BIN_EXE_karmada-interpreter");
+    let bin = crate::support::BIN;
     let mut child = std::process::Command::new(bin)
         .arg("list")
         .stdout(std::process::Stdio::piped())
@@ -240,8 +233,8 @@ fn a_closed_pipe_ends_the_program_quietly() {
 /// gives `matches: false` (and a failing exit status).
 #[test]
 fn the_bench_command_times_cases_and_checks_their_results() {
-    let bin = env!("CARGO_BIN_EXE_karmada-interpreter");
-    let dir = scratch("bench");
+    let bin = crate::support::BIN;
+    let dir = crate::support::scratch("bench");
     let two: Vec<&str> = CASES.split("---").take(2).collect();
     let revise = r#"
 name: revise a deployment
@@ -320,8 +313,8 @@ output:
 /// samples however few iterations are asked for.
 #[test]
 fn bench_names_its_clock_and_batches_short_calls() {
-    let bin = env!("CARGO_BIN_EXE_karmada-interpreter");
-    let dir = scratch("bench-clock");
+    let bin = crate::support::BIN;
+    let dir = crate::support::scratch("bench-clock");
     let first = CASES.split("---").next().unwrap();
     std::fs::write(dir.join("clock.yaml"), first).unwrap();
     let expected_clock = if cfg!(any(
@@ -385,7 +378,7 @@ fn bench_names_its_clock_and_batches_short_calls() {
 #[test]
 fn every_bench_input_matches() {
     // Beside the repository (or beside a worktree's parent folder).
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let root = Path::new(crate::support::ROOT);
     let Some(inputs) = ["../shared/bench-inputs", "../../shared/bench-inputs"]
         .iter()
         .map(|p| root.join(p))
@@ -394,7 +387,7 @@ fn every_bench_input_matches() {
         eprintln!("skipped: no shared bench-inputs beside the repository");
         return;
     };
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_karmada-interpreter"))
+    let out = std::process::crate::support::bin()
         .args(["bench", "--iterations", "2", "-o", "json"])
         .arg(&inputs)
         .output()

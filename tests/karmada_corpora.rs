@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use karmada_interpreter::golden::{Report, Runner};
 
 fn shared() -> Option<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared");
+    let dir = Path::new(crate::support::ROOT).join("../shared");
     dir.is_dir().then_some(dir)
 }
 

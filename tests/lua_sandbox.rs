@@ -112,14 +112,15 @@ fn hostile_with(script: &str, expected: &str, layer: LuaLayer, timeout: Duration
     let start = Instant::now();
     let err = health(&layer, "Hostile").expect_err("the hostile script must fail");
     let elapsed = start.elapsed();
-    match &err {
-        Error::Lua {
-            customization,
-            operation,
-            source,
-        } => {
+    match (&err, err.source_of::<ScriptError>()) {
+        (
+            Error::Layer {
+                origin, operation, ..
+            },
+            Some(source),
+        ) => {
             let message = source.message();
-            assert_eq!(customization, "hostile");
+            assert_eq!(origin, "customization \"hostile\"");
             assert_eq!(*operation, InterpreterOperation::InterpretHealth);
             assert!(
                 message.contains(expected),
@@ -368,7 +369,11 @@ fn failures_are_told_apart_by_type(
 ) {
     let layer = layer_with(&script, limits);
     let kind = match health(&layer, "Hostile") {
-        Err(Error::Lua { source, .. }) => match source {
+        Err(e) => match e
+            .source_of::<ScriptError>()
+            .cloned()
+            .unwrap_or_else(|| panic!("expected a Lua error, got {e:?}"))
+        {
             ScriptError::Timeout(_) => "timeout",
             ScriptError::MemoryLimit(_) => "memory",
             ScriptError::Refused(_) => "refused",

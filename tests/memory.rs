@@ -46,7 +46,7 @@ fn rss_bytes() -> Option<u64> {
 /// The project's own golden cases that one default chain serves (no
 /// customization file of their own, no webhook).
 fn cases() -> Vec<GoldenCase> {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let root = PathBuf::from(crate::support::ROOT);
     let files = discover(&[root.join("thirdparty"), root.join("conformance/native")])
         .expect("the project's case folders");
     files

@@ -15,8 +15,7 @@ use karmada_interpreter::golden::load_cases;
 use karmada_interpreter::interpreter::{Outcome, OwnedRequest, Request};
 use serde_json::{json, Map, Value};
 
-#[path = "support/rng.rs"]
-mod rng;
+use crate::support::rng;
 use rng::Rng;
 
 /// A random JSON value, biased towards values that look like what the
@@ -240,7 +239,7 @@ const OPS: [Op; 5] = [
 /// Seed objects: every object of the project's native golden cases for the
 /// operations under test.
 fn seeds() -> Vec<(Op, Value, Option<Value>)> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("conformance/native");
+    let root = Path::new(crate::support::ROOT).join("conformance/native");
     let mut files = Vec::new();
     let mut stack = vec![root];
     while let Some(dir) = stack.pop() {

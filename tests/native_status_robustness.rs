@@ -141,7 +141,7 @@ fn mutate(rng: &mut Rng, v: &mut Value, depth: usize) {
 }
 
 fn seeds() -> Vec<GoldenCase> {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("conformance/native");
+    let root = PathBuf::from(crate::support::ROOT).join("conformance/native");
     let files = discover(&[root]).expect("conformance/native exists");
     let mut out = Vec::new();
     for file in files {

@@ -5,18 +5,6 @@
 use std::path::PathBuf;
 use std::process::{Command, Output};
 
-fn bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_karmada-interpreter"))
-}
-
-/// An empty folder of this test's own under the target directory.
-fn scratch(name: &str) -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("new_user-{name}"));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
 fn text(out: &Output) -> (String, String) {
     (
         String::from_utf8_lossy(&out.stdout).into_owned(),
@@ -40,7 +28,10 @@ fn completions_name_every_subcommand_for_each_shell() {
         "completions",
     ];
     for shell in ["bash", "zsh", "fish"] {
-        let out = bin().args(["completions", shell]).output().unwrap();
+        let out = crate::support::bin()
+            .args(["completions", shell])
+            .output()
+            .unwrap();
         let (stdout, stderr) = text(&out);
         assert!(out.status.success(), "{shell}: {stderr}");
         assert!(stdout.contains("karmada-interpreter"), "{shell}: {stdout}");
@@ -48,7 +39,10 @@ fn completions_name_every_subcommand_for_each_shell() {
             assert!(stdout.contains(sub), "{shell} script lacks `{sub}`");
         }
     }
-    let out = bin().args(["completions", "tcsh"]).output().unwrap();
+    let out = crate::support::bin()
+        .args(["completions", "tcsh"])
+        .output()
+        .unwrap();
     assert!(!out.status.success());
 }
 
@@ -56,8 +50,12 @@ fn completions_name_every_subcommand_for_each_shell() {
 /// any folder (here an empty one), names them, and passes.
 #[test]
 fn test_without_a_path_runs_the_embedded_bundled_cases_anywhere() {
-    let dir = scratch("empty-cwd");
-    let out = bin().arg("test").current_dir(&dir).output().unwrap();
+    let dir = crate::support::scratch("empty-cwd");
+    let out = crate::support::bin()
+        .arg("test")
+        .current_dir(&dir)
+        .output()
+        .unwrap();
     let (stdout, stderr) = text(&out);
     assert!(out.status.success(), "{stdout}{stderr}");
     let first = stdout.lines().next().unwrap_or_default();
@@ -77,7 +75,7 @@ fn test_without_a_path_runs_the_embedded_bundled_cases_anywhere() {
     );
     assert!(summary.contains(" 0 failed"), "{summary}");
     // -v names each case by its bundled path.
-    let out = bin()
+    let out = crate::support::bin()
         .args(["test", "-v"])
         .current_dir(&dir)
         .output()
@@ -93,7 +91,7 @@ fn test_without_a_path_runs_the_embedded_bundled_cases_anywhere() {
 /// "unexpected argument".
 #[test]
 fn run_check_points_at_the_check_command() {
-    let out = bin()
+    let out = crate::support::bin()
         .args(["run", "--check", "-f", "customizations.yaml"])
         .output()
         .unwrap();
@@ -106,7 +104,7 @@ fn run_check_points_at_the_check_command() {
 /// start, naming the file, the customization and the rule.
 #[test]
 fn serve_refuses_a_customization_that_does_not_compile() {
-    let dir = scratch("broken-serve");
+    let dir = crate::support::scratch("broken-serve");
     let file = dir.join("broken.yaml");
     std::fs::write(
         &file,
@@ -128,7 +126,7 @@ spec:
     )
     .unwrap();
     // Bounded: a server that starts anyway is killed after 30 s.
-    let mut child = bin()
+    let mut child = crate::support::bin()
         .args(["serve", "--listen", "127.0.0.1:0", "-f"])
         .arg(&file)
         .stdout(std::process::Stdio::piped())
@@ -160,14 +158,18 @@ spec:
 /// line (not the document's), in words, with no `<input>` snippet label.
 #[test]
 fn yaml_errors_name_the_file_and_its_line() {
-    let dir = scratch("yaml-errors");
+    let dir = crate::support::scratch("yaml-errors");
     let file = dir.join("cases.yaml");
     std::fs::write(
         &file,
         "name: first\noperation: InterpretHealth\nobservedObj: {apiVersion: v1, kind: Pod}\noutput: {healthy: true}\n---\nname: second\noperation: [unclosed\n",
     )
     .unwrap();
-    let out = bin().arg("test").arg(&file).output().unwrap();
+    let out = crate::support::bin()
+        .arg("test")
+        .arg(&file)
+        .output()
+        .unwrap();
     let (stdout, stderr) = text(&out);
     let all = format!("{stdout}{stderr}");
     assert!(!out.status.success(), "{all}");
@@ -180,8 +182,7 @@ fn yaml_errors_name_the_file_and_its_line() {
 /// comments dropped).
 fn readme_commands() -> Vec<String> {
     let readme =
-        std::fs::read_to_string(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("README.md"))
-            .unwrap();
+        std::fs::read_to_string(PathBuf::from(crate::support::ROOT).join("README.md")).unwrap();
     let mut commands = Vec::new();
     let mut in_sh = false;
     let mut pending = String::new();
@@ -231,7 +232,7 @@ fn skip_reason(command: &str) -> Option<&'static str> {
 
 /// Files the README's examples name, as a user would have them.
 fn readme_fixtures(dir: &std::path::Path) {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let root = PathBuf::from(crate::support::ROOT);
     #[cfg(unix)]
     std::os::unix::fs::symlink(root.join("thirdparty"), dir.join("thirdparty")).unwrap();
     std::fs::write(
@@ -264,7 +265,7 @@ spec:
     )
     .unwrap();
     // `customizations/` of the CI step: a folder `init` wrote.
-    let out = bin()
+    let out = crate::support::bin()
         .args(["init", "example.io/v1", "Gadget", "customizations"])
         .current_dir(dir)
         .output()
@@ -278,9 +279,9 @@ spec:
 #[cfg(unix)]
 #[test]
 fn readme_commands_work_as_written() {
-    let dir = scratch("readme");
+    let dir = crate::support::scratch("readme");
     readme_fixtures(&dir);
-    let bin_dir = PathBuf::from(env!("CARGO_BIN_EXE_karmada-interpreter"))
+    let bin_dir = PathBuf::from(crate::support::BIN)
         .parent()
         .unwrap()
         .to_owned();

@@ -8,7 +8,7 @@
 use std::path::PathBuf;
 
 fn read(rel: &str) -> String {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(rel);
+    let path = PathBuf::from(crate::support::ROOT).join(rel);
     std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
@@ -55,7 +55,7 @@ fn dockerfile_build_stage_matches_readme() {
         readme.contains(&format!("`{build}`")),
         "README names the image's build command `{build}`"
     );
-    assert!(readme.contains("cargo install --path . --locked"));
+    assert!(readme.contains("cargo install --path cli --locked"));
 }
 
 #[test]

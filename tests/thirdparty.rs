@@ -91,7 +91,7 @@ fn every_bundled_kind_is_listed() {
         assert!(!ops.is_empty(), "{path} is not listed");
     }
     // The CLI prints the same table.
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_karmada-interpreter"))
+    let out = std::process::crate::support::bin()
         .arg("list")
         .output()
         .unwrap();

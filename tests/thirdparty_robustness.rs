@@ -171,7 +171,7 @@ fn mutated(object: &Value, path: &[Value], mutation: Mutation) -> Option<Value> 
 }
 
 fn seeds() -> Vec<GoldenCase> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("thirdparty");
+    let root = Path::new(crate::support::ROOT).join("thirdparty");
     let mut files = Vec::new();
     let mut stack = vec![root];
     while let Some(dir) = stack.pop() {

@@ -4,10 +4,8 @@
 //! Every server here listens on 127.0.0.1 and stops by itself.
 
 #[allow(dead_code)]
-#[path = "support/http1.rs"]
-mod http1;
-#[path = "../examples/workload_webhook.rs"]
-mod workload_example;
+use crate::support::http1;
+use crate::support::workload_example;
 
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpListener, TcpStream};
@@ -86,7 +84,7 @@ fn example_workload_webhook_passes_its_golden_cases() {
     let (server, ca) = start(workload_example::handle);
     let runner =
         Runner::new(WebhookBackend::new(vec![config(&url_of(&server), &ca, None)]).unwrap());
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("conformance/webhook/workload");
+    let dir = PathBuf::from(crate::support::ROOT).join("conformance/webhook/workload");
     let report = runner.run(&[dir]).unwrap();
     let failures: Vec<String> = report
         .cases
@@ -583,7 +581,7 @@ fn server_answers_bad_input_with_clear_errors() {
 
 #[test]
 fn shipped_webhook_configuration_is_valid() {
-    let file = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("deploy/webhook-configuration.yaml");
+    let file = PathBuf::from(crate::support::ROOT).join("deploy/webhook-configuration.yaml");
     let configs = karmada_interpreter::load::webhook_configurations_from_file(&file).unwrap();
     assert_eq!(configs.len(), 1);
     karmada_interpreter::webhook::validate(&configs[0]).unwrap();

@@ -5,11 +5,9 @@
 //! Every wait is bounded (seconds); every server stops by itself.
 
 #[allow(dead_code)]
-#[path = "../examples/workload_webhook.rs"]
-mod workload_example;
+use crate::support::workload_example;
 
-#[path = "support/serve_process.rs"]
-mod serve_process;
+use crate::support::serve_process;
 
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream};
@@ -31,7 +29,7 @@ use karmada_interpreter::webhook::WebhookLayer;
 use rstest::rstest;
 use serde_json::{json, Value};
 
-const BIN: &str = env!("CARGO_BIN_EXE_karmada-interpreter");
+use crate::support::BIN;
 
 fn loopback() -> SocketAddr {
     "127.0.0.1:0".parse().unwrap()
@@ -160,13 +158,6 @@ fn sdk_server_answers_over_http2_and_http1() {
     }
 }
 
-fn temp_dir(tag: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("ki-http-{tag}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
 fn deployment() -> Value {
     json!({
         "apiVersion": "apps/v1", "kind": "Deployment",
@@ -266,7 +257,7 @@ fn curl_both_protocols(addr: SocketAddr, ca: &str, path: &str, body: &[u8], repl
         eprintln!("curl is not installed: skipping the curl check");
         return;
     }
-    let dir = temp_dir("curl");
+    let dir = crate::support::scratch("curl");
     let (ca_file, body_file) = (dir.join("ca.pem"), dir.join("body.json"));
     std::fs::write(&ca_file, ca).unwrap();
     std::fs::write(&body_file, body).unwrap();

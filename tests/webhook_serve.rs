@@ -10,17 +10,10 @@ use std::time::{Duration, Instant};
 
 use karmada_interpreter::golden::{Runner, Verdict, WebhookBackend};
 
-const BIN: &str = env!("CARGO_BIN_EXE_karmada-interpreter");
+use crate::support::BIN;
 
 fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-fn temp_dir(tag: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("ki-serve-{tag}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    PathBuf::from(crate::support::ROOT)
 }
 
 /// Kills the child (by its own id) if a test fails before stopping it.
@@ -51,7 +44,7 @@ fn wait_for(file: &Path, child: &mut Child) {
 
 #[test]
 fn serve_passes_the_conformance_cases_and_stops_gracefully() {
-    let dir = temp_dir("run");
+    let dir = crate::support::scratch("run");
     let config = dir.join("webhook.json");
     let child = Command::new(BIN)
         .args([
@@ -140,7 +133,7 @@ fn serve_passes_the_conformance_cases_and_stops_gracefully() {
 
 #[test]
 fn print_config_with_a_cert_dir_is_stable_and_valid() {
-    let dir = temp_dir("print");
+    let dir = crate::support::scratch("print");
     let certs = dir.join("certs");
     let print = || {
         let out = Command::new(BIN)

@@ -366,14 +366,16 @@ impl Layer for NativeLayer {
 mod tests {
     use serde_json::json;
 
-    use crate::interpreter::{InPlaceRequest, Interpreter};
+    use crate::interpreter::{Chain, InPlaceRequest};
+
+    /// The native layer alone, as a chain.
+    fn native_chain() -> Chain {
+        Chain::new(vec![super::layer()])
+    }
 
     #[test]
     fn edits_in_place_write_only_their_fields_and_match_the_copying_forms() {
-        let chain = Interpreter::builder()
-            .thirdparty(false)
-            .build()
-            .expect("builds");
+        let chain = native_chain();
         let original = json!({"apiVersion": "apps/v1", "kind": "Deployment",
             "metadata": {"name": "web", "labels": {"resourcetemplate.karmada.io/retain-replicas": "true"}},
             "spec": {"replicas": 1, "template": {"spec": {"containers": [{"name": "a"}]}}},
@@ -433,10 +435,7 @@ mod tests {
 
     #[test]
     fn pod_retain_in_place_stores_the_normalized_answer() {
-        let chain = Interpreter::builder()
-            .thirdparty(false)
-            .build()
-            .expect("builds");
+        let chain = native_chain();
         let desired = json!({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p"},
             "spec": {"containers": [{"name": "a"}]}});
         let observed = json!({"apiVersion": "v1", "kind": "Pod", "spec": {"nodeName": "n1"}});

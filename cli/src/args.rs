@@ -94,4 +94,3 @@ impl ChainArgs {
         Ok((customizations, webhooks))
     }
 }
-

@@ -13,7 +13,10 @@ fn main() {
     println!("cargo:rerun-if-changed=lua-5.1.5");
 
     let mut build = cc::Build::new();
-    build.warnings(false).include(&source_dir).flag_if_supported("-fno-common");
+    build
+        .warnings(false)
+        .include(&source_dir)
+        .flag_if_supported("-fno-common");
     if target.contains("windows") {
         // Lua 5.1 needs no platform define on Windows.
     } else if target.contains("linux")

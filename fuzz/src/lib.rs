@@ -21,8 +21,8 @@ use karmada_interpreter::api::{
     ResourceInterpreterCustomization, ResourceInterpreterRequest,
 };
 use karmada_interpreter::interpreter::{CatalogEntry, Layer, Outcome, Request};
+use karmada_interpreter::k8s::quantity::Quantity;
 use karmada_interpreter::lua::LuaLayer;
-use karmada_interpreter::quantity::Quantity;
 use karmada_interpreter::webhook::sdk::{self, Body, InterpreterHandler};
 use karmada_interpreter::webhook::{apply_patch, decode_response, interpret_response};
 use karmada_interpreter::Interpreter;

@@ -245,10 +245,9 @@ mod webhook {
                 _ => {}
             }
             Produced {
-                result: exchange
-                    .result
-                    .map(results_map)
-                    .map_err(|source| source.into_error(&identity, case.operation, request.object())),
+                result: exchange.result.map(results_map).map_err(|source| {
+                    source.into_error(&identity, case.operation, request.object())
+                }),
                 served_by: Some(source),
                 violations,
             }

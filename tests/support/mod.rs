@@ -1,12 +1,48 @@
-//! Helpers shared by the test targets that run the `karmada-interpreter`
-//! binary (they need the `cli` feature).
+//! What the integration tests share: the repository root, the binary,
+//! scratch directories, customization builders, the random-object mutator,
+//! hand-written HTTP pieces, a mock API server and a `serve` process.
 
+#![allow(dead_code)] // each test module uses the part it needs
+
+pub mod http1;
+pub mod mock_apiserver;
+pub mod rng;
+pub mod serve_process;
+#[path = "../../examples/workload_webhook.rs"]
+pub mod workload_example;
+
+use std::path::PathBuf;
 use std::process::{Command, Output};
+use std::sync::atomic::{AtomicUsize, Ordering};
 
-/// Runs the binary with `args`, from the crate's root directory.
+/// The repository's root directory (the tests belong to the `cli` package,
+/// one folder down).
+pub const ROOT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/..");
+
+/// The `karmada-interpreter` binary.
+pub const BIN: &str = env!("CARGO_BIN_EXE_karmada-interpreter");
+
+/// A command running the binary (from the current directory).
+pub fn bin() -> Command {
+    Command::new(BIN)
+}
+
+/// A fresh, empty directory for one test, under the target directory's
+/// scratch space; unique within the run, whatever `name` other tests use.
+pub fn scratch(name: &str) -> PathBuf {
+    static NEXT: AtomicUsize = AtomicUsize::new(0);
+    let n = NEXT.fetch_add(1, Ordering::Relaxed);
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("{name}-{}-{n}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("create a scratch directory");
+    dir
+}
+
+/// Runs the binary with `args`, from the repository's root directory.
 pub fn cli(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_karmada-interpreter"))
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
+    Command::new(BIN)
+        .current_dir(ROOT)
         .args(args)
         .output()
         .expect("the binary runs")

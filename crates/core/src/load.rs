@@ -9,8 +9,8 @@ use serde::de::DeserializeOwned;
 use crate::api::{
     AggregatedStatusItem, ResourceInterpreterCustomization, ResourceInterpreterWebhookConfiguration,
 };
-use crate::error::{Error, Result};
 pub use crate::error::LoadError;
+use crate::error::{Error, Result};
 
 /// Every `ResourceInterpreterCustomization` in a YAML/JSON stream. Documents of
 /// other kinds are an error (so a wrong file is noticed, not ignored).
@@ -109,7 +109,6 @@ impl Source {
         }
     }
 }
-
 
 /// The extensions of the files taken from a directory (a file named
 /// explicitly is read whatever its name).

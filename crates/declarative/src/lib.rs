@@ -36,6 +36,7 @@
 // The floor, under the names this crate's modules use.
 use karmada_interpreter_core::{api, error, interpreter, k8s};
 
+pub mod catalogue;
 mod convert;
 mod coverage;
 mod decode;

@@ -110,11 +110,15 @@ impl Target {
         let kind = parts.next()??;
         let version = parts.next()??;
         let group = parts.next().flatten().unwrap_or("");
-        let looks_like_version = version.starts_with('v')
-            && version[1..].starts_with(|c: char| c.is_ascii_digit());
+        let looks_like_version =
+            version.starts_with('v') && version[1..].starts_with(|c: char| c.is_ascii_digit());
         let looks_like_kind = kind.starts_with(|c: char| c.is_ascii_uppercase());
         (looks_like_version && looks_like_kind).then(|| Target {
-            group: if group.contains('.') { group.to_owned() } else { String::new() },
+            group: if group.contains('.') {
+                group.to_owned()
+            } else {
+                String::new()
+            },
             version: version.to_owned(),
             kind: kind.to_owned(),
         })
@@ -137,9 +141,17 @@ mod tests {
     #[test]
     fn folders_name_their_target() {
         let t = Target::of_folder(Path::new("a/kyverno.io/v1/ClusterPolicy")).unwrap();
-        assert_eq!((t.group.as_str(), t.version.as_str(), t.kind.as_str()), ("kyverno.io", "v1", "ClusterPolicy"));
+        assert_eq!(
+            (t.group.as_str(), t.version.as_str(), t.kind.as_str()),
+            ("kyverno.io", "v1", "ClusterPolicy")
+        );
         assert_eq!(t.api_version(), "kyverno.io/v1");
-        assert_eq!(Target::of_folder(Path::new("x/v1/Pod")).unwrap().api_version(), "v1");
+        assert_eq!(
+            Target::of_folder(Path::new("x/v1/Pod"))
+                .unwrap()
+                .api_version(),
+            "v1"
+        );
         assert_eq!(Target::of_folder(Path::new("kyverno.io/v1/testdata")), None);
         assert_eq!(Target::of_folder(Path::new("kyverno.io/beta/Policy")), None);
     }
@@ -154,10 +166,17 @@ mod tests {
         std::fs::write(kind.join("testdata/a.yml"), "").unwrap();
         std::fs::write(kind.join("testdata/notes.txt"), "").unwrap();
         std::fs::write(kind.join("testdata").join(CUSTOMIZATIONS_FILE), "").unwrap();
-        assert_eq!(customization_files(&root).unwrap(), vec![kind.join(CUSTOMIZATIONS_FILE)]);
+        assert_eq!(
+            customization_files(&root).unwrap(),
+            vec![kind.join(CUSTOMIZATIONS_FILE)]
+        );
         assert_eq!(
             case_files(&root).unwrap(),
-            vec![kind.join("testdata/a.yml"), kind.join("testdata/b.yaml"), kind.join("testdata").join(CUSTOMIZATIONS_FILE)]
+            vec![
+                kind.join("testdata/a.yml"),
+                kind.join("testdata/b.yaml"),
+                kind.join("testdata").join(CUSTOMIZATIONS_FILE)
+            ]
         );
         std::fs::remove_dir_all(&root).unwrap();
     }

@@ -9,82 +9,22 @@
 
 use selene_lib::standard_library::StandardLibrary;
 
-/// Globals (and library fields) the sandbox provides, in selene's dotted
-/// notation; every `math.*` field of Lua 5.1 is provided too.
-pub(crate) const PROVIDED: &[&str] = &[
-    "_G",
-    "_VERSION",
-    "assert",
-    "error",
-    "ipairs",
-    "next",
-    "pairs",
-    "pcall",
-    "print",
-    "require",
-    "select",
-    "tonumber",
-    "tostring",
-    "type",
-    "unpack",
-    "xpcall",
-    "os.date",
-    "os.time",
-    "package.loaded",
-    "package.loaders",
-    "package.preload",
-    "string.byte",
-    "string.char",
-    "string.find",
-    "string.format",
-    "string.gmatch",
-    "string.len",
-    "string.lower",
-    "string.match",
-    "string.reverse",
-    "string.sub",
-    "string.upper",
-    "table.concat",
-    "table.getn",
-    "table.insert",
-    "table.maxn",
-    "table.remove",
-    "table.sort",
-];
+/// Globals (and library fields) the sandbox provides: the declarative
+/// engine's catalogue, the one list of the sandbox's surface.
+pub(crate) use karmada_interpreter_declarative::catalogue::PROVIDED;
 
-/// Globals of Lua 5.1 that the sandbox removes or replaces with a function
-/// that always fails: using one is a `sandbox` finding, not an undefined
-/// global.
-pub(crate) const WITHHELD: &[&str] = &[
-    "collectgarbage",
-    "coroutine",
-    "debug",
-    "dofile",
-    "getfenv",
-    "getmetatable",
-    "io",
-    "load",
-    "loadfile",
-    "loadstring",
-    "module",
-    "newproxy",
-    "rawequal",
-    "rawget",
-    "rawset",
-    "setfenv",
-    "setmetatable",
-];
+/// Globals of Lua 5.1 that the sandbox refuses to run: using one is a
+/// `sandbox` finding, not an undefined global.
+pub(crate) use karmada_interpreter_declarative::catalogue::REFUSED as WITHHELD;
 
 /// Whether `name` is a global the sandbox provides (a builtin a script must
 /// not replace).
-pub(crate) fn is_builtin(name: &str) -> bool {
-    ["string", "table", "math", "os", "package"].contains(&name) || PROVIDED.contains(&name)
-}
+pub(crate) use karmada_interpreter_declarative::catalogue::is_builtin;
 
 /// The sandbox as a selene standard library.
 pub(crate) fn sandbox() -> StandardLibrary {
     let mut std = StandardLibrary::from_name("lua51").unwrap_or_default();
     std.globals
-        .retain(|name, _| name.starts_with("math.") || PROVIDED.contains(&name.as_str()));
+        .retain(|name, _| PROVIDED.contains(&name.as_str()));
     std
 }

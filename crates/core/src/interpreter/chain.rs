@@ -12,9 +12,7 @@ use super::layer::{
 };
 use super::object::gvk_of;
 use super::typed::ObjectArg;
-use crate::api::{
-    AggregatedStatusItem, Component, DependentObjectReference, InterpreterOperation,
-};
+use crate::api::{AggregatedStatusItem, Component, DependentObjectReference, InterpreterOperation};
 use crate::error::{Error, Result};
 use crate::k8s::field::type_phrase as type_name;
 
@@ -245,7 +243,7 @@ impl Chain {
     /// Runs an editing operation on an object the caller lends mutably
     /// (what `revise_replica(&mut object, n)` and `retain(&mut desired, ..)`
     /// do): on success the object is the answer, on error it is unchanged.
-    pub(crate) fn interpret_in_place(&self, request: InPlaceRequest<'_>) -> Result<Answer<()>> {
+    pub fn interpret_in_place(&self, request: InPlaceRequest<'_>) -> Result<Answer<()>> {
         let (layer, source) = self.dispatch(request.object(), request.operation())?;
         layer.interpret_in_place(request)?;
         Ok(Answer {

@@ -112,11 +112,7 @@ impl<'a, K: AsObject + DeserializeOwned> EditedObject<'a> for Typed<&'a K> {
         typed(self.0.to_object()?.retain(chain, observed)?)
     }
 
-    fn aggregate(
-        self,
-        chain: &Chain,
-        items: Option<&[AggregatedStatusItem]>,
-    ) -> Result<Answer<K>> {
+    fn aggregate(self, chain: &Chain, items: Option<&[AggregatedStatusItem]>) -> Result<Answer<K>> {
         typed(self.0.to_object()?.aggregate(chain, items)?)
     }
 }

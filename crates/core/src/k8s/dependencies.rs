@@ -210,10 +210,7 @@ const CONTAINER_REFERENCES: Reads = Reads::Fields(&[
 /// the namespace given. The spec must have passed
 /// [`normalize::check_reads`] with [`POD_SPEC_DEPENDENCY_READS`] (or a whole
 /// check): field types are not checked again.
-pub fn dependencies_at(
-    spec: Option<&Value>,
-    namespace: &str,
-) -> Vec<DependentObjectReference> {
+pub fn dependencies_at(spec: Option<&Value>, namespace: &str) -> Vec<DependentObjectReference> {
     let names = collect(spec);
     let groups = [
         ("ConfigMap", &names.config_maps),

@@ -60,11 +60,7 @@ fn dotted(path: &[&str]) -> String {
 /// or `None` when a key is missing or an intermediate value is `null`.
 ///
 /// `object` is the whole object, used only to name it in errors.
-pub fn get_any<'a>(
-    object: &Value,
-    root: &'a Value,
-    path: &[&str],
-) -> Result<Option<&'a Value>> {
+pub fn get_any<'a>(object: &Value, root: &'a Value, path: &[&str]) -> Result<Option<&'a Value>> {
     let mut current = root;
     for (i, key) in path.iter().enumerate() {
         match current {
@@ -234,19 +230,13 @@ pub fn integer<N: Node + ?Sized>(node: Option<&N>, key: &str) -> Option<i64> {
 }
 
 /// The map at `key` of `node`, `None` when absent or not a map.
-pub fn map<'v, N: Node + ?Sized>(
-    node: Option<&'v N>,
-    key: &str,
-) -> Option<&'v Map<String, Value>> {
+pub fn map<'v, N: Node + ?Sized>(node: Option<&'v N>, key: &str) -> Option<&'v Map<String, Value>> {
     at(node, key).and_then(Value::as_object)
 }
 
 /// The integer leaf at `path` (see [`get_int`]) as a slot to overwrite in
 /// place; `None` when absent.
-pub fn get_int_mut<'a>(
-    object: &'a mut Value,
-    path: &[&str],
-) -> Result<Option<&'a mut Value>> {
+pub fn get_int_mut<'a>(object: &'a mut Value, path: &[&str]) -> Result<Option<&'a mut Value>> {
     if get_int(object, path)?.is_none() {
         return Ok(None);
     }

@@ -149,12 +149,7 @@ pub fn encode(object: &Value, path: &str, value: &Value, ty: &'static Ty) -> Res
 
 /// Like [`encode`], but drops keys the schema does not know: for values the
 /// operation builds itself (reflected statuses), exactly Go's typed output.
-pub fn encode_known(
-    object: &Value,
-    path: &str,
-    value: &Value,
-    ty: &'static Ty,
-) -> Result<Value> {
+pub fn encode_known(object: &Value, path: &str, value: &Value, ty: &'static Ty) -> Result<Value> {
     encode_with(object, path, value, ty, false)
 }
 
@@ -187,12 +182,7 @@ fn encode_with(
 /// value at `key` is neither walked nor kept. AggregateStatus writes the
 /// status it computed this way (nothing of the template's old status
 /// survives unless the operation put it in `value`).
-pub fn encode_replacing(
-    object: &Value,
-    ty: &'static Ty,
-    key: &str,
-    value: Value,
-) -> Result<Value> {
+pub fn encode_replacing(object: &Value, ty: &'static Ty, key: &str, value: Value) -> Result<Value> {
     let cx = Cx {
         object,
         mode: Mode::Encode,
@@ -626,12 +616,7 @@ pub fn check(object: &Value, path: &str, value: &Value, ty: &'static Ty) -> Resu
 /// `value` is an error, but an integer too large for a 32-bit field is
 /// accepted (the decode would wrap it). Handlers pair it with
 /// [`check_reads`], which refuses such an integer in the fields they read.
-pub fn check_wrapping(
-    object: &Value,
-    path: &str,
-    value: &Value,
-    ty: &'static Ty,
-) -> Result<()> {
+pub fn check_wrapping(object: &Value, path: &str, value: &Value, ty: &'static Ty) -> Result<()> {
     check_root(object, path, value, true, |cx, m, root| {
         check_struct(cx, ty, m, root)
     })

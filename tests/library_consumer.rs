@@ -1,0 +1,138 @@
+//! A crate outside the workspace that depends on the library, as a Rust
+//! controller author's crate does: by path, with no `[patch]` of its own,
+//! offline against the versions locked here. It must get exactly the engine
+//! every other test checks (gopher-lua's `pairs` order, `goto`), and its
+//! default features must bring no CLI, linter, Kubernetes client or HTTP server.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use crate::support::{self, ROOT};
+
+/// A customization whose answer depends on `pairs` order (gopher-lua visits
+/// string keys in insertion order; PUC Lua in hash order) and uses `goto`.
+const CUSTOMIZATION: &str = r#"
+apiVersion: config.karmada.io/v1alpha1
+kind: ResourceInterpreterCustomization
+metadata: {name: order}
+spec:
+  target: {apiVersion: example.io/v1, kind: Ordered}
+  customizations:
+    statusReflection:
+      luaScript: |
+        function ReflectStatus(observedObj)
+          local t = {}
+          for _, k in ipairs({"zeta", "alpha", "mid", "beta", "omega", "gamma"}) do
+            t[k] = true
+          end
+          local keys = {}
+          for k in pairs(t) do
+            if k == "alpha" then goto continue end
+            keys[#keys + 1] = k
+            ::continue::
+          end
+          return {order = table.concat(keys, ",")}
+        end
+"#;
+
+const MAIN: &str = r#"
+use karmada_interpreter::{load, Interpreter};
+
+fn main() {
+    let text = std::fs::read_to_string("customization.yaml").expect("read");
+    let items = load::customizations_from_str(&text, "customization.yaml").expect("loads");
+    let chain = Interpreter::builder().customizations(items).build().expect("builds");
+    let object = serde_json::json!({"apiVersion": "example.io/v1", "kind": "Ordered",
+                                    "metadata": {"name": "o"}});
+    let answer = chain.reflect_status(&object).expect("answers");
+    println!("{}", answer.value.expect("a status")["order"].as_str().expect("text"));
+}
+"#;
+
+/// The target directory this test binary was built in (`<target>/debug/deps/tests-*`):
+/// the consumer builds there too, so the dependencies it shares are not built twice.
+fn target_dir() -> PathBuf {
+    let exe = std::env::current_exe().expect("the test binary's path");
+    exe.ancestors()
+        .nth(3)
+        .expect("<target>/<profile>/deps/<exe>")
+        .to_owned()
+}
+
+fn consumer() -> PathBuf {
+    let dir = support::scratch("library-consumer");
+    std::fs::create_dir_all(dir.join("src")).unwrap();
+    let root = Path::new(ROOT).canonicalize().unwrap();
+    std::fs::write(
+        dir.join("Cargo.toml"),
+        format!(
+            r#"[package]
+name = "consumer"
+version = "0.0.0"
+edition = "2021"
+publish = false
+
+[dependencies]
+karmada-interpreter = {{ path = {root:?} }}
+# A binary picks the Kubernetes version (k8s-openapi's rule for libraries).
+k8s-openapi = {{ version = "0.29", default-features = false, features = ["latest"] }}
+serde_json = "1"
+
+[workspace]
+"#
+        ),
+    )
+    .unwrap();
+    std::fs::copy(root.join("Cargo.lock"), dir.join("Cargo.lock")).unwrap();
+    std::fs::write(dir.join("src/main.rs"), MAIN).unwrap();
+    std::fs::write(dir.join("customization.yaml"), CUSTOMIZATION).unwrap();
+    dir
+}
+
+fn cargo(dir: &Path, args: &[&str]) -> std::process::Output {
+    Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+        .args(args)
+        .arg("--offline")
+        .current_dir(dir)
+        .env("CARGO_TARGET_DIR", target_dir().join("consumer"))
+        .env_remove("RUSTFLAGS")
+        .output()
+        .expect("cargo runs")
+}
+
+#[test]
+fn a_crate_linking_the_library_gets_the_gopher_lua_engine_and_light_defaults() {
+    let dir = consumer();
+
+    let run = cargo(&dir, &["run", "--quiet"]);
+    assert!(run.status.success(), "{}", support::text(&run.stderr));
+    assert_eq!(
+        support::text(&run.stdout).trim(),
+        "zeta,mid,beta,omega,gamma",
+        "insertion order without the key `goto` skipped (gopher-lua's answer)"
+    );
+
+    let tree = cargo(&dir, &["tree", "-e", "normal", "--prefix", "none"]);
+    assert!(tree.status.success(), "{}", support::text(&tree.stderr));
+    let tree = support::text(&tree.stdout);
+    for heavy in [
+        "clap ",
+        "selene-lib ",
+        "kube-client ",
+        "kube-runtime ",
+        "hyper-util ",
+    ] {
+        assert!(
+            !tree.lines().any(|l| l.starts_with(heavy)),
+            "{heavy}is in the default dependency tree:\n{tree}"
+        );
+    }
+    // The engine is the patched one, and the unpatched one is not linked.
+    assert!(
+        tree.lines()
+            .any(|l| l.starts_with("karmada-interpreter-lua-src ")),
+        "{tree}"
+    );
+    assert!(!tree.lines().any(|l| l.starts_with("lua-src ")), "{tree}");
+    std::fs::remove_dir_all(&dir).ok();
+}
