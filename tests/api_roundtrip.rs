@@ -36,7 +36,7 @@ fn documents_round_trip(#[files("../tests/api/*")] path: PathBuf) {
 
 #[test]
 fn request_example_decodes_to_the_documented_values() {
-    let text = std::fs::read_to_string("tests/api/context-a-request.json").unwrap();
+    let text = crate::support::read("tests/api/context-a-request.json");
     let ctx: ResourceInterpreterContext = serde_json::from_str(&text).unwrap();
     let req = ctx.request.unwrap();
     assert_eq!(req.operation, InterpreterOperation::InterpretReplica);
@@ -48,7 +48,7 @@ fn request_example_decodes_to_the_documented_values() {
 
 #[test]
 fn patch_is_base64_of_the_json_patch() {
-    let text = std::fs::read_to_string("tests/api/context-b-response.json").unwrap();
+    let text = crate::support::read("tests/api/context-b-response.json");
     let ctx: ResourceInterpreterContext = serde_json::from_str(&text).unwrap();
     let resp = ctx.response.unwrap();
     let patch: Value = serde_json::from_slice(&resp.patch.unwrap().0).unwrap();
@@ -61,7 +61,7 @@ fn patch_is_base64_of_the_json_patch() {
 
 #[test]
 fn failure_answer_keeps_message_and_code() {
-    let text = std::fs::read_to_string("tests/api/context-d-response-failure.json").unwrap();
+    let text = crate::support::read("tests/api/context-d-response-failure.json");
     let resp = serde_json::from_str::<ResourceInterpreterContext>(&text)
         .unwrap()
         .response
@@ -157,7 +157,7 @@ fn wire_rules_are_enforced() {
 
 #[test]
 fn customization_scripts_by_operation() {
-    let text = std::fs::read_to_string("tests/api/customization-all-rules.yaml").unwrap();
+    let text = crate::support::read("tests/api/customization-all-rules.yaml");
     let docs = karmada_interpreter::load::customizations_from_str(&text, "test").unwrap();
     let c = &docs[0];
     for op in InterpreterOperation::ALL {
@@ -168,7 +168,7 @@ fn customization_scripts_by_operation() {
 
 #[test]
 fn webhook_config_example_decodes() {
-    let text = std::fs::read_to_string("tests/api/webhookconfig-shop.yaml").unwrap();
+    let text = crate::support::read("tests/api/webhookconfig-shop.yaml");
     let docs = karmada_interpreter::load::webhook_configurations_from_str(&text, "test").unwrap();
     let hooks = &docs[0].webhooks;
     assert_eq!(hooks.len(), 2);

@@ -2,7 +2,6 @@
 //! --coverage`, `init`.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use karmada_interpreter::api::InterpreterOperation as Op;
 use karmada_interpreter::lint::{Finding, Linter, Rule, Severity};

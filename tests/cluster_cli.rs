@@ -3,7 +3,7 @@
 
 use crate::support::mock_apiserver;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 

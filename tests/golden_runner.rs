@@ -1,7 +1,7 @@
 //! The golden-case runner: verdicts, known deviations, readable failures, and
 //! the `test` command's summary line and exit status.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use karmada_interpreter::golden::{Deviation, Deviations, Runner, Verdict};
 
@@ -387,7 +387,7 @@ fn every_bench_input_matches() {
         eprintln!("skipped: no shared bench-inputs beside the repository");
         return;
     };
-    let out = std::process::crate::support::bin()
+    let out = crate::support::bin()
         .args(["bench", "--iterations", "2", "-o", "json"])
         .arg(&inputs)
         .output()

@@ -91,10 +91,7 @@ fn every_bundled_kind_is_listed() {
         assert!(!ops.is_empty(), "{path} is not listed");
     }
     // The CLI prints the same table.
-    let out = std::process::crate::support::bin()
-        .arg("list")
-        .output()
-        .unwrap();
+    let out = crate::support::bin().arg("list").output().unwrap();
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(
         text.lines().any(|l| l.contains("CloneSet")

@@ -22,6 +22,12 @@ pub const ROOT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/..");
 /// The `karmada-interpreter` binary.
 pub const BIN: &str = env!("CARGO_BIN_EXE_karmada-interpreter");
 
+/// The text of `path`, relative to the repository's root.
+pub fn read(path: &str) -> String {
+    let path = std::path::Path::new(ROOT).join(path);
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
 /// A command running the binary (from the current directory).
 pub fn bin() -> Command {
     Command::new(BIN)

@@ -33,6 +33,10 @@
 //! ```
 #![deny(missing_docs)]
 
+// The patched Lua this engine runs on: linked through this crate, so every
+// artifact that uses the engine has it (mlua-sys links no Lua itself).
+extern crate karmada_interpreter_lua_src;
+
 // The floor, under the names this crate's modules use.
 use karmada_interpreter_core::{api, error, interpreter, k8s};
 

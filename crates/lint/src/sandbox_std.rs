@@ -13,9 +13,13 @@ use selene_lib::standard_library::StandardLibrary;
 /// engine's catalogue, the one list of the sandbox's surface.
 pub(crate) use karmada_interpreter_declarative::catalogue::PROVIDED;
 
-/// Globals of Lua 5.1 that the sandbox refuses to run: using one is a
-/// `sandbox` finding, not an undefined global.
-pub(crate) use karmada_interpreter_declarative::catalogue::REFUSED as WITHHELD;
+use karmada_interpreter_declarative::catalogue::{ABSENT, REFUSED};
+
+/// Whether `name` is a name of Lua 5.1 that the sandbox refuses to run or
+/// leaves out: using one is a `sandbox` finding, not an undefined global.
+pub(crate) fn withheld(name: &str) -> bool {
+    REFUSED.contains(&name) || ABSENT.contains(&name)
+}
 
 /// Whether `name` is a global the sandbox provides (a builtin a script must
 /// not replace).

@@ -12,7 +12,7 @@ use full_moon::visitors::{Visit, Visitor};
 use full_moon::LuaVersion;
 use selene_lib::{Checker, CheckerConfig, CheckerError};
 
-use super::sandbox_std::{self, WITHHELD};
+use super::sandbox_std;
 use super::{Finding, Rule, Severity};
 use crate::api::InterpreterOperation;
 
@@ -102,7 +102,7 @@ pub(crate) fn lint(
             }
             "undefined_variable" => {
                 let name = named.unwrap_or_default();
-                if WITHHELD.contains(&name) {
+                if sandbox_std::withheld(name) {
                     (
                         Rule::Sandbox,
                         Severity::Error,
