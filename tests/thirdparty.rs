@@ -6,6 +6,7 @@ use karmada_interpreter::api::InterpreterOperation as Op;
 use karmada_interpreter::interpreter::LayerKind;
 use karmada_interpreter::{load, thirdparty, Interpreter};
 use serde_json::json;
+use std::path::Path;
 
 fn cloneset() -> serde_json::Value {
     json!({
@@ -67,12 +68,31 @@ fn a_user_customization_overrides_a_bundled_kind_per_operation() {
     assert_eq!(replicas.served_by.layer, LayerKind::Thirdparty);
 }
 
+/// The folders below `dir` that hold a `customizations.yaml`.
+fn customization_folders(dir: &Path) -> usize {
+    let here = usize::from(dir.join("customizations.yaml").is_file());
+    let below: usize = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
+        .filter(|path| path.is_dir())
+        .map(|path| customization_folders(&path))
+        .sum();
+    here + below
+}
+
 #[test]
 fn every_bundled_kind_is_listed() {
     let chain = Interpreter::default();
     let catalog = chain.catalog();
     let kinds: Vec<&str> = thirdparty::bundled_kinds().collect();
-    assert_eq!(kinds.len(), 27, "{kinds:?}");
+    // Every `thirdparty/<group>/<version>/<Kind>/customizations.yaml` is
+    // embedded: Karmada's 27 kinds and the ones bundled beyond its catalogue.
+    let on_disk = customization_folders(Path::new(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/thirdparty"
+    )));
+    assert_eq!(kinds.len(), on_disk, "{kinds:?}");
+    assert!(kinds.len() >= 27 + 12, "{kinds:?}");
     for path in kinds {
         let (api_version, kind) = path.rsplit_once('/').unwrap();
         let ops: Vec<Op> = catalog
