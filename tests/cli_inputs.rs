@@ -385,10 +385,13 @@ fn urls_are_refused_in_words() {
 fn every_command_reads_f_the_same_way() {
     let dir = tree("list", &[("rules/nested/health.yaml", &health())]);
     let rules = dir.join("rules");
+    // A `Workload` row served by the declarative layer (the LAYER column:
+    // bundled kinds named Workload have `declarative-...` sources too).
     let declarative = |out: &Output| {
-        stdout(out)
-            .lines()
-            .any(|l| l.contains("Workload") && l.contains("declarative"))
+        stdout(out).lines().any(|l| {
+            let columns: Vec<&str> = l.split_whitespace().collect();
+            columns.get(1) == Some(&"Workload") && columns.get(3) == Some(&"declarative")
+        })
     };
     let flat = cli(&["list", "-f", arg(&rules)]);
     assert_eq!(flat.status.code(), Some(0), "{}", stderr(&flat));
