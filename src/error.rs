@@ -58,6 +58,19 @@ pub enum Error {
         source: crate::lua::ScriptError,
     },
 
+    /// A health check cannot tell whether the object is healthy (Argo CD's
+    /// `Unknown`, or no status at all): Karmada records such an object's
+    /// health as Unknown.
+    #[error("health check {check:?} on {object}: {reason}")]
+    HealthUnknown {
+        /// The check (`<group>/<Kind>/health.lua` of the folder).
+        check: String,
+        /// `Kind namespace/name` of the object.
+        object: String,
+        /// What the check answered.
+        reason: String,
+    },
+
     /// An interpreter webhook failed or answered badly.
     #[error("webhook {webhook:?}: {operation} on {object}: {source}")]
     Webhook {

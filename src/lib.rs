@@ -8,6 +8,7 @@ pub mod builtin;
 pub mod cluster;
 pub mod error;
 pub mod golden;
+pub mod health;
 pub mod interpreter;
 pub mod k8s;
 #[cfg(feature = "lint")]
