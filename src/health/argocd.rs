@@ -269,11 +269,13 @@ fn collect(root: &Path, dir: &Path, depth: usize, out: &mut Vec<Check>) -> Resul
 fn wildcard_match(pattern: &str, key: &str) -> bool {
     let p: Vec<&str> = pattern.split('/').collect();
     let k: Vec<&str> = key.split('/').collect();
-    p.len() == k.len() && p.iter().zip(&k).all(|(p, k)| segment_match(p, k))
+    p.len() == k.len() && p.iter().zip(&k).all(|(p, k)| segment_match(p, k, '_'))
 }
 
-fn segment_match(pattern: &str, text: &str) -> bool {
-    let parts: Vec<&str> = pattern.split('_').collect();
+/// Whether `text` matches `pattern`, in which `wildcard` stands for any run
+/// of characters.
+pub(crate) fn segment_match(pattern: &str, text: &str, wildcard: char) -> bool {
+    let parts: Vec<&str> = pattern.split(wildcard).collect();
     let [first, middle @ .., last] = parts.as_slice() else {
         return pattern == text;
     };

@@ -16,14 +16,18 @@
 //!   Karmada's named results ([`results`]). Used by the CLI, the golden
 //!   runner and the webhook SDK.
 //! - `object`: object identity (gvk, `Kind namespace/name`).
+//! - `explain`: [`Interpreter::decisions`], which layer serves a (kind,
+//!   operation) and why each earlier one does not ([`LayerDecision`]).
 
 mod chain;
+mod explain;
 mod layer;
 mod object;
 mod operation;
 mod typed;
 
 pub use chain::{EditedObject, Interpreter, InterpreterBuilder};
+pub use explain::LayerDecision;
 pub use layer::{
     Answer, CatalogEntry, EditRequest, InPlaceRequest, Layer, LayerKind, Outcome, OwnedRequest,
     ReplicaResult, Request, Source,
