@@ -144,10 +144,7 @@ pub fn run(args: ExplainArgs) -> karmada_interpreter::Result<ExitCode> {
             if let Some(d) = detail {
                 doc["run"] = d;
             }
-            println!(
-                "{}",
-                serde_json::to_string_pretty(&doc).unwrap_or_default()
-            );
+            println!("{}", serde_json::to_string_pretty(&doc).unwrap_or_default());
         }
         Output::Text => {
             println!("{}", describe(subject));
@@ -342,7 +339,11 @@ fn print_detail(d: &Value) {
     if let Some(v) = d.get("fallback") {
         println!(
             "  fallback verdict: {} ({}): {}",
-            if v["healthy"] == true { "healthy" } else { "unhealthy" },
+            if v["healthy"] == true {
+                "healthy"
+            } else {
+                "unhealthy"
+            },
             v["status"].as_str().unwrap_or_default(),
             v["reason"].as_str().unwrap_or_default()
         );
