@@ -371,7 +371,7 @@ fn print_detail(d: &Value) {
             for line in script["lines"].as_array().into_iter().flatten() {
                 println!(
                     "    {:>4}  {}",
-                    line["line"],
+                    line["line"].as_u64().unwrap_or_default(),
                     line["text"].as_str().unwrap_or_default()
                 );
             }
