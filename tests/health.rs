@@ -27,6 +27,21 @@ fn widget(file: &str) -> Value {
     karmada_interpreter::yaml::from_str(&text).unwrap()
 }
 
+/// Writes `text` to a fresh temporary file named `name`; the folder is
+/// removed by the caller.
+fn temp_file(name: &str, text: &str) -> (PathBuf, String) {
+    let dir = std::env::temp_dir().join(format!(
+        "health-test-{}-{}",
+        std::process::id(),
+        name.replace('.', "-")
+    ));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join(name);
+    std::fs::write(&file, text).unwrap();
+    let file = file.to_str().unwrap().to_owned();
+    (dir, file)
+}
+
 fn checks() -> ArgoCdHealth {
     ArgoCdHealth::from_dir(&root().join(CHECKS)).unwrap()
 }
@@ -51,8 +66,10 @@ fn test_runs_argo_cd_health_test_files() {
 
 #[test]
 fn a_wrong_expectation_fails_with_the_difference() {
+    // The checks of CHECKS, tests of another folder (its kind folder has a
+    // health_test.yaml only).
     let dir = "tests/data/health-checks-failing";
-    let out = cli(&["test", "--health-checks", dir, dir]);
+    let out = cli(&["test", "--health-checks", CHECKS, dir]);
     assert_eq!(out.status.code(), Some(1));
     let stdout = text(&out.stdout);
     assert!(
@@ -279,14 +296,11 @@ fn explain_shows_the_fallback_verdict_and_why(
 ) {
     object["apiVersion"] = json!("example.io/v1");
     object["kind"] = json!("Gizmo");
-    let dir = std::env::temp_dir().join(format!(
-        "health-fallback-{}-{status}-{healthy}",
-        std::process::id()
-    ));
-    std::fs::create_dir_all(&dir).unwrap();
-    let file = dir.join("gizmo.json");
-    std::fs::write(&file, object.to_string()).unwrap();
-    let file = file.to_str().unwrap();
+    let (dir, file) = temp_file(
+        &format!("gizmo-{status}-{healthy}.json"),
+        &object.to_string(),
+    );
+    let file = file.as_str();
     let out = cli(&[
         "explain",
         "--health-fallback",
@@ -332,32 +346,30 @@ fn explain_shows_the_fallback_verdict_and_why(
 
 // ---- explain ----
 
+/// `explain` of the documented example Workload with its customization.
+const EXPLAIN_WORKLOAD: [&str; 5] = [
+    "explain",
+    "-f",
+    "docs/examples/workload/customizations.yaml",
+    "--desired-file",
+    "tests/data/explain/workload.yaml",
+];
+
 #[test]
 fn explain_names_the_layer_of_every_operation_and_why_earlier_ones_do_not() {
-    let out = cli(&[
-        "explain",
-        "-f",
-        "docs/examples/workload/customizations.yaml",
-        "--desired-file",
-        "tests/data/explain/workload.yaml",
-    ]);
+    let out = cli(&EXPLAIN_WORKLOAD);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     insta::assert_snapshot!(text(&out.stdout));
 }
 
 #[test]
 fn explain_runs_one_operation_with_its_lua_lines() {
-    let out = cli(&[
-        "explain",
-        "-f",
-        "docs/examples/workload/customizations.yaml",
-        "--desired-file",
-        "tests/data/explain/workload.yaml",
-        "--operation",
-        "interpretreplica",
-        "-o",
-        "json",
-    ]);
+    let args = [
+        &EXPLAIN_WORKLOAD[..],
+        &["--operation", "interpretreplica", "-o", "json"],
+    ]
+    .concat();
+    let out = cli(&args);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     let doc: Value = serde_json::from_str(&text(&out.stdout)).unwrap();
     let run = &doc["run"];
@@ -387,15 +399,11 @@ fn explain_runs_one_operation_with_its_lua_lines() {
 #[test]
 fn explain_tells_a_version_mismatch_apart() {
     // The bundled HelmRelease customization matches v2beta1 only.
-    let dir = std::env::temp_dir().join(format!("explain-helmrelease-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let file = dir.join("hr.yaml");
-    std::fs::write(
-        &file,
+    let (dir, file) = temp_file(
+        "hr.yaml",
         "apiVersion: helm.toolkit.fluxcd.io/v2\nkind: HelmRelease\nmetadata: {name: r}\n",
-    )
-    .unwrap();
-    let out = cli(&["explain", "--observed-file", file.to_str().unwrap()]);
+    );
+    let out = cli(&["explain", "--observed-file", &file]);
     std::fs::remove_dir_all(&dir).unwrap();
     let stdout = text(&out.stdout);
     assert!(

@@ -41,42 +41,24 @@ struct Expected {
 }
 
 /// Every `health_test.yaml` under `paths` (files named directly count too),
-/// sorted.
+/// sorted: the case files [`crate::golden::discover`] finds with that name.
 pub fn test_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
-    fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> Result<()> {
-        let io = |source| Error::Io {
-            path: dir.to_owned(),
-            source,
-        };
-        for entry in std::fs::read_dir(dir).map_err(io)? {
-            let path = entry.map_err(io)?.path();
-            if path.is_dir() {
-                walk(&path, out)?;
-            } else if path.file_name().is_some_and(|n| n == HEALTH_TEST) {
-                out.push(path);
-            }
-        }
-        Ok(())
-    }
-    let mut out = Vec::new();
-    for path in paths {
-        if path.is_dir() {
-            walk(path, &mut out)?;
-        } else if path.file_name().is_some_and(|n| n == HEALTH_TEST) {
-            out.push(path.clone());
-        }
-    }
-    out.sort();
-    out.dedup();
-    Ok(out)
+    Ok(crate::golden::discover(paths)?
+        .into_iter()
+        .map(|f| f.path)
+        .filter(|p| p.file_name().is_some_and(|n| n == HEALTH_TEST))
+        .collect())
 }
 
 /// Whether `path` belongs to an Argo CD kind folder (a folder above it holds
-/// a `health.lua`, or Argo CD's resource actions, `actions/discovery.lua`):
-/// its YAML files are Argo CD's test objects and tests, not golden cases.
+/// a `health.lua` or a `health_test.yaml`, or Argo CD's resource actions,
+/// `actions/discovery.lua`): its YAML files are Argo CD's test objects and
+/// tests, not golden cases.
 pub fn in_check_folder(path: &Path) -> bool {
     path.ancestors().skip(1).any(|dir| {
-        dir.join(HEALTH_SCRIPT).is_file() || dir.join("actions").join("discovery.lua").is_file()
+        dir.join(HEALTH_SCRIPT).is_file()
+            || dir.join(HEALTH_TEST).is_file()
+            || dir.join("actions").join("discovery.lua").is_file()
     })
 }
 
