@@ -126,6 +126,8 @@ pub struct InterpreterBuilder {
     custom_layers: [Option<Arc<dyn Layer>>; 2],
     thirdparty: bool,
     native: bool,
+    health_checks: Option<std::path::PathBuf>,
+    health_fallback: bool,
 }
 
 impl Default for InterpreterBuilder {
@@ -136,6 +138,8 @@ impl Default for InterpreterBuilder {
             custom_layers: [None, None],
             thirdparty: true,
             native: true,
+            health_checks: None,
+            health_fallback: false,
         }
     }
 }
@@ -185,6 +189,23 @@ impl InterpreterBuilder {
         self
     }
 
+    /// Adds the Argo CD health-check layer: the `health.lua` checks of
+    /// `dir` (Argo CD's `<group>/<Kind>/health.lua` layout) answer
+    /// `InterpretHealth` for kinds no earlier layer serves (default: off;
+    /// see [`crate::health::argocd`]).
+    pub fn health_checks(mut self, dir: impl Into<std::path::PathBuf>) -> Self {
+        self.health_checks = Some(dir.into());
+        self
+    }
+
+    /// Whether the kstatus-style generic health answers `InterpretHealth`
+    /// for every kind no other layer serves (default: no; see
+    /// [`crate::health::fallback`]).
+    pub fn health_fallback(mut self, on: bool) -> Self {
+        self.health_fallback = on;
+        self
+    }
+
     /// Validates and loads everything into a chain.
     pub fn build(self) -> Result<Interpreter> {
         let mut layers: Vec<Arc<dyn Layer>> = Vec::new();
@@ -210,6 +231,12 @@ impl InterpreterBuilder {
         }
         if self.native {
             layers.push(karmada_interpreter_native::layer());
+        }
+        if let Some(dir) = &self.health_checks {
+            layers.push(Arc::new(crate::health::ArgoCdHealth::from_dir(dir)?));
+        }
+        if self.health_fallback {
+            layers.push(Arc::new(crate::health::HealthFallback));
         }
         Ok(Interpreter(Chain::new(layers)))
     }

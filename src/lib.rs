@@ -23,6 +23,7 @@ pub use karmada_interpreter_lint as lint;
 #[cfg(feature = "cluster")]
 pub mod cluster;
 pub mod golden;
+pub mod health;
 pub mod interpreter;
 pub mod prelude;
 

@@ -235,6 +235,18 @@ fn readme_fixtures(dir: &std::path::Path) {
     let root = PathBuf::from(crate::support::ROOT);
     #[cfg(unix)]
     std::os::unix::fs::symlink(root.join("thirdparty"), dir.join("thirdparty")).unwrap();
+    // An Argo CD-format health-check folder (the project's own fixture).
+    #[cfg(unix)]
+    std::os::unix::fs::symlink(
+        root.join("tests/data/health-checks"),
+        dir.join("resource_customizations"),
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("obj.yaml"),
+        "apiVersion: example.io/v1\nkind: Widget\nmetadata: {name: w, namespace: shop, generation: 2}\nstatus: {observedGeneration: 1}\n",
+    )
+    .unwrap();
     std::fs::write(
         dir.join("my-customizations.yaml"),
         r#"apiVersion: config.karmada.io/v1alpha1

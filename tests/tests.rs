@@ -16,6 +16,7 @@ mod cluster_cli;
 mod docs_consistency;
 mod fuzz_properties;
 mod golden_runner;
+mod health;
 mod karmada_corpora;
 mod library_consumer;
 mod lua_engine;

@@ -68,7 +68,6 @@ fn a_user_customization_overrides_a_bundled_kind_per_operation() {
     assert_eq!(replicas.served_by.layer, LayerKind::Thirdparty);
 }
 
-
 #[test]
 fn every_bundled_kind_is_listed() {
     let chain = Interpreter::default();
@@ -77,7 +76,9 @@ fn every_bundled_kind_is_listed() {
     // Every `thirdparty/<group>/<version>/<Kind>/customizations.yaml` is
     // embedded: Karmada's 27 kinds and the ones bundled beyond its catalogue.
     let root = Path::new(crate::support::ROOT).join("thirdparty");
-    let on_disk = karmada_interpreter_layout::customization_files(&root).unwrap().len();
+    let on_disk = karmada_interpreter_layout::customization_files(&root)
+        .unwrap()
+        .len();
     assert_eq!(kinds.len(), on_disk, "{kinds:?}");
     assert!(kinds.len() >= 27 + 24, "{kinds:?}");
     for path in kinds {

@@ -68,9 +68,39 @@ pub struct ChainArgs {
     pub(crate) webhook_configs: Vec<PathBuf>,
     #[command(flatten)]
     pub(crate) cluster: cluster::ClusterArgs,
+    /// A folder of Argo CD health checks (`<group>/<Kind>/health.lua`, Argo
+    /// CD's layout): they answer InterpretHealth for kinds no other layer
+    /// serves. With `test`, the folders' `health_test.yaml` tests run too.
+    #[arg(long = "health-checks", value_name = "DIR")]
+    pub(crate) health_checks: Option<PathBuf>,
+    /// Answer InterpretHealth for every kind no other layer serves with
+    /// kstatus-style generic rules (deletion, observedGeneration,
+    /// Ready/Reconciling/Stalled conditions) instead of leaving it unserved.
+    #[arg(long)]
+    pub(crate) health_fallback: bool,
 }
 
 impl ChainArgs {
+    /// `builder` with the opt-in health layers these flags ask for.
+    pub fn with_health(
+        &self,
+        builder: karmada_interpreter::interpreter::InterpreterBuilder,
+    ) -> karmada_interpreter::interpreter::InterpreterBuilder {
+        let builder = match &self.health_checks {
+            Some(dir) => builder.health_checks(dir),
+            None => builder,
+        };
+        builder.health_fallback(self.health_fallback)
+    }
+
+    /// `backend` with the opt-in health layers these flags ask for.
+    pub fn health_backend(
+        &self,
+        backend: karmada_interpreter::golden::ChainBackend,
+    ) -> karmada_interpreter::golden::ChainBackend {
+        backend.with_health(self.health_checks.clone(), self.health_fallback)
+    }
+
     pub fn load(
         &self,
     ) -> karmada_interpreter::Result<(

@@ -319,8 +319,12 @@ fn human(ns: u64) -> String {
 pub fn run(args: BenchArgs) -> Result<ExitCode> {
     let (customizations, webhooks) = args.chain.load()?;
     let paths = args.paths;
-    let backend = ChainBackend::new(customizations.clone(), webhooks.clone());
-    let chains_backend = ChainBackend::new(customizations, webhooks);
+    let backend = args
+        .chain
+        .health_backend(ChainBackend::new(customizations.clone(), webhooks.clone()));
+    let chains_backend = args
+        .chain
+        .health_backend(ChainBackend::new(customizations, webhooks));
     let runner = Runner::new(backend);
     let mut chains: HashMap<Option<PathBuf>, Interpreter> = HashMap::new();
     let mut timings = Vec::new();

@@ -4,7 +4,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-use crate::{bench, check, init, lint, list, run, serve, test};
+use crate::{bench, check, explain, init, lint, list, run, serve, test};
 
 /// Karmada's resource interpreter: native built-ins, Lua customizations,
 /// webhooks and golden-case conformance.
@@ -46,6 +46,11 @@ enum Command {
     /// Retain get their object handed over) and from the inputs' JSON bytes
     /// to the result, checking each result still matches the case's output.
     Bench(bench::BenchArgs),
+    /// Show the chain's decision for an object: for each of the eight
+    /// operations which layer answers and why each earlier layer does not;
+    /// with --operation, that operation's inputs, answer, time and the Lua
+    /// lines that ran (text, or `-o json`).
+    Explain(Box<explain::ExplainArgs>),
     /// Print a shell completion script (bash, zsh or fish) on stdout.
     Completions(CompletionsArgs),
 }
@@ -92,6 +97,7 @@ pub fn run(cli: Cli) -> karmada_interpreter::Result<ExitCode> {
         Command::Init(args) => init::run(args),
         Command::Completions(args) => Ok(completions(args)),
         Command::Bench(args) => bench::run(args),
+        Command::Explain(args) => explain::run(*args),
         Command::Lint(args) => lint::run(args).or_else(|e| {
             eprintln!("error: {e}");
             Ok(ExitCode::from(2))

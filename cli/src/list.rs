@@ -14,7 +14,9 @@ pub struct ListArgs {
 
 pub fn run(args: ListArgs) -> karmada_interpreter::Result<ExitCode> {
     let (customizations, webhooks) = args.chain.load()?;
-    let chain = Interpreter::builder()
+    let chain = args
+        .chain
+        .with_health(Interpreter::builder())
         .customizations(customizations)
         .webhook_configurations(webhooks)
         .build()?;

@@ -6,6 +6,7 @@ mod bench;
 mod check;
 mod cli;
 mod cluster;
+mod explain;
 mod init;
 mod lint;
 mod list;

@@ -11,6 +11,38 @@ use karmada_interpreter::lua::Coverage;
 
 use crate::args::ChainArgs;
 
+/// `test --health-checks DIR PATH...`: Argo CD's `health_test.yaml` tests
+/// under the paths, and the golden cases outside Argo CD kind folders.
+mod health_catalogue {
+    use std::path::{Path, PathBuf};
+
+    use karmada_interpreter::golden::{discover, Report, Runner};
+    use karmada_interpreter::health::{catalogue, ArgoCdHealth};
+
+    pub fn run(
+        runner: &Runner,
+        dir: &Path,
+        paths: &[PathBuf],
+    ) -> karmada_interpreter::Result<Report> {
+        let tests = catalogue::test_files(paths)?;
+        let golden: Vec<PathBuf> = discover(paths)?
+            .into_iter()
+            .map(|f| f.path)
+            .filter(|p| !catalogue::in_check_folder(p))
+            .collect();
+        let mut report = if golden.is_empty() && !tests.is_empty() {
+            Report::default()
+        } else {
+            runner.run(&golden)?
+        };
+        if !tests.is_empty() {
+            let layer = ArgoCdHealth::from_dir(dir)?;
+            report.cases.extend(catalogue::run(&layer, &tests));
+        }
+        Ok(report)
+    }
+}
+
 #[derive(Debug, clap::Args)]
 pub struct TestArgs {
     /// Case files or directories; default: the bundled cases embedded in the
@@ -53,7 +85,9 @@ pub fn run(args: TestArgs) -> karmada_interpreter::Result<ExitCode> {
     // protocol checks) and the others are skipped: this tests a webhook.
     let coverage = (args.coverage || args.coverage_out.is_some()).then(Coverage::default);
     let runner = if webhooks.is_empty() {
-        let backend = ChainBackend::new(customizations, Vec::new());
+        let backend = args
+            .chain
+            .health_backend(ChainBackend::new(customizations, Vec::new()));
         Runner::new(match &coverage {
             Some(c) => backend.with_coverage(c.clone()),
             None => backend,
@@ -77,6 +111,8 @@ pub fn run(args: TestArgs) -> karmada_interpreter::Result<ExitCode> {
             eprintln!("{note}");
         }
         runner.run_texts(&bundled)?
+    } else if let Some(dir) = &args.chain.health_checks {
+        health_catalogue::run(&runner, dir, &paths)?
     } else {
         runner.run(&paths)?
     };

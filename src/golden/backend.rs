@@ -51,6 +51,8 @@ pub struct ChainBackend {
     customizations: Vec<ResourceInterpreterCustomization>,
     webhooks: Vec<ResourceInterpreterWebhookConfiguration>,
     coverage: Option<crate::lua::Coverage>,
+    /// The opt-in health layers: Argo CD checks folder, fallback.
+    health: (Option<PathBuf>, bool),
     chains: Mutex<HashMap<Option<PathBuf>, Arc<Result<Interpreter>>>>,
 }
 
@@ -64,8 +66,16 @@ impl ChainBackend {
             customizations,
             webhooks,
             coverage: None,
+            health: (None, false),
             chains: Mutex::default(),
         }
+    }
+
+    /// The same backend with the opt-in health layers: Argo CD health
+    /// checks from `checks` and the kstatus-style `fallback`.
+    pub fn with_health(mut self, checks: Option<PathBuf>, fallback: bool) -> Self {
+        self.health = (checks, fallback);
+        self
     }
 
     /// The same backend, recording which lines of the declarative
@@ -89,8 +99,13 @@ impl ChainBackend {
             }
             _ => Interpreter::builder().customizations(customizations),
         };
+        let builder = match &self.health.0 {
+            Some(dir) => builder.health_checks(dir),
+            None => builder,
+        };
         builder
             .webhook_configurations(self.webhooks.clone())
+            .health_fallback(self.health.1)
             .build()
     }
 

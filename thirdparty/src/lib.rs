@@ -47,6 +47,12 @@ pub fn layer() -> Arc<dyn Layer> {
         .clone()
 }
 
+/// A thirdparty layer of its own (not the shared one) recording which lines
+/// of the bundled scripts run (`explain`).
+pub fn layer_with_coverage(coverage: karmada_interpreter_declarative::Coverage) -> Arc<dyn Layer> {
+    Arc::new(LuaLayer::bundled(load().0).with_coverage(coverage))
+}
+
 #[cfg(test)]
 mod tests {
     #[test]

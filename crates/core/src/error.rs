@@ -62,6 +62,19 @@ pub enum Error {
         source: Box<dyn std::error::Error + Send + Sync + 'static>,
     },
 
+    /// A health check cannot tell whether the object is healthy (Argo CD's
+    /// `Unknown`, or no status at all): Karmada records such an object's
+    /// health as Unknown.
+    #[error("health check {check:?} on {object}: {reason}")]
+    HealthUnknown {
+        /// The check (`<group>/<Kind>/health.lua` of the folder).
+        check: String,
+        /// `Kind namespace/name` of the object.
+        object: String,
+        /// What the check answered.
+        reason: String,
+    },
+
     /// A configuration document (customization, webhook configuration) is invalid.
     #[error("{source_name}: {message}")]
     Config {

@@ -47,6 +47,17 @@ impl Coverage {
             .unwrap_or_default()
     }
 
+    /// Every script that ran, with the lines that ran (1-based), by text.
+    pub fn scripts(&self) -> Vec<(String, BTreeSet<usize>)> {
+        let mut out: Vec<(String, BTreeSet<usize>)> = self
+            .hits
+            .lock()
+            .map(|h| h.iter().map(|(k, v)| (k.to_string(), v.clone())).collect())
+            .unwrap_or_default();
+        out.sort();
+        out
+    }
+
     /// Credits the lines a state noted to `script`.
     pub(crate) fn credit(&self, script: &Arc<str>, noted: &LineNotes) {
         let lines = noted.take();

@@ -226,16 +226,42 @@ impl Vm {
         args: MultiValue,
         timeout: Duration,
     ) -> Result<MultiValue, ScriptError> {
+        self.invoke(script, Entry::Function, function, args, timeout)
+    }
+
+    /// Runs the top-level code of `script` with the global `global` set to
+    /// `value` and returns what the top level returns (Argo CD's
+    /// `health.lua` form).
+    pub(crate) fn call_top(
+        &mut self,
+        script: &Script,
+        global: &'static str,
+        value: LuaValue,
+        timeout: Duration,
+    ) -> Result<MultiValue, ScriptError> {
+        let mut args = MultiValue::with_capacity(1);
+        args.push_back(value);
+        self.invoke(script, Entry::TopLevel, global, args, timeout)
+    }
+
+    fn invoke(
+        &mut self,
+        script: &Script,
+        entry: Entry,
+        name: &'static str,
+        args: MultiValue,
+        timeout: Duration,
+    ) -> Result<MultiValue, ScriptError> {
         let chunk = self.chunk(script)?;
-        let name = match self.names.get(function) {
+        let name = match self.names.get(name) {
             Some(s) => s.clone(),
             None => {
                 let s = self
                     .sandbox
                     .lua
-                    .create_string(function)
+                    .create_string(name)
                     .map_err(|e| ScriptError::Runtime(lua_message(&e)))?;
-                self.names.insert(function, s.clone());
+                self.names.insert(name, s.clone());
                 s
             }
         };
@@ -245,7 +271,11 @@ impl Vm {
         all.extend(args);
         self.sandbox.refusal.take();
         self.sandbox.deadline.set(timeout);
-        let result = self.sandbox.run.call::<MultiValue>(all);
+        let runner = match entry {
+            Entry::Function => &self.sandbox.run,
+            Entry::TopLevel => &self.sandbox.top,
+        };
+        let result = runner.call::<MultiValue>(all);
         let expired = self.sandbox.deadline.expired();
         self.sandbox.deadline.clear();
         if let Some((coverage, notes)) = &self.coverage {
@@ -259,6 +289,14 @@ impl Vm {
             error
         })
     }
+}
+
+/// How a script is entered: through a global function its top level
+/// defines (Karmada), or its top level itself (Argo CD).
+#[derive(Clone, Copy)]
+enum Entry {
+    Function,
+    TopLevel,
 }
 
 /// Compiles a script as a text chunk named `<string>` (binary chunks are
@@ -307,7 +345,7 @@ impl Engine {
     }
 
     /// The same engine, recording line coverage into `coverage`.
-    pub(crate) fn with_coverage(self, coverage: Coverage) -> Self {
+    pub fn with_coverage(self, coverage: Coverage) -> Self {
         Self {
             pool: Mutex::new(Vec::new()),
             limits: self.limits,

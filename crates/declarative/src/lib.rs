@@ -50,6 +50,7 @@ mod osdate;
 mod pattern;
 mod sandbox;
 mod text;
+mod toplevel;
 pub mod validate;
 
 use std::collections::{BTreeMap, HashMap};
@@ -60,6 +61,7 @@ use serde_json::Value;
 
 pub use coverage::Coverage;
 pub use engine::{compile_check, Engine, Limits, Script, ScriptError};
+pub use toplevel::{run_top_level, TopLevelResult};
 
 use crate::api::{
     AggregatedStatusItem, DependentObjectReference, InterpreterOperation,

@@ -318,4 +318,14 @@ local function probe(chunk, name)
   return type(rawget(env, name))
 end
 
-return run, probe
+-- One run of a script whose top level is the whole check (Argo CD's
+-- health.lua): fresh environment with the global `name` set to `value`, the
+-- top-level code's results returned.
+local function run_top(chunk, name, value)
+  local env = newenv()
+  env[name] = value
+  setfenv(chunk, env)
+  return chunk()
+end
+
+return run, probe, run_top

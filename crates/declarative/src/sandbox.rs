@@ -60,6 +60,8 @@ pub(crate) struct Sandbox {
     pub lua: Lua,
     pub run: Function,
     pub probe: Function,
+    /// Runs a script's top-level code with one global set (`run_top`).
+    pub top: Function,
     pub deadline: Deadline,
     /// The message of the last sandbox refusal of the current run (set by
     /// the prelude through `H.refused` just before it raises the error).
@@ -339,7 +341,7 @@ pub(crate) fn build(
     install_patterns(&lua, &h, &deadline)?;
     h.set("kube", super::kube::module(&lua)?)?;
 
-    let (run, probe): (Function, Function) = lua
+    let (run, probe, top): (Function, Function, Function) = lua
         .load(PRELUDE)
         .set_name("=prelude")
         .set_mode(mlua::chunk::ChunkMode::Text)
@@ -395,6 +397,7 @@ pub(crate) fn build(
         lua,
         run,
         probe,
+        top,
         deadline,
         refusal,
     })

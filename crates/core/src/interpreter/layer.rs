@@ -12,8 +12,10 @@ use crate::api::{
 };
 use crate::error::Result;
 
-/// The four layers, in the order the chain consults them, named as Karmada
-/// names its interpreters (declarative, webhook, thirdparty, native).
+/// The layers, in the order the chain consults them: Karmada's four, named as
+/// Karmada names its interpreters (declarative, webhook, thirdparty,
+/// native), then the two opt-in health layers after them (argocd, fallback;
+/// see `docs/health.md`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum LayerKind {
     /// User `ResourceInterpreterCustomization` objects: Lua scripts
@@ -26,15 +28,24 @@ pub enum LayerKind {
     Thirdparty,
     /// Native Rust built-ins (`builtin/`, crate `karmada-interpreter-native`).
     Native,
+    /// Opt-in: Argo CD-format `health.lua` checks from a folder, for
+    /// `InterpretHealth` of kinds no earlier layer serves (module
+    /// [`crate::health::argocd`]).
+    ArgoCd,
+    /// Opt-in: kstatus-style generic health rules for every kind no earlier
+    /// layer serves (module [`crate::health::fallback`]).
+    Fallback,
 }
 
 impl LayerKind {
     /// Every layer, in consultation order.
-    pub const ALL: [LayerKind; 4] = [
+    pub const ALL: [LayerKind; 6] = [
         Self::Declarative,
         Self::Webhook,
         Self::Thirdparty,
         Self::Native,
+        Self::ArgoCd,
+        Self::Fallback,
     ];
 
     /// Lower-case name used in output and docs: the variant's name.
@@ -44,6 +55,8 @@ impl LayerKind {
             Self::Webhook => "webhook",
             Self::Thirdparty => "thirdparty",
             Self::Native => "native",
+            Self::ArgoCd => "argocd",
+            Self::Fallback => "fallback",
         }
     }
 }
@@ -361,7 +374,17 @@ mod tests {
     #[test]
     fn printed_names_are_karmadas_and_match_the_variants() {
         let names: Vec<&str> = LayerKind::ALL.iter().map(|k| k.as_str()).collect();
-        assert_eq!(names, ["declarative", "webhook", "thirdparty", "native"]);
+        assert_eq!(
+            names,
+            [
+                "declarative",
+                "webhook",
+                "thirdparty",
+                "native",
+                "argocd",
+                "fallback"
+            ]
+        );
         for kind in LayerKind::ALL {
             assert_eq!(format!("{kind:?}").to_lowercase(), kind.to_string());
         }

@@ -19,14 +19,18 @@
 //!   runner and the webhook SDK.
 //! - `object`: object identity (gvk, `Kind namespace/name`).
 //! - `typed`: [`Typed`] objects (k8s-openapi, `kube` dynamic objects).
+//! - `explain`: [`Chain::decisions`], which layer serves a (kind,
+//!   operation) and why each earlier one does not ([`LayerDecision`]).
 
 mod chain;
+mod explain;
 mod layer;
 mod object;
 mod operation;
 mod typed;
 
 pub use chain::{Chain, EditedObject};
+pub use explain::{segment_match, LayerDecision};
 pub use layer::{
     Answer, CatalogEntry, EditRequest, InPlaceRequest, Layer, LayerKind, Outcome, OwnedRequest,
     ReplicaResult, Request, Source,

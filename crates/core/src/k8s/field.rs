@@ -41,7 +41,7 @@ pub(crate) fn type_name(value: &Value) -> &'static str {
 }
 
 /// "a string", "an array", ... for messages about a JSON value of the wrong type.
-pub(crate) fn type_phrase(v: &Value) -> &'static str {
+pub fn type_phrase(v: &Value) -> &'static str {
     match v {
         Value::Null => "null",
         Value::Bool(_) => "a boolean",

@@ -1,0 +1,380 @@
+//! `karmada-interpreter explain`: which layer answers each operation for an
+//! object and why the earlier layers do not; for one operation, its inputs,
+//! answer, time and the Lua lines that ran.
+
+use std::process::ExitCode;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use karmada_interpreter::api::InterpreterOperation;
+use karmada_interpreter::health::{fallback, ArgoCdHealth};
+use karmada_interpreter::interpreter::{
+    describe, gvk_of, results, Inputs, Layer, LayerDecision, LayerKind, Request, Source,
+};
+use karmada_interpreter::load::Loader;
+use karmada_interpreter::lua::{Coverage, LuaLayer};
+use karmada_interpreter::{Error, Interpreter};
+use serde_json::{json, Value};
+
+use crate::args::ChainArgs;
+
+/// Output formats of `explain`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Output {
+    /// Readable text.
+    Text,
+    /// One JSON document.
+    Json,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct ExplainArgs {
+    #[command(flatten)]
+    chain: ChainArgs,
+    /// The desired object (YAML or JSON): a file, a directory or pattern
+    /// holding one object, or `-` for standard input.
+    #[arg(long, value_name = "FILE")]
+    desired_file: Option<String>,
+    /// The observed object, as --desired-file.
+    #[arg(long, value_name = "FILE")]
+    observed_file: Option<String>,
+    /// Aggregated status items, for --operation AggregateStatus.
+    #[arg(long, value_name = "FILE")]
+    status_file: Option<String>,
+    /// Replica count, for --operation ReviseReplica.
+    #[arg(long, default_value_t = 0)]
+    desired_replica: i32,
+    /// Run this operation (case-insensitive) and show its inputs, answer,
+    /// time and, for Lua, the script lines that ran.
+    #[arg(long)]
+    operation: Option<String>,
+    /// Output format.
+    #[arg(long, short = 'o', value_enum, default_value_t = Output::Text)]
+    output: Output,
+}
+
+/// Calls timed after the first (median reported).
+const TIMED_CALLS: usize = 9;
+
+fn config(flag: &str, message: impl Into<String>) -> Error {
+    Error::Config {
+        source_name: flag.to_owned(),
+        message: message.into(),
+    }
+}
+
+pub fn run(args: ExplainArgs) -> karmada_interpreter::Result<ExitCode> {
+    let (customizations, webhooks) = args.chain.load()?;
+    let chain = args
+        .chain
+        .with_health(Interpreter::builder())
+        .customizations(customizations.clone())
+        .webhook_configurations(webhooks)
+        .build()?;
+    let mut loader = Loader::new();
+    let mut object = |flag: &str, value: Option<&str>| {
+        value
+            .map(|f| loader.object(flag, f))
+            .transpose()
+            .map_err(|source| Error::Load {
+                what: format!("fail to read {flag}"),
+                source,
+            })
+    };
+    let desired = object("--desired-file", args.desired_file.as_deref())?;
+    let observed = object("--observed-file", args.observed_file.as_deref())?;
+    let items = args
+        .status_file
+        .as_deref()
+        .map(|f| loader.status_items("--status-file", f))
+        .transpose()
+        .map_err(|source| Error::Load {
+            what: "fail to read --status-file".to_owned(),
+            source,
+        })?;
+    let Some(subject) = desired.as_ref().or(observed.as_ref()) else {
+        return Err(config(
+            "--desired-file/--observed-file",
+            "explain needs an object: give --desired-file or --observed-file",
+        ));
+    };
+    let gvk = gvk_of(subject);
+
+    let table: Vec<(InterpreterOperation, Vec<LayerDecision>)> = InterpreterOperation::ALL
+        .iter()
+        .map(|op| (*op, chain.decisions(&gvk, *op)))
+        .collect();
+
+    let detail = match args.operation.as_deref() {
+        None => None,
+        Some(name) => {
+            let op = InterpreterOperation::parse_case_insensitive(name)
+                .map_err(|e| config("--operation", e.to_string()))?;
+            let inputs = Inputs {
+                desired: desired.as_ref(),
+                observed: observed.as_ref(),
+                replicas: i64::from(args.desired_replica),
+                status_items: items.as_deref(),
+            };
+            let request = inputs.request(op).map_err(Error::from)?;
+            Some(detail(&chain, &args, customizations, op, &request)?)
+        }
+    };
+
+    match args.output {
+        Output::Json => {
+            let operations: Vec<Value> = table
+                .iter()
+                .map(|(op, decisions)| {
+                    json!({
+                        "operation": op.to_string(),
+                        "answeredBy": decisions.last().and_then(|d| d.serves.clone()),
+                        "layers": decisions,
+                    })
+                })
+                .collect();
+            let mut doc = json!({
+                "object": {
+                    "apiVersion": subject.get("apiVersion").cloned().unwrap_or(Value::Null),
+                    "kind": gvk.kind,
+                    "name": describe(subject),
+                },
+                "operations": operations,
+            });
+            if let Some(d) = detail {
+                doc["run"] = d;
+            }
+            println!("{}", serde_json::to_string_pretty(&doc).unwrap_or_default());
+        }
+        Output::Text => {
+            println!("{}", describe(subject));
+            for (op, decisions) in &table {
+                match decisions.last().and_then(|d| d.serves.as_ref()) {
+                    Some(source) => println!("{op}: {source}"),
+                    None => println!("{op}: not served (no layer serves it)"),
+                }
+                for d in decisions.iter().filter(|d| d.serves.is_none()) {
+                    println!("    {}: {}", d.layer, d.reason);
+                }
+            }
+            if let Some(d) = detail {
+                print_detail(&d);
+            }
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Runs one operation: inputs, answer (or error), time, and the Lua lines.
+fn detail(
+    chain: &Interpreter,
+    args: &ExplainArgs,
+    customizations: Vec<karmada_interpreter::api::ResourceInterpreterCustomization>,
+    op: InterpreterOperation,
+    request: &Request<'_>,
+) -> karmada_interpreter::Result<Value> {
+    let object = request.object();
+    let started = Instant::now();
+    let answer = chain.interpret(request);
+    let first = started.elapsed();
+    let mut times: Vec<Duration> = (0..TIMED_CALLS)
+        .map(|_| {
+            let t = Instant::now();
+            let _ = chain.interpret(request);
+            t.elapsed()
+        })
+        .collect();
+    times.sort();
+    let median = times[TIMED_CALLS / 2];
+
+    let mut inputs = serde_json::Map::new();
+    match request {
+        Request::Retain { desired, observed } => {
+            inputs.insert("desiredObj".into(), (*desired).clone());
+            inputs.insert("observedObj".into(), (*observed).clone());
+        }
+        Request::ReviseReplica { object, replicas } => {
+            inputs.insert("desiredObj".into(), (*object).clone());
+            inputs.insert("desiredReplica".into(), json!(replicas));
+        }
+        Request::AggregateStatus { object, items } => {
+            inputs.insert("desiredObj".into(), (*object).clone());
+            inputs.insert(
+                "statusItems".into(),
+                serde_json::to_value(items).unwrap_or(Value::Null),
+            );
+        }
+        Request::InterpretStatus { object } | Request::InterpretHealth { object } => {
+            inputs.insert("observedObj".into(), (*object).clone());
+        }
+        Request::InterpretReplica { object }
+        | Request::InterpretComponent { object }
+        | Request::InterpretDependency { object } => {
+            inputs.insert("desiredObj".into(), (*object).clone());
+        }
+    }
+
+    let mut out = json!({
+        "operation": op.to_string(),
+        "inputs": inputs,
+        "timeMicros": {
+            "firstCall": first.as_secs_f64() * 1e6,
+            "medianOfNext": median.as_secs_f64() * 1e6,
+            "calls": TIMED_CALLS,
+        },
+    });
+    match answer {
+        Ok(answer) => {
+            out["servedBy"] = json!(answer.served_by);
+            let source = answer.served_by.clone();
+            out["answer"] = Value::Object(
+                results(answer.value)
+                    .into_iter()
+                    .map(|(k, v)| (k.to_owned(), v))
+                    .collect(),
+            );
+            if source.layer == LayerKind::Fallback {
+                out["fallback"] = json!(fallback::evaluate(object)?);
+            }
+            if let Some(traced) = traced_layer(args, customizations, &source)? {
+                if let Some(argocd) = &traced.argocd {
+                    out["argocd"] = json!(argocd.status(object)?);
+                }
+                // The traced run repeats the answer with the line hook on
+                // (not timed).
+                let _ = traced.layer.interpret(request);
+                out["lua"] = Value::Array(
+                    traced
+                        .coverage
+                        .scripts()
+                        .into_iter()
+                        .map(|(script, lines)| {
+                            let text: Vec<&str> = script.lines().collect();
+                            json!({
+                                "source": source.name,
+                                "lines": lines.iter().map(|n| json!({
+                                    "line": n,
+                                    "text": text.get(n - 1).map_or("", |l| l.trim_end()),
+                                })).collect::<Vec<_>>(),
+                            })
+                        })
+                        .collect(),
+                );
+            }
+        }
+        Err(e) => out["error"] = Value::String(e.to_string()),
+    }
+    Ok(out)
+}
+
+/// A layer of the same kind as `source`'s recording the Lua lines it runs
+/// (declarative, thirdparty, argocd); the Argo CD layer also reads its full
+/// status.
+struct Traced {
+    layer: Arc<dyn Layer>,
+    argocd: Option<Arc<ArgoCdHealth>>,
+    coverage: Coverage,
+}
+
+fn traced_layer(
+    args: &ExplainArgs,
+    customizations: Vec<karmada_interpreter::api::ResourceInterpreterCustomization>,
+    source: &Source,
+) -> karmada_interpreter::Result<Option<Traced>> {
+    let coverage = Coverage::default();
+    let (layer, argocd): (Arc<dyn Layer>, _) = match source.layer {
+        LayerKind::Declarative => (
+            Arc::new(LuaLayer::customizations(customizations)?.with_coverage(coverage.clone())),
+            None,
+        ),
+        LayerKind::Thirdparty => (
+            karmada_interpreter::thirdparty::layer_with_coverage(coverage.clone()),
+            None,
+        ),
+        LayerKind::ArgoCd => {
+            let Some(dir) = &args.chain.health_checks else {
+                return Ok(None);
+            };
+            let layer = Arc::new(ArgoCdHealth::from_dir(dir)?.with_coverage(coverage.clone()));
+            (layer.clone() as Arc<dyn Layer>, Some(layer))
+        }
+        _ => return Ok(None),
+    };
+    Ok(Some(Traced {
+        layer,
+        argocd,
+        coverage,
+    }))
+}
+
+fn print_detail(d: &Value) {
+    println!();
+    println!("{}:", d["operation"].as_str().unwrap_or_default());
+    if let Some(inputs) = d["inputs"].as_object() {
+        println!("  inputs:");
+        for (name, value) in inputs {
+            let shown = match value {
+                Value::Object(_) => describe(value),
+                other => other.to_string(),
+            };
+            println!("    {name}: {shown}");
+        }
+    }
+    if let Some(source) = d.get("servedBy") {
+        println!(
+            "  served by: {} ({})",
+            source["layer"].as_str().unwrap_or_default(),
+            source["name"].as_str().unwrap_or_default()
+        );
+    }
+    if let Some(answer) = d.get("answer").and_then(Value::as_object) {
+        println!("  answer:");
+        for (name, value) in answer {
+            println!("    {name}: {value}");
+        }
+    }
+    if let Some(error) = d.get("error").and_then(Value::as_str) {
+        println!("  error: {error}");
+    }
+    if let Some(v) = d.get("fallback") {
+        println!(
+            "  fallback verdict: {} ({}): {}",
+            if v["healthy"] == true {
+                "healthy"
+            } else {
+                "unhealthy"
+            },
+            v["status"].as_str().unwrap_or_default(),
+            v["reason"].as_str().unwrap_or_default()
+        );
+    }
+    if let Some(v) = d.get("argocd") {
+        println!(
+            "  argo cd status: {} ({})",
+            v["status"].as_str().unwrap_or_default(),
+            v["message"].as_str().unwrap_or_default()
+        );
+    }
+    let t = &d["timeMicros"];
+    println!(
+        "  time: {:.1} µs first call, {:.1} µs median of the next {}",
+        t["firstCall"].as_f64().unwrap_or_default(),
+        t["medianOfNext"].as_f64().unwrap_or_default(),
+        t["calls"]
+    );
+    if let Some(scripts) = d.get("lua").and_then(Value::as_array) {
+        for script in scripts {
+            println!(
+                "  lua lines that ran ({}):",
+                script["source"].as_str().unwrap_or_default()
+            );
+            for line in script["lines"].as_array().into_iter().flatten() {
+                println!(
+                    "    {:>4}  {}",
+                    line["line"].as_u64().unwrap_or_default(),
+                    line["text"].as_str().unwrap_or_default()
+                );
+            }
+        }
+    }
+}
