@@ -56,6 +56,9 @@ pub enum Error {
         /// What failed, with the Lua message.
         #[source]
         source: crate::lua::ScriptError,
+        /// Where in the script it failed, for people (the message above
+        /// is Karmada's text, kept as it goes on the wire).
+        at: crate::lua::ScriptPoint,
     },
 
     /// An interpreter webhook failed or answered badly.

@@ -6,6 +6,7 @@ mod cluster;
 mod init;
 mod lint;
 mod list;
+mod locate;
 mod run;
 mod serve;
 mod test;

@@ -53,7 +53,8 @@ pub fn run(args: TestArgs) -> karmada_interpreter::Result<ExitCode> {
     // protocol checks) and the others are skipped: this tests a webhook.
     let coverage = (args.coverage || args.coverage_out.is_some()).then(Coverage::default);
     let runner = if webhooks.is_empty() {
-        let backend = ChainBackend::new(customizations, Vec::new());
+        let backend = ChainBackend::new(customizations, Vec::new())
+            .with_files(args.chain.files.paths()?);
         Runner::new(match &coverage {
             Some(c) => backend.with_coverage(c.clone()),
             None => backend,

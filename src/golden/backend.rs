@@ -37,6 +37,13 @@ pub trait Backend: Send + Sync {
 
     /// Runs the case's operation (only called when [`Backend::skip_reason`] is `None`).
     fn produce(&self, file: &CaseFile, case: &GoldenCase) -> Produced;
+
+    /// The customization files whose scripts serve `file`'s cases (so that
+    /// script failures can be shown at their place): by default the one
+    /// next to the case file in Karmada's layout.
+    fn customization_files(&self, file: &CaseFile) -> Vec<PathBuf> {
+        file.customization.iter().cloned().collect()
+    }
 }
 
 /// Why a webhook-only case is skipped by the chain.
@@ -52,6 +59,7 @@ pub struct ChainBackend {
     webhooks: Vec<ResourceInterpreterWebhookConfiguration>,
     coverage: Option<crate::lua::Coverage>,
     chains: Mutex<HashMap<Option<PathBuf>, Arc<Result<Interpreter>>>>,
+    files: Vec<PathBuf>,
 }
 
 impl ChainBackend {
@@ -65,7 +73,15 @@ impl ChainBackend {
             webhooks,
             coverage: None,
             chains: Mutex::default(),
+            files: Vec::new(),
         }
+    }
+
+    /// The same backend, knowing the files `customizations` came from (so
+    /// that script failures are shown at their place in them).
+    pub fn with_files(mut self, files: Vec<PathBuf>) -> Self {
+        self.files = files;
+        self
     }
 
     /// The same backend, recording which lines of the declarative
@@ -110,6 +126,12 @@ impl Backend for ChainBackend {
 
     fn skip_reason(&self, file: &CaseFile, _: &GoldenCase) -> Option<String> {
         is_webhook_only(&file.path).then(|| WEBHOOK_ONLY_REASON.to_owned())
+    }
+
+    fn customization_files(&self, file: &CaseFile) -> Vec<PathBuf> {
+        let mut files = self.files.clone();
+        files.extend(file.customization.iter().cloned());
+        files
     }
 
     fn produce(&self, file: &CaseFile, case: &GoldenCase) -> Produced {

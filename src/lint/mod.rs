@@ -48,6 +48,8 @@
 
 mod document;
 pub(crate) use document::ScriptSite;
+mod locate;
+pub use locate::{explain, Located, Locator};
 mod sandbox_std;
 mod script;
 

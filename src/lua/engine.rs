@@ -201,6 +201,12 @@ impl Vm {
         Ok(f)
     }
 
+    /// The script line that was running when the last run's deadline
+    /// passed.
+    pub(crate) fn deadline_line(&self) -> Option<usize> {
+        self.sandbox.deadline.running_line()
+    }
+
     /// Runs `script` and calls its global `function` with `args`.
     pub(crate) fn call(
         &mut self,
