@@ -10,6 +10,7 @@ pub mod error;
 pub mod golden;
 pub mod interpreter;
 pub mod k8s;
+pub mod layout;
 #[cfg(feature = "lint")]
 pub mod lint;
 pub mod load;

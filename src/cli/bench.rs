@@ -319,7 +319,8 @@ fn human(ns: u64) -> String {
 pub fn run(args: BenchArgs) -> Result<ExitCode> {
     let (customizations, webhooks) = args.chain.load()?;
     let paths = args.paths;
-    let backend = ChainBackend::new(customizations.clone(), webhooks.clone());
+    let backend = ChainBackend::new(customizations.clone(), webhooks.clone())
+        .with_files(args.chain.files.paths()?);
     let chains_backend = ChainBackend::new(customizations, webhooks);
     let runner = Runner::new(backend);
     let mut chains: HashMap<Option<PathBuf>, Interpreter> = HashMap::new();
@@ -375,7 +376,12 @@ pub fn run(args: BenchArgs) -> Result<ExitCode> {
                 ),
             };
             let from_bytes = measure(clock, args.iterations, || (), |()| encoded.run(chain));
-            let matches = runner.run_case(file, &case).verdict == Verdict::Passed;
+            let judged = runner.run_case(file, &case);
+            // A failing case says why (a script failure at its place).
+            if let Verdict::Failed(_) = judged.verdict {
+                eprintln!("{}", judged.render());
+            }
+            let matches = judged.verdict == Verdict::Passed;
             timings.push(Timing {
                 name: case.name.clone(),
                 operation: case.operation,

@@ -4,6 +4,7 @@ mod bench;
 mod check;
 mod cluster;
 mod init;
+mod layout;
 mod lint;
 mod list;
 mod locate;

@@ -1,5 +1,6 @@
 //! `karmada-interpreter test`.
 
+use std::collections::HashMap;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -79,12 +80,30 @@ pub fn run(args: TestArgs) -> karmada_interpreter::Result<ExitCode> {
         }
         runner.run_texts(&bundled)?
     } else {
-        runner.run(&paths)?
+        let case_files = discover(&paths)?;
+        super::layout::warn_mismatches(case_files.iter().filter_map(|f| f.customization.clone()));
+        let mut report = runner.run(&paths)?;
+        super::layout::explain_not_served(&mut report, &case_files);
+        report
     };
     match args.format {
         Format::Human => {
+            // A failure shared by several cases (a customization file that
+            // does not load) is shown in full once.
+            let mut shown: HashMap<String, String> = HashMap::new();
             for case in &report.cases {
                 if args.verbose || !matches!(case.verdict, Verdict::Passed | Verdict::Skipped(_)) {
+                    let mut case = case.clone();
+                    if let Verdict::Failed(lines) = &mut case.verdict {
+                        for line in lines.iter_mut().filter(|l| l.starts_with("operation failed: ")) {
+                            match shown.get(line.as_str()) {
+                                Some(first) => *line = format!("the same failure as case {first:?} above"),
+                                None => {
+                                    shown.insert(line.clone(), case.name.clone());
+                                }
+                            }
+                        }
+                    }
                     println!("{}", case.render());
                 }
             }
