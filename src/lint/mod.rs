@@ -10,7 +10,7 @@
 //!   reduced to `time`/`date`, no `io`, `debug`, `coroutine`, `setmetatable`,
 //!   `loadstring`, `string.gsub`/`rep`/`dump`), plus the project's own rules:
 //!   the entry function and its parameters, assignments to globals (an error
-//!   when they replace a builtin such as `error`), `require` of anything but
+//!   when they replace a builtin such as `error` that the script calls), `require` of anything but
 //!   `kube` and unknown `kube` functions, code after `error(...)`, and field
 //!   reads through an optional field of an argument (`obj.status.x`) with no
 //!   nil check of that field.
@@ -92,7 +92,8 @@ pub enum Rule {
     /// operation passes.
     EntryArity,
     /// Assignment to a global other than the entry function (an error when
-    /// it replaces a builtin such as `error` or `type`).
+    /// it replaces a builtin such as `error` or `type` that the script
+    /// calls).
     GlobalAssignment,
     /// Read of a global that is never defined.
     UndefinedGlobal,
