@@ -36,7 +36,9 @@ pub fn layout_target(file: &Path) -> Option<(String, String)> {
     let is_version = version
         .strip_prefix('v')
         .and_then(|rest| {
-            let digits = rest.find(|c: char| !c.is_ascii_digit()).unwrap_or(rest.len());
+            let digits = rest
+                .find(|c: char| !c.is_ascii_digit())
+                .unwrap_or(rest.len());
             (digits > 0).then(|| &rest[digits..])
         })
         .is_some_and(|tail| {

@@ -199,7 +199,8 @@ pub fn run(args: InitArgs) -> Result<ExitCode> {
         .api_version
         .rsplit_once('/')
         .unwrap_or(("", args.api_version.as_str()));
-    let problems = karmada_interpreter::k8s::validation::target_problems(&args.api_version, &args.kind);
+    let problems =
+        karmada_interpreter::k8s::validation::target_problems(&args.api_version, &args.kind);
     if !problems.is_empty() {
         return Err(config_error(problems.join("; ")));
     }

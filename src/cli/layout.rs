@@ -57,7 +57,11 @@ pub fn explain_not_served(report: &mut Report, case_files: &[CaseFile]) {
             lines.push(format!(
                 "note: the case reached the target named above; {} next to it serves {}",
                 customization.display(),
-                if targets.is_empty() { "nothing" } else { targets }
+                if targets.is_empty() {
+                    "nothing"
+                } else {
+                    targets
+                }
             ));
         }
     }

@@ -54,8 +54,8 @@ pub fn run(args: TestArgs) -> karmada_interpreter::Result<ExitCode> {
     // protocol checks) and the others are skipped: this tests a webhook.
     let coverage = (args.coverage || args.coverage_out.is_some()).then(Coverage::default);
     let runner = if webhooks.is_empty() {
-        let backend = ChainBackend::new(customizations, Vec::new())
-            .with_files(args.chain.files.paths()?);
+        let backend =
+            ChainBackend::new(customizations, Vec::new()).with_files(args.chain.files.paths()?);
         Runner::new(match &coverage {
             Some(c) => backend.with_coverage(c.clone()),
             None => backend,
@@ -95,9 +95,14 @@ pub fn run(args: TestArgs) -> karmada_interpreter::Result<ExitCode> {
                 if args.verbose || !matches!(case.verdict, Verdict::Passed | Verdict::Skipped(_)) {
                     let mut case = case.clone();
                     if let Verdict::Failed(lines) = &mut case.verdict {
-                        for line in lines.iter_mut().filter(|l| l.starts_with("operation failed: ")) {
+                        for line in lines
+                            .iter_mut()
+                            .filter(|l| l.starts_with("operation failed: "))
+                        {
                             match shown.get(line.as_str()) {
-                                Some(first) => *line = format!("the same failure as case {first:?} above"),
+                                Some(first) => {
+                                    *line = format!("the same failure as case {first:?} above")
+                                }
                                 None => {
                                     shown.insert(line.clone(), case.name.clone());
                                 }

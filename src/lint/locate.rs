@@ -191,7 +191,10 @@ pub fn explain(message: &str, at: &ScriptPoint, running: Option<&str>) -> String
             .find(|c: char| !c.is_ascii_digit())
             .unwrap_or(rest.len());
         if let Ok(code) = rest[..end].parse::<u8>() {
-            text.push_str(&format!(" (the function returned {})", type_code_name(code)));
+            text.push_str(&format!(
+                " (the function returned {})",
+                type_code_name(code)
+            ));
         }
     }
     if let Some(limit) = at.deadline {

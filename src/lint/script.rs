@@ -155,7 +155,11 @@ pub(crate) fn lint(
                 if name == Some(entry) || name.is_some_and(|n| assigned.contains(n)) {
                     continue;
                 }
-                (Rule::UnusedVariable, Severity::Warning, diag.message.clone())
+                (
+                    Rule::UnusedVariable,
+                    Severity::Warning,
+                    diag.message.clone(),
+                )
             }
             // Only what makes the script fail is an error: selene's other
             // checks (`if_same_then_else`, `constant_table_comparison`, ...)

@@ -72,8 +72,10 @@ use convert::{from_lua, reconcile, type_code, type_name, Target};
 /// assert!(pattern_matches("x", "[a").is_err());
 /// ```
 pub fn pattern_matches(text: &str, pattern: &str) -> std::result::Result<bool, String> {
-    pattern::find(text.as_bytes(), pattern.as_bytes(), 1, false, true, &|| false)
-        .map(|found| found.is_some())
+    pattern::find(text.as_bytes(), pattern.as_bytes(), 1, false, true, &|| {
+        false
+    })
+    .map(|found| found.is_some())
 }
 
 /// Group, version and kind a customization targets, parsed like Karmada:

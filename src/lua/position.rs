@@ -109,9 +109,7 @@ mod tests {
             Some(("", "attempt to index"))
         );
         assert_eq!(
-            ScriptPoint::split_prefix(
-                "failed to run 'GetComponents' script: <string>:4: boom"
-            ),
+            ScriptPoint::split_prefix("failed to run 'GetComponents' script: <string>:4: boom"),
             Some(("failed to run 'GetComponents' script: ", "boom"))
         );
         assert_eq!(
