@@ -58,7 +58,7 @@ pub enum Error {
         source: crate::lua::ScriptError,
         /// Where in the script it failed, for people (the message above
         /// is Karmada's text, kept as it goes on the wire).
-        at: crate::lua::ScriptPoint,
+        at: Box<crate::lua::ScriptPoint>,
     },
 
     /// An interpreter webhook failed or answered badly.

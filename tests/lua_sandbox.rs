@@ -117,6 +117,7 @@ fn hostile_with(script: &str, expected: &str, layer: LuaLayer, timeout: Duration
             customization,
             operation,
             source,
+            ..
         } => {
             let message = source.message();
             assert_eq!(customization, "hostile");

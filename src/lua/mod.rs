@@ -63,15 +63,9 @@ use crate::interpreter::{CatalogEntry, Layer, LayerKind, Outcome, ReplicaResult,
 use convert::{from_lua, reconcile, type_code, type_name, Target};
 
 /// Whether `text` matches the Lua pattern `pattern` somewhere (as
-/// `string.find(text, pattern)` does), or why the pattern is malformed.
-///
-/// ```
-/// use karmada_interpreter::lua::pattern_matches;
-/// assert_eq!(pattern_matches("<string>:9: boom", "^<string>:%d+:"), Ok(true));
-/// assert_eq!(pattern_matches("boom", "%d"), Ok(false));
-/// assert!(pattern_matches("x", "[a").is_err());
-/// ```
-pub fn pattern_matches(text: &str, pattern: &str) -> std::result::Result<bool, String> {
+/// `string.find(text, pattern)` does), or why the pattern is malformed
+/// (golden cases' `expectError: {pattern: ...}`).
+pub(crate) fn pattern_matches(text: &str, pattern: &str) -> std::result::Result<bool, String> {
     pattern::find(text.as_bytes(), pattern.as_bytes(), 1, false, true, &|| {
         false
     })
@@ -254,7 +248,7 @@ impl LuaLayer {
                 customization: customization.to_owned(),
                 operation: op,
                 source,
-                at,
+                at: Box::new(at),
             }
         };
         out.map_err(|e| {

@@ -117,6 +117,13 @@ mod tests {
             Some(("", "near 'y':   parse error"))
         );
         assert_eq!(ScriptPoint::split_prefix("context deadline exceeded"), None);
+        // Lua patterns, as `expectError: {pattern: ...}` uses them.
+        assert_eq!(
+            crate::lua::pattern_matches("<string>:9: boom", "^<string>:%d+:"),
+            Ok(true)
+        );
+        assert_eq!(crate::lua::pattern_matches("boom", "%d"), Ok(false));
+        assert!(crate::lua::pattern_matches("x", "[a").is_err());
         assert_eq!(ScriptPoint::from_message("<string>:x: y").line, None);
     }
 }
