@@ -404,7 +404,7 @@ fn lint_errors_only_on_scripts_that_fail(#[case] body: &str, #[case] error: Opti
     }
 }
 
-/// Argo CD's health checks (`../shared`, skipped when absent), each wrapped
+/// Argo CD's health checks (the shared test corpus beside the checkout, skipped when absent), each wrapped
 /// as an InterpretHealth customization: they all run, so `lint` finds no
 /// error but the one call Karmada's sandbox refuses (`:gsub`).
 #[test]
