@@ -130,12 +130,15 @@ fn the_chain_maps_statuses_to_karmadas_boolean(#[case] file: &str, #[case] expec
 fn checks_run_in_karmadas_sandbox_with_its_limits() {
     let layer = checks();
     let err = layer.status(&widget("spin.yaml")).unwrap_err();
-    match err.source_of::<ScriptError>() {
+    match karmada_interpreter::lua::script_error(&err).map(|f| &f.error) {
         Some(source) => assert!(matches!(source, ScriptError::Timeout(_)), "{source}"),
         None => panic!("{err}"),
     }
     let err = layer.status(&widget("escape.yaml")).unwrap_err();
-    match (&err, err.source_of::<ScriptError>()) {
+    match (
+        &err,
+        karmada_interpreter::lua::script_error(&err).map(|f| &f.error),
+    ) {
         (Error::Layer { operation, .. }, Some(source)) => {
             // `io` does not exist in the sandbox: indexing it fails.
             assert!(matches!(source, ScriptError::Runtime(_)), "{source}");

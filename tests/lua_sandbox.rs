@@ -1,4 +1,4 @@
-//! Hostile scripts: each must fail cleanly (a typed `Error::Lua` naming the
+//! Hostile scripts: each must fail cleanly (a typed `lua::ScriptFailure` naming the
 //! customization and operation) within its limit, and the next call on the
 //! same layer must still work.
 
@@ -112,22 +112,19 @@ fn hostile_with(script: &str, expected: &str, layer: LuaLayer, timeout: Duration
     let start = Instant::now();
     let err = health(&layer, "Hostile").expect_err("the hostile script must fail");
     let elapsed = start.elapsed();
-    match (&err, err.source_of::<ScriptError>()) {
-        (
-            Error::Layer {
-                origin, operation, ..
-            },
-            Some(source),
-        ) => {
+    match karmada_interpreter::lua::script_error(&err) {
+        Some(failure) => {
+            let (customization, operation, source) =
+                (&failure.customization, &failure.operation, &failure.error);
             let message = source.message();
-            assert_eq!(origin, "customization \"hostile\"");
+            assert_eq!(customization, "hostile");
             assert_eq!(*operation, InterpreterOperation::InterpretHealth);
             assert!(
                 message.contains(expected),
                 "message {message:?} does not contain {expected:?}"
             );
         }
-        other => panic!("expected a Lua error, got {other:?}"),
+        None => panic!("expected a Lua error, got {err:?}"),
     }
     assert!(
         elapsed < timeout + SLACK,
@@ -369,9 +366,8 @@ fn failures_are_told_apart_by_type(
 ) {
     let layer = layer_with(&script, limits);
     let kind = match health(&layer, "Hostile") {
-        Err(e) => match e
-            .source_of::<ScriptError>()
-            .cloned()
+        Err(e) => match karmada_interpreter::lua::script_error(&e)
+            .map(|f| f.error.clone())
             .unwrap_or_else(|| panic!("expected a Lua error, got {e:?}"))
         {
             ScriptError::Timeout(_) => "timeout",
@@ -386,7 +382,9 @@ fn failures_are_told_apart_by_type(
     // The error chain exposes the typed cause.
     if let Err(e) = health(&layer, "Hostile") {
         let source = std::error::Error::source(&e).expect("a source");
-        assert!(source.downcast_ref::<ScriptError>().is_some());
+        assert!(source
+            .downcast_ref::<karmada_interpreter::lua::ScriptFailure>()
+            .is_some());
     }
 }
 

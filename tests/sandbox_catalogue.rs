@@ -72,7 +72,7 @@ fn assert_benign_works(layer: &LuaLayer) {
 
 fn lua_message(err: &Error) -> String {
     match err {
-        other => match other.source_of::<karmada_interpreter::lua::ScriptError>() {
+        other => match karmada_interpreter::lua::script_error(other).map(|f| &f.error) {
             Some(source) => source.to_string(),
             None => panic!("expected a Lua error, got {other:?}"),
         },

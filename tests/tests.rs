@@ -30,6 +30,7 @@ mod packaging;
 mod sandbox_catalogue;
 mod thirdparty;
 mod thirdparty_robustness;
+mod ux_errors;
 mod webhook;
 mod webhook_client_faults;
 mod webhook_http;

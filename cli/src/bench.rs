@@ -321,7 +321,8 @@ pub fn run(args: BenchArgs) -> Result<ExitCode> {
     let paths = args.paths;
     let backend = args
         .chain
-        .health_backend(ChainBackend::new(customizations.clone(), webhooks.clone()));
+        .health_backend(ChainBackend::new(customizations.clone(), webhooks.clone()))
+        .with_files(args.chain.files.paths()?);
     let chains_backend = args
         .chain
         .health_backend(ChainBackend::new(customizations, webhooks));
@@ -379,7 +380,12 @@ pub fn run(args: BenchArgs) -> Result<ExitCode> {
                 ),
             };
             let from_bytes = measure(clock, args.iterations, || (), |()| encoded.run(chain));
-            let matches = runner.run_case(file, &case).verdict == Verdict::Passed;
+            let judged = runner.run_case(file, &case);
+            // A failing case says why (a script failure at its place).
+            if let Verdict::Failed(_) = judged.verdict {
+                eprintln!("{}", judged.render());
+            }
+            let matches = judged.verdict == Verdict::Passed;
             timings.push(Timing {
                 name: case.name.clone(),
                 operation: case.operation,

@@ -6,8 +6,11 @@ use std::process::ExitCode;
 
 use karmada_interpreter::api::ResourceInterpreterCustomization;
 use karmada_interpreter::cluster::list_raw;
+use karmada_interpreter::lint::layout_mismatch;
+use karmada_interpreter::lint::Locator;
 use karmada_interpreter::load::Loader;
 use karmada_interpreter::lua::validate::{check_rules, RuleStatus};
+use karmada_interpreter::lua::ScriptPoint;
 
 use crate::cluster;
 
@@ -113,9 +116,13 @@ pub fn run(args: CheckArgs) -> karmada_interpreter::Result<ExitCode> {
             what: "fail to read -f".to_owned(),
             source,
         })?;
+    // The problems again at their place in the file, for people (the
+    // table keeps karmadactl's text).
+    let mut places = Vec::new();
     for doc in docs {
         checked += 1;
-        if !check_document(&mut tw, &doc.source_name, doc.value) {
+        let locator = Locator::for_files([&doc.source_name]);
+        if !check_document(&mut tw, &doc.source_name, doc.value, &locator, &mut places) {
             failed += 1;
         }
     }
@@ -136,12 +143,15 @@ pub fn run(args: CheckArgs) -> karmada_interpreter::Result<ExitCode> {
                     message: e.to_string(),
                 })?;
             checked += 1;
-            if !check_document(&mut tw, "cluster", value) {
+            if !check_document(&mut tw, "cluster", value, &Locator::new(), &mut places) {
                 failed += 1;
             }
         }
     }
     print!("{}", tw.render());
+    for place in &places {
+        eprintln!("{place}");
+    }
     eprintln!(
         "{checked} document(s) checked, {} passed, {failed} with problems",
         checked - failed
@@ -153,8 +163,16 @@ pub fn run(args: CheckArgs) -> karmada_interpreter::Result<ExitCode> {
     })
 }
 
-/// Checks one document (a file's or the cluster's); `false` when it has problems.
-fn check_document(tw: &mut TabWriter, origin: &str, value: serde_json::Value) -> bool {
+/// Checks one document (a file's or the cluster's); `false` when it has
+/// problems. Script problems are also added to `places`, at their file
+/// position when `locator` knows the file.
+fn check_document(
+    tw: &mut TabWriter,
+    origin: &str,
+    value: serde_json::Value,
+    locator: &Locator,
+    places: &mut Vec<String>,
+) -> bool {
     tw.line("-".repeat(35));
     let name = value
         .pointer("/metadata/name")
@@ -184,6 +202,9 @@ fn check_document(tw: &mut TabWriter, origin: &str, value: serde_json::Value) ->
             return false;
         }
     };
+    if let Some(warning) = layout_mismatch(std::path::Path::new(origin), &c) {
+        places.push(format!("warning: {origin}: {warning}"));
+    }
     if c.spec.target.kind.is_empty() {
         tw.line("target.kind no set");
         return false;
@@ -198,20 +219,28 @@ fn check_document(tw: &mut TabWriter, origin: &str, value: serde_json::Value) ->
     ));
     tw.line("RULERS:");
     let mut ok = true;
+    let mut place = |op, message: &str| {
+        let at = ScriptPoint::from_message(message);
+        places.push(locator.describe_message(c.name(), op, message, &at));
+    };
     for (op, status) in check_rules(&c) {
         let verdict = match status {
             RuleStatus::Unset => "UNSET".to_owned(),
             RuleStatus::Pass => "PASS".to_owned(),
             RuleStatus::MissingFunction => {
                 ok = false;
-                format!("ERROR: function {} is not defined\t", op.lua_function())
+                let message = format!("function {} is not defined", op.lua_function());
+                place(op, &message);
+                format!("ERROR: {message}\t")
             }
             RuleStatus::Error(m) => {
                 ok = false;
+                place(op, &m);
                 format!("ERROR: {m}\t")
             }
             RuleStatus::TopLevelError(m) => {
                 ok = false;
+                place(op, &format!("top-level code fails: {m}"));
                 format!("ERROR: top-level code fails: {m}\t")
             }
         };

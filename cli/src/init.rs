@@ -199,11 +199,10 @@ pub fn run(args: InitArgs) -> Result<ExitCode> {
         .api_version
         .rsplit_once('/')
         .unwrap_or(("", args.api_version.as_str()));
-    if version.is_empty() || args.kind.is_empty() {
-        return Err(config_error(format!(
-            "apiVersion {:?} and kind {:?} must not be empty",
-            args.api_version, args.kind
-        )));
+    let problems =
+        karmada_interpreter::k8s::validation::target_problems(&args.api_version, &args.kind);
+    if !problems.is_empty() {
+        return Err(config_error(problems.join("; ")));
     }
     let ops: Vec<Op> = if args.operations.is_empty() {
         Op::ALL.to_vec()

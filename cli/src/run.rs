@@ -41,9 +41,9 @@ pub struct RunArgs {
     /// directory, a glob pattern or `-` for standard input.
     #[arg(long, value_name = "FILE")]
     status_file: Option<String>,
-    /// Replica count for ReviseReplica.
-    #[arg(long, default_value_t = 0)]
-    desired_replica: i32,
+    /// Replica count for ReviseReplica (required by it).
+    #[arg(long)]
+    desired_replica: Option<i32>,
     /// Per-call Lua deadline in milliseconds.
     #[arg(long, default_value_t = 1000)]
     timeout_ms: u64,
@@ -88,6 +88,13 @@ pub fn run(args: RunArgs) -> karmada_interpreter::Result<ExitCode> {
             source_name: "--operation".to_owned(),
             message: e.to_string(),
         })?;
+    if op == InterpreterOperation::ReviseReplica && args.desired_replica.is_none() {
+        return Err(Error::Config {
+            source_name: "--desired-replica".to_owned(),
+            message: "ReviseReplica needs the replica count to write: give --desired-replica N"
+                .to_owned(),
+        });
+    }
     // Customizations first, then the objects and status items, each
     // input's failure worded as karmadactl words it.
     let mut loader = Loader::new();
@@ -128,7 +135,7 @@ pub fn run(args: RunArgs) -> karmada_interpreter::Result<ExitCode> {
     let inputs = Inputs {
         desired: desired.as_ref(),
         observed: observed.as_ref(),
-        replicas: i64::from(args.desired_replica),
+        replicas: i64::from(args.desired_replica.unwrap_or_default()),
         // Without --status-file karmadactl passes no list (nil), not an empty one.
         status_items: items.as_deref(),
     };
@@ -157,7 +164,8 @@ pub fn run(args: RunArgs) -> karmada_interpreter::Result<ExitCode> {
     };
     let answer = match answer {
         Ok(a) => a,
-        Err(e) => return fail(e.to_string()),
+        // Script failures at their place in the -f files.
+        Err(e) => return fail(crate::locate::locator(&args.files, args.recursive).describe(&e)),
     };
     // Which layer answered: on stderr for both formats (the YAML on stdout
     // stays karmadactl's), and as `servedBy` in the JSON document.

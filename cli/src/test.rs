@@ -1,5 +1,6 @@
 //! `karmada-interpreter test`.
 
+use std::collections::HashMap;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -87,7 +88,8 @@ pub fn run(args: TestArgs) -> karmada_interpreter::Result<ExitCode> {
     let runner = if webhooks.is_empty() {
         let backend = args
             .chain
-            .health_backend(ChainBackend::new(customizations, Vec::new()));
+            .health_backend(ChainBackend::new(customizations, Vec::new()))
+            .with_files(args.chain.files.paths()?);
         Runner::new(match &coverage {
             Some(c) => backend.with_coverage(c.clone()),
             None => backend,
@@ -114,12 +116,35 @@ pub fn run(args: TestArgs) -> karmada_interpreter::Result<ExitCode> {
     } else if let Some(dir) = &args.chain.health_checks {
         health_catalogue::run(&runner, dir, &paths)?
     } else {
-        runner.run(&paths)?
+        let case_files = discover(&paths)?;
+        crate::layout::warn_mismatches(case_files.iter().filter_map(|f| f.customization.clone()));
+        let mut report = runner.run(&paths)?;
+        crate::layout::explain_not_served(&mut report, &case_files);
+        report
     };
     match args.format {
         Format::Human => {
+            // A failure shared by several cases (a customization file that
+            // does not load) is shown in full once.
+            let mut shown: HashMap<String, String> = HashMap::new();
             for case in &report.cases {
                 if args.verbose || !matches!(case.verdict, Verdict::Passed | Verdict::Skipped(_)) {
+                    let mut case = case.clone();
+                    if let Verdict::Failed(lines) = &mut case.verdict {
+                        for line in lines
+                            .iter_mut()
+                            .filter(|l| l.starts_with("operation failed: "))
+                        {
+                            match shown.get(line.as_str()) {
+                                Some(first) => {
+                                    *line = format!("the same failure as case {first:?} above")
+                                }
+                                None => {
+                                    shown.insert(line.clone(), case.name.clone());
+                                }
+                            }
+                        }
+                    }
                     println!("{}", case.render());
                 }
             }

@@ -37,6 +37,13 @@ pub trait Backend: Send + Sync {
 
     /// Runs the case's operation (only called when [`Backend::skip_reason`] is `None`).
     fn produce(&self, file: &CaseFile, case: &GoldenCase) -> Produced;
+
+    /// The customization files whose scripts serve `file`'s cases (so that
+    /// script failures can be shown at their place): by default the one
+    /// next to the case file in Karmada's layout.
+    fn customization_files(&self, file: &CaseFile) -> Vec<PathBuf> {
+        file.customization.iter().cloned().collect()
+    }
 }
 
 /// Why a webhook-only case is skipped by the chain.
@@ -54,6 +61,7 @@ pub struct ChainBackend {
     /// The opt-in health layers: Argo CD checks folder, fallback.
     health: (Option<PathBuf>, bool),
     chains: Mutex<HashMap<Option<PathBuf>, Arc<Result<Interpreter>>>>,
+    files: Vec<PathBuf>,
 }
 
 impl ChainBackend {
@@ -68,6 +76,7 @@ impl ChainBackend {
             coverage: None,
             health: (None, false),
             chains: Mutex::default(),
+            files: Vec::new(),
         }
     }
 
@@ -75,6 +84,13 @@ impl ChainBackend {
     /// checks from `checks` and the kstatus-style `fallback`.
     pub fn with_health(mut self, checks: Option<PathBuf>, fallback: bool) -> Self {
         self.health = (checks, fallback);
+        self
+    }
+
+    /// The same backend, knowing the files `customizations` came from (so
+    /// that script failures are shown at their place in them).
+    pub fn with_files(mut self, files: Vec<PathBuf>) -> Self {
+        self.files = files;
         self
     }
 
@@ -125,6 +141,12 @@ impl Backend for ChainBackend {
 
     fn skip_reason(&self, file: &CaseFile, _: &GoldenCase) -> Option<String> {
         is_webhook_only(&file.path).then(|| WEBHOOK_ONLY_REASON.to_owned())
+    }
+
+    fn customization_files(&self, file: &CaseFile) -> Vec<PathBuf> {
+        let mut files = self.files.clone();
+        files.extend(file.customization.iter().cloned());
+        files
     }
 
     fn produce(&self, file: &CaseFile, case: &GoldenCase) -> Produced {

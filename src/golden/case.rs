@@ -35,8 +35,59 @@ pub struct GoldenCase {
     pub input_replicas: i64,
     /// `output`: result name → expected value.
     pub output: Map<String, Value>,
-    /// `expectError: true`: the operation must fail.
+    /// `expectError: true` (or a message): the operation must fail.
     pub expect_error: bool,
+    /// `expectError: "text"`, `{message: "text"}` or `{pattern: "..."}`:
+    /// what the error must say.
+    pub expect_error_message: Option<ErrorMatch>,
+}
+
+/// What a failing case's error must say.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ErrorMatch {
+    /// `expectError: "text"` or `expectError: {message: "text"}`: the
+    /// error contains `text`.
+    Substring(String),
+    /// `expectError: {pattern: "..."}`: the error matches this Lua pattern
+    /// somewhere (as `string.find` does: `%d+`, `.-`, `^...$`).
+    Pattern(String),
+}
+
+impl ErrorMatch {
+    /// Whether `error` says what is expected.
+    pub fn matches(&self, error: &str) -> bool {
+        match self {
+            Self::Substring(text) => error.contains(text.as_str()),
+            Self::Pattern(pattern) => crate::lua::pattern_matches(error, pattern).unwrap_or(false),
+        }
+    }
+
+    /// Reads `expectError`'s value when it is not a boolean.
+    fn parse(value: &Value) -> std::result::Result<Self, String> {
+        const KEYS: &str = "`expectError` must be `true`, a message (a string), or `{message: \"text\"}` or `{pattern: \"lua pattern\"}`";
+        match value {
+            Value::String(text) => Ok(Self::Substring(text.clone())),
+            Value::Object(map) => match (map.len(), map.get("message"), map.get("pattern")) {
+                (1, Some(Value::String(text)), None) => Ok(Self::Substring(text.clone())),
+                (1, None, Some(Value::String(pattern))) => {
+                    crate::lua::pattern_matches("", pattern)
+                        .map_err(|e| format!("`expectError.pattern` is not a Lua pattern: {e}"))?;
+                    Ok(Self::Pattern(pattern.clone()))
+                }
+                _ => Err(format!("{KEYS}, got {value}")),
+            },
+            other => Err(format!("{KEYS}, got {other}")),
+        }
+    }
+}
+
+impl std::fmt::Display for ErrorMatch {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Substring(text) => write!(f, "an error containing {text:?}"),
+            Self::Pattern(pattern) => write!(f, "an error matching the pattern {pattern:?}"),
+        }
+    }
 }
 
 impl GoldenCase {
@@ -197,18 +248,14 @@ fn parse_case(value: Value, file: &Path, index: usize, line: usize) -> Result<Go
         Some(Value::Object(m)) => m.clone(),
         Some(other) => return Err(fail(format!("`output` must be a mapping, got {other}"))),
     };
-    let expect_error = match get("expectError") {
-        None => false,
-        Some(Value::Bool(b)) => *b,
-        Some(other) => {
-            return Err(fail(format!(
-                "`expectError` must be a boolean, got {other}"
-            )))
-        }
+    let (expect_error, expect_error_message) = match get("expectError") {
+        None => (false, None),
+        Some(Value::Bool(b)) => (*b, None),
+        Some(other) => (true, Some(ErrorMatch::parse(other).map_err(fail)?)),
     };
     if expect_error && !output.is_empty() {
         return Err(fail(
-            "a case with `expectError: true` cannot have an `output`".into(),
+            "a case with `expectError` cannot have an `output`".into(),
         ));
     }
     let case = GoldenCase {
@@ -224,6 +271,7 @@ fn parse_case(value: Value, file: &Path, index: usize, line: usize) -> Result<Go
         input_replicas,
         output,
         expect_error,
+        expect_error_message,
     };
     case.request().map_err(|e| fail(in_case_terms(&e)))?;
     let produced = crate::interpreter::result_names(operation);

@@ -48,7 +48,7 @@ mod runner;
 #[cfg(feature = "webhook")]
 pub use backend::WebhookBackend;
 pub use backend::{Backend, ChainBackend, Produced};
-pub use case::{load_cases, parse_cases, GoldenCase};
+pub use case::{load_cases, parse_cases, ErrorMatch, GoldenCase};
 pub use compare::{diff, diff_unordered, Difference};
 pub use deviations::{Deviation, Deviations};
 pub use discover::{discover, is_webhook_only, CaseFile, WEBHOOK_ONLY_MARKER};

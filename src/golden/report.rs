@@ -23,6 +23,7 @@ use super::runner::{CaseReport, Report, Verdict};
 ///     operation: None,
 ///     served_by: None,
 ///     verdict: Verdict::Failed(vec!["healthy: expected true, got false".into()]),
+///     error: None,
 /// }] };
 /// let xml = junit(&report);
 /// assert!(xml.contains(r#"<testcase name="ready &lt;1&gt;" classname="cases/health.yaml""#));
@@ -64,7 +65,17 @@ pub fn junit(report: &Report) -> String {
                 escape(file)
             );
             match &case.verdict {
-                Verdict::Passed => out.push_str("/>\n"),
+                Verdict::Passed => match &case.error {
+                    // The error the case expected, for whoever reads the report.
+                    Some(error) => {
+                        let _ = writeln!(
+                            out,
+                            ">\n      <system-out>error (expected): {}</system-out>\n    </testcase>",
+                            escape(error)
+                        );
+                    }
+                    None => out.push_str("/>\n"),
+                },
                 Verdict::Failed(lines) => {
                     let _ = writeln!(
                         out,
@@ -130,6 +141,9 @@ pub fn json(report: &Report) -> Value {
                 Verdict::KnownDeviation(r) => ("knownDeviation", Some("reason"), json!(r)),
             };
             v["verdict"] = json!(verdict);
+            if let Some(error) = &c.error {
+                v["error"] = json!(error);
+            }
             if let Some(key) = key {
                 v[key] = detail;
             }

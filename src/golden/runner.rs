@@ -41,6 +41,10 @@ pub struct CaseReport {
     pub served_by: Option<Source>,
     /// The verdict.
     pub verdict: Verdict,
+    /// When the operation failed: its error, for people (a script failure
+    /// at its place in the customization file), whether the case expected
+    /// it or not.
+    pub error: Option<String>,
 }
 
 impl CaseReport {
@@ -60,7 +64,11 @@ impl CaseReport {
             let _ = write!(s, " [served by {src}]");
         }
         match &self.verdict {
-            Verdict::Passed => {}
+            Verdict::Passed => {
+                if let Some(error) = &self.error {
+                    let _ = write!(s, "\n    error (expected): {error}");
+                }
+            }
             Verdict::Failed(lines) => {
                 for line in lines {
                     let _ = write!(s, "\n    {line}");
@@ -252,6 +260,7 @@ impl Runner {
                     operation: None,
                     served_by: None,
                     verdict: Verdict::Failed(vec![e.to_string()]),
+                    error: None,
                 },
             });
         }
@@ -285,9 +294,9 @@ impl Runner {
     /// with the customizations next to them (Karmada's layout) must give
     /// Karmada's answers, so the table does not apply to them.
     pub fn run_case(&self, file: &CaseFile, case: &GoldenCase) -> CaseReport {
-        let (served_by, verdict) = match self.backend.skip_reason(file, case) {
-            Some(reason) => (None, Verdict::Skipped(reason)),
-            None => judge(case, self.produce(file, case)),
+        let (served_by, verdict, error) = match self.backend.skip_reason(file, case) {
+            Some(reason) => (None, Verdict::Skipped(reason), None),
+            None => judge(case, self.produce(file, case), |e| self.describe(file, e)),
         };
         let listed = file
             .customization
@@ -308,29 +317,59 @@ impl Runner {
             operation: Some(case.operation),
             served_by,
             verdict,
+            error,
         }
+    }
+
+    /// An operation's error for people: a script failure at its place in
+    /// the customization files the backend used for `file`.
+    fn describe(&self, file: &CaseFile, error: &crate::Error) -> String {
+        #[cfg(feature = "lint")]
+        if crate::lua::script_error(error).is_some() {
+            return crate::lint::Locator::for_files(self.backend.customization_files(file))
+                .describe(error);
+        }
+        let _ = file;
+        error.to_string()
     }
 }
 
 /// Compares what a backend produced (or how it failed) with the case,
 /// without looking at deviations.
-fn judge(case: &GoldenCase, produced: Produced) -> (Option<Source>, Verdict) {
+/// `describe` words an error for people.
+fn judge(
+    case: &GoldenCase,
+    produced: Produced,
+    describe: impl Fn(&crate::Error) -> String,
+) -> (Option<Source>, Verdict, Option<String>) {
     let Produced {
         result,
         served_by,
         violations,
     } = produced;
-    let verdict = match result {
-        Err(crate::Error::NotServed { .. }) if case.expect_error => Verdict::Failed(vec![format!(
-            "expected the operation to fail, but no layer serves {} for this kind",
-            case.operation
-        )]),
-        Err(_) if case.expect_error => Verdict::Passed,
-        Err(e) => Verdict::Failed(vec![format!("operation failed: {e}")]),
-        Ok(_) if case.expect_error => Verdict::Failed(vec![
+    let error = result.as_ref().err().map(|e| (e.to_string(), describe(e)));
+    let verdict = match (&result, &error) {
+        (Err(crate::Error::NotServed { .. }), _) if case.expect_error => {
+            Verdict::Failed(vec![format!(
+                "expected the operation to fail, but no layer serves {} for this kind",
+                case.operation
+            )])
+        }
+        // Karmada's text or the text people read: either may say it.
+        (Err(_), Some((wire, shown))) if case.expect_error => match &case.expect_error_message {
+            Some(expected) if !expected.matches(wire) && !expected.matches(shown) => {
+                Verdict::Failed(vec![format!(
+                    "expected {expected}, but the operation failed with: {shown}"
+                )])
+            }
+            _ => Verdict::Passed,
+        },
+        (Err(_), Some((_, shown))) => Verdict::Failed(vec![format!("operation failed: {shown}")]),
+        (Err(e), None) => Verdict::Failed(vec![format!("operation failed: {e}")]),
+        (Ok(_), _) if case.expect_error => Verdict::Failed(vec![
             "expected the operation to fail, but it succeeded".into(),
         ]),
-        Ok(actual) => {
+        (Ok(actual), _) => {
             let mut lines = Vec::new();
             for (key, expected) in &case.output {
                 let Some(got) = actual.get(key) else {
@@ -368,5 +407,5 @@ fn judge(case: &GoldenCase, produced: Produced) -> (Option<Source>, Verdict) {
         }
         (_, false) => Verdict::Failed(violations),
     };
-    (served_by, verdict)
+    (served_by, verdict, error.map(|(_, shown)| shown))
 }

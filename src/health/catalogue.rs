@@ -115,6 +115,7 @@ pub fn run(layer: &ArgoCdHealth, files: &[PathBuf]) -> Vec<CaseReport> {
             operation: Some(InterpreterOperation::InterpretHealth),
             served_by,
             verdict,
+            error: None,
         };
         let parsed = first_document(file).and_then(|value| {
             let fields = ["tests", "inputPath", "healthStatus", "status", "message"];

@@ -86,12 +86,13 @@ impl ScriptError {
         customization: &str,
         operation: crate::api::InterpreterOperation,
     ) -> crate::error::Error {
-        crate::error::Error::Layer {
-            origin: format!("customization {customization:?}"),
+        crate::ScriptFailure {
+            customization: customization.to_owned(),
             operation,
-            object: None,
-            source: Box::new(self),
+            at: crate::ScriptPoint::from_message(self.message()),
+            error: self,
         }
+        .into_error()
     }
 }
 
@@ -216,6 +217,12 @@ impl Vm {
         let f = compile(&self.sandbox.lua, &script.text)?;
         self.compiled.insert(script.id, f.clone());
         Ok(f)
+    }
+
+    /// The script line that was running when the last run's deadline
+    /// passed.
+    pub(crate) fn deadline_line(&self) -> Option<usize> {
+        self.sandbox.deadline.running_line()
     }
 
     /// Runs `script` and calls its global `function` with `args`.

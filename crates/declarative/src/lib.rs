@@ -48,6 +48,7 @@ mod engine;
 mod kube;
 mod osdate;
 mod pattern;
+mod position;
 mod sandbox;
 mod text;
 mod toplevel;
@@ -61,6 +62,7 @@ use serde_json::Value;
 
 pub use coverage::Coverage;
 pub use engine::{compile_check, Engine, Limits, Script, ScriptError};
+pub use position::{script_error, type_code_name, ScriptFailure, ScriptPoint};
 pub use toplevel::{run_top_level, TopLevelResult};
 
 use crate::api::{
@@ -70,6 +72,21 @@ use crate::api::{
 use crate::error::{Error, Result};
 use crate::interpreter::{CatalogEntry, Layer, LayerKind, Outcome, ReplicaResult, Request, Source};
 use convert::{from_lua, reconcile, type_code, type_name, Target};
+
+/// Whether `text` matches the Lua pattern `pattern` somewhere (as
+/// `string.find(text, pattern)` does), or why the pattern is malformed
+/// (golden cases' `expectError: {pattern: ...}`).
+///
+/// ```
+/// use karmada_interpreter::lua::pattern_matches;
+/// assert_eq!(pattern_matches("line 12: nil", "%d+:"), Ok(true));
+/// ```
+pub fn pattern_matches(text: &str, pattern: &str) -> std::result::Result<bool, String> {
+    pattern::find(text.as_bytes(), pattern.as_bytes(), 1, false, true, &|| {
+        false
+    })
+    .map(|found| found.is_some())
+}
 
 /// Group, version and kind a customization targets, parsed like Karmada:
 /// `""` → empty group and version; no `/` → core group; more than one `/` →
@@ -212,8 +229,9 @@ impl LuaLayer {
         args: &[Arg<'_>],
         convert: impl FnOnce(&mlua::Lua, Vec<LuaValue>) -> std::result::Result<T, String>,
     ) -> Result<T> {
-        let err = |source: ScriptError| source.into_error(customization, op);
         let mut failure_is_conversion = false;
+        let mut running_line = None;
+        let deadline = self.engine.limits().timeout;
         let out = self.engine.with_vm(|vm, timeout| {
             let lua = vm.lua().clone();
             let pushes: Vec<convert::Push<'_>> = args
@@ -226,13 +244,29 @@ impl LuaLayer {
                 .collect();
             let lua_args = convert::to_lua_many(&lua, &pushes)
                 .map_err(|e| ScriptError::Runtime(engine::lua_message(&e)))?;
-            let results = vm.call(script, op.lua_function(), lua_args, timeout)?;
+            let results = vm
+                .call(script, op.lua_function(), lua_args, timeout)
+                .inspect_err(|_| running_line = vm.deadline_line())?;
             let results: Vec<LuaValue> = results.into_iter().collect();
             convert(&lua, results).map_err(|m| {
                 failure_is_conversion = true;
                 ScriptError::Runtime(m)
             })
         });
+        let err = |source: ScriptError| {
+            let mut at = ScriptPoint::from_message(source.message());
+            if let ScriptError::Timeout(_) = source {
+                at.line = running_line;
+                at.deadline = Some(deadline);
+            }
+            ScriptFailure {
+                customization: customization.to_owned(),
+                operation: op,
+                error: source,
+                at,
+            }
+            .into_error()
+        };
         out.map_err(|e| {
             if op == InterpreterOperation::InterpretComponent && !failure_is_conversion {
                 err(e.with_message(format!(

@@ -27,6 +27,8 @@ const HOOK_INTERVAL: u32 = 1000;
 pub(crate) struct Deadline {
     base: Instant,
     at: Arc<AtomicU64>,
+    /// The script line that was running when the deadline passed (0: none).
+    line: Arc<AtomicU64>,
 }
 
 impl Deadline {
@@ -34,12 +36,23 @@ impl Deadline {
         Self {
             base: Instant::now(),
             at: Arc::new(AtomicU64::new(u64::MAX)),
+            line: Arc::new(AtomicU64::new(0)),
+        }
+    }
+
+    /// The script line that was running when the deadline passed in the
+    /// last run, when the hook saw one.
+    pub(crate) fn running_line(&self) -> Option<usize> {
+        match self.line.load(Ordering::Relaxed) {
+            0 => None,
+            n => usize::try_from(n).ok(),
         }
     }
 
     pub(crate) fn set(&self, after: std::time::Duration) {
         let now = self.base.elapsed();
         let at = now.saturating_add(after).as_nanos();
+        self.line.store(0, Ordering::Relaxed);
         self.at
             .store(u64::try_from(at).unwrap_or(u64::MAX), Ordering::Relaxed);
     }
@@ -372,6 +385,20 @@ pub(crate) fn build(
             }
         }
         if d.expired() {
+            // The innermost frame of the script (not the prelude's, nor a
+            // host function's) is the line people look at.
+            let line = (0..64)
+                .map_while(|level| {
+                    lua.inspect_stack(level, |frame| {
+                        (frame.source().source.as_deref() == Some("=<string>"))
+                            .then(|| frame.current_line())
+                            .flatten()
+                    })
+                })
+                .flatten()
+                .next();
+            d.line
+                .store(line.map_or(0, |l| l as u64), Ordering::Relaxed);
             return Err(mlua::Error::runtime(DEADLINE_MESSAGE));
         }
         if soft > 0 {

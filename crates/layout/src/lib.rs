@@ -87,9 +87,8 @@ pub fn case_files(dir: &Path) -> io::Result<Vec<PathBuf>> {
     files(dir, |path, in_testdata| in_testdata && is_yaml(path))
 }
 
-/// The target a Karmada-layout folder names: `<group>/<version>/<Kind>`
-/// (`core` or no group folder for the core group is not used by Karmada's
-/// layout; a folder named `v1` directly under the root stands for it).
+/// The target a Karmada-layout folder names: `<group>/<version>/<Kind>`, the
+/// core group's folder being `core`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Target {
     /// The API group (empty for the core group).
@@ -102,26 +101,50 @@ pub struct Target {
 
 impl Target {
     /// The target named by the last three components of `folder`
-    /// (`.../<group>/<version>/<Kind>`), when they look like one: a version
-    /// starting with `v` and a digit, and a kind starting with an upper-case
-    /// letter.
+    /// (`.../<group>/<version>/<Kind>`), when they are one: a group with a
+    /// dot (or `core`), a Kubernetes version (`v1`, `v1beta2`, `v2alpha1`)
+    /// and a CamelCase kind.
     pub fn of_folder(folder: &Path) -> Option<Target> {
-        let mut parts = folder.iter().rev().map(|p| p.to_str());
-        let kind = parts.next()??;
-        let version = parts.next()??;
-        let group = parts.next().flatten().unwrap_or("");
-        let looks_like_version =
-            version.starts_with('v') && version[1..].starts_with(|c: char| c.is_ascii_digit());
-        let looks_like_kind = kind.starts_with(|c: char| c.is_ascii_uppercase());
-        (looks_like_version && looks_like_kind).then(|| Target {
-            group: if group.contains('.') {
-                group.to_owned()
-            } else {
+        let mut dirs = folder.iter().rev().map(|d| d.to_str());
+        let kind = dirs.next()??;
+        let version = dirs.next()??;
+        let group = dirs.next()??;
+        let is_version = version
+            .strip_prefix('v')
+            .and_then(|rest| {
+                let digits = rest
+                    .find(|c: char| !c.is_ascii_digit())
+                    .unwrap_or(rest.len());
+                (digits > 0).then(|| &rest[digits..])
+            })
+            .is_some_and(|tail| {
+                tail.is_empty()
+                    || ["alpha", "beta"].iter().any(|stage| {
+                        tail.strip_prefix(stage)
+                            .is_some_and(|n| !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()))
+                    })
+            });
+        let is_group = group == "core" || (group.contains('.') && !group.starts_with('.'));
+        let is_kind = kind.chars().next().is_some_and(|c| c.is_ascii_uppercase())
+            && kind.chars().all(|c| c.is_ascii_alphanumeric());
+        (is_version && is_group && is_kind).then(|| Target {
+            group: if group == "core" {
                 String::new()
+            } else {
+                group.to_owned()
             },
             version: version.to_owned(),
             kind: kind.to_owned(),
         })
+    }
+
+    /// The target of a `customizations.yaml` (or `.yml`) in such a folder.
+    pub fn of_file(file: &Path) -> Option<Target> {
+        let name = file.file_name()?.to_str()?;
+        if !matches!(name, "customizations.yaml" | "customizations.yml") {
+            return None;
+        }
+        Self::of_folder(file.parent()?)
     }
 
     /// `group/version`, or `version` for the core group.

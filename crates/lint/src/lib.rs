@@ -10,7 +10,7 @@
 //!   reduced to `time`/`date`, no `io`, `debug`, `coroutine`, `setmetatable`,
 //!   `loadstring`, `string.gsub`/`rep`/`dump`), plus the project's own rules:
 //!   the entry function and its parameters, assignments to globals (an error
-//!   when they replace a builtin such as `error`), `require` of anything but
+//!   when they replace a builtin such as `error` that the script calls), `require` of anything but
 //!   `kube` and unknown `kube` functions, code after `error(...)`, and field
 //!   reads through an optional field of an argument (`obj.status.x`) with no
 //!   nil check of that field.
@@ -48,10 +48,15 @@
 #![deny(missing_docs)]
 
 // The floor, under the names this crate's modules use.
-use karmada_interpreter_core::{api, yaml};
+use karmada_interpreter_core::{api, error, yaml};
+use karmada_interpreter_declarative as lua;
 
 mod document;
 pub use document::{Placement, ScriptSite};
+mod layout;
+mod locate;
+pub use layout::{layout_mismatch, layout_target};
+pub use locate::{explain, Located, Locator};
 mod sandbox_std;
 mod script;
 
@@ -94,7 +99,8 @@ pub enum Rule {
     /// operation passes.
     EntryArity,
     /// Assignment to a global other than the entry function (an error when
-    /// it replaces a builtin such as `error` or `type`).
+    /// it replaces a builtin such as `error` or `type` that the script
+    /// calls).
     GlobalAssignment,
     /// Read of a global that is never defined.
     UndefinedGlobal,
@@ -110,6 +116,9 @@ pub enum Rule {
     /// `arg.field.x` where `field` is optional (`status`,
     /// `metadata.labels`, ...) and nothing checks `arg.field` for nil.
     UnguardedField,
+    /// The customization's target differs from the folder it sits in
+    /// (Karmada's layout `<group>/<version>/<Kind>/customizations.yaml`).
+    TargetLayout,
     /// Another of selene's lints, by its selene name.
     Selene(&'static str),
 }
@@ -128,6 +137,7 @@ impl Rule {
             Self::UnusedVariable => "unused-variable",
             Self::UnreachableCode => "unreachable-code",
             Self::UnguardedField => "unguarded-field",
+            Self::TargetLayout => "target-layout",
             Self::Selene(name) => name,
         }
     }
@@ -280,8 +290,41 @@ impl Linter {
             path: path.to_owned(),
             source,
         })?;
-        Ok(self.lint_text(&text, &path.display().to_string()))
+        let name = path.display().to_string();
+        let mut findings = self.lint_text(&text, &name);
+        findings.extend(layout_findings(path, &text, &name));
+        findings.sort_by_key(|f| (f.line, f.column));
+        Ok(findings)
     }
+}
+
+/// A [`Rule::TargetLayout`] finding, at the document's `target:` line, for
+/// each customization of `text` whose target differs from the folder of
+/// `path`.
+fn layout_findings(path: &Path, text: &str, name: &str) -> Vec<Finding> {
+    if crate::layout::layout_target(path).is_none() {
+        return Vec::new();
+    }
+    let lines: Vec<&str> = text.lines().collect();
+    let mut out = Vec::new();
+    for doc in crate::yaml::documents(text).into_iter().flatten() {
+        let Some(value) = doc.value else { continue };
+        let Ok(c) = serde_json::from_value(value) else {
+            continue;
+        };
+        if let Some(message) = crate::layout::layout_mismatch(path, &c) {
+            let (line, column) = lines
+                .iter()
+                .enumerate()
+                .skip(doc.line.saturating_sub(1))
+                .find_map(|(i, l)| l.find("target:").map(|c| (i + 1, c + 1)))
+                .unwrap_or((doc.line, 1));
+            let mut f = Finding::new(Rule::TargetLayout, line, column, message);
+            name.clone_into(&mut f.file);
+            out.push(f);
+        }
+    }
+    out
 }
 
 /// The scripts of a customization file's text, with their places; problems

@@ -45,6 +45,10 @@ const OPTIONAL_FIELDS: &[&[&str]] = &[
     &["metadata", "ownerReferences"],
 ];
 
+/// selene's checks whose findings make the script fail when it runs
+/// (wrong use of a library function); its other checks are warnings.
+const FAILING_LINTS: &[&str] = &["incorrect_standard_library_use", "bad_string_escape"];
+
 /// selene's style lints that say nothing about correctness are off.
 const STYLE_LINTS: &[&str] = &["multiple_statements", "high_cyclomatic_complexity"];
 
@@ -85,11 +89,18 @@ pub(crate) fn lint(
     let offsets = LineIndex::new(text);
     let entry = op.lua_function();
     let mut findings = Vec::new();
-    for d in checker.test_on(&ast) {
+    let diagnostics = checker.test_on(&ast);
+    // Globals the script assigns anywhere.
+    let assigned: HashSet<&str> = diagnostics
+        .iter()
+        .filter(|d| d.diagnostic.code == "unscoped_variables")
+        .filter_map(|d| backticked(&d.diagnostic.message))
+        .collect();
+    for d in &diagnostics {
         if d.severity == selene_lib::lints::Severity::Allow {
             continue;
         }
-        let diag = d.diagnostic;
+        let diag = &d.diagnostic;
         let (line, column) = offsets.position(diag.primary_label.range.0 as usize);
         let named = backticked(&diag.message);
         let (rule, severity, message) = match diag.code {
@@ -102,6 +113,11 @@ pub(crate) fn lint(
             }
             "undefined_variable" => {
                 let name = named.unwrap_or_default();
+                // A global assigned somewhere (in a function, a loop) is
+                // defined once that code ran: the assignment is reported.
+                if assigned.contains(name) {
+                    continue;
+                }
                 if sandbox_std::withheld(name) {
                     (
                         Rule::Sandbox,
@@ -134,18 +150,29 @@ pub(crate) fn lint(
             ),
             "unused_variable" => {
                 // The entry function is called by the engine.
-                if diag.message.split(' ').next() == Some(entry) {
+                // A global: its assignment is reported as such.
+                let name = diag.message.split(' ').next();
+                if name == Some(entry) || name.is_some_and(|n| assigned.contains(n)) {
                     continue;
                 }
-                (Rule::UnusedVariable, Severity::Warning, diag.message)
+                (
+                    Rule::UnusedVariable,
+                    Severity::Warning,
+                    diag.message.clone(),
+                )
             }
+            // Only what makes the script fail is an error: selene's other
+            // checks (`if_same_then_else`, `constant_table_comparison`, ...)
+            // find code that runs, perhaps not as meant.
             code => (
                 Rule::Selene(code),
                 match d.severity {
-                    selene_lib::lints::Severity::Error => Severity::Error,
+                    selene_lib::lints::Severity::Error if FAILING_LINTS.contains(&code) => {
+                        Severity::Error
+                    }
                     _ => Severity::Warning,
                 },
-                diag.message,
+                diag.message.clone(),
             ),
         };
         findings.push(Finding {
@@ -166,6 +193,16 @@ pub(crate) fn lint(
         f.rule != Rule::UnusedVariable || !rules.entry_params.contains(&(f.line, f.column))
     });
     findings.extend(rules.findings);
+    // Replacing a builtin the script never calls breaks nothing.
+    for f in &mut findings {
+        if f.rule == Rule::GlobalAssignment && f.severity == Severity::Error {
+            if let Some(name) = backticked(&f.message) {
+                if !rules.called.contains(name) {
+                    f.severity = Severity::Warning;
+                }
+            }
+        }
+    }
     let allowed = Allowances::parse(text);
     findings.retain(|f| !allowed.allows(f.rule.name(), f.line));
     findings.sort_by_key(|f| (f.line, f.column));
@@ -298,6 +335,10 @@ struct OwnRules {
     entry_found: bool,
     /// Positions of the entry function's parameters.
     entry_params: HashSet<(usize, usize)>,
+    /// String functions the sandbox withholds, as methods (`gsub`, ...).
+    withheld_methods: &'static [String],
+    /// Global names the script calls (`type(...)`).
+    called: HashSet<String>,
 }
 
 impl OwnRules {
@@ -310,6 +351,8 @@ impl OwnRules {
             global_functions: Vec::new(),
             entry_found: false,
             entry_params: HashSet::new(),
+            withheld_methods: sandbox_std::withheld_string_functions(),
+            called: HashSet::new(),
         }
     }
 
@@ -641,6 +684,9 @@ impl Visitor for OwnRules {
     }
 
     fn visit_function_call(&mut self, node: &ast::FunctionCall) {
+        if let (Prefix::Name(n), Some(Suffix::Call(_))) = (node.prefix(), node.suffixes().next()) {
+            self.called.insert(n.token().to_string());
+        }
         if let Prefix::Name(n) = node.prefix() {
             if n.token().to_string() == "require" {
                 match call_string_arg(node) {
@@ -656,6 +702,21 @@ impl Visitor for OwnRules {
         }
         let suffixes: Vec<&Suffix> = node.suffixes().collect();
         self.check_kube_use(node.prefix(), suffixes.iter());
+        // s:gsub(...), ("x"):rep(3): a string method the sandbox withholds.
+        for suffix in &suffixes {
+            if let Suffix::Call(ast::Call::MethodCall(m)) = suffix {
+                let name = m.name().token().to_string();
+                if self.withheld_methods.contains(&name) {
+                    self.push(
+                        Rule::Sandbox,
+                        position(m.name()),
+                        format!(
+                            "`:{name}(...)` calls `string.{name}`, which the customization sandbox disables (the call fails)"
+                        ),
+                    );
+                }
+            }
+        }
         // require("kube").f(...)
         if let Some(Suffix::Call(_)) = suffixes.first() {
             if let Prefix::Name(n) = node.prefix() {

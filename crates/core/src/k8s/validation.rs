@@ -400,6 +400,48 @@ pub fn validate_dependencies(deps: &[DependentObjectReference]) -> Result<(), Va
     }
 }
 
+/// What is wrong with a target as people name one for a customization:
+/// `api_version` is `group/version` (a DNS-1123 subdomain and a DNS-1035
+/// label) or a core-group `version`, `kind` a CamelCase name. Empty when
+/// nothing is.
+///
+/// ```
+/// use karmada_interpreter::k8s::validation::target_problems;
+/// assert!(target_problems("example.io/v1", "Widget").is_empty());
+/// assert!(target_problems("v1", "ConfigMap").is_empty());
+/// assert!(!target_problems("example.io", "Widget").is_empty());
+/// assert!(!target_problems("example.io/v1", "widget").is_empty());
+/// ```
+pub fn target_problems(api_version: &str, kind: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    match api_version.split_once('/') {
+        None if api_version.contains('.') => out.push(format!(
+            "apiVersion {api_version:?} names no version: write `group/version`, e.g. `{api_version}/v1`"
+        )),
+        None => {
+            for problem in dns1035_label(api_version) {
+                out.push(format!("apiVersion {api_version:?}: version: {problem}"));
+            }
+        }
+        Some((group, version)) => {
+            for problem in dns1123_subdomain(group) {
+                out.push(format!("apiVersion {api_version:?}: group: {problem}"));
+            }
+            for problem in dns1035_label(version) {
+                out.push(format!("apiVersion {api_version:?}: version: {problem}"));
+            }
+        }
+    }
+    let camel = kind.chars().next().is_some_and(|c| c.is_ascii_uppercase())
+        && kind.chars().all(|c| c.is_ascii_alphanumeric());
+    if !camel {
+        out.push(format!(
+            "kind {kind:?} must start with an upper-case letter and hold only letters and digits, e.g. `Widget`"
+        ));
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
