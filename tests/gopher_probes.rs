@@ -3,7 +3,8 @@
 //! Karmada's value or Karmada's error message. The answers were recorded with
 //! `tools/gopher_probes.py`, which runs the same scripts through Karmada's
 //! declarative interpreter (gopher-lua); a probe marked `deviation` is one of
-//! the deliberate differences of COMPATIBILITY.md and must still differ.
+//! the deliberate differences of COMPATIBILITY.md, one marked `open` a
+//! difference not bridged yet; both must still differ.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -26,6 +27,10 @@ struct Probe {
     /// Why the engine answers differently on purpose (a COMPATIBILITY.md rule).
     #[serde(default)]
     deviation: Option<String>,
+    /// A difference not bridged yet (docs/lua-engine.md, "Remaining
+    /// differences"): the probe must still differ, so the list stays honest.
+    #[serde(default)]
+    open: Option<String>,
 }
 
 #[derive(Deserialize, Debug, PartialEq, Default)]
@@ -124,7 +129,12 @@ fn probes_answer_as_karmada() {
     let layer = LuaLayer::customizations(customizations).expect("layer");
     let mut failures = BTreeMap::new();
     let mut matched = 0;
+    // GOPHER_PROBE=<text>: run only the probes whose name contains it
+    let only = std::env::var("GOPHER_PROBE").ok();
     for (i, (file, p)) in probes.iter().enumerate() {
+        if only.as_ref().is_some_and(|o| !p.name.contains(o.as_str())) {
+            continue;
+        }
         let mut obj = object.clone();
         obj["kind"] = Value::String(format!("P{i}"));
         let got = answer(layer.interpret(&Request::InterpretStatus { object: &obj }));
@@ -132,7 +142,7 @@ fn probes_answer_as_karmada() {
         if same {
             matched += 1;
         }
-        match (&p.deviation, same) {
+        match (p.deviation.as_ref().or(p.open.as_ref()), same) {
             (None, false) => {
                 failures.insert(
                     format!("{file}: {}", p.name),
@@ -142,7 +152,7 @@ fn probes_answer_as_karmada() {
             (Some(_), true) => {
                 failures.insert(
                     format!("{file}: {}", p.name),
-                    "marked as a deviation but answers as Karmada".to_owned(),
+                    "marked as a deviation or open difference but answers as Karmada".to_owned(),
                 );
             }
             _ => {}

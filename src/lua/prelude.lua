@@ -116,8 +116,15 @@ end
 -- gopher-lua's select: a string count other than "#" is refused
 local rawselect = select
 local function select_(n, ...)
-  if type(n) == "string" and n ~= "#" then
-    raise("bad argument #1 to select (invalid string '" .. n .. "')")
+  local tn = type(n)
+  if tn == "string" then
+    if n ~= "#" then
+      raise("bad argument #1 to select (invalid string '" .. n .. "')")
+    end
+  elseif tn ~= "number" then
+    raise("bad argument #1 to select (number expected, got " .. tn .. ")")
+  elseif n == 0 or (n < 0 and -n > rawselect("#", ...)) then
+    raise("bad argument #1 to select (index out of range)")
   end
   return rawselect(n, ...)
 end
@@ -311,7 +318,11 @@ for _, k in ipairs({ "abs", "acos", "asin", "atan", "atan2", "ceil", "cos", "cos
   "randomseed", "sin", "sinh", "sqrt", "tan", "tanh", "pi" }) do
   M[k] = math[k]
 end
-M.mod = math.fmod
+-- gopher-lua's math.mod is the `%` operator (floored), not fmod
+M.mod = function(a, b)
+  local _ = math.fmod(a, b)
+  return a % b
+end
 M.log = function(x)
   return math.log(x)
 end
@@ -330,9 +341,17 @@ local function readonly(t, name)
 end
 
 local KUBE = readonly(H.kube, "module kube")
+-- The environment of the run in progress (see `run`): gopher-lua's
+-- `package.loaded` holds the opened libraries, so `require("os")` is the
+-- run's `os`.
+local current
+local LIBS = { string = true, table = true, math = true, os = true, _G = true }
 local function require_(name)
   if name == "kube" then
     return KUBE
+  end
+  if LIBS[name] and current ~= nil then
+    return rawget(current, name)
   end
   refuse("module " .. tostring_raw(name) .. " not found:\n\tno field package.preload['"
     .. tostring_raw(name) .. "'], ", 2)
@@ -402,6 +421,7 @@ end
 -- One run: fresh environment, top-level code, entry point lookup, call.
 local function run(chunk, name, ...)
   local env = newenv()
+  current = env
   setfenv(chunk, env)
   chunk()
   local f = rawget(env, name)
@@ -417,6 +437,7 @@ end
 -- Runs the top-level code only and reports the type of global `name`.
 local function probe(chunk, name)
   local env = newenv()
+  current = env
   setfenv(chunk, env)
   chunk()
   return type(rawget(env, name))

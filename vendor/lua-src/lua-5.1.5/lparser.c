@@ -53,6 +53,7 @@ typedef struct BlockCnt {
 ** prototypes for recursive non-terminal functions
 */
 static void chunk (LexState *ls);
+static void goto_error (LexState *ls, int line, const char *msg);
 static void expr (LexState *ls, expdesc *v);
 static int statement (LexState *ls);
 static void movegotosout (FuncState *fs, BlockCnt *bl);
@@ -628,8 +629,9 @@ static void funcargs (LexState *ls, expdesc *f) {
   int line = ls->linenumber;
   switch (ls->t.token) {
     case '(': {  /* funcargs -> `(' [ explist1 ] `)' */
-      if (line != ls->lastline)
-        luaX_syntaxerror(ls,"ambiguous syntax (function call x new statement)");
+      /* karmada-interpreter: a `(' that starts a line continues the
+      ** expression as a call, as in gopher-lua (no "ambiguous syntax") */
+      UNUSED(line);
       luaX_next(ls);
       if (ls->t.token == ')')  /* arg list is empty? */
         args.k = VVOID;
@@ -766,8 +768,10 @@ static void simpleexp (LexState *ls, expdesc *v) {
     }
     case TK_DOTS: {  /* vararg */
       FuncState *fs = ls->fs;
-      check_condition(ls, fs->f->is_vararg,
-                      "cannot use " LUA_QL("...") " outside a vararg function");
+      /* karmada-interpreter: gopher-lua's compile error */
+      if (!fs->f->is_vararg)
+        goto_error(ls, ls->linenumber,
+                   "cannot use '...' outside a vararg function");
       fs->f->is_vararg &= ~VARARG_NEEDSARG;  /* don't need 'arg' */
       init_exp(v, VVARARG, luaK_codeABC(fs, OP_VARARG, 0, 1, 0));
       break;
