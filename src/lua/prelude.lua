@@ -319,6 +319,27 @@ for _, k in ipairs({ "abs", "acos", "asin", "atan", "atan2", "ceil", "cos", "cos
   M[k] = math[k]
 end
 -- gopher-lua's math.mod is the `%` operator (floored), not fmod
+-- gopher-lua: no arguments is "wrong number of arguments"
+local mmax, mmin, mmodf = math.max, math.min, math.modf
+M.max = function(...)
+  if select("#", ...) == 0 then
+    raise("wrong number of arguments")
+  end
+  return mmax(...)
+end
+M.min = function(...)
+  if select("#", ...) == 0 then
+    raise("wrong number of arguments")
+  end
+  return mmin(...)
+end
+-- Go's math.Modf: the fraction of an infinity is NaN
+M.modf = function(x)
+  if x == 1 / 0 or x == -1 / 0 then
+    return x, 0 / 0
+  end
+  return mmodf(x)
+end
 M.mod = function(a, b)
   local _ = math.fmod(a, b)
   return a % b
@@ -369,8 +390,25 @@ local P = readonly({
   loadlib = function() refuse("loadlib is not supported", 2) end,
 }, "package")
 
+-- gopher-lua's assert: the message must be a string; the default text is
+-- "assertion failed!" (also with no argument at all); the error carries the
+-- calling line.
+local function assert_(...)
+  local v, message = ...
+  if not v then
+    if message == nil then
+      raise("assertion failed!")
+    end
+    if type(message) ~= "string" then
+      raise("bad argument #2 to assert (string expected, got " .. type(message) .. ")")
+    end
+    raise(message)
+  end
+  return ...
+end
+
 local proto = {
-  assert = assert, error = error_, ipairs = ipairs, next = next, pairs = pairs,
+  assert = assert_, error = error_, ipairs = ipairs, next = next, pairs = pairs,
   pcall = pcall_, xpcall = xpcall_, print = H.print, select = select_,
   tonumber = H.tonumber, tostring = H.tostring, type = type, unpack = unpack,
   require = require_, package = P,
