@@ -56,8 +56,8 @@ fn probes() -> Vec<(String, Probe)> {
     let mut out = Vec::new();
     for f in files {
         let text = std::fs::read_to_string(&f).expect("probe file");
-        let list: Vec<Probe> = serde_saphyr::from_str(&text)
-            .unwrap_or_else(|e| panic!("{}: {e}", f.display()));
+        let list: Vec<Probe> =
+            serde_saphyr::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", f.display()));
         let file = f.file_name().unwrap().to_string_lossy().into_owned();
         out.extend(list.into_iter().map(|p| (file.clone(), p)));
     }
@@ -110,10 +110,9 @@ fn answer(result: Result<Outcome, Error>) -> Answer {
 #[test]
 fn probes_answer_as_karmada() {
     let wrapper = std::fs::read_to_string(data().join("wrapper.lua")).expect("wrapper");
-    let object: Value = serde_json::from_str(
-        &std::fs::read_to_string(data().join("object.json")).expect("object"),
-    )
-    .expect("object json");
+    let object: Value =
+        serde_json::from_str(&std::fs::read_to_string(data().join("object.json")).expect("object"))
+            .expect("object json");
     let probes = probes();
     assert!(probes.len() >= 500, "only {} probes", probes.len());
     let customizations = probes
@@ -159,10 +158,7 @@ fn probes_answer_as_karmada() {
         }
     }
     eprintln!("{matched} of {} probes answer as Karmada", probes.len());
-    let report: Vec<String> = failures
-        .iter()
-        .map(|(k, v)| format!("{k}: {v}"))
-        .collect();
+    let report: Vec<String> = failures.iter().map(|(k, v)| format!("{k}: {v}")).collect();
     assert!(
         failures.is_empty(),
         "{} probes differ:\n{}",
