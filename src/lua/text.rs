@@ -304,10 +304,11 @@ fn write_bytes(out: &mut Vec<u8>, s: &str) -> std::fmt::Result {
 /// Go's `int64(float64)` on amd64: NaN and values outside the int64 range
 /// give the minimum.
 fn go_int64(x: f64) -> i64 {
-    if x.is_nan() || x >= 9.223_372_036_854_775_807e18 || x < -9.223_372_036_854_775_808e18 {
-        i64::MIN
-    } else {
+    // [-2^63, 2^63); NaN is outside
+    if (-9.223_372_036_854_776e18..9.223_372_036_854_776e18).contains(&x) {
         x as i64
+    } else {
+        i64::MIN
     }
 }
 
