@@ -320,19 +320,17 @@ for _, k in ipairs({ "abs", "acos", "asin", "atan", "atan2", "ceil", "cos", "cos
 end
 -- gopher-lua's math.mod is the `%` operator (floored), not fmod
 -- gopher-lua: no arguments is "wrong number of arguments"
-local mmax, mmin, mmodf = math.max, math.min, math.modf
-M.max = function(...)
-  if select("#", ...) == 0 then
-    raise("wrong number of arguments")
+local mmodf = math.modf
+local function needargs(f)
+  return function(...)
+    if select("#", ...) == 0 then
+      raise("wrong number of arguments")
+    end
+    return f(...)
   end
-  return mmax(...)
 end
-M.min = function(...)
-  if select("#", ...) == 0 then
-    raise("wrong number of arguments")
-  end
-  return mmin(...)
-end
+M.max = needargs(math.max)
+M.min = needargs(math.min)
 -- Go's math.Modf: the fraction of an infinity is NaN
 M.modf = function(x)
   if x == 1 / 0 or x == -1 / 0 then
