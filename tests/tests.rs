@@ -16,6 +16,7 @@ mod cluster_cli;
 mod docs_consistency;
 mod fuzz_properties;
 mod golden_runner;
+mod gopher_probes;
 mod health;
 mod karmada_corpora;
 mod library_consumer;

@@ -71,7 +71,11 @@ impl<'a> Matcher<'a> {
             }
             loop {
                 if p >= self.pat.len() {
-                    return Err("malformed pattern (missing ']')".to_owned());
+                    // gopher-lua's compiler stops at the last character
+                    return Err(format!(
+                        "unexpected EOS at {}",
+                        self.pat.len().saturating_sub(1)
+                    ));
                 }
                 let cc = self.p(p);
                 p += 1;
@@ -107,7 +111,14 @@ impl<'a> Matcher<'a> {
             if p >= ec {
                 break;
             }
-            if self.p(p) == b'%' {
+            if self.p(p) == b'%' && self.p(p + 2) == b'-' && p + 3 < ec {
+                // gopher-lua: an escaped character starts a range like any
+                // other (`[%a-9]` is the range from `a` to `9`)
+                p += 3;
+                if self.p(p - 2) <= c && c <= self.p(p) {
+                    return sig;
+                }
+            } else if self.p(p) == b'%' {
                 p += 1;
                 if match_class(c, self.p(p)) {
                     return sig;
@@ -158,22 +169,6 @@ impl<'a> Matcher<'a> {
                         }
                         None => return Ok(None),
                     }
-                }
-                b'%' if p + 1 < self.pat.len() && self.p(p + 1) == b'f' => {
-                    p += 2;
-                    if self.p(p) != b'[' || p >= self.pat.len() {
-                        return Err("missing '[' after '%f' in pattern".to_owned());
-                    }
-                    let ep = self.class_end(p)?;
-                    let prev = if s == 0 { 0 } else { self.src[s - 1] };
-                    let cur = self.src.get(s).copied().unwrap_or(0);
-                    if !self.match_bracket_class(prev, p, ep - 1)
-                        && self.match_bracket_class(cur, p, ep - 1)
-                    {
-                        p = ep;
-                        continue;
-                    }
-                    return Ok(None);
                 }
                 b'%' if p + 1 < self.pat.len() && self.p(p + 1).is_ascii_digit() => {
                     match self.match_capture(s, self.p(p + 1))? {
@@ -279,7 +274,7 @@ impl<'a> Matcher<'a> {
 
     fn match_balance(&mut self, s: usize, p: usize) -> R<Option<usize>> {
         if p + 1 >= self.pat.len() {
-            return Err("unbalanced pattern".to_owned());
+            return Ok(None); // gopher-lua: no match, no error
         }
         if s >= self.src.len() || self.src[s] != self.p(p) {
             return Ok(None);
@@ -329,7 +324,7 @@ impl<'a> Matcher<'a> {
             .map(|i| {
                 let (start, len) = self.capture[i];
                 match len {
-                    CAP_UNFINISHED => Err("unfinished capture".to_owned()),
+                    CAP_UNFINISHED => Err("unfinished capture at EOS".to_owned()),
                     CAP_POSITION => Ok(Capture::Pos(start + 1)),
                     len => Ok(Capture::Str(start, start + len as usize)),
                 }
@@ -357,6 +352,12 @@ fn match_class(c: u8, cl: u8) -> bool {
     } else {
         res
     }
+}
+
+/// A pattern ending in an unescaped `%`: gopher-lua matches nothing with it
+/// (no error).
+fn trailing_escape(pat: &[u8]) -> bool {
+    pat.iter().rev().take_while(|&&b| b == b'%').count() % 2 == 1
 }
 
 /// Lua's relative string position → 0-based start offset.
@@ -411,6 +412,9 @@ pub fn find(
         Some((b'^', rest)) => (true, rest),
         _ => (false, pat),
     };
+    if trailing_escape(pat) {
+        return Ok(None);
+    }
     let mut m = Matcher::new(src, pat, expired);
     let mut s1 = init;
     loop {
@@ -431,11 +435,19 @@ pub fn find(
 }
 
 /// `string.gmatch`, computed eagerly: the captures of every match.
+/// As in gopher-lua, a leading `^` anchors it: at most one match, at the start.
 pub fn gmatch(src: &[u8], pat: &[u8], expired: &dyn Fn() -> bool) -> R<Vec<Vec<Capture>>> {
-    let mut m = Matcher::new(src, pat, expired);
+    let (anchor, pat) = match pat.split_first() {
+        Some((b'^', rest)) => (true, rest),
+        _ => (false, pat),
+    };
     let mut out = Vec::new();
+    if trailing_escape(pat) {
+        return Ok(out);
+    }
+    let mut m = Matcher::new(src, pat, expired);
     let mut s = 0usize;
-    while s <= src.len() {
+    while s <= src.len() && !(anchor && s > 0) {
         m.level = 0;
         m.depth = 0;
         match m.do_match(s, 0)? {
@@ -485,7 +497,9 @@ mod tests {
         );
         assert_eq!(fm("abc", "()b()"), Some(vec!["2".into(), "3".into()]));
         assert_eq!(fm("f(a(b)c)d", "%b()"), Some(vec!["(a(b)c)".into()]));
-        assert_eq!(fm("THE (quick) fox", "%f[%a]%a+"), Some(vec!["THE".into()]));
+        // no frontier in gopher-lua: `%f` is the letter (Karmada's answer
+        // in tests/data/gopher-probes/patterns.yaml, find-frontier)
+        assert_eq!(fm("THE (quick) fox", "%f[%a]%a+"), Some(vec!["fox".into()]));
         assert_eq!(fm("abab", "(ab)%1"), Some(vec!["ab".into()]));
         assert_eq!(fm("x]y", "[]]"), Some(vec!["]".into()]));
         assert_eq!(fm("a-b", "[%-]"), Some(vec!["-".into()]));
@@ -511,11 +525,20 @@ mod tests {
     #[test]
     fn malformed_patterns() {
         let e = |p: &str| find(b"abc", p.as_bytes(), 1, false, false, &never).unwrap_err();
-        assert_eq!(e("%"), "malformed pattern (ends with '%')");
-        assert_eq!(e("[a"), "malformed pattern (missing ']')");
-        assert_eq!(e("(a"), "unfinished capture");
+        assert_eq!(e("[a"), "unexpected EOS at 1");
+        assert_eq!(e("(a"), "unfinished capture at EOS");
         assert_eq!(e("a)"), "invalid pattern capture");
         assert_eq!(e("%1"), "invalid capture index");
+    }
+
+    /// gopher-lua: a trailing `%` and a one-character `%b` match nothing,
+    /// `%f` is the letter `f`, a leading `^` anchors `gmatch`.
+    #[test]
+    fn gopher_lua_pattern_edges() {
+        assert_eq!(fm("a%", "a%"), None);
+        assert_eq!(fm("x(y", "%b("), None);
+        assert_eq!(gmatch(b"aaa", b"^a", &never).unwrap().len(), 1);
+        assert_eq!(gmatch(b"baa", b"^a", &never).unwrap().len(), 0);
     }
 
     #[test]

@@ -7,6 +7,7 @@ local H = ...
 local rawpcall, rawxpcall, setfenv, setmetatable, getmetatable, rawget =
   pcall, xpcall, setfenv, setmetatable, getmetatable, rawget
 local type, error, select, tostring_raw = type, error, select, tostring
+local tconcat = table.concat
 local ssub, sbyte, schar, sreverse, slen =
   string.sub, string.byte, string.char, string.reverse, string.len
 local check, refused = H.check, H.refused
@@ -49,13 +50,30 @@ local function pass(ok, ...)
   return ok, ...
 end
 local function pcall_(...)
+  -- gopher-lua's pcall: a value that is not a function is a failed call,
+  -- not an error of pcall itself
+  if select("#", ...) == 0 then
+    raise("bad argument #1 to pcall (value expected)")
+  end
+  local f = ...
+  if type(f) ~= "function" then
+    return false, "attempt to call a " .. type(f) .. " value"
+  end
   return pass(rawpcall(...))
 end
 -- Lua 5.1 runs an error handler with hooks disabled when the error was
 -- raised by a hook (the deadline): a looping handler would then never be
 -- stopped. The handler is therefore skipped once the deadline has passed.
+-- As in gopher-lua, both arguments must be functions, and an error the
+-- handler raises is what xpcall returns.
 local expired = H.expired
 local function xpcall_(f, handler)
+  if type(f) ~= "function" then
+    raise("bad argument #1 to xpcall (function expected, got " .. type(f) .. ")")
+  end
+  if type(handler) ~= "function" then
+    raise("bad argument #2 to xpcall (function expected, got " .. type(handler) .. ")")
+  end
   return pass(rawxpcall(f, function(e)
     if expired() then
       return e
@@ -63,8 +81,52 @@ local function xpcall_(f, handler)
     if type(e) == "userdata" then
       e = errtext(e)
     end
-    return handler(e)
+    local ok, r = rawpcall(handler, e)
+    if not ok and type(r) == "userdata" then
+      r = errtext(r)
+    end
+    return r
   end))
+end
+
+-- gopher-lua's error: a value that is not a string is raised as it is (no
+-- position, `error(42)` stays a number); a string gets the position of the
+-- first script frame from `level` up (gopher-lua counts `error` itself as
+-- level 0, so levels 1 and 2 both name the line that called it).
+local rawerror, where = error, H.where
+local function error_(...)
+  if select("#", ...) == 0 then
+    raise("bad argument #1 to error (value expected)")
+  end
+  local message, level = ...
+  if type(message) ~= "string" then
+    rawerror(message, 0)
+  end
+  if level == nil then
+    level = 1
+  elseif type(level) ~= "number" then
+    raise("bad argument #2 to error (number expected, got " .. type(level) .. ")")
+  end
+  if level > 0 then
+    message = where(level) .. " " .. message
+  end
+  rawerror(message, 0)
+end
+
+-- gopher-lua's select: a string count other than "#" is refused
+local rawselect = select
+local function select_(n, ...)
+  local tn = type(n)
+  if tn == "string" then
+    if n ~= "#" then
+      raise("bad argument #1 to select (invalid string '" .. n .. "')")
+    end
+  elseif tn ~= "number" then
+    raise("bad argument #1 to select (number expected, got " .. tn .. ")")
+  elseif n == 0 or (n < 0 and -n > rawselect("#", ...)) then
+    raise("bad argument #1 to select (index out of range)")
+  end
+  return rawselect(n, ...)
 end
 
 -- string library
@@ -117,11 +179,16 @@ S.reverse = function(s)
   subject(s, "reverse")
   return sreverse(s)
 end
-S.byte = function(s, i, j)
+-- gopher-lua's byte: with no index, every byte
+S.byte = function(...)
+  local s, i, j = ...
   subject(s, "byte")
   optnum(i, 2, "byte")
   optnum(j, 3, "byte")
-  return sbyte(s, i, j)
+  if select("#", ...) == 2 then
+    return sbyte(s, i or 1)
+  end
+  return sbyte(s, i or 1, j or -1)
 end
 S.char = function(...)
   local n = select("#", ...)
@@ -174,14 +241,58 @@ S.dump = unsupported_string("dump")
 -- method syntax on strings uses the restricted library
 getmetatable("").__index = S
 
--- table.concat formats numbers like tostring, not with %.14g
-local tconcat, tostring_h = table.concat, H.tostring
-local function concat(t, sep, i, j)
-  if type(t) ~= "table" then
-    return tconcat(t, sep, i, j)
+-- gopher-lua's table.concat: numbers written like tostring (not with
+-- %.14g), a separator that must be a string, positions that must be
+-- numbers, a range clamped to `#t` (a start outside the table with no end
+-- gives ""), and errors at the calling script line.
+local tostring_h = H.tostring
+local function trunc(n)
+  if n >= 0 then
+    return math.floor(n)
   end
-  i = i or 1
-  j = j or #t
+  return math.ceil(n)
+end
+local function concat(...)
+  local nargs = select("#", ...)
+  local t, sep, i, j = ...
+  if type(t) ~= "table" then
+    badarg(1, "concat", "table", t)
+  end
+  if sep == nil then
+    sep = ""
+  elseif type(sep) ~= "string" then
+    badarg(2, "concat", "string", sep)
+  end
+  local len = #t
+  if i == nil then
+    i = 1
+  elseif type(i) ~= "number" then
+    badarg(3, "concat", "number", i)
+  else
+    i = trunc(i)
+  end
+  if j == nil then
+    j = len
+  elseif type(j) ~= "number" then
+    badarg(4, "concat", "number", j)
+  else
+    j = trunc(j)
+  end
+  if nargs == 3 and (i > len or i < 1) then
+    return ""
+  end
+  if i > len then
+    i = len
+  end
+  if i < 1 then
+    i = 1
+  end
+  if j > len then
+    j = len
+  end
+  if i > j then
+    return ""
+  end
   local parts = {}
   for k = i, j do
     local v = t[k]
@@ -189,11 +300,11 @@ local function concat(t, sep, i, j)
     if tv == "number" then
       v = tostring_h(v)
     elseif tv ~= "string" then
-      error("invalid value (" .. tv .. ") at index " .. k .. " in table for concat", 2)
+      raise("invalid value (" .. tv .. ") at index " .. k .. " in table for concat")
     end
     parts[k - i + 1] = v
   end
-  return tconcat(parts, sep or "")
+  return tconcat(parts, sep)
 end
 
 local T = {
@@ -207,7 +318,30 @@ for _, k in ipairs({ "abs", "acos", "asin", "atan", "atan2", "ceil", "cos", "cos
   "randomseed", "sin", "sinh", "sqrt", "tan", "tanh", "pi" }) do
   M[k] = math[k]
 end
-M.mod = math.fmod
+-- gopher-lua's math.mod is the `%` operator (floored), not fmod
+-- gopher-lua: no arguments is "wrong number of arguments"
+local mmodf = math.modf
+local function needargs(f)
+  return function(...)
+    if select("#", ...) == 0 then
+      raise("wrong number of arguments")
+    end
+    return f(...)
+  end
+end
+M.max = needargs(math.max)
+M.min = needargs(math.min)
+-- Go's math.Modf: the fraction of an infinity is NaN
+M.modf = function(x)
+  if x == 1 / 0 or x == -1 / 0 then
+    return x, 0 / 0
+  end
+  return mmodf(x)
+end
+M.mod = function(a, b)
+  local _ = math.fmod(a, b)
+  return a % b
+end
 M.log = function(x)
   return math.log(x)
 end
@@ -226,9 +360,17 @@ local function readonly(t, name)
 end
 
 local KUBE = readonly(H.kube, "module kube")
+-- The environment of the run in progress (see `run`): gopher-lua's
+-- `package.loaded` holds the opened libraries, so `require("os")` is the
+-- run's `os`.
+local current
+local LIBS = { string = true, table = true, math = true, os = true, _G = true }
 local function require_(name)
   if name == "kube" then
     return KUBE
+  end
+  if LIBS[name] and current ~= nil then
+    return rawget(current, name)
   end
   refuse("module " .. tostring_raw(name) .. " not found:\n\tno field package.preload['"
     .. tostring_raw(name) .. "'], ", 2)
@@ -246,9 +388,26 @@ local P = readonly({
   loadlib = function() refuse("loadlib is not supported", 2) end,
 }, "package")
 
+-- gopher-lua's assert: the message must be a string; the default text is
+-- "assertion failed!" (also with no argument at all); the error carries the
+-- calling line.
+local function assert_(...)
+  local v, message = ...
+  if not v then
+    if message == nil then
+      raise("assertion failed!")
+    end
+    if type(message) ~= "string" then
+      raise("bad argument #2 to assert (string expected, got " .. type(message) .. ")")
+    end
+    raise(message)
+  end
+  return ...
+end
+
 local proto = {
-  assert = assert, error = error, ipairs = ipairs, next = next, pairs = pairs,
-  pcall = pcall_, xpcall = xpcall_, print = H.print, select = select,
+  assert = assert_, error = error_, ipairs = ipairs, next = next, pairs = pairs,
+  pcall = pcall_, xpcall = xpcall_, print = H.print, select = select_,
   tonumber = H.tonumber, tostring = H.tostring, type = type, unpack = unpack,
   require = require_, package = P,
   _VERSION = "Lua 5.1", _GOPHER_LUA_VERSION = "GopherLua 1.1.1",
@@ -298,6 +457,7 @@ end
 -- One run: fresh environment, top-level code, entry point lookup, call.
 local function run(chunk, name, ...)
   local env = newenv()
+  current = env
   setfenv(chunk, env)
   chunk()
   local f = rawget(env, name)
@@ -313,6 +473,7 @@ end
 -- Runs the top-level code only and reports the type of global `name`.
 local function probe(chunk, name)
   local env = newenv()
+  current = env
   setfenv(chunk, env)
   chunk()
   return type(rawget(env, name))

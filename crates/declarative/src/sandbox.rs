@@ -186,6 +186,25 @@ pub(crate) fn build(
             Err(mlua::Error::runtime(message))
         })?,
     )?;
+    // gopher-lua's `where(level, skipg)`: the position of the first script
+    // frame from stack level `level` up (`""` when there is none).
+    h.set(
+        "where",
+        lua.create_function(|lua, level: usize| {
+            let mut l = level;
+            loop {
+                let frame = lua.inspect_stack(l, |d| {
+                    let script = d.source().short_src.as_deref() == Some("<string>");
+                    script.then(|| d.current_line().unwrap_or(0))
+                });
+                match frame {
+                    None => return Ok(String::new()),
+                    Some(Some(line)) => return Ok(format!("<string>:{line}:")),
+                    Some(None) => l += 1,
+                }
+            }
+        })?,
+    )?;
     h.set(
         "errtext",
         lua.create_function(|lua, v: LuaValue| {

@@ -156,7 +156,7 @@ impl FmtArg {
         match self {
             Self::Number(_) => "float64",
             Self::Str(_) => "string",
-            Self::Bool(_) => "bool",
+            Self::Bool(_) => "lua.LBool",
             Self::Nil => "<nil>",
             Self::Other(t, _) => t,
         }
@@ -301,9 +301,24 @@ fn write_bytes(out: &mut Vec<u8>, s: &str) -> std::fmt::Result {
     Ok(())
 }
 
+/// Go's `int64(float64)` on amd64: NaN and values outside the int64 range
+/// give the minimum.
+fn go_int64(x: f64) -> i64 {
+    // [-2^63, 2^63); NaN is outside
+    if (-9.223_372_036_854_776e18..9.223_372_036_854_776e18).contains(&x) {
+        x as i64
+    } else {
+        i64::MIN
+    }
+}
+
 fn bad(verb: u8, arg: &FmtArg) -> Vec<u8> {
     match arg {
         FmtArg::Nil => format!("%!{}(<nil>)", verb as char).into_bytes(),
+        // gopher-lua formats a whole number as an int64 under other verbs
+        FmtArg::Number(x) if x.fract() == 0.0 && go_int64(*x) != i64::MIN => {
+            format!("%!{}(int64={})", verb as char, go_int64(*x)).into_bytes()
+        }
         _ => format!("%!{}({}={})", verb as char, arg.go_type(), arg.to_text()).into_bytes(),
     }
 }
@@ -312,13 +327,7 @@ fn format_one(verb: u8, spec: &Spec, arg: &FmtArg) -> Vec<u8> {
     match verb {
         b'd' | b'i' | b'x' | b'X' | b'o' | b'b' | b'c' | b'U' => {
             let n = match arg {
-                FmtArg::Number(x) => {
-                    if x.is_nan() {
-                        0
-                    } else {
-                        *x as i64
-                    }
-                }
+                FmtArg::Number(x) => go_int64(*x),
                 FmtArg::Str(s) if verb == b'd' || verb == b'i' => {
                     let text = String::from_utf8_lossy(s).into_owned();
                     let shown = if tonumber_str(&text, None).is_some()
@@ -348,10 +357,15 @@ fn format_one(verb: u8, spec: &Spec, arg: &FmtArg) -> Vec<u8> {
         b'e' | b'E' | b'f' | b'F' | b'g' | b'G' => {
             let x = match arg {
                 FmtArg::Number(x) => *x,
-                FmtArg::Str(s) => match String::from_utf8_lossy(s).trim().parse::<f64>() {
-                    Ok(x) => x,
-                    Err(_) => return bad(verb, arg),
-                },
+                // gopher-lua hands a string to Go's fmt as it is: a bad
+                // verb, its text cut to the precision (`%!f(string=0)`)
+                FmtArg::Str(s) => {
+                    let mut text = String::from_utf8_lossy(s).into_owned();
+                    if let Some(p) = spec.prec {
+                        text = text.chars().take(p).collect();
+                    }
+                    return format!("%!{}(string={text})", verb as char).into_bytes();
+                }
                 _ => return bad(verb, arg),
             };
             format_float(verb, spec, x).into_bytes()
@@ -418,7 +432,8 @@ fn format_float(verb: u8, spec: &Spec, x: f64) -> String {
         let body = if x.is_nan() {
             "NaN".to_owned()
         } else if x > 0.0 {
-            format!("{}Inf", if spec.plus { "+" } else { "" })
+            // Go keeps the sign of an infinity (a space flag replaces it)
+            format!("{}Inf", if spec.space && !spec.plus { " " } else { "+" })
         } else {
             "-Inf".to_owned()
         };
@@ -607,7 +622,8 @@ mod tests {
     #[case("%c", vec![FmtArg::Number(200.0)], "È")]
     #[case("%x", vec![FmtArg::Number(255.0)], "ff")]
     #[case("100%%", vec![], "100%")]
-    #[case("%d", vec![FmtArg::Bool(true)], "%!d(bool=true)")]
+    // Karmada: format-d-bool in tests/data/gopher-probes/format.yaml
+    #[case("%d", vec![FmtArg::Bool(true)], "%!d(lua.LBool=true)")]
     fn go_format_cases(#[case] f: &str, #[case] args: Vec<FmtArg>, #[case] want: &str) {
         assert_eq!(fmt(f, &args), want);
     }

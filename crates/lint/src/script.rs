@@ -690,11 +690,12 @@ impl Visitor for OwnRules {
         if let Prefix::Name(n) = node.prefix() {
             if n.token().to_string() == "require" {
                 match call_string_arg(node) {
-                    Some(m) if m == "kube" => {}
+                    // gopher-lua's package.loaded: `kube` and the opened libraries
+                    Some(m) if matches!(m.as_str(), "kube" | "string" | "table" | "math" | "os" | "_G") => {}
                     Some(m) => self.push(
                         Rule::Sandbox,
                         position(node),
-                        format!("module `{m}` does not exist in the sandbox (only `kube`)"),
+                        format!("module `{m}` does not exist in the sandbox (only `kube` and the opened libraries)"),
                     ),
                     None => {}
                 }

@@ -382,6 +382,22 @@ LUA_API size_t lua_objlen (lua_State *L, int idx) {
 }
 
 
+/* karmada-interpreter: gopher-lua's array length of the table at `idx' */
+LUA_API int lua_arraylen (lua_State *L, int idx) {
+  StkId o = index2adr(L, idx);
+  api_check(L, ttistable(o));
+  return luaH_arraylen(hvalue(o));
+}
+
+
+/* karmada-interpreter: shortens that array length to `n' (slots become nil) */
+LUA_API void lua_setarraylen (lua_State *L, int idx, int n) {
+  StkId o = index2adr(L, idx);
+  api_check(L, ttistable(o));
+  luaH_setarraylen(hvalue(o), n);
+}
+
+
 LUA_API lua_CFunction lua_tocfunction (lua_State *L, int idx) {
   StkId o = index2adr(L, idx);
   return (!iscfunction(o)) ? NULL : clvalue(o)->c.f;

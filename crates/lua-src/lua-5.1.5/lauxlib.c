@@ -48,7 +48,7 @@ LUALIB_API int luaL_argerror (lua_State *L, int narg, const char *extramsg) {
   /* karmada-interpreter: gopher-lua's form: `self' counts as argument #1
      and the function name is not quoted */
   if (ar.name == NULL)
-    ar.name = "?";
+    ar.name = "(anonymous)";
   return luaL_error(L, "bad argument #%d to %s (%s)",
                         narg, ar.name, extramsg);
 }
@@ -68,12 +68,16 @@ static void tag_error (lua_State *L, int narg, int tag) {
 
 LUALIB_API void luaL_where (lua_State *L, int level) {
   lua_Debug ar;
-  if (lua_getstack(L, level, &ar)) {  /* check function at level */
+  /* karmada-interpreter: as gopher-lua's `where', the nearest script frame
+  ** from `level' up: frames without a line (C functions) and the project's
+  ** prelude (chunk "=prelude") are skipped */
+  while (level > 0 && lua_getstack(L, level, &ar)) {
     lua_getinfo(L, "Sl", &ar);  /* get info about it */
-    if (ar.currentline > 0) {  /* is there info? */
+    if (ar.currentline > 0 && strcmp(ar.source, "=prelude") != 0) {
       lua_pushfstring(L, "%s:%d: ", ar.short_src, ar.currentline);
       return;
     }
+    level++;
   }
   lua_pushliteral(L, "");  /* else, no information available... */
 }

@@ -637,7 +637,14 @@ int luaG_ordererror (lua_State *L, const TValue *p1, const TValue *p2) {
 
 static void addinfo (lua_State *L, const char *msg) {
   CallInfo *ci = L->ci;
-  if (isLua(ci)) {  /* is Lua code? */
+  /* karmada-interpreter: as gopher-lua's `where', the position is the
+  ** nearest script frame's: library functions (C, and the project's Lua
+  ** prelude, chunk "=prelude") are skipped */
+  while (ci > L->base_ci &&
+         (!isLua(ci) ||
+          strcmp(getstr(getluaproto(ci)->source), "=prelude") == 0))
+    ci--;
+  if (ci > L->base_ci && isLua(ci)) {  /* is Lua code? */
     char buff[LUA_IDSIZE];  /* add file:line information */
     int line = currentline(L, ci);
     luaO_chunkid(buff, getstr(getluaproto(ci)->source), LUA_IDSIZE);

@@ -271,9 +271,23 @@ static void trydecpoint (LexState *ls, SemInfo *seminfo) {
 /* LUA_NUMBER */
 static void read_numeral (LexState *ls, SemInfo *seminfo) {
   lua_assert(isdigit(ls->current));
-  do {
+  /* karmada-interpreter: gopher-lua's scanner reads a hexadecimal number
+  ** as `0x' and hexadecimal digits only (no fraction, no `p' exponent:
+  ** `0x1p4' is the number 0x1 followed by the name `p4') */
+  if (ls->current == '0') {
     save_and_next(ls);
-  } while (isdigit(ls->current) || ls->current == '.');
+    if (ls->current == 'x' || ls->current == 'X') {
+      save_and_next(ls);
+      while (isxdigit(ls->current))
+        save_and_next(ls);
+      save(ls, '\0');
+      if (!luaO_str2d(luaZ_buffer(ls->buff), &seminfo->r))
+        luaX_lexerror(ls, "malformed number", TK_NUMBER);
+      return;
+    }
+  }
+  while (isdigit(ls->current) || ls->current == '.')
+    save_and_next(ls);
   if (check_next(ls, "Ee"))  /* `E'? */
     check_next(ls, "+-");  /* optional exponent sign */
   while (isalnum(ls->current) || ls->current == '_')

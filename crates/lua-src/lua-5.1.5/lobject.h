@@ -346,6 +346,11 @@ typedef struct Table {
   Node *lastfree;  /* any free position is before this position */
   GCObject *gclist;
   int sizearray;  /* size of `array' array */
+  /* karmada-interpreter: gopher-lua's array length (the length of its Go
+  ** slice): every integer key in [1, 2^26) lives in the array part, which
+  ** grows to the largest such key ever set (even to nil); slots from
+  ** `alen' on are nil */
+  int alen;
   /* karmada-interpreter: hash-part nodes in first-insertion order (NULL
   ** where the key was replaced), so `next' iterates as gopher-lua does */
   struct Node **ordv;

@@ -53,6 +53,7 @@ typedef struct BlockCnt {
 ** prototypes for recursive non-terminal functions
 */
 static void chunk (LexState *ls);
+static void goto_error (LexState *ls, int line, const char *msg);
 static void expr (LexState *ls, expdesc *v);
 static int statement (LexState *ls);
 static void movegotosout (FuncState *fs, BlockCnt *bl);
@@ -628,8 +629,9 @@ static void funcargs (LexState *ls, expdesc *f) {
   int line = ls->linenumber;
   switch (ls->t.token) {
     case '(': {  /* funcargs -> `(' [ explist1 ] `)' */
-      if (line != ls->lastline)
-        luaX_syntaxerror(ls,"ambiguous syntax (function call x new statement)");
+      /* karmada-interpreter: a `(' that starts a line continues the
+      ** expression as a call, as in gopher-lua (no "ambiguous syntax") */
+      UNUSED(line);
       luaX_next(ls);
       if (ls->t.token == ')')  /* arg list is empty? */
         args.k = VVOID;
@@ -766,8 +768,10 @@ static void simpleexp (LexState *ls, expdesc *v) {
     }
     case TK_DOTS: {  /* vararg */
       FuncState *fs = ls->fs;
-      check_condition(ls, fs->f->is_vararg,
-                      "cannot use " LUA_QL("...") " outside a vararg function");
+      /* karmada-interpreter: gopher-lua's compile error */
+      if (!fs->f->is_vararg)
+        goto_error(ls, ls->linenumber,
+                   "cannot use '...' outside a vararg function");
       fs->f->is_vararg &= ~VARARG_NEEDSARG;  /* don't need 'arg' */
       init_exp(v, VVARARG, luaK_codeABC(fs, OP_VARARG, 0, 1, 0));
       break;
@@ -1086,7 +1090,43 @@ static void block (LexState *ls) {
 struct LHS_assign {
   struct LHS_assign *prev;
   expdesc v;  /* variable (global, local, upvalue, or indexed) */
+  int latereg;  /* karmada-interpreter: see `assign_explist' (-1: none) */
 };
+
+
+/*
+** karmada-interpreter: the right-hand side of a multiple assignment as
+** gopher-lua compiles it. gopher-lua evaluates each expression straight
+** into its target when the target is a local variable, so later
+** expressions already see the new value (`a, b = b, a' leaves both equal
+** to the old `b'); and a table-field target whose value is a plain local
+** variable reads that local when it stores, after those early stores.
+** `last' is the last target; the chain through `prev' leads to the first.
+*/
+static int assign_explist (LexState *ls, expdesc *v, struct LHS_assign *last,
+                           int nvars) {
+  FuncState *fs = ls->fs;
+  struct LHS_assign *targets[LUAI_MAXCCALLS];
+  struct LHS_assign *lh;
+  int i = nvars;
+  int n = 1;
+  for (lh = last; lh != NULL && i > 0; lh = lh->prev)
+    targets[--i] = lh;
+  expr(ls, v);
+  while (testnext(ls, ',')) {
+    struct LHS_assign *t = (n <= nvars) ? targets[n - 1] : NULL;
+    int islocal = (v->k == VLOCAL);
+    int localreg = v->u.s.info;
+    luaK_exp2nextreg(fs, v);
+    if (t != NULL && t->v.k == VLOCAL)  /* store it now */
+      luaK_codeABC(fs, OP_MOVE, t->v.u.s.info, fs->freereg - 1, 0);
+    else if (t != NULL && t->v.k == VINDEXED && islocal)
+      t->latereg = localreg;
+    expr(ls, v);
+    n++;
+  }
+  return n;
+}
 
 
 /*
@@ -1130,6 +1170,7 @@ static void assignment (LexState *ls, struct LHS_assign *lh, int nvars) {
   if (testnext(ls, ',')) {  /* assignment -> `,' primaryexp assignment */
     struct LHS_assign nv;
     nv.prev = lh;
+    nv.latereg = -1;
     primaryexp(ls, &nv.v);
     if (nv.v.k == VLOCAL)
       check_conflict(ls, lh, &nv.v);
@@ -1140,7 +1181,8 @@ static void assignment (LexState *ls, struct LHS_assign *lh, int nvars) {
   else {  /* assignment -> `=' explist1 */
     int nexps;
     checknext(ls, '=');
-    nexps = explist1(ls, &e);
+    nexps = (nvars > 1) ? assign_explist(ls, &e, lh, nvars)
+                        : explist1(ls, &e);
     if (nexps != nvars) {
       adjust_assign(ls, nvars, nexps, &e);
       if (nexps > nvars)
@@ -1151,6 +1193,12 @@ static void assignment (LexState *ls, struct LHS_assign *lh, int nvars) {
       luaK_storevar(ls->fs, &lh->v, &e);
       return;  /* avoid default */
     }
+  }
+  if (lh->latereg >= 0) {  /* karmada-interpreter: see `assign_explist' */
+    init_exp(&e, VNONRELOC, lh->latereg);
+    luaK_storevar(ls->fs, &lh->v, &e);
+    ls->fs->freereg--;  /* the value's own register */
+    return;
   }
   init_exp(&e, VNONRELOC, ls->fs->freereg-1);  /* default assignment */
   luaK_storevar(ls->fs, &lh->v, &e);
@@ -1425,6 +1473,7 @@ static void exprstat (LexState *ls) {
     SETARG_C(getcode(fs, &v.v), 1);  /* call statement uses no results */
   else {  /* stat -> assignment */
     v.prev = NULL;
+    v.latereg = -1;
     assignment(ls, &v, 1);
   }
 }

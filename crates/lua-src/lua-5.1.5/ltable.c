@@ -131,48 +131,59 @@ static int arrayindex (const TValue *key) {
 
 
 /*
-** returns the index of a `key' for table traversals. First goes all
-** elements in the array part, then elements in the hash part. The
-** beginning of a traversal is signalled by -1.
+** karmada-interpreter: the insertion rank of hash key `key', or -1 when
+** the table has no such key (gopher-lua's `next' then goes on as if the
+** key had rank 0).
 */
-static int findindex (lua_State *L, Table *t, StkId key) {
-  int i;
-  if (ttisnil(key)) return -1;  /* first iteration */
-  i = arrayindex(key);
-  if (0 < i && i <= t->sizearray)  /* is `key' inside array part? */
-    return i-1;  /* yes; that's the index (corrected to C) */
-  else {
-    Node *n = mainposition(t, key);
-    do {  /* check whether `key' is somewhere in the chain */
-      /* key may be dead already, but it is ok to use it in `next' */
-      if (luaO_rawequalObj(key2tval(n), key) ||
-            (ttype(gkey(n)) == LUA_TDEADKEY && iscollectable(key) &&
-             gcvalue(gkey(n)) == gcvalue(key))) {
-        /* hash elements are numbered after array ones, in insertion
-        ** order (karmada-interpreter) */
-        i = n->i_ord;
-        lua_assert(i >= 0 && i < t->nord && t->ordv[i] == n);
-        return i + t->sizearray;
-      }
-      else n = gnext(n);
-    } while (n);
-    luaG_runerror(L, "invalid key to " LUA_QL("next"));  /* key not found */
-    return 0;  /* to avoid warnings */
-  }
+static int hashrank (Table *t, StkId key) {
+  Node *n = mainposition(t, key);
+  do {  /* check whether `key' is somewhere in the chain */
+    /* key may be dead already, but it is ok to use it in `next' */
+    if (luaO_rawequalObj(key2tval(n), key) ||
+          (ttype(gkey(n)) == LUA_TDEADKEY && iscollectable(key) &&
+           gcvalue(gkey(n)) == gcvalue(key))) {
+      lua_assert(n->i_ord < 0 || (n->i_ord < t->nord && t->ordv[n->i_ord] == n));
+      return n->i_ord;
+    }
+    else n = gnext(n);
+  } while (n);
+  return -1;
 }
 
 
+/*
+** karmada-interpreter: gopher-lua's `LTable.Next': the array part in
+** index order, then the hash keys in first-insertion order. A key that is
+** not in the table is no error: an integer key in [0, 2^26) past the
+** array part, or any other absent key, continues after the first hash key.
+*/
 int luaH_next (lua_State *L, Table *t, StkId key) {
-  int i = findindex(L, t, key);  /* find original element */
-  for (i++; i < t->sizearray; i++) {  /* try first array part */
-    if (!ttisnil(&t->array[i])) {  /* a non-nil value? */
-      setnvalue(key, cast_num(i+1));
-      setobj2s(L, key+1, &t->array[i]);
-      return 1;
-    }
+  int i;  /* next hash rank to look at */
+  int k = -1;  /* next array index to look at (0-based) */
+  UNUSED(L);
+  if (ttisnil(key)) k = 0;
+  else if (ttisnumber(key)) {
+    lua_Number n = nvalue(key);
+    int ik;
+    lua_number2int(ik, n);
+    if (luai_numeq(cast_num(ik), n) && 0 < ik && ik < MAXASIZE) k = ik;
   }
-  for (i -= t->sizearray; i < t->nord; i++) {  /* then hash part, in */
-    Node *n = t->ordv[i];                        /* insertion order */
+  if (k >= 0) {
+    for (; k < t->alen; k++) {
+      if (!ttisnil(&t->array[k])) {
+        setnvalue(key, cast_num(k+1));
+        setobj2s(L, key+1, &t->array[k]);
+        return 1;
+      }
+    }
+    i = (k == t->alen) ? 0 : 1;
+  }
+  else {
+    i = hashrank(t, key);
+    i = (i < 0) ? 1 : i + 1;
+  }
+  for (; i < t->nord; i++) {  /* the hash part, in insertion order */
+    Node *n = t->ordv[i];
     if (n != NULL && !ttisnil(gval(n))) {  /* a non-nil value? */
       setobj2s(L, key, key2tval(n));
       setobj2s(L, key+1, gval(n));
@@ -188,80 +199,6 @@ int luaH_next (lua_State *L, Table *t, StkId key) {
 ** Rehash
 ** ==============================================================
 */
-
-
-static int computesizes (int nums[], int *narray) {
-  int i;
-  int twotoi;  /* 2^i */
-  int a = 0;  /* number of elements smaller than 2^i */
-  int na = 0;  /* number of elements to go to array part */
-  int n = 0;  /* optimal size for array part */
-  for (i = 0, twotoi = 1; twotoi/2 < *narray; i++, twotoi *= 2) {
-    if (nums[i] > 0) {
-      a += nums[i];
-      if (a > twotoi/2) {  /* more than half elements present? */
-        n = twotoi;  /* optimal size (till now) */
-        na = a;  /* all elements smaller than n will go to array part */
-      }
-    }
-    if (a == *narray) break;  /* all elements already counted */
-  }
-  *narray = n;
-  lua_assert(*narray/2 <= na && na <= *narray);
-  return na;
-}
-
-
-static int countint (const TValue *key, int *nums) {
-  int k = arrayindex(key);
-  if (0 < k && k <= MAXASIZE) {  /* is `key' an appropriate array index? */
-    nums[ceillog2(k)]++;  /* count as such */
-    return 1;
-  }
-  else
-    return 0;
-}
-
-
-static int numusearray (const Table *t, int *nums) {
-  int lg;
-  int ttlg;  /* 2^lg */
-  int ause = 0;  /* summation of `nums' */
-  int i = 1;  /* count to traverse all array keys */
-  for (lg=0, ttlg=1; lg<=MAXBITS; lg++, ttlg*=2) {  /* for each slice */
-    int lc = 0;  /* counter */
-    int lim = ttlg;
-    if (lim > t->sizearray) {
-      lim = t->sizearray;  /* adjust upper limit */
-      if (i > lim)
-        break;  /* no more elements to count */
-    }
-    /* count elements in range (2^(lg-1), 2^lg] */
-    for (; i <= lim; i++) {
-      if (!ttisnil(&t->array[i-1]))
-        lc++;
-    }
-    nums[lg] += lc;
-    ause += lc;
-  }
-  return ause;
-}
-
-
-static int numusehash (const Table *t, int *nums, int *pnasize) {
-  int totaluse = 0;  /* total number of elements */
-  int ause = 0;  /* summation of `nums' */
-  int i = sizenode(t);
-  while (i--) {
-    Node *n = &t->node[i];
-    if (!ttisnil(gval(n))) {
-      ause += countint(key2tval(n), nums);
-      totaluse++;
-    }
-  }
-  *pnasize += ause;
-  return totaluse;
-}
 
 
 static void setarrayvector (lua_State *L, Table *t, int size) {
@@ -347,21 +284,17 @@ void luaH_resizearray (lua_State *L, Table *t, int nasize) {
 
 
 static void rehash (lua_State *L, Table *t, const TValue *ek) {
-  int nasize, na;
-  int nums[MAXBITS+1];  /* nums[i] = number of keys between 2^(i-1) and 2^i */
-  int i;
-  int totaluse;
-  for (i=0; i<=MAXBITS; i++) nums[i] = 0;  /* reset counts */
-  nasize = numusearray(t, nums);  /* count keys in array part */
-  totaluse = nasize;  /* all those keys are integer keys */
-  totaluse += numusehash(t, nums, &nasize);  /* count keys in hash part */
-  /* count extra key */
-  nasize += countint(ek, nums);
-  totaluse++;
-  /* compute new size for array part */
-  na = computesizes(nums, &nasize);
-  /* resize the table to new computed sizes */
-  resize(L, t, nasize, totaluse - na);
+  /* karmada-interpreter: integer keys in [1, 2^26) never reach the hash
+  ** part (they live in the array part, see `arrayslot'), so a rehash only
+  ** resizes the hash part; the array part keeps its size */
+  int i = sizenode(t);
+  int totaluse = 1;  /* the extra key */
+  UNUSED(ek);
+  while (i--) {
+    if (!ttisnil(gval(&t->node[i])))
+      totaluse++;
+  }
+  resize(L, t, t->sizearray, totaluse);
 }
 
 
@@ -379,6 +312,7 @@ Table *luaH_new (lua_State *L, int narray, int nhash) {
   /* temporary values (kept only if some malloc fails) */
   t->array = NULL;
   t->sizearray = 0;
+  t->alen = 0;
   t->lsizenode = 0;
   t->node = cast(Node *, dummynode);
   t->ordv = NULL;
@@ -521,8 +455,39 @@ const TValue *luaH_get (Table *t, const TValue *key) {
 }
 
 
+/*
+** karmada-interpreter: the array slot of integer key `key' in [1, 2^26),
+** as gopher-lua's `RawSetInt': the array part grows to hold it (doubling,
+** so appending stays amortized constant) and gopher-lua's array length
+** becomes at least `key', whatever value is then stored.
+*/
+static TValue *arrayslot (lua_State *L, Table *t, int key) {
+  if (key > t->sizearray) {
+    int size = t->sizearray * 2;
+    if (size < 4) size = 4;
+    if (size < key) size = key;
+    if (size > MAXASIZE - 1) size = MAXASIZE - 1;
+    setarrayvector(L, t, size);
+  }
+  if (key > t->alen) t->alen = key;
+  return &t->array[key-1];
+}
+
+#define isarraykey(k)	(0 < (k) && (k) < MAXASIZE)
+
+
 TValue *luaH_set (lua_State *L, Table *t, const TValue *key) {
-  const TValue *p = luaH_get(t, key);
+  const TValue *p;
+  if (ttisnumber(key)) {
+    int k;
+    lua_Number n = nvalue(key);
+    lua_number2int(k, n);
+    if (luai_numeq(cast_num(k), n) && isarraykey(k)) {
+      t->flags = 0;
+      return arrayslot(L, t, k);
+    }
+  }
+  p = luaH_get(t, key);
   t->flags = 0;
   if (p != luaO_nilobject)
     return cast(TValue *, p);
@@ -536,7 +501,10 @@ TValue *luaH_set (lua_State *L, Table *t, const TValue *key) {
 
 
 TValue *luaH_setnum (lua_State *L, Table *t, int key) {
-  const TValue *p = luaH_getnum(t, key);
+  const TValue *p;
+  if (isarraykey(key))
+    return arrayslot(L, t, key);
+  p = luaH_getnum(t, key);
   if (p != luaO_nilobject)
     return cast(TValue *, p);
   else {
@@ -559,46 +527,36 @@ TValue *luaH_setstr (lua_State *L, Table *t, TString *key) {
 }
 
 
-static int unbound_search (Table *t, unsigned int j) {
-  unsigned int i = j;  /* i is zero or a present index */
-  j++;
-  /* find `i' and `j' such that i is present and j is not */
-  while (!ttisnil(luaH_getnum(t, j))) {
-    i = j;
-    j *= 2;
-    if (j > cast(unsigned int, MAX_INT)) {  /* overflow? */
-      /* table was built with bad purposes: resort to linear search */
-      i = 1;
-      while (!ttisnil(luaH_getnum(t, i))) i++;
-      return i - 1;
-    }
-  }
-  /* now do a binary search between them */
-  while (j - i > 1) {
-    unsigned int m = (i+j)/2;
-    if (ttisnil(luaH_getnum(t, m))) j = m;
-    else i = m;
-  }
-  return i;
+/*
+** karmada-interpreter: gopher-lua's `LTable.Len': the largest index of the
+** array part holding a non-nil value (every integer key in [1, 2^26) is
+** in the array part), 0 when there is none.
+*/
+int luaH_getn (Table *t) {
+  int j = t->alen;
+  while (j > 0 && ttisnil(&t->array[j - 1])) j--;
+  return j;
 }
 
 
 /*
-** Try to find a boundary in table `t'. A `boundary' is an integer index
-** such that t[i] is non-nil and t[i+1] is nil (and 0 if t[1] is nil).
+** karmada-interpreter: gopher-lua's array length (`len(tb.array)'), which
+** `table.insert' and `table.remove' work on.
 */
-int luaH_getn (Table *t) {
-  unsigned int j = t->sizearray;
-  if (j > 0 && ttisnil(&t->array[j - 1])) {
-    /* karmada-interpreter: the largest non-nil index of the array part,
-    ** as gopher-lua answers (not just any border) */
-    while (j > 0 && ttisnil(&t->array[j - 1])) j--;
-    return j;
-  }
-  /* else must find a boundary in hash part */
-  else if (t->node == dummynode)  /* hash part is empty? */
-    return j;  /* that is easy... */
-  else return unbound_search(t, j);
+int luaH_arraylen (Table *t) {
+  return t->alen;
+}
+
+
+/*
+** karmada-interpreter: shortens gopher-lua's array length to `n' (as
+** slicing the Go array does): the slots from `n' on become nil.
+*/
+void luaH_setarraylen (Table *t, int n) {
+  int i;
+  if (n < 0) n = 0;
+  for (i = n; i < t->alen; i++) setnilvalue(&t->array[i]);
+  if (n < t->alen) t->alen = n;
 }
 
 

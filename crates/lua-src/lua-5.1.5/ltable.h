@@ -29,6 +29,9 @@ LUAI_FUNC void luaH_resizearray (lua_State *L, Table *t, int nasize);
 LUAI_FUNC void luaH_free (lua_State *L, Table *t);
 LUAI_FUNC int luaH_next (lua_State *L, Table *t, StkId key);
 LUAI_FUNC int luaH_getn (Table *t);
+/* karmada-interpreter: gopher-lua's array length */
+LUAI_FUNC int luaH_arraylen (Table *t);
+LUAI_FUNC void luaH_setarraylen (Table *t, int n);
 
 
 #if defined(LUA_DEBUG)

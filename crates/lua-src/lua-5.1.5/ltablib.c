@@ -53,18 +53,9 @@ static int foreach (lua_State *L) {
 }
 
 
+/* karmada-interpreter: gopher-lua's MaxN is its length (`#') */
 static int maxn (lua_State *L) {
-  lua_Number max = 0;
-  luaL_checktype(L, 1, LUA_TTABLE);
-  lua_pushnil(L);  /* first key */
-  while (lua_next(L, 1)) {
-    lua_pop(L, 1);  /* remove value */
-    if (lua_type(L, -1) == LUA_TNUMBER) {
-      lua_Number v = lua_tonumber(L, -1);
-      if (v > max) max = v;
-    }
-  }
-  lua_pushnumber(L, max);
+  lua_pushinteger(L, aux_getn(L, 1));
   return 1;
 }
 
@@ -87,47 +78,91 @@ static int setn (lua_State *L) {
 }
 
 
+/*
+** karmada-interpreter: `table.insert' and `table.remove' are gopher-lua's,
+** which work on the length of its array part (`lua_arraylen': the largest
+** integer key ever set, nil included, less what `remove' took away), take
+** positions that must be numbers (no string coercion; fractions are
+** truncated), and never fail on a position out of range.
+*/
+static int gopher_checkint (lua_State *L, int narg) {
+  lua_Number d;
+  if (lua_type(L, narg) != LUA_TNUMBER)
+    luaL_typerror(L, narg, lua_typename(L, LUA_TNUMBER));
+  d = lua_tonumber(L, narg);
+  if (d >= 2147483647.0) return 2147483647;
+  if (d <= -2147483647.0 || d != d) return -2147483647;
+  return (int)d;  /* truncation, as Go's int(float64) */
+}
+
+
 static int tinsert (lua_State *L) {
-  int e = aux_getn(L, 1) + 1;  /* first empty element */
-  int pos;  /* where to insert new element */
-  switch (lua_gettop(L)) {
-    case 2: {  /* called with only 2 arguments */
-      pos = e;  /* insert new element at the end */
-      break;
-    }
-    case 3: {
-      int i;
-      pos = luaL_checkint(L, 2);  /* 2nd argument is the position */
-      if (pos > e) e = pos;  /* `grow' array if necessary */
-      for (i = e; i > pos; i--) {  /* move up elements */
-        lua_rawgeti(L, 1, i-1);
-        lua_rawseti(L, 1, i);  /* t[i] = t[i-1] */
+  int nargs = lua_gettop(L);
+  int alen, pos, i;
+  luaL_checktype(L, 1, LUA_TTABLE);
+  if (nargs == 1)
+    return luaL_error(L, "wrong number of arguments");
+  alen = lua_arraylen(L, 1);
+  if (nargs == 2) {  /* gopher-lua's Append */
+    if (lua_isnil(L, 2)) return 0;
+    if (alen == 0) pos = 1;
+    else {
+      lua_rawgeti(L, 1, alen);
+      if (!lua_isnil(L, -1)) pos = alen + 1;
+      else {  /* after the last non-nil element */
+        for (i = alen - 1; i >= 1; i--) {
+          lua_rawgeti(L, 1, i);
+          if (!lua_isnil(L, -1)) break;
+          lua_pop(L, 1);
+        }
+        pos = i + 1;
       }
-      break;
     }
-    default: {
-      return luaL_error(L, "wrong number of arguments to " LUA_QL("insert"));
-    }
+    lua_settop(L, 2);
+    lua_rawseti(L, 1, pos);
+    return 0;
   }
-  luaL_setn(L, 1, e);  /* new size */
-  lua_rawseti(L, 1, pos);  /* t[pos] = v */
+  pos = gopher_checkint(L, 2);
+  lua_settop(L, 3);
+  if (pos > alen) {
+    lua_rawseti(L, 1, pos);
+  }
+  else if (pos <= 0) {
+    lua_pushnumber(L, (lua_Number)pos);
+    lua_insert(L, -2);
+    lua_rawset(L, 1);
+  }
+  else {
+    for (i = alen; i >= pos; i--) {  /* move up elements */
+      lua_rawgeti(L, 1, i);
+      lua_rawseti(L, 1, i + 1);  /* t[i+1] = t[i] */
+    }
+    lua_rawseti(L, 1, pos);  /* t[pos] = v */
+  }
   return 0;
 }
 
 
 static int tremove (lua_State *L) {
-  int e = aux_getn(L, 1);
-  int pos = luaL_optint(L, 2, e);
-  if (!(1 <= pos && pos <= e))  /* position is outside bounds? */
-   return 0;  /* nothing to remove */
-  luaL_setn(L, 1, e - 1);  /* t.n = n-1 */
-  lua_rawgeti(L, 1, pos);  /* result = t[pos] */
-  for ( ;pos<e; pos++) {
-    lua_rawgeti(L, 1, pos+1);
-    lua_rawseti(L, 1, pos);  /* t[pos] = t[pos+1] */
+  int alen, pos, i;
+  luaL_checktype(L, 1, LUA_TTABLE);
+  pos = (lua_gettop(L) == 1) ? -1 : gopher_checkint(L, 2);
+  alen = lua_arraylen(L, 1);
+  if (alen == 0 || pos - 1 >= alen) {
+    lua_pushnil(L);
+    return 1;
   }
-  lua_pushnil(L);
-  lua_rawseti(L, 1, e);  /* t[e] = nil */
+  if (pos == alen || pos < 1) {  /* the last slot, whatever it holds */
+    lua_rawgeti(L, 1, alen);
+  }
+  else {
+    lua_rawgeti(L, 1, pos);
+    for (i = pos; i < alen; i++) {
+      lua_rawgeti(L, 1, i + 1);
+      lua_rawseti(L, 1, i);  /* t[i] = t[i+1] */
+    }
+  }
+  lua_setarraylen(L, 1, alen - 1);
   return 1;
 }
 
@@ -412,7 +447,9 @@ static void go_pdqsort (lua_State *L, int a, int b, int limit) {
 }
 
 static int sort (lua_State *L) {
-  int n = aux_getn(L, 1);
+  int n;
+  luaL_checktype(L, 1, LUA_TTABLE);
+  n = lua_arraylen(L, 1);  /* gopher-lua sorts its whole array part */
   luaL_checkstack(L, 40, "");
   if (lua_gettop(L) != 1)  /* gopher-lua: a second argument must be a function */
     luaL_checktype(L, 2, LUA_TFUNCTION);

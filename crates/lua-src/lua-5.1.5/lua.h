@@ -148,6 +148,9 @@ LUA_API lua_Integer     (lua_tointeger) (lua_State *L, int idx);
 LUA_API int             (lua_toboolean) (lua_State *L, int idx);
 LUA_API const char     *(lua_tolstring) (lua_State *L, int idx, size_t *len);
 LUA_API size_t          (lua_objlen) (lua_State *L, int idx);
+/* karmada-interpreter: gopher-lua's array length (table.insert/remove) */
+LUA_API int             (lua_arraylen) (lua_State *L, int idx);
+LUA_API void            (lua_setarraylen) (lua_State *L, int idx, int n);
 LUA_API lua_CFunction   (lua_tocfunction) (lua_State *L, int idx);
 LUA_API void	       *(lua_touserdata) (lua_State *L, int idx);
 LUA_API lua_State      *(lua_tothread) (lua_State *L, int idx);

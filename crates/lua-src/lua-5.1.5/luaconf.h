@@ -536,7 +536,14 @@
 #define luai_numsub(a,b)	((a)-(b))
 #define luai_nummul(a,b)	((a)*(b))
 #define luai_numdiv(a,b)	((a)/(b))
-#define luai_nummod(a,b)	((a) - floor((a)/(b))*(b))
+/* karmada-interpreter: gopher-lua's `%', Go's math.Mod with the sign of
+** the divisor (`5 % math.huge' is 5, `-5 % (1/0)' is +Inf) */
+static inline double luai_gomod (double a, double b) {
+  double m = fmod(a, b);
+  if (m != 0 && ((m < 0) != (b < 0))) m += b;
+  return m;
+}
+#define luai_nummod(a,b)	(luai_gomod((a),(b)))
 #define luai_numpow(a,b)	(pow(a,b))
 #define luai_numunm(a)		(-(a))
 #define luai_numeq(a,b)		((a)==(b))
