@@ -9,6 +9,8 @@ mod list;
 mod run;
 mod serve;
 mod test;
+mod test_extra;
+mod ux;
 
 use std::path::PathBuf;
 use std::process::ExitCode;

@@ -2,16 +2,20 @@
 
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::time::Instant;
 
 use karmada_interpreter::golden::coverage as golden_coverage;
 use karmada_interpreter::golden::{
-    discover, report, ChainBackend, Runner, Verdict, WebhookBackend,
+    discover, report, ChainBackend, RunControl, Runner, Verdict, WebhookBackend,
 };
 use karmada_interpreter::lua::Coverage;
 
+use super::test_extra::{self, MaybeWebhookRules};
+use super::ux::{self, ReportOutput};
 use super::ChainArgs;
 
 #[derive(Debug, clap::Args)]
+#[command(after_help = ux::EXIT_CODES)]
 pub struct TestArgs {
     /// Case files or directories; default: the bundled cases embedded in the
     /// binary (`thirdparty/<group>/<version>/<Kind>/testdata/`), wherever it runs.
@@ -21,10 +25,26 @@ pub struct TestArgs {
     /// Also print passing cases (human format).
     #[arg(long, short)]
     verbose: bool,
-    /// Output format: `human` (default), `junit` (JUnit XML, one testcase
-    /// per golden case) or `json`.
-    #[arg(long, value_enum, default_value_t = Format::Human)]
-    format: Format,
+    /// Output format: `text` (default), `json`, `yaml` or `junit` (JUnit
+    /// XML, one testcase per golden case, with durations).
+    #[arg(long, short = 'o', alias = "format", value_enum, default_value_t = ReportOutput::Text)]
+    output: ReportOutput,
+    /// Print failing cases only: no progress, notes or summary line.
+    #[arg(long, short, conflicts_with = "verbose")]
+    quiet: bool,
+    /// Run only the cases whose name or file path contains this text.
+    #[arg(long, value_name = "TEXT")]
+    filter: Option<String>,
+    /// Stop at the first failing case.
+    #[arg(long)]
+    fail_fast: bool,
+    /// Write each failing case's observed output into its case file (after
+    /// showing the differences), keeping the file's other lines; only case
+    /// files under the PATHs given are written.
+    #[arg(long, requires = "paths")]
+    update: bool,
+    #[command(flatten)]
+    timeout: ux::TimeoutArg,
     /// Report which lines of the customization scripts the cases ran:
     /// covered/total lines and the uncovered lines of each script (lines of
     /// the customization file).
@@ -35,25 +55,18 @@ pub struct TestArgs {
     coverage_out: Option<PathBuf>,
 }
 
-/// Output formats of `test`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum Format {
-    /// One block per failing case and a summary line.
-    Human,
-    /// JUnit XML for CI services.
-    Junit,
-    /// A JSON document.
-    Json,
-}
-
 pub fn run(args: TestArgs) -> karmada_interpreter::Result<ExitCode> {
     let (customizations, webhooks) = args.chain.load()?;
     let paths = args.paths;
     // With --webhook-config, cases a webhook matches go to it (with the
     // protocol checks) and the others are skipped: this tests a webhook.
     let coverage = (args.coverage || args.coverage_out.is_some()).then(Coverage::default);
+    let mut webhook_rules = test_extra::WebhookRules::new(&webhooks);
     let runner = if webhooks.is_empty() {
-        let backend = ChainBackend::new(customizations, Vec::new());
+        let mut backend = ChainBackend::new(customizations, Vec::new());
+        if args.timeout.timeout.is_some() {
+            backend = backend.with_limits(args.timeout.limits());
+        }
         Runner::new(match &coverage {
             Some(c) => backend.with_coverage(c.clone()),
             None => backend,
@@ -61,7 +74,23 @@ pub fn run(args: TestArgs) -> karmada_interpreter::Result<ExitCode> {
     } else {
         Runner::new(WebhookBackend::new(webhooks)?)
     };
-    let report = if paths.is_empty() {
+    let text_output = args.output == ReportOutput::Text;
+    let started = Instant::now();
+    let mut progress = test_extra::Progress::new(args.quiet);
+    let mut on_case = |case: &karmada_interpreter::golden::CaseReport| progress.case(case);
+    let filter = args.filter.clone();
+    let select = |file: &std::path::Path, name: &str| {
+        filter
+            .as_deref()
+            .is_none_or(|f| name.contains(f) || file.to_string_lossy().contains(f))
+    };
+    let mut control = RunControl {
+        select: Some(&select),
+        fail_fast: args.fail_fast,
+        on_case: Some(&mut on_case),
+        ..RunControl::default()
+    };
+    let run = if paths.is_empty() {
         let bundled: Vec<(PathBuf, &str)> = karmada_interpreter::thirdparty::bundled_cases()
             .iter()
             .map(|(path, text)| (PathBuf::from(path), *text))
@@ -71,26 +100,41 @@ pub fn run(args: TestArgs) -> karmada_interpreter::Result<ExitCode> {
             bundled.len()
         );
         // Machine-readable formats keep stdout to themselves.
-        if args.format == Format::Human {
+        if text_output && !args.quiet {
             println!("{note}");
-        } else {
+        } else if !args.quiet {
             eprintln!("{note}");
         }
-        runner.run_texts(&bundled)?
+        webhook_rules.note_texts(&bundled);
+        runner.run_texts_with(&bundled, &mut control)
     } else {
-        runner.run(&paths)?
+        webhook_rules.note_paths(&paths);
+        runner.run_with(&paths, &mut control)
     };
-    match args.format {
-        Format::Human => {
+    let (filtered_out, stopped) = (control.filtered_out, control.stopped);
+    drop(control);
+    progress.finish();
+    let report = test_extra::no_case_selected(run, args.filter.as_deref(), filtered_out)?;
+    match args.output {
+        ReportOutput::Text => {
             for case in &report.cases {
                 if args.verbose || !matches!(case.verdict, Verdict::Passed | Verdict::Skipped(_)) {
-                    println!("{}", case.render());
+                    anstream::println!("{}", ux::colour_first_word(&case.render()));
                 }
             }
-            println!("{}", report.summary_line());
+            if !args.quiet {
+                let summary = test_extra::summary(&report, started.elapsed(), filtered_out, stopped);
+                anstream::println!("{}", ux::colour_summary(&summary, report.failed() == 0));
+            }
         }
-        Format::Junit => print!("{}", report::junit(&report)),
-        Format::Json => println!("{:#}", report::json(&report)),
+        ReportOutput::Junit => print!("{}", report::junit(&report)),
+        ReportOutput::Json => println!("{:#}", report::json(&report)),
+        ReportOutput::Yaml => ux::print_structured(&report::json(&report), true, "test")?,
+    }
+    webhook_rules.report_unmatched();
+    webhook_rules.nothing_ran(&report, &paths)?;
+    if args.update {
+        test_extra::update(&runner, &paths, &report, args.quiet)?;
     }
     if let Some(coverage) = &coverage {
         // The customization files the run used: those named with -f and
@@ -111,7 +155,7 @@ pub fn run(args: TestArgs) -> karmada_interpreter::Result<ExitCode> {
         })?;
         for s in &scripts {
             // Machine-readable formats keep stdout to themselves.
-            if args.format == Format::Human {
+            if text_output {
                 println!("{}", s.summary());
             } else {
                 eprintln!("{}", s.summary());

@@ -51,6 +51,7 @@ pub struct ChainBackend {
     customizations: Vec<ResourceInterpreterCustomization>,
     webhooks: Vec<ResourceInterpreterWebhookConfiguration>,
     coverage: Option<crate::lua::Coverage>,
+    limits: Option<crate::lua::Limits>,
     chains: Mutex<HashMap<Option<PathBuf>, Arc<Result<Interpreter>>>>,
 }
 
@@ -64,6 +65,7 @@ impl ChainBackend {
             customizations,
             webhooks,
             coverage: None,
+            limits: None,
             chains: Mutex::default(),
         }
     }
@@ -75,19 +77,32 @@ impl ChainBackend {
         self
     }
 
+    /// The same backend, running the declarative customizations' scripts
+    /// under `limits` (`test --timeout`).
+    pub fn with_limits(mut self, limits: crate::lua::Limits) -> Self {
+        self.limits = Some(limits);
+        self
+    }
+
     /// The chain for cases next to `customization` (Karmada's layout) or none.
     pub fn chain(&self, customization: Option<&std::path::Path>) -> Result<Interpreter> {
         let mut customizations = self.customizations.clone();
         if let Some(path) = customization {
             customizations.append(&mut crate::load::customizations_from_file(path)?);
         }
-        let builder = match &self.coverage {
-            Some(coverage) if !customizations.is_empty() => {
-                let layer = crate::lua::LuaLayer::customizations(customizations)?
-                    .with_coverage(coverage.clone());
+        let builder = match (&self.coverage, self.limits) {
+            (None, None) => Interpreter::builder().customizations(customizations),
+            _ if customizations.is_empty() => Interpreter::builder(),
+            (coverage, limits) => {
+                let mut layer = crate::lua::LuaLayer::customizations_with_limits(
+                    customizations,
+                    limits.unwrap_or_default(),
+                )?;
+                if let Some(coverage) = coverage {
+                    layer = layer.with_coverage(coverage.clone());
+                }
                 Interpreter::builder().declarative_layer(Arc::new(layer))
             }
-            _ => Interpreter::builder().customizations(customizations),
         };
         builder
             .webhook_configurations(self.webhooks.clone())
