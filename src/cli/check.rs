@@ -184,10 +184,7 @@ pub fn run(args: CheckArgs) -> karmada_interpreter::Result<ExitCode> {
         return Err(ux::nothing_found(
             "ResourceInterpreterCustomization document",
             &searched,
-            &format!(
-                "{} file(s) searched, none holding one",
-                texts.skipped.len()
-            ),
+            &ux::none_holding(texts.skipped.len(), args.recursive),
         ));
     }
     let checked = results.len();

@@ -70,10 +70,7 @@ pub fn run(args: LintArgs) -> Result<ExitCode, LintCommandError> {
         return Err(ux::nothing_found(
             "ResourceInterpreterCustomization document",
             &searched,
-            &format!(
-                "{} file(s) searched, none of kind ResourceInterpreterCustomization",
-                texts.skipped.len()
-            ),
+            &ux::none_holding(texts.skipped.len(), true),
         )
         .into());
     }

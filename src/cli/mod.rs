@@ -24,7 +24,7 @@ use karmada_interpreter::load::{self, Loader, Source};
 /// Karmada's resource interpreter: native built-ins, Lua customizations,
 /// webhooks and golden-case conformance.
 #[derive(Debug, Parser)]
-#[command(name = "karmada-interpreter", version, about)]
+#[command(name = "karmada-interpreter", version, about, after_help = ux::EXIT_CODES)]
 pub struct Cli {
     #[command(subcommand)]
     command: Command,

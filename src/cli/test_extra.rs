@@ -167,9 +167,10 @@ impl WebhookRules {
     /// in `apiGroups`, `kinds`, ... leaves a webhook untested).
     pub fn report_unmatched(&self) {
         for (identity, index, rule) in &self.rules {
-            let reached = self.seen.iter().any(|(group, version, kind, op)| {
-                rule.matches(group, version, kind, *op)
-            });
+            let reached = self
+                .seen
+                .iter()
+                .any(|(group, version, kind, op)| rule.matches(group, version, kind, *op));
             if !reached {
                 let style = ux::verdict_style("warning");
                 anstream::eprintln!(
@@ -246,8 +247,9 @@ fn accepted_output(case: &GoldenCase, produced: &Map<String, Value>) -> Map<Stri
 }
 
 /// `--update`: writes the observed output of every failing case into its
-/// case file (only files found under `paths`), one write per file.
-pub fn update(runner: &Runner, paths: &[PathBuf], report: &Report, quiet: bool) -> Result<()> {
+/// case file (only files found under `paths`), one write per file; the
+/// number of cases updated.
+pub fn update(runner: &Runner, paths: &[PathBuf], report: &Report, quiet: bool) -> Result<usize> {
     let failing: HashSet<(&Path, &str)> = report
         .cases
         .iter()
@@ -303,12 +305,12 @@ pub fn update(runner: &Runner, paths: &[PathBuf], report: &Report, quiet: bool) 
             })?;
         }
     }
+    let cases: usize = updated.values().sum();
     if !quiet {
-        let cases: usize = updated.values().sum();
         eprintln!(
             "--update: {cases} case(s) updated in {} file(s)",
             updated.len()
         );
     }
-    Ok(())
+    Ok(cases)
 }

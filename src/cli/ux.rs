@@ -172,6 +172,18 @@ impl TimeoutArg {
     }
 }
 
+/// Why a search for customization documents found none: how many
+/// .json/.yaml/.yml files it read, and `-R` when it did not recurse.
+pub fn none_holding(files: usize, recursive: bool) -> String {
+    let mut hint = format!(
+        "{files} .json/.yaml/.yml file(s) read, none holding a document of kind ResourceInterpreterCustomization"
+    );
+    if !recursive {
+        hint.push_str(" (add -R to search subdirectories)");
+    }
+    hint
+}
+
 /// The error of a command that found nothing to check.
 pub fn nothing_found(what: &str, searched: &[String], hint: &str) -> Error {
     Error::NothingFound {

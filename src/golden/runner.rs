@@ -309,7 +309,10 @@ impl Runner {
                 Ok(case) => case.name.clone(),
                 Err(_) => format!("case #{}", i + 1),
             };
-            if control.select.is_some_and(|select| !select(&file.path, &name)) {
+            if control
+                .select
+                .is_some_and(|select| !select(&file.path, &name))
+            {
                 control.filtered_out += 1;
                 continue;
             }

@@ -193,7 +193,10 @@ output:
 "
         );
         let second = replace_output(&new, 2, &map(json!({"replica": 5}))).unwrap();
-        assert!(second.ends_with("name: b\noutput:\n  replica: 5\n"), "{second}");
+        assert!(
+            second.ends_with("name: b\noutput:\n  replica: 5\n"),
+            "{second}"
+        );
         assert!(second.starts_with(&new[..new.find("---").unwrap()]));
     }
 
@@ -212,7 +215,11 @@ output:
         let text = "name: a\noutput: {dependencies: [{kind: ConfigMap}]}\ndescription: x\n";
         let new = replace_output(text, 1, &map(json!({"dependencies": []}))).unwrap();
         assert!(new.contains("description: x"), "{new}");
-        let doc = crate::yaml::documents(&new).remove(0).unwrap().value.unwrap();
+        let doc = crate::yaml::documents(&new)
+            .remove(0)
+            .unwrap()
+            .value
+            .unwrap();
         assert_eq!(doc["output"], json!({"dependencies": []}));
     }
 
