@@ -112,7 +112,6 @@ pub fn run(args: TestArgs) -> karmada_interpreter::Result<ExitCode> {
         runner.run_with(&paths, &mut control)
     };
     let (filtered_out, stopped) = (control.filtered_out, control.stopped);
-    drop(control);
     progress.finish();
     let report = test_extra::no_case_selected(run, args.filter.as_deref(), filtered_out)?;
     match args.output {

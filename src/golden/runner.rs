@@ -126,6 +126,9 @@ impl Report {
     }
 }
 
+/// Whether to run a case, given its file and name ([`RunControl::select`]).
+pub type CaseSelector<'a> = dyn Fn(&Path, &str) -> bool + 'a;
+
 /// What a run does besides running every case ([`Runner::run_with`]):
 /// which cases it runs, whether it stops at the first failure, and who is
 /// told of each case as it ends (a progress bar).
@@ -134,7 +137,7 @@ pub struct RunControl<'a> {
     /// Runs only the cases this accepts, given the case file and the case's
     /// name (`case #N` for a case too malformed to have one); the others
     /// are counted in [`RunControl::filtered_out`].
-    pub select: Option<&'a dyn Fn(&Path, &str) -> bool>,
+    pub select: Option<&'a CaseSelector<'a>>,
     /// Stops after the first failed case ([`RunControl::stopped`] tells).
     pub fail_fast: bool,
     /// Told of each case as it ends.
