@@ -421,17 +421,11 @@ pub fn run(args: BenchArgs) -> Result<ExitCode> {
     }
     bar.finish_and_clear();
     if timings.is_empty() {
-        if let (Some(filter), true) = (&args.filter, filtered_out > 0) {
-            return Err(ux::nothing_found(
-                "golden case",
-                &paths
-                    .iter()
-                    .map(|p| p.display().to_string())
-                    .collect::<Vec<_>>(),
-                &format!("--filter {filter:?} matches none of the {filtered_out} case(s)"),
-            ));
-        }
-        return Err(Error::NoCases { searched: paths });
+        return Err(super::test_extra::no_cases(
+            paths,
+            args.filter.as_deref(),
+            filtered_out,
+        ));
     }
     match args.output {
         Output::Json | Output::Yaml => {

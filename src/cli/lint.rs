@@ -13,19 +13,8 @@ pub struct LintArgs {
     /// Customization files, directories (searched recursively), glob
     /// patterns or `-`, as -f -R.
     paths: Vec<String>,
-    /// Customization documents: files, directories (their .json/.yaml/.yml
-    /// files holding ResourceInterpreterCustomization documents), glob
-    /// patterns or `-` for standard input; repeatable and comma-separated.
-    #[arg(
-        long = "filename",
-        short = 'f',
-        visible_alias = "customization",
-        value_name = "FILE"
-    )]
-    files: Vec<String>,
-    /// Recurse into the directories given with -f.
-    #[arg(long, short = 'R')]
-    recursive: bool,
+    #[command(flatten)]
+    files: super::CustomizationFiles,
     /// Output format (`text`: `file:line:col: severity[rule]: message`).
     #[arg(long, short = 'o', value_enum, default_value_t = Output::Text)]
     output: Output,
@@ -52,13 +41,14 @@ pub enum LintCommandError {
 }
 
 pub fn run(args: LintArgs) -> Result<ExitCode, LintCommandError> {
-    if args.files.is_empty() && args.paths.is_empty() {
+    let files = &args.files.customizations;
+    if files.is_empty() && args.paths.is_empty() {
         return Err(LintCommandError::NoInput);
     }
     let linter = Linter::new()?;
     let mut loader = Loader::new();
     let mut texts = loader
-        .customization_texts("-f", &args.files, args.recursive)
+        .customization_texts("-f", files, args.files.recursive)
         .map_err(karmada_interpreter::load::customization_error)?;
     let more = loader
         .customization_texts("PATH", &args.paths, true)
@@ -66,7 +56,7 @@ pub fn run(args: LintArgs) -> Result<ExitCode, LintCommandError> {
     texts.kept.extend(more.kept);
     texts.skipped.extend(more.skipped);
     if texts.kept.is_empty() {
-        let searched: Vec<String> = args.files.iter().chain(&args.paths).cloned().collect();
+        let searched: Vec<String> = files.iter().chain(&args.paths).cloned().collect();
         return Err(ux::nothing_found(
             "ResourceInterpreterCustomization document",
             &searched,

@@ -81,25 +81,31 @@ pub fn summary(report: &Report, took: Duration, filtered_out: usize, stopped: bo
     line
 }
 
-/// The run's report, or why it has none: a `--filter` that selected no
-/// case is named as such.
+/// The error of a run without a case: a `--filter` that selected none is
+/// named as the reason.
+pub fn no_cases(searched: Vec<PathBuf>, filter: Option<&str>, filtered_out: usize) -> Error {
+    match filter {
+        Some(filter) if filtered_out > 0 => ux::nothing_found(
+            "golden case",
+            &searched
+                .iter()
+                .map(|p| p.display().to_string())
+                .collect::<Vec<_>>(),
+            &format!("--filter {filter:?} matches none of the {filtered_out} case(s) (it is matched against case names and file paths)"),
+        ),
+        _ => Error::NoCases { searched },
+    }
+}
+
+/// The run's report, or why it has none ([`no_cases`]).
 pub fn no_case_selected(
     run: Result<Report>,
     filter: Option<&str>,
     filtered_out: usize,
 ) -> Result<Report> {
-    match (run, filter) {
-        (Err(Error::NoCases { searched }), Some(filter)) if filtered_out > 0 => {
-            Err(ux::nothing_found(
-                "golden case",
-                &searched
-                    .iter()
-                    .map(|p| p.display().to_string())
-                    .collect::<Vec<_>>(),
-                &format!("--filter {filter:?} matches none of the {filtered_out} case(s) (it is matched against case names and file paths)"),
-            ))
-        }
-        (run, _) => run,
+    match run {
+        Err(Error::NoCases { searched }) => Err(no_cases(searched, filter, filtered_out)),
+        run => run,
     }
 }
 
