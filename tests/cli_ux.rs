@@ -250,6 +250,20 @@ fn init_layout_works_with_f_dir_r_everywhere() {
         kinds.iter().any(|k| *k == "Widget"),
         "serves the folder's customization: {stdout}"
     );
+
+    // `test --coverage` reports the folder's script once, not its cases.
+    let (out, stdout, stderr) = run(
+        &dir,
+        &["test", "example.io", "-f", "example.io", "-R", "--coverage"],
+    );
+    assert_eq!(code(&out), 0, "{stdout}{stderr}");
+    assert_eq!(
+        stdout
+            .matches("declarative-configuration-widget/InterpretHealth")
+            .count(),
+        1,
+        "{stdout}"
+    );
 }
 
 /// `-o` on `test` (with `--format`/`human` still accepted), durations in
