@@ -11,6 +11,7 @@ mod authoring;
 mod chain;
 mod cli_inputs;
 mod cli_lua;
+mod cli_ux;
 mod cluster;
 mod cluster_cli;
 mod docs_consistency;

@@ -30,14 +30,17 @@ pub struct CustomizationFiles {
 }
 
 impl CustomizationFiles {
-    /// The customization files named (directories and patterns expanded;
-    /// standard input is no file).
+    /// The customization files named (directories and patterns expanded,
+    /// the files there that hold no customization left out; standard input
+    /// is no file).
     pub fn paths(&self) -> karmada_interpreter::Result<Vec<PathBuf>> {
-        let sources = Loader::sources(&self.customizations, self.recursive, true)
+        let sources = Loader::new()
+            .customization_texts("-f", &self.customizations, self.recursive)
             .map_err(load::customization_error)?;
         Ok(sources
+            .kept
             .into_iter()
-            .filter_map(|s| match s {
+            .filter_map(|(s, _)| match s {
                 Source::File(path) => Some(path),
                 Source::Stdin => None,
             })

@@ -15,17 +15,10 @@ use karmada_interpreter::{Error, Interpreter, Result};
 use serde_json::Value;
 
 use crate::args::ChainArgs;
-
-/// Output formats of `bench`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum BenchFormat {
-    /// An aligned table and a summary line.
-    Text,
-    /// One JSON array, an object per case.
-    Json,
-}
+use crate::ux::{self, Output};
 
 #[derive(Debug, clap::Args)]
+#[command(after_help = ux::EXIT_CODES)]
 pub struct BenchArgs {
     /// Case files or directories (searched recursively), e.g. `thirdparty`
     /// or a folder of bench inputs.
@@ -37,9 +30,18 @@ pub struct BenchArgs {
     /// batches lasting at least 50 µs each and at least 5 batches.
     #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u32).range(1..))]
     iterations: u32,
-    /// Output format.
-    #[arg(long, short = 'o', value_enum, default_value_t = BenchFormat::Text)]
-    output: BenchFormat,
+    /// Output format: `text` (a table and a summary line), or `json`/`yaml`
+    /// (a list, an entry per case).
+    #[arg(long, short = 'o', value_enum, default_value_t = Output::Text)]
+    output: Output,
+    /// Time only the cases whose name or file path contains this text.
+    #[arg(long, value_name = "TEXT")]
+    filter: Option<String>,
+    /// Print the results only: no progress, notes or summary line.
+    #[arg(long, short)]
+    quiet: bool,
+    #[command(flatten)]
+    timeout: ux::TimeoutArg,
 }
 
 /// One timed case.
@@ -319,41 +321,68 @@ fn human(ns: u64) -> String {
 pub fn run(args: BenchArgs) -> Result<ExitCode> {
     let (customizations, webhooks) = args.chain.load()?;
     let paths = args.paths;
-    let backend = args
+    let mut backend = args
         .chain
         .health_backend(ChainBackend::new(customizations.clone(), webhooks.clone()))
         .with_files(args.chain.files.paths()?);
-    let chains_backend = args
+    let mut chains_backend = args
         .chain
         .health_backend(ChainBackend::new(customizations, webhooks));
+    if args.timeout.timeout.is_some() {
+        backend = backend.with_limits(args.timeout.limits());
+        chains_backend = chains_backend.with_limits(args.timeout.limits());
+    }
     let runner = Runner::new(backend);
     let mut chains: HashMap<Option<PathBuf>, Interpreter> = HashMap::new();
     let mut timings = Vec::new();
     let clock = Clock::pick();
-    let files = discover(&paths)?;
-    for file in &files {
+    let started = Instant::now();
+    let mut filtered_out = 0usize;
+    let mut files = Vec::new();
+    for file in discover(&paths)? {
         if is_webhook_only(&file.path) {
             continue;
         }
+        let mut cases = Vec::new();
+        for case in load_cases(&file.path) {
+            let case = case?;
+            let selected = args
+                .filter
+                .as_deref()
+                .is_none_or(|f| case.name.contains(f) || file.path.to_string_lossy().contains(f));
+            if selected {
+                cases.push(case);
+            } else {
+                filtered_out += 1;
+            }
+        }
+        files.push((file, cases));
+    }
+    let total = files.iter().map(|(_, cases)| cases.len() as u64).sum();
+    let bar = ux::progress(Some(total), args.quiet, "timing cases");
+    for (file, cases) in &files {
         let chain = match chains.entry(file.customization.clone()) {
             std::collections::hash_map::Entry::Occupied(e) => e.into_mut(),
             std::collections::hash_map::Entry::Vacant(e) => {
                 e.insert(chains_backend.chain(file.customization.as_deref())?)
             }
         };
-        for case in load_cases(&file.path) {
-            let case = case?;
+        for case in cases {
+            bar.set_message(case.name.clone());
+            bar.inc(1);
             // Cases whose inputs Karmada's typed decoding refuses fail
             // before any call: nothing to time.
             if case.status_items_error.is_some() {
-                eprintln!(
-                    "not timed: {} (its status items do not decode)",
-                    case.label()
-                );
+                bar.suspend(|| {
+                    eprintln!(
+                        "not timed: {} (its status items do not decode)",
+                        case.label()
+                    )
+                });
                 continue;
             }
             let request = case.request()?;
-            let encoded = Encoded::new(&case)?;
+            let encoded = Encoded::new(case)?;
             // The editing operations get their object handed over, as
             // `Interpreter::revise_replica(object, n)` does (the copy made
             // for each call is not timed); the others read it in place.
@@ -380,7 +409,7 @@ pub fn run(args: BenchArgs) -> Result<ExitCode> {
                 ),
             };
             let from_bytes = measure(clock, args.iterations, || (), |()| encoded.run(chain));
-            let judged = runner.run_case(file, &case);
+            let judged = runner.run_case(file, case);
             // A failing case says why (a script failure at its place).
             if let Verdict::Failed(_) = judged.verdict {
                 eprintln!("{}", judged.render());
@@ -400,53 +429,67 @@ pub fn run(args: BenchArgs) -> Result<ExitCode> {
             });
         }
     }
+    bar.finish_and_clear();
     if timings.is_empty() {
-        return Err(Error::NoCases { searched: paths });
+        return Err(crate::test_extra::no_cases(
+            paths,
+            args.filter.as_deref(),
+            filtered_out,
+        ));
     }
     match args.output {
-        BenchFormat::Json => {
-            let json = serde_json::to_string_pretty(&timings).map_err(|e| Error::Config {
-                source_name: "bench".into(),
-                message: format!("cannot encode the timings as JSON: {e}"),
-            })?;
-            println!("{json}");
+        Output::Json | Output::Yaml => {
+            ux::print_structured(&timings, args.output == Output::Yaml, "bench")?;
         }
-        BenchFormat::Text => {
+        Output::Text => {
             let width = timings
                 .iter()
                 .map(|t| t.name.len())
                 .max()
                 .unwrap_or(4)
                 .max(4);
-            println!(
-                "clock: {} (median per call over batches of calls lasting at least {} µs)",
-                match clock {
-                    Clock::ThreadCpu => "this thread's CPU time",
-                    Clock::Wall => "wall clock (no per-thread CPU clock here)",
-                },
-                MIN_SAMPLE_NS / 1000
-            );
+            if !args.quiet {
+                println!(
+                    "clock: {} (median per call over batches of calls lasting at least {} µs)",
+                    match clock {
+                        Clock::ThreadCpu => "this thread's CPU time",
+                        Clock::Wall => "wall clock (no per-thread CPU clock here)",
+                    },
+                    MIN_SAMPLE_NS / 1000
+                );
+            }
             println!(
                 "{:<width$}  {:<19}  {:>10}  {:>10}  matches",
                 "case", "operation", "op", "from bytes"
             );
             for t in &timings {
-                println!(
+                anstream::println!(
                     "{:<width$}  {:<19}  {:>10}  {:>10}  {}",
                     t.name,
                     t.operation.to_string(),
                     human(t.op_ns),
                     human(t.from_bytes_ns),
-                    if t.matches { "yes" } else { "NO" }
+                    if t.matches {
+                        "yes".to_owned()
+                    } else {
+                        ux::colour_summary("NO", false)
+                    }
                 );
             }
             let mismatched = timings.iter().filter(|t| !t.matches).count();
-            println!(
-                "{} cases timed (at least {} calls each, {} clock, medians), {mismatched} not matching their output",
-                timings.len(),
-                args.iterations,
-                clock.as_str()
-            );
+            if !args.quiet {
+                let mut line = format!(
+                    "{} cases timed (at least {} calls each, {} clock, medians), {mismatched} not matching their output",
+                    timings.len(),
+                    args.iterations,
+                    clock.as_str()
+                );
+                if filtered_out > 0 {
+                    line.push_str(&format!(", {filtered_out} filtered out"));
+                }
+                line.push_str(&format!(", in {}", ux::seconds(started.elapsed())));
+                anstream::println!("{}", ux::colour_summary(&line, mismatched == 0));
+            }
         }
     }
     Ok(if timings.iter().all(|t| t.matches) {

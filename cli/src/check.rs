@@ -13,12 +13,15 @@ use karmada_interpreter::lua::validate::{check_rules, RuleStatus};
 use karmada_interpreter::lua::ScriptPoint;
 
 use crate::cluster;
+use crate::ux::{self, Output};
 
 #[derive(Debug, clap::Args)]
+#[command(after_help = ux::EXIT_CODES)]
 pub struct CheckArgs {
     /// ResourceInterpreterCustomization documents (YAML or JSON): files,
-    /// directories (their .json/.yaml/.yml files), glob patterns or `-` for
-    /// standard input; repeatable and comma-separated.
+    /// directories (their .json/.yaml/.yml files that hold such documents),
+    /// glob patterns or `-` for standard input; repeatable and
+    /// comma-separated.
     #[arg(
         long = "filename",
         short = 'f',
@@ -32,6 +35,33 @@ pub struct CheckArgs {
     /// With a cluster: every ResourceInterpreterCustomization stored in it.
     #[command(flatten)]
     cluster: crate::cluster::ClusterArgs,
+    /// Output format: `text` (karmadactl's table), `json` or `yaml` (one
+    /// entry per document).
+    #[arg(long, short = 'o', value_enum, default_value_t = Output::Text)]
+    output: Output,
+    /// Print the results only, no summary line.
+    #[arg(long, short)]
+    quiet: bool,
+}
+
+/// One document's verdict, as `-o json|yaml` prints it.
+#[derive(Debug, Default, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Checked {
+    /// The file (or `STDIN`, `cluster`) the document came from.
+    source: String,
+    /// `metadata.name`, or the source when it has none.
+    name: String,
+    /// `target.apiVersion` and `target.kind`, when set.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    target: Option<String>,
+    /// Each operation's status: `UNSET`, `PASS` or `ERROR: ...`.
+    rules: std::collections::BTreeMap<String, String>,
+    /// What makes the document unusable as a whole.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    error: Option<String>,
+    /// No problem found.
+    passed: bool,
 }
 
 /// kubectl's tab writer (min width 6, padding 3, widths remembered).
@@ -108,22 +138,36 @@ impl TabWriter {
 
 pub fn run(args: CheckArgs) -> karmada_interpreter::Result<ExitCode> {
     let mut tw = TabWriter::default();
-    let mut failed = 0usize;
-    let mut checked = 0usize;
-    let docs = Loader::new()
-        .documents("-f", &args.files, args.recursive, true)
-        .map_err(|source| karmada_interpreter::Error::Load {
-            what: "fail to read -f".to_owned(),
-            source,
-        })?;
+    let mut results: Vec<Checked> = Vec::new();
     // The problems again at their place in the file, for people (the
     // table keeps karmadactl's text).
     let mut places = Vec::new();
-    for doc in docs {
-        checked += 1;
-        let locator = Locator::for_files([&doc.source_name]);
-        if !check_document(&mut tw, &doc.source_name, doc.value, &locator, &mut places) {
-            failed += 1;
+    let load_error = |source| karmada_interpreter::Error::Load {
+        what: "fail to read -f".to_owned(),
+        source,
+    };
+    let texts = Loader::new()
+        .customization_texts("-f", &args.files, args.recursive)
+        .map_err(load_error)?;
+    for (source, text) in &texts.kept {
+        let source_name = source.name();
+        for doc in karmada_interpreter::yaml::documents(text) {
+            let doc = doc.map_err(|source| {
+                load_error(karmada_interpreter::load::LoadError::Yaml {
+                    source_name: source_name.clone(),
+                    source,
+                })
+            })?;
+            if let Some(value) = doc.value {
+                let locator = Locator::for_files([&source_name]);
+                results.push(check_document(
+                    &mut tw,
+                    &source_name,
+                    value,
+                    &locator,
+                    &mut places,
+                ));
+            }
         }
     }
     // Every customization in the cluster, as stored (rejected ones included).
@@ -142,20 +186,44 @@ pub fn run(args: CheckArgs) -> karmada_interpreter::Result<ExitCode> {
                     source_name: "cluster".into(),
                     message: e.to_string(),
                 })?;
-            checked += 1;
-            if !check_document(&mut tw, "cluster", value, &Locator::new(), &mut places) {
-                failed += 1;
-            }
+            results.push(check_document(
+                &mut tw,
+                "cluster",
+                value,
+                &Locator::new(),
+                &mut places,
+            ));
         }
     }
-    print!("{}", tw.render());
+    if results.is_empty() {
+        let mut searched = args.files.clone();
+        if args.cluster.source().is_some() {
+            searched.push("the cluster".to_owned());
+        }
+        return Err(ux::nothing_found(
+            "ResourceInterpreterCustomization document",
+            &searched,
+            &ux::none_holding(texts.skipped.len(), args.recursive),
+        ));
+    }
+    let checked = results.len();
+    let failed = results.iter().filter(|r| !r.passed).count();
+    match args.output {
+        Output::Text => print!("{}", tw.render()),
+        Output::Json | Output::Yaml => {
+            ux::print_structured(&results, args.output == Output::Yaml, "check")?
+        }
+    }
     for place in &places {
         eprintln!("{place}");
     }
-    eprintln!(
-        "{checked} document(s) checked, {} passed, {failed} with problems",
-        checked - failed
-    );
+    if !args.quiet {
+        let line = format!(
+            "{checked} document(s) checked, {} passed, {failed} with problems",
+            checked - failed
+        );
+        anstream::eprintln!("{}", ux::colour_summary(&line, failed == 0));
+    }
     Ok(if failed == 0 {
         ExitCode::SUCCESS
     } else {
@@ -163,16 +231,16 @@ pub fn run(args: CheckArgs) -> karmada_interpreter::Result<ExitCode> {
     })
 }
 
-/// Checks one document (a file's or the cluster's); `false` when it has
-/// problems. Script problems are also added to `places`, at their file
-/// position when `locator` knows the file.
+/// Checks one document (a file's or the cluster's), writing karmadactl's
+/// table rows to `tw`. Script problems are also added to `places`, at
+/// their file position when `locator` knows the file.
 fn check_document(
     tw: &mut TabWriter,
     origin: &str,
     value: serde_json::Value,
     locator: &Locator,
     places: &mut Vec<String>,
-) -> bool {
+) -> Checked {
     tw.line("-".repeat(35));
     let name = value
         .pointer("/metadata/name")
@@ -180,6 +248,16 @@ fn check_document(
         .filter(|s| !s.is_empty())
         .map_or_else(|| origin.to_owned(), str::to_owned);
     tw.line(format!("SOURCE: {name}"));
+    let mut checked = Checked {
+        source: origin.to_owned(),
+        name,
+        ..Checked::default()
+    };
+    let mut fail = |tw: &mut TabWriter, message: String| {
+        tw.line(message.clone());
+        checked.error = Some(message);
+        std::mem::take(&mut checked)
+    };
     let api_version = value
         .get("apiVersion")
         .and_then(|v| v.as_str())
@@ -190,29 +268,28 @@ fn check_document(
             Some((g, v)) => (g, v),
             None => ("", api_version),
         };
-        tw.line(format!(
-            "not a ResourceInterpreterCustomization, got {group}/{version}, Kind={kind}"
-        ));
-        return false;
+        return fail(
+            tw,
+            format!("not a ResourceInterpreterCustomization, got {group}/{version}, Kind={kind}"),
+        );
     }
     let c: ResourceInterpreterCustomization = match serde_json::from_value(value) {
         Ok(c) => c,
-        Err(e) => {
-            tw.line(format!("invalid ResourceInterpreterCustomization: {e}"));
-            return false;
-        }
+        Err(e) => return fail(tw, format!("invalid ResourceInterpreterCustomization: {e}")),
     };
     if let Some(warning) = layout_mismatch(std::path::Path::new(origin), &c) {
         places.push(format!("warning: {origin}: {warning}"));
     }
     if c.spec.target.kind.is_empty() {
-        tw.line("target.kind no set");
-        return false;
+        return fail(tw, "target.kind no set".to_owned());
     }
     if c.spec.target.api_version.is_empty() {
-        tw.line("target.apiVersion no set");
-        return false;
+        return fail(tw, "target.apiVersion no set".to_owned());
     }
+    checked.target = Some(format!(
+        "{} {}",
+        c.spec.target.api_version, c.spec.target.kind
+    ));
     tw.line(format!(
         "TARGET: {} {}\t",
         c.spec.target.api_version, c.spec.target.kind
@@ -231,20 +308,26 @@ fn check_document(
                 ok = false;
                 let message = format!("function {} is not defined", op.lua_function());
                 place(op, &message);
-                format!("ERROR: {message}\t")
+                format!("ERROR: {message}")
             }
             RuleStatus::Error(m) => {
                 ok = false;
                 place(op, &m);
-                format!("ERROR: {m}\t")
+                format!("ERROR: {m}")
             }
             RuleStatus::TopLevelError(m) => {
                 ok = false;
                 place(op, &format!("top-level code fails: {m}"));
-                format!("ERROR: top-level code fails: {m}\t")
+                format!("ERROR: top-level code fails: {m}")
             }
         };
-        tw.line(format!("    {op}:\t{verdict}"));
+        if verdict.starts_with("ERROR") {
+            tw.line(format!("    {op}:\t{verdict}\t"));
+        } else {
+            tw.line(format!("    {op}:\t{verdict}"));
+        }
+        checked.rules.insert(op.to_string(), verdict);
     }
-    ok
+    checked.passed = ok;
+    checked
 }

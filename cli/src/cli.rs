@@ -4,12 +4,12 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-use crate::{bench, check, explain, init, lint, list, run, serve, test};
+use crate::{bench, check, explain, init, lint, list, run, serve, test, ux};
 
 /// Karmada's resource interpreter: native built-ins, Lua customizations,
 /// webhooks and golden-case conformance.
 #[derive(Debug, Parser)]
-#[command(name = "karmada-interpreter", version, about)]
+#[command(name = "karmada-interpreter", version, about, after_help = ux::EXIT_CODES)]
 pub struct Cli {
     #[command(subcommand)]
     command: Command,

@@ -28,6 +28,9 @@ pub struct ClusterArgs {
     /// How long to wait for the first list of both kinds.
     #[arg(long, default_value_t = 30, value_name = "SECONDS")]
     sync_timeout: u64,
+    /// Limits of the cluster's customization scripts (`serve --timeout`).
+    #[arg(skip)]
+    pub lua_limits: Option<karmada_interpreter::lua::Limits>,
 }
 
 pub fn cluster_error(e: ClusterError) -> Error {
@@ -83,6 +86,7 @@ impl ClusterArgs {
             // Every rejection and watch error, as it happens.
             let options = ClusterOptions {
                 on_error: Some(Arc::new(|e: &ClusterError| eprintln!("cluster: {e}"))),
+                limits: self.lua_limits.unwrap_or_default(),
                 ..ClusterOptions::default()
             };
             let cluster = ClusterConfig::start_with(client, options);

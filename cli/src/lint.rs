@@ -1,33 +1,29 @@
 //! `karmada-interpreter lint`.
 
-use std::path::PathBuf;
 use std::process::ExitCode;
 
-use karmada_interpreter::lint::{customization_files, Finding, Linter, Severity};
+use karmada_interpreter::lint::{Finding, Linter, Severity};
+use karmada_interpreter::load::Loader;
 
-/// Output formats of `lint`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum LintFormat {
-    /// `file:line:col: severity[rule]: message`, one finding a line.
-    Text,
-    /// A JSON array of findings.
-    Json,
-}
+use crate::ux::{self, Output};
 
 #[derive(Debug, clap::Args)]
+#[command(after_help = ux::EXIT_CODES)]
 pub struct LintArgs {
-    /// Customization files, or directories searched recursively for
-    /// `customizations.yaml` (Karmada's layout).
-    paths: Vec<PathBuf>,
-    /// A customization file (repeatable).
-    #[arg(long = "customization", short = 'f', value_name = "FILE")]
-    files: Vec<PathBuf>,
-    /// Output format.
-    #[arg(long, short = 'o', value_enum, default_value_t = LintFormat::Text)]
-    output: LintFormat,
+    /// Customization files, directories (searched recursively), glob
+    /// patterns or `-`, as -f -R.
+    paths: Vec<String>,
+    #[command(flatten)]
+    files: crate::args::CustomizationFiles,
+    /// Output format (`text`: `file:line:col: severity[rule]: message`).
+    #[arg(long, short = 'o', value_enum, default_value_t = Output::Text)]
+    output: Output,
     /// Exit non-zero on warnings too.
     #[arg(long)]
     deny_warnings: bool,
+    /// Print the findings only, no summary line.
+    #[arg(long, short)]
+    quiet: bool,
 }
 
 /// Why `lint` could not run.
@@ -39,41 +35,68 @@ pub enum LintCommandError {
     /// Linting failed.
     #[error(transparent)]
     Lint(#[from] karmada_interpreter::lint::LintError),
-    /// The JSON output could not be written.
-    #[error("lint: cannot encode the findings as JSON: {0}")]
-    Json(#[source] serde_json::Error),
+    /// An input could not be found or read, or holds no customization.
+    #[error("lint: {0}")]
+    Input(#[from] karmada_interpreter::Error),
 }
 
 pub fn run(args: LintArgs) -> Result<ExitCode, LintCommandError> {
-    let mut inputs = args.files.clone();
-    inputs.extend(args.paths.iter().cloned());
-    if inputs.is_empty() {
+    let files = &args.files.customizations;
+    if files.is_empty() && args.paths.is_empty() {
         return Err(LintCommandError::NoInput);
     }
     let linter = Linter::new()?;
+    let mut loader = Loader::new();
+    let mut texts = loader
+        .customization_texts("-f", files, args.files.recursive)
+        .map_err(karmada_interpreter::load::customization_error)?;
+    let more = loader
+        .customization_texts("PATH", &args.paths, true)
+        .map_err(karmada_interpreter::load::customization_error)?;
+    texts.kept.extend(more.kept);
+    texts.skipped.extend(more.skipped);
+    if texts.kept.is_empty() {
+        let searched: Vec<String> = files.iter().chain(&args.paths).cloned().collect();
+        return Err(ux::nothing_found(
+            "ResourceInterpreterCustomization document",
+            &searched,
+            &ux::none_holding(texts.skipped.len(), true),
+        )
+        .into());
+    }
     let mut findings: Vec<Finding> = Vec::new();
-    let files = customization_files(&inputs)?;
-    for file in &files {
-        findings.extend(linter.lint_file(file)?);
+    for (source, text) in &texts.kept {
+        findings.extend(linter.lint_text(text, &source.name()));
     }
     match args.output {
-        LintFormat::Text => {
+        Output::Text => {
             for f in &findings {
-                println!("{f}");
+                let text = f.to_string();
+                let severity = f.severity.to_string();
+                let style = ux::verdict_style(&severity);
+                anstream::println!(
+                    "{}",
+                    text.replacen(
+                        &format!(": {severity}["),
+                        &format!(": {style}{severity}{style:#}["),
+                        1
+                    )
+                );
             }
             let errors = findings
                 .iter()
                 .filter(|f| f.severity == Severity::Error)
                 .count();
-            eprintln!(
-                "{} file(s) linted: {errors} error(s), {} warning(s)",
-                files.len(),
-                findings.len() - errors
-            );
+            if !args.quiet {
+                eprintln!(
+                    "{} file(s) linted: {errors} error(s), {} warning(s)",
+                    texts.kept.len(),
+                    findings.len() - errors
+                );
+            }
         }
-        LintFormat::Json => {
-            let text = serde_json::to_string_pretty(&findings).map_err(LintCommandError::Json)?;
-            println!("{text}");
+        Output::Json | Output::Yaml => {
+            ux::print_structured(&findings, args.output == Output::Yaml, "lint")?
         }
     }
     let fails = findings.iter().any(|f| {

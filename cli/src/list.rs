@@ -5,11 +5,28 @@ use std::process::ExitCode;
 use karmada_interpreter::Interpreter;
 
 use crate::args::ChainArgs;
+use crate::ux::{self, Output};
 
 #[derive(Debug, clap::Args)]
+#[command(after_help = ux::EXIT_CODES)]
 pub struct ListArgs {
     #[command(flatten)]
     chain: ChainArgs,
+    /// Output format: `text` (a table), or `json`/`yaml` (a list of
+    /// `apiVersion`, `kind`, `operation`, `layer`, `source`).
+    #[arg(long, short = 'o', value_enum, default_value_t = Output::Text)]
+    output: Output,
+}
+
+/// One row of `list -o json|yaml`.
+#[derive(Debug, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Served<'a> {
+    api_version: &'a str,
+    kind: &'a str,
+    operation: &'a str,
+    layer: &'a str,
+    source: &'a str,
 }
 
 pub fn run(args: ListArgs) -> karmada_interpreter::Result<ExitCode> {
@@ -34,6 +51,20 @@ pub fn run(args: ListArgs) -> karmada_interpreter::Result<ExitCode> {
         })
         .collect();
     rows.sort();
+    if args.output != Output::Text {
+        let served: Vec<Served<'_>> = rows
+            .iter()
+            .map(|[api_version, kind, operation, layer, source]| Served {
+                api_version,
+                kind,
+                operation,
+                layer,
+                source,
+            })
+            .collect();
+        ux::print_structured(&served, args.output == Output::Yaml, "list")?;
+        return Ok(ExitCode::SUCCESS);
+    }
     let header = ["API VERSION", "KIND", "OPERATION", "LAYER", "SOURCE"].map(String::from);
     let mut widths = header.clone().map(|h| h.len());
     for row in &rows {

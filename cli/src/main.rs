@@ -15,6 +15,8 @@ mod locate;
 mod run;
 mod serve;
 mod test;
+mod test_extra;
+mod ux;
 
 use std::process::ExitCode;
 

@@ -18,6 +18,7 @@ pub enum Output {
 }
 
 #[derive(Debug, clap::Args)]
+#[command(after_help = crate::ux::EXIT_CODES)]
 pub struct RunArgs {
     /// The operation (case-insensitive), e.g. InterpretReplica.
     #[arg(long, required_unless_present = "check")]
@@ -44,9 +45,11 @@ pub struct RunArgs {
     /// Replica count for ReviseReplica (required by it).
     #[arg(long)]
     desired_replica: Option<i32>,
-    /// Per-call Lua deadline in milliseconds.
-    #[arg(long, default_value_t = 1000)]
-    timeout_ms: u64,
+    #[command(flatten)]
+    timeout: crate::ux::TimeoutArg,
+    /// The deadline in milliseconds (older spelling of --timeout).
+    #[arg(long, hide = true, conflicts_with = "timeout", value_parser = clap::value_parser!(u64).range(1..))]
+    timeout_ms: Option<u64>,
     /// Output format.
     #[arg(long, short = 'o', value_enum, default_value = "yaml")]
     output: Output,
@@ -148,9 +151,12 @@ pub fn run(args: RunArgs) -> karmada_interpreter::Result<ExitCode> {
     let answer = if args.files.is_empty() {
         Interpreter::default().interpret(&request)
     } else {
-        let limits = Limits {
-            timeout: std::time::Duration::from_millis(args.timeout_ms),
-            ..Limits::default()
+        let limits = match args.timeout_ms {
+            Some(ms) => Limits {
+                timeout: std::time::Duration::from_millis(ms),
+                ..Limits::default()
+            },
+            None => args.timeout.limits(),
         };
         let layer = LuaLayer::customizations_with_limits(customizations, limits)?;
         let gvk = karmada_interpreter::interpreter::gvk_of(object);

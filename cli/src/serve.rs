@@ -87,6 +87,8 @@ pub struct ServeArgs {
     /// following every change live.
     #[command(flatten)]
     cluster: crate::cluster::ClusterArgs,
+    #[command(flatten)]
+    timeout: crate::ux::TimeoutArg,
 }
 
 fn cli_error(message: impl Into<String>) -> Error {
@@ -260,8 +262,18 @@ pub fn run(args: ServeArgs) -> karmada_interpreter::Result<ExitCode> {
     }
     let runtime = crate::cluster::runtime()?;
     // Kept alive for as long as we serve: its watchers update the chain.
-    let cluster = args.cluster.start(&runtime)?;
-    let mut builder = Interpreter::builder().customizations(customizations);
+    let mut cluster_args = args.cluster.clone();
+    cluster_args.lua_limits = Some(args.timeout.limits());
+    let cluster = cluster_args.start(&runtime)?;
+    let mut builder = if args.timeout.timeout.is_some() && !customizations.is_empty() {
+        let layer = karmada_interpreter::lua::LuaLayer::customizations_with_limits(
+            customizations,
+            args.timeout.limits(),
+        )?;
+        Interpreter::builder().declarative_layer(std::sync::Arc::new(layer))
+    } else {
+        Interpreter::builder().customizations(customizations)
+    };
     if let Some(cluster) = &cluster {
         builder = cluster.attach(builder);
     }

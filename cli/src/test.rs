@@ -3,10 +3,11 @@
 use std::collections::HashMap;
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::time::Instant;
 
 use karmada_interpreter::golden::coverage as golden_coverage;
 use karmada_interpreter::golden::{
-    discover, report, ChainBackend, Runner, Verdict, WebhookBackend,
+    discover, report, ChainBackend, RunControl, Runner, Verdict, WebhookBackend,
 };
 use karmada_interpreter::lua::Coverage;
 
@@ -43,8 +44,11 @@ mod health_catalogue {
         Ok(report)
     }
 }
+use crate::test_extra::{self, MaybeWebhookRules};
+use crate::ux::{self, ReportOutput};
 
 #[derive(Debug, clap::Args)]
+#[command(after_help = ux::EXIT_CODES)]
 pub struct TestArgs {
     /// Case files or directories; default: the bundled cases embedded in the
     /// binary (`thirdparty/<group>/<version>/<Kind>/testdata/`), wherever it runs.
@@ -54,10 +58,26 @@ pub struct TestArgs {
     /// Also print passing cases (human format).
     #[arg(long, short)]
     verbose: bool,
-    /// Output format: `human` (default), `junit` (JUnit XML, one testcase
-    /// per golden case) or `json`.
-    #[arg(long, value_enum, default_value_t = Format::Human)]
-    format: Format,
+    /// Output format: `text` (default), `json`, `yaml` or `junit` (JUnit
+    /// XML, one testcase per golden case, with durations).
+    #[arg(long, short = 'o', alias = "format", value_enum, default_value_t = ReportOutput::Text)]
+    output: ReportOutput,
+    /// Print failing cases only: no progress, notes or summary line.
+    #[arg(long, short, conflicts_with = "verbose")]
+    quiet: bool,
+    /// Run only the cases whose name or file path contains this text.
+    #[arg(long, value_name = "TEXT")]
+    filter: Option<String>,
+    /// Stop at the first failing case.
+    #[arg(long)]
+    fail_fast: bool,
+    /// Write each failing case's observed output into its case file (after
+    /// showing the differences), keeping the file's other lines; only case
+    /// files under the PATHs given are written.
+    #[arg(long, requires = "paths")]
+    update: bool,
+    #[command(flatten)]
+    timeout: ux::TimeoutArg,
     /// Report which lines of the customization scripts the cases ran:
     /// covered/total lines and the uncovered lines of each script (lines of
     /// the customization file).
@@ -68,28 +88,21 @@ pub struct TestArgs {
     coverage_out: Option<PathBuf>,
 }
 
-/// Output formats of `test`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum Format {
-    /// One block per failing case and a summary line.
-    Human,
-    /// JUnit XML for CI services.
-    Junit,
-    /// A JSON document.
-    Json,
-}
-
 pub fn run(args: TestArgs) -> karmada_interpreter::Result<ExitCode> {
     let (customizations, webhooks) = args.chain.load()?;
     let paths = args.paths;
     // With --webhook-config, cases a webhook matches go to it (with the
     // protocol checks) and the others are skipped: this tests a webhook.
     let coverage = (args.coverage || args.coverage_out.is_some()).then(Coverage::default);
+    let mut webhook_rules = test_extra::WebhookRules::new(&webhooks);
     let runner = if webhooks.is_empty() {
-        let backend = args
+        let mut backend = args
             .chain
             .health_backend(ChainBackend::new(customizations, Vec::new()))
             .with_files(args.chain.files.paths()?);
+        if args.timeout.timeout.is_some() {
+            backend = backend.with_limits(args.timeout.limits());
+        }
         Runner::new(match &coverage {
             Some(c) => backend.with_coverage(c.clone()),
             None => backend,
@@ -97,7 +110,23 @@ pub fn run(args: TestArgs) -> karmada_interpreter::Result<ExitCode> {
     } else {
         Runner::new(WebhookBackend::new(webhooks)?)
     };
-    let report = if paths.is_empty() {
+    let text_output = args.output == ReportOutput::Text;
+    let started = Instant::now();
+    let mut progress = test_extra::Progress::new(args.quiet);
+    let mut on_case = |case: &karmada_interpreter::golden::CaseReport| progress.case(case);
+    let filter = args.filter.clone();
+    let select = |file: &std::path::Path, name: &str| {
+        filter
+            .as_deref()
+            .is_none_or(|f| name.contains(f) || file.to_string_lossy().contains(f))
+    };
+    let mut control = RunControl {
+        select: Some(&select),
+        fail_fast: args.fail_fast,
+        on_case: Some(&mut on_case),
+        ..RunControl::default()
+    };
+    let run = if paths.is_empty() {
         let bundled: Vec<(PathBuf, &str)> = karmada_interpreter::thirdparty::bundled_cases()
             .iter()
             .map(|(path, text)| (PathBuf::from(path), *text))
@@ -107,23 +136,29 @@ pub fn run(args: TestArgs) -> karmada_interpreter::Result<ExitCode> {
             bundled.len()
         );
         // Machine-readable formats keep stdout to themselves.
-        if args.format == Format::Human {
+        if text_output && !args.quiet {
             println!("{note}");
-        } else {
+        } else if !args.quiet {
             eprintln!("{note}");
         }
-        runner.run_texts(&bundled)?
+        webhook_rules.note_texts(&bundled);
+        runner.run_texts_with(&bundled, &mut control)
     } else if let Some(dir) = &args.chain.health_checks {
-        health_catalogue::run(&runner, dir, &paths)?
+        health_catalogue::run(&runner, dir, &paths)
     } else {
+        webhook_rules.note_paths(&paths);
         let case_files = discover(&paths)?;
         crate::layout::warn_mismatches(case_files.iter().filter_map(|f| f.customization.clone()));
-        let mut report = runner.run(&paths)?;
-        crate::layout::explain_not_served(&mut report, &case_files);
-        report
+        runner.run_with(&paths, &mut control).map(|mut report| {
+            crate::layout::explain_not_served(&mut report, &case_files);
+            report
+        })
     };
-    match args.format {
-        Format::Human => {
+    let (filtered_out, stopped) = (control.filtered_out, control.stopped);
+    progress.finish();
+    let report = test_extra::no_case_selected(run, args.filter.as_deref(), filtered_out)?;
+    match args.output {
+        ReportOutput::Text => {
             // A failure shared by several cases (a customization file that
             // does not load) is shown in full once.
             let mut shown: HashMap<String, String> = HashMap::new();
@@ -145,14 +180,27 @@ pub fn run(args: TestArgs) -> karmada_interpreter::Result<ExitCode> {
                             }
                         }
                     }
-                    println!("{}", case.render());
+                    anstream::println!("{}", ux::colour_first_word(&case.render()));
                 }
             }
-            println!("{}", report.summary_line());
+            if !args.quiet {
+                let summary =
+                    test_extra::summary(&report, started.elapsed(), filtered_out, stopped);
+                anstream::println!("{}", ux::colour_summary(&summary, report.failed() == 0));
+            }
         }
-        Format::Junit => print!("{}", report::junit(&report)),
-        Format::Json => println!("{:#}", report::json(&report)),
+        ReportOutput::Junit => print!("{}", report::junit(&report)),
+        ReportOutput::Json => println!("{:#}", report::json(&report)),
+        ReportOutput::Yaml => ux::print_structured(&report::json(&report), true, "test")?,
     }
+    webhook_rules.report_unmatched();
+    webhook_rules.nothing_ran(&report, &paths)?;
+    // Failing cases whose observed output --update accepted pass now.
+    let updated = if args.update {
+        test_extra::update(&runner, &paths, &report, args.quiet)?
+    } else {
+        0
+    };
     if let Some(coverage) = &coverage {
         // The customization files the run used: those named with -f and
         // those next to the case files (Karmada's layout).
@@ -172,7 +220,7 @@ pub fn run(args: TestArgs) -> karmada_interpreter::Result<ExitCode> {
         })?;
         for s in &scripts {
             // Machine-readable formats keep stdout to themselves.
-            if args.format == Format::Human {
+            if text_output {
                 println!("{}", s.summary());
             } else {
                 eprintln!("{}", s.summary());
@@ -187,7 +235,7 @@ pub fn run(args: TestArgs) -> karmada_interpreter::Result<ExitCode> {
             })?;
         }
     }
-    Ok(if report.failed() == 0 {
+    Ok(if report.failed() <= updated {
         ExitCode::SUCCESS
     } else {
         ExitCode::FAILURE

@@ -60,6 +60,7 @@ pub struct ChainBackend {
     coverage: Option<crate::lua::Coverage>,
     /// The opt-in health layers: Argo CD checks folder, fallback.
     health: (Option<PathBuf>, bool),
+    limits: Option<crate::lua::Limits>,
     chains: Mutex<HashMap<Option<PathBuf>, Arc<Result<Interpreter>>>>,
     files: Vec<PathBuf>,
 }
@@ -75,6 +76,7 @@ impl ChainBackend {
             webhooks,
             coverage: None,
             health: (None, false),
+            limits: None,
             chains: Mutex::default(),
             files: Vec::new(),
         }
@@ -101,19 +103,32 @@ impl ChainBackend {
         self
     }
 
+    /// The same backend, running the declarative customizations' scripts
+    /// under `limits` (`test --timeout`).
+    pub fn with_limits(mut self, limits: crate::lua::Limits) -> Self {
+        self.limits = Some(limits);
+        self
+    }
+
     /// The chain for cases next to `customization` (Karmada's layout) or none.
     pub fn chain(&self, customization: Option<&std::path::Path>) -> Result<Interpreter> {
         let mut customizations = self.customizations.clone();
         if let Some(path) = customization {
             customizations.append(&mut crate::load::customizations_from_file(path)?);
         }
-        let builder = match &self.coverage {
-            Some(coverage) if !customizations.is_empty() => {
-                let layer = crate::lua::LuaLayer::customizations(customizations)?
-                    .with_coverage(coverage.clone());
+        let builder = match (&self.coverage, self.limits) {
+            (None, None) => Interpreter::builder().customizations(customizations),
+            _ if customizations.is_empty() => Interpreter::builder(),
+            (coverage, limits) => {
+                let mut layer = crate::lua::LuaLayer::customizations_with_limits(
+                    customizations,
+                    limits.unwrap_or_default(),
+                )?;
+                if let Some(coverage) = coverage {
+                    layer = layer.with_coverage(coverage.clone());
+                }
                 Interpreter::builder().declarative_layer(Arc::new(layer))
             }
-            _ => Interpreter::builder().customizations(customizations),
         };
         let builder = match &self.health.0 {
             Some(dir) => builder.health_checks(dir),

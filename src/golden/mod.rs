@@ -44,6 +44,7 @@ mod deviations;
 mod discover;
 pub mod report;
 mod runner;
+pub mod update;
 
 #[cfg(feature = "webhook")]
 pub use backend::WebhookBackend;
@@ -52,4 +53,4 @@ pub use case::{load_cases, parse_cases, ErrorMatch, GoldenCase};
 pub use compare::{diff, diff_unordered, Difference};
 pub use deviations::{Deviation, Deviations};
 pub use discover::{discover, is_webhook_only, CaseFile, WEBHOOK_ONLY_MARKER};
-pub use runner::{CaseReport, Report, Runner, Verdict};
+pub use runner::{CaseReport, CaseSelector, Report, RunControl, Runner, Verdict};

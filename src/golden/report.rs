@@ -11,7 +11,8 @@ use super::runner::{CaseReport, Report, Verdict};
 
 /// The report as JUnit XML. A failed case carries every difference (one a
 /// line, path by path) in its `failure`; skipped cases and known deviations
-/// are `skipped` with the reason.
+/// are `skipped` with the reason. Every case, file and the whole run has
+/// its `time` in seconds.
 ///
 /// ```
 /// use karmada_interpreter::golden::report::junit;
@@ -24,9 +25,10 @@ use super::runner::{CaseReport, Report, Verdict};
 ///     served_by: None,
 ///     verdict: Verdict::Failed(vec!["healthy: expected true, got false".into()]),
 ///     error: None,
+///     duration: std::time::Duration::from_millis(12),
 /// }] };
 /// let xml = junit(&report);
-/// assert!(xml.contains(r#"<testcase name="ready &lt;1&gt;" classname="cases/health.yaml""#));
+/// assert!(xml.contains(r#"<testcase name="ready &lt;1&gt;" classname="cases/health.yaml" time="0.012000""#));
 /// assert!(xml.contains("healthy: expected true, got false"));
 /// ```
 pub fn junit(report: &Report) -> String {
@@ -41,28 +43,37 @@ pub fn junit(report: &Report) -> String {
         |c: &&&CaseReport| matches!(c.verdict, Verdict::Skipped(_) | Verdict::KnownDeviation(_));
     let failed = |c: &&&CaseReport| matches!(c.verdict, Verdict::Failed(_));
     let mut out = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+    let seconds = |cases: &[&CaseReport]| {
+        format!(
+            "{:.6}",
+            cases.iter().map(|c| c.duration.as_secs_f64()).sum::<f64>()
+        )
+    };
     let _ = writeln!(
         out,
-        "<testsuites name=\"karmada-interpreter\" tests=\"{}\" failures=\"{}\" skipped=\"{}\">",
+        "<testsuites name=\"karmada-interpreter\" tests=\"{}\" failures=\"{}\" skipped=\"{}\" time=\"{}\">",
         report.cases.len(),
         report.failed(),
-        report.skipped() + report.deviations()
+        report.skipped() + report.deviations(),
+        seconds(&report.cases.iter().collect::<Vec<_>>())
     );
     for (file, cases) in &files {
         let _ = writeln!(
             out,
-            "  <testsuite name=\"{}\" tests=\"{}\" failures=\"{}\" skipped=\"{}\">",
+            "  <testsuite name=\"{}\" tests=\"{}\" failures=\"{}\" skipped=\"{}\" time=\"{}\">",
             escape(file),
             cases.len(),
             cases.iter().filter(failed).count(),
-            cases.iter().filter(skipped).count()
+            cases.iter().filter(skipped).count(),
+            seconds(cases)
         );
         for case in cases {
             let _ = write!(
                 out,
-                "    <testcase name=\"{}\" classname=\"{}\"",
+                "    <testcase name=\"{}\" classname=\"{}\" time=\"{:.6}\"",
                 escape(&case.name),
-                escape(file)
+                escape(file),
+                case.duration.as_secs_f64()
             );
             match &case.verdict {
                 Verdict::Passed => match &case.error {
@@ -122,7 +133,8 @@ fn failure_message(case: &CaseReport, lines: &[String]) -> String {
 /// The report as JSON: a `summary` (`passed`, `failed`, `skipped`,
 /// `knownDeviations`) and every case with its `verdict` (`passed`,
 /// `failed`, `skipped`, `knownDeviation`), its `differences` when it failed
-/// and its `reason` when it was skipped or is a known deviation.
+/// and its `reason` when it was skipped or is a known deviation, and the
+/// `seconds` it took.
 pub fn json(report: &Report) -> Value {
     let cases: Vec<Value> = report
         .cases
@@ -133,6 +145,7 @@ pub fn json(report: &Report) -> Value {
                 "name": c.name,
                 "operation": c.operation.map(|o| o.as_str()),
                 "servedBy": c.served_by.as_ref().map(ToString::to_string),
+                "seconds": c.duration.as_secs_f64(),
             });
             let (verdict, key, detail) = match &c.verdict {
                 Verdict::Passed => ("passed", None, Value::Null),

@@ -1,8 +1,9 @@
 //! Running golden cases against an interpreter chain.
 
 use std::fmt::Write as _;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use super::backend::{Backend, ChainBackend, Produced};
 use super::case::{load_cases, parse_cases, GoldenCase};
@@ -45,6 +46,8 @@ pub struct CaseReport {
     /// at its place in the customization file), whether the case expected
     /// it or not.
     pub error: Option<String>,
+    /// How long the case took (running and judging it).
+    pub duration: Duration,
 }
 
 impl CaseReport {
@@ -131,6 +134,39 @@ impl Report {
     }
 }
 
+/// Whether to run a case, given its file and name ([`RunControl::select`]).
+pub type CaseSelector<'a> = dyn Fn(&Path, &str) -> bool + 'a;
+
+/// What a run does besides running every case ([`Runner::run_with`]):
+/// which cases it runs, whether it stops at the first failure, and who is
+/// told of each case as it ends (a progress bar).
+#[derive(Default)]
+pub struct RunControl<'a> {
+    /// Runs only the cases this accepts, given the case file and the case's
+    /// name (`case #N` for a case too malformed to have one); the others
+    /// are counted in [`RunControl::filtered_out`].
+    pub select: Option<&'a CaseSelector<'a>>,
+    /// Stops after the first failed case ([`RunControl::stopped`] tells).
+    pub fail_fast: bool,
+    /// Told of each case as it ends.
+    pub on_case: Option<&'a mut dyn FnMut(&CaseReport)>,
+    /// Cases `select` left out (set by the run).
+    pub filtered_out: usize,
+    /// The run stopped early at a failure (set by the run).
+    pub stopped: bool,
+}
+
+impl std::fmt::Debug for RunControl<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RunControl")
+            .field("select", &self.select.is_some())
+            .field("fail_fast", &self.fail_fast)
+            .field("filtered_out", &self.filtered_out)
+            .field("stopped", &self.stopped)
+            .finish_non_exhaustive()
+    }
+}
+
 /// Runs golden cases against a [`Backend`] and judges them, with the same
 /// rules for every backend:
 ///
@@ -213,10 +249,20 @@ impl Runner {
     /// that finds no case is an error ([`crate::Error::NoCases`]): it would
     /// pass while checking nothing.
     pub fn run(&self, paths: &[PathBuf]) -> Result<Report> {
+        self.run_with(paths, &mut RunControl::default())
+    }
+
+    /// [`Runner::run`] under `control`: only the cases it selects, up to
+    /// the first failure with `fail_fast`, each reported as it ends. A
+    /// selection that leaves no case is an error too.
+    pub fn run_with(&self, paths: &[PathBuf], control: &mut RunControl<'_>) -> Result<Report> {
         let mut report = Report::default();
         for file in discover(paths)? {
+            if control.stopped {
+                break;
+            }
             let cases = load_cases(&file.path);
-            self.run_file(&mut report, &file, cases);
+            self.run_file(&mut report, &file, cases, control);
         }
         if report.cases.is_empty() {
             return Err(crate::Error::NoCases {
@@ -232,13 +278,25 @@ impl Runner {
     /// own (the bundled layer), so no `customizations.yaml` is read. No case
     /// at all is an error, as in [`Runner::run`].
     pub fn run_texts(&self, files: &[(PathBuf, &str)]) -> Result<Report> {
+        self.run_texts_with(files, &mut RunControl::default())
+    }
+
+    /// [`Runner::run_texts`] under `control`, as [`Runner::run_with`].
+    pub fn run_texts_with(
+        &self,
+        files: &[(PathBuf, &str)],
+        control: &mut RunControl<'_>,
+    ) -> Result<Report> {
         let mut report = Report::default();
         for (path, text) in files {
+            if control.stopped {
+                break;
+            }
             let file = CaseFile {
                 path: path.clone(),
                 customization: None,
             };
-            self.run_file(&mut report, &file, parse_cases(text, path));
+            self.run_file(&mut report, &file, parse_cases(text, path), control);
         }
         if report.cases.is_empty() {
             return Err(crate::Error::NoCases {
@@ -250,19 +308,46 @@ impl Runner {
 
     /// Runs the (parsed) cases of one file into `report`; a case that does
     /// not parse fails, naming its position.
-    fn run_file(&self, report: &mut Report, file: &CaseFile, cases: Vec<Result<GoldenCase>>) {
+    fn run_file(
+        &self,
+        report: &mut Report,
+        file: &CaseFile,
+        cases: Vec<Result<GoldenCase>>,
+        control: &mut RunControl<'_>,
+    ) {
         for (i, case) in cases.into_iter().enumerate() {
-            report.cases.push(match case {
+            let name = match &case {
+                Ok(case) => case.name.clone(),
+                Err(_) => format!("case #{}", i + 1),
+            };
+            if control
+                .select
+                .is_some_and(|select| !select(&file.path, &name))
+            {
+                control.filtered_out += 1;
+                continue;
+            }
+            let done = match case {
                 Ok(case) => self.run_case(file, &case),
                 Err(e) => CaseReport {
                     file: file.path.clone(),
-                    name: format!("case #{}", i + 1),
+                    name,
                     operation: None,
                     served_by: None,
                     verdict: Verdict::Failed(vec![e.to_string()]),
                     error: None,
+                    duration: Duration::ZERO,
                 },
-            });
+            };
+            if let Some(on_case) = control.on_case.as_mut() {
+                on_case(&done);
+            }
+            let failed = matches!(done.verdict, Verdict::Failed(_));
+            report.cases.push(done);
+            if failed && control.fail_fast {
+                control.stopped = true;
+                return;
+            }
         }
     }
 
@@ -294,6 +379,7 @@ impl Runner {
     /// with the customizations next to them (Karmada's layout) must give
     /// Karmada's answers, so the table does not apply to them.
     pub fn run_case(&self, file: &CaseFile, case: &GoldenCase) -> CaseReport {
+        let started = Instant::now();
         let (served_by, verdict, error) = match self.backend.skip_reason(file, case) {
             Some(reason) => (None, Verdict::Skipped(reason), None),
             None => judge(case, self.produce(file, case), |e| self.describe(file, e)),
@@ -318,6 +404,7 @@ impl Runner {
             served_by,
             verdict,
             error,
+            duration: started.elapsed(),
         }
     }
 

@@ -116,6 +116,7 @@ pub fn run(layer: &ArgoCdHealth, files: &[PathBuf]) -> Vec<CaseReport> {
             served_by,
             verdict,
             error: None,
+            duration: std::time::Duration::ZERO,
         };
         let parsed = first_document(file).and_then(|value| {
             let fields = ["tests", "inputPath", "healthStatus", "status", "message"];

@@ -100,6 +100,18 @@ pub enum Error {
         searched: Vec<PathBuf>,
     },
 
+    /// A command found nothing to check where it searched: it would pass
+    /// while checking nothing.
+    #[error("no {what} found in {searched}{hint}")]
+    NothingFound {
+        /// What was looked for (`ResourceInterpreterCustomization document`, ...).
+        what: String,
+        /// The inputs searched, comma-separated.
+        searched: String,
+        /// How to give the command something to check (`: ...`), or empty.
+        hint: String,
+    },
+
     /// A command-line input (`-f`, `--desired-file`, ...) could not be
     /// found, read or decoded.
     #[error("{what}: {source}")]

@@ -237,7 +237,9 @@ impl Loader {
     }
 
     /// [`Loader::customizations`], kept apart per source (its name and what
-    /// it holds), for callers that report on each source.
+    /// it holds), for callers that report on each source. Files found in a
+    /// directory or by a pattern that hold no customization (the case files
+    /// of Karmada's layout) are left out, see [`Loader::customization_texts`].
     pub fn customizations_by_source(
         &mut self,
         flag: &str,
@@ -245,11 +247,47 @@ impl Loader {
         recursive: bool,
     ) -> Result<Vec<(String, Vec<ResourceInterpreterCustomization>)>> {
         let mut out = Vec::new();
-        for source in Self::sources(values, recursive, true).map_err(customization_error)? {
-            let text = self.read(&source, flag).map_err(customization_error)?;
+        let texts = self
+            .customization_texts(flag, values, recursive)
+            .map_err(customization_error)?;
+        for (source, text) in texts.kept {
             let name = source.name();
             let found = customizations_from_str(&text, &name)?;
             out.push((name, found));
+        }
+        Ok(out)
+    }
+
+    /// The texts of the customization sources `values` name: every file
+    /// named as such and standard input; of the files found in a directory
+    /// or matched by a pattern, those holding a
+    /// `ResourceInterpreterCustomization` document (any `.json`, `.yaml` or
+    /// `.yml` file, so `-f DIR -R` on Karmada's layout skips its
+    /// `testdata/` cases). The others are listed in
+    /// [`CustomizationTexts::skipped`].
+    pub fn customization_texts(
+        &mut self,
+        flag: &str,
+        values: &[String],
+        recursive: bool,
+    ) -> Result<CustomizationTexts, LoadError> {
+        let named: Vec<&str> = values
+            .iter()
+            .flat_map(|v| v.split(','))
+            .filter(|p| !p.is_empty())
+            .collect();
+        let mut out = CustomizationTexts::default();
+        for source in Self::sources(values, recursive, true)? {
+            let text = self.read(&source, flag)?;
+            match &source {
+                Source::File(path)
+                    if !named.iter().any(|n| Path::new(n) == path)
+                        && !holds_customization(&text) =>
+                {
+                    out.skipped.push(path.clone());
+                }
+                _ => out.kept.push((source, text)),
+            }
         }
         Ok(out)
     }
@@ -290,6 +328,32 @@ impl Loader {
             })
             .collect()
     }
+}
+
+/// What [`Loader::customization_texts`] found.
+#[derive(Debug, Default)]
+pub struct CustomizationTexts {
+    /// The sources to read customizations from, with their text.
+    pub kept: Vec<(Source, String)>,
+    /// Files found in a directory or by a pattern that hold no customization.
+    pub skipped: Vec<PathBuf>,
+}
+
+/// The `kind` customization documents have.
+const CUSTOMIZATION_KIND: &str = "ResourceInterpreterCustomization";
+
+/// Whether a text holds a `ResourceInterpreterCustomization` document (or,
+/// when it is not valid YAML, names that kind: a broken customization file
+/// is still one).
+fn holds_customization(text: &str) -> bool {
+    crate::yaml::documents(text).iter().any(|doc| match doc {
+        Ok(doc) => doc
+            .value
+            .as_ref()
+            .and_then(|v| v.get("kind"))
+            .is_some_and(|k| k == CUSTOMIZATION_KIND),
+        Err(_) => text.contains(CUSTOMIZATION_KIND),
+    })
 }
 
 /// Adds what one path names to `out`: `-`, a file, a directory's files, or
