@@ -27,6 +27,8 @@ import os
 import random
 import subprocess
 import sys
+
+import yaml  # PyYAML
 from collections import Counter, defaultdict
 
 # Values every path may be given: every JSON type, and the odd ones.
@@ -208,6 +210,9 @@ RULES = [
     ("32-bit or out-of-range integer in a field the operation reads: an error naming the field",
      lambda m, d, k, by: "operation failed" in d and not k
      and ("does not fit a" in d or "expected an integer, got" in d and "e+" in d)),
+    ("Kruise InterpretHealth of a `status` that is false or a number: unhealthy",
+     lambda m, d, k, by: "InterpretHealth" in by and "observedObj.status=" in m
+     and "but it succeeded" in d and "attempt to index a non-table object" in k),
     ("FlinkDeployment memory sizes", lambda m, d, k, by: "flinkdeployment" in by
      and ("memory" in d or "memory" in k or "4096m" in d)),
     ("HelmChart reflects observedGeneration", lambda m, d, k, by: "helmchart" in by
@@ -237,17 +242,18 @@ def known_deviation_names(compat):
 
 def oracle_errors(filled):
     """Karmada's error message of each filled case, by case name."""
-    errors, comment = {}, []
-    for line in open(filled):
-        if line.startswith("# oracle2") or (comment and line.startswith("# ")):
-            comment.append(line[2:].rstrip())
-        elif line.startswith("name: ") and comment:
-            name = json.loads(line[6:]) if line[6:7] == '"' else line[6:].rstrip()
-            if "error" in comment[0] or "PANIC" in comment[0]:
-                errors[name] = " ".join(comment)
-            comment = []
-        elif line.startswith("---"):
-            comment = []
+    errors = {}
+    for doc in open(filled).read().split("\n---\n"):
+        lines = doc.split("\n")
+        comment = [l[2:] for l in lines if l.startswith("# ")]
+        if not comment or not ("error" in comment[0] or "PANIC" in comment[0]):
+            continue
+        start = next(i for i, l in enumerate(lines) if l.startswith("name:"))
+        end = start + 1
+        while end < len(lines) and lines[end].startswith(" "):
+            end += 1
+        name = str(yaml.safe_load("\n".join(lines[start:end]))["name"])
+        errors[name] = " ".join(comment)
     return errors
 
 
@@ -277,6 +283,8 @@ def main():
     ap.add_argument("--work", default="/tmp/parity-bulk")
     ap.add_argument("--compat", default="COMPATIBILITY.md",
                     help="its known deviations are not mutated; its rules classify mismatches")
+    ap.add_argument("--reuse", action="store_true",
+                    help="keep WORK/filled.yaml of an earlier run with the same seed and size")
     ap.add_argument("--show", type=int, default=3, help="examples printed per group")
     args = ap.parse_args()
     os.makedirs(args.work, exist_ok=True)
@@ -307,8 +315,10 @@ def main():
     with open(gen, "w") as f:
         f.write("\n---\n".join(json.dumps(c, ensure_ascii=False) for c in generated) + "\n")
     filled = os.path.join(args.work, "filled.yaml")
-    r = subprocess.run([args.oracle2, "fill", "-o", filled, gen], capture_output=True, text=True)
-    sys.stderr.write(r.stderr.splitlines()[-1] + "\n" if r.stderr else "")
+    if not (args.reuse and os.path.exists(filled)):
+        r = subprocess.run([args.oracle2, "fill", "-o", filled, gen], capture_output=True,
+                           text=True)
+        sys.stderr.write(r.stderr.splitlines()[-1] + "\n" if r.stderr else "")
     r = subprocess.run([args.interpreter, "test", "--format", "json", filled],
                        capture_output=True, text=True)
     try:
