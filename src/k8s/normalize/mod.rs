@@ -697,15 +697,21 @@ fn check_value(cx: &Cx<'_>, kind: &'static Kind, v: &Value, path: &FieldPath<'_>
         (Kind::Str, Value::String(_)) | (Kind::Bool, Value::Bool(_)) | (Kind::Any, _) => Ok(()),
         (Kind::F64, Value::Number(_)) | (Kind::IntOrString, Value::String(_)) => Ok(()),
         (Kind::I64, Value::Number(n)) if n.is_i64() => Ok(()),
-        (Kind::I32 | Kind::IntOrString, Value::Number(n))
+        (Kind::I32, Value::Number(n))
             if n.as_i64()
                 .is_some_and(|i| cx.wrap_i32 || i32::try_from(i).is_ok()) =>
         {
             Ok(())
         }
+        // An int-or-string decodes its number as JSON (no wrapping).
+        (Kind::IntOrString, Value::Number(n))
+            if n.as_i64().is_some_and(|i| i32::try_from(i).is_ok()) =>
+        {
+            Ok(())
+        }
         // Go's conversion of an integral number beyond the field's range
         // (`1e+20`, `9300000000000000000`) answers too (with a wrapped value).
-        (Kind::I32 | Kind::I64 | Kind::IntOrString, Value::Number(n))
+        (Kind::I32 | Kind::I64, Value::Number(n))
             if cx.wrap_i32 && (n.is_u64() || n.as_f64().is_some_and(|f| f.fract() == 0.0)) =>
         {
             Ok(())
