@@ -144,11 +144,11 @@ pub(crate) fn generation_keys(object: &Value) -> Result<(i64, i64)> {
         .and_then(Value::as_i64)
         .unwrap_or(0);
     // Karmada reads the annotations with `GetAnnotations`, which gives none
-    // at all when one of them is not a string (`null` included).
+    // at all when one of them is neither a string nor `null`.
     let annotation = meta
         .and_then(|m| m.get("annotations"))
         .and_then(Value::as_object)
-        .filter(|a| a.values().all(Value::is_string))
+        .filter(|a| a.values().all(|v| v.is_string() || v.is_null()))
         .and_then(|a| a.get(GENERATION_ANNOTATION));
     let err = |reason: String| Error::InvalidField {
         object: describe(object),
