@@ -416,7 +416,11 @@ mod tests {
     #[case::quoted_y("'y'", json!("y"))]
     #[case::quoted_octal("\"0755\"", json!("0755"))]
     fn plain_scalars_read_as_go_yaml_reads_them(#[case] text: &str, #[case] expected: Value) {
-        assert_eq!(from_str(&format!("a: {text}\n")).unwrap(), json!({"a": expected}), "{text}");
+        assert_eq!(
+            from_str(&format!("a: {text}\n")).unwrap(),
+            json!({"a": expected}),
+            "{text}"
+        );
     }
 
     #[test]

@@ -297,7 +297,10 @@ fn mutated_inputs_never_raise_lua_runtime_errors_in_bundled_scripts() {
                             // A `null` item: Go's decoding makes it the zero item.
                             let item: karmada_interpreter::api::AggregatedStatusItem =
                                 serde_json::from_value(Value::Null).expect("null is an item");
-                            variant.status_items.get_or_insert_with(Vec::new).insert(0, item);
+                            variant
+                                .status_items
+                                .get_or_insert_with(Vec::new)
+                                .insert(0, item);
                         }
                         Mutation::Retype(_) => continue,
                     },

@@ -298,7 +298,13 @@ fn status_items(b: &mut Bytes<'_>) -> Vec<AggregatedStatusItem> {
             }
             // Member names in another case match as Go matches them.
             let upper = b.one_in(4);
-            let name = |n: &str| if upper { n.to_uppercase() } else { n.to_owned() };
+            let name = |n: &str| {
+                if upper {
+                    n.to_uppercase()
+                } else {
+                    n.to_owned()
+                }
+            };
             let mut item = Map::new();
             item.insert(name("clusterName"), Value::String(b.string()));
             if !b.one_in(4) {
