@@ -214,7 +214,10 @@ RULES = [
      lambda m, d, k, by: "InterpretHealth" in by and "observedObj.status=" in m
      and "but it succeeded" in d and "attempt to index a non-table object" in k),
     ("resource requests whose total exceeds 2^63 units",
-     lambda m, d, k, by: "e+" in m and ("resources.requests" in m or "resources.limits" in m)),
+     lambda m, d, k, by: "e+" in m
+     and any(f in m for f in ("resources.requests", "resources.limits", "overhead"))),
+    ("BroadcastJob: each member judged by its own conditions", lambda m, d, k, by:
+     "broadcastjob" in by and "AggregateStatus" in by and "status.conditions" in d),
     ("FlinkDeployment memory sizes", lambda m, d, k, by: "flinkdeployment" in by
      and ("memory" in d or "memory" in k or "4096m" in d)),
     ("HelmChart reflects observedGeneration", lambda m, d, k, by: "helmchart" in by
