@@ -110,6 +110,17 @@ def map_value_paths(case):
     return out
 
 
+def replaced(c, rng, cls, kinds, values):
+    """A leaf of one of `kinds` (any path when there is none) given one of `values`."""
+    ps = leaves(c, kinds) or input_paths(c)
+    if not ps:
+        return None
+    p = rng.choice(ps)
+    v = rng.choice(values)
+    put(c, p, v)
+    return cls, f"{show(p)}={json.dumps(v)}", c
+
+
 def mutate(case, rng):
     """One mutation of `case`: (class, description, mutated case) or None."""
     c = json.loads(json.dumps(case))
@@ -136,13 +147,7 @@ def mutate(case, rng):
         items.insert(i, None)
         return cls, f"statusItems[{i}]=null", c
     if cls == "integral-float":
-        ps = leaves(c, (int, float)) or input_paths(c)
-        if not ps:
-            return None
-        p = rng.choice(ps)
-        v = rng.choice([1e20, -1e20, 1e300, 1.8446744073709552e19, 9.3e18])
-        put(c, p, v)
-        return cls, f"{show(p)}={json.dumps(v)}", c
+        return replaced(c, rng, cls, (int, float), [1e20, -1e20, 1e300, 1.8446744073709552e19, 9.3e18])
     if cls == "map-value":
         ps = map_value_paths(c)
         if not ps:
@@ -163,12 +168,7 @@ def mutate(case, rng):
         m[key] = v
         return cls, f"{show(p)}.{key}={json.dumps(v)}", c
     if cls == "empty-string":
-        ps = leaves(c, (str,))
-        if not ps:
-            return None
-        p = rng.choice(ps)
-        put(c, p, "")
-        return cls, f"{show(p)}=\"\"", c
+        return replaced(c, rng, cls, (str,), [""])
     if cls == "item-key-case":
         items = c.get("statusItems")
         if not isinstance(items, list) or not items:
@@ -184,21 +184,9 @@ def mutate(case, rng):
         items[i] = {(new if k == key else k): v for k, v in item.items()}
         return cls, f"statusItems[{i}].{key} as {new}", c
     if cls == "odd-number":
-        ps = leaves(c, (int, float)) or input_paths(c)
-        if not ps:
-            return None
-        p = rng.choice(ps)
-        v = rng.choice(ODD_NUMBERS)
-        put(c, p, v)
-        return cls, f"{show(p)}={json.dumps(v)}", c
+        return replaced(c, rng, cls, (int, float), ODD_NUMBERS)
     if cls == "odd-string":
-        ps = leaves(c, (str,)) or input_paths(c)
-        if not ps:
-            return None
-        p = rng.choice(ps)
-        v = rng.choice(ODD_STRINGS)
-        put(c, p, v)
-        return cls, f"{show(p)}={json.dumps(v)}", c
+        return replaced(c, rng, cls, (str,), ODD_STRINGS)
     return None
 
 
