@@ -332,10 +332,10 @@ mod tests {
     #[test]
     fn keys_are_case_insensitive_and_status_items_keep_nil_vs_empty() {
         let c = one(&format!(
-            "Name: n\nOPERATION: AggregateStatus\nDesiredObj: {POD}\nstatusItems: []\nOutput: {{aggregatedStatus: {{}}}}\n"
+            "Name: x\nOPERATION: AggregateStatus\nDesiredObj: {POD}\nstatusItems: []\nOutput: {{aggregatedStatus: {{}}}}\n"
         ))
         .unwrap();
-        assert_eq!(c.name, "n");
+        assert_eq!(c.name, "x");
         assert_eq!(c.status_items, Some(vec![]));
         let c = one(&format!(
             "name: n\noperation: AggregateStatus\ndesiredObj: {POD}\noutput: {{aggregatedStatus: {{}}}}\n"
