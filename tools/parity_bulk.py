@@ -198,6 +198,8 @@ RULES = [
     ("32-bit or out-of-range integer in a field the operation reads: an error naming the field",
      lambda m, d, k, by: "operation failed" in d and not k
      and ("does not fit a" in d or "expected an integer, got" in d and "e+" in d)),
+    ("aggregated 32-bit counters whose sum overflows: an error naming the field",
+     lambda m, d, k, by: "the sum over member clusters" in d and "does not fit 32 bits" in d),
     ("Kruise InterpretHealth of a `status` that is false or a number: unhealthy",
      lambda m, d, k, by: "InterpretHealth" in by and "observedObj.status=" in m
      and "but it succeeded" in d and "attempt to index a non-table object" in k),
