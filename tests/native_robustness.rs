@@ -27,7 +27,8 @@ fn random_value(rng: &mut Rng, depth: u32) -> Value {
         1 => Value::Bool(rng.next().is_multiple_of(2)),
         2 => json!(rng.next() as i64 % 1000),
         3 => json!([i64::MAX, i64::MIN, 2_147_483_648_i64, -1, 0][rng.below(5)]),
-        4 => json!([0.5, 2.0, -3.25, 1e300, 1e-300][rng.below(5)]),
+        // Fractions, integral floats (beyond the integer range too).
+        4 => json!([0.5, 2.0, -3.25, 1e300, 1e-300, 1e20, -1e20, 9.3e18][rng.below(8)]),
         5 => json!(u64::MAX),
         6 => json!(["", "x", "true", "None", "Bound", "Running", "LoadBalancer"][rng.below(7)]),
         7 => json!(
@@ -144,6 +145,16 @@ fn mutate(rng: &mut Rng, object: &Value) -> Value {
             continue;
         }
         let new = random_value(rng, 0);
+        // Labels and annotations given a value of any JSON type.
+        if rng.below(8) == 0 {
+            let map = ["labels", "annotations"][rng.below(2)];
+            if let Some(Value::Object(meta)) = out.get_mut("metadata") {
+                if let Value::Object(m) = meta.entry(map).or_insert_with(|| json!({})) {
+                    m.insert(format!("k{}", rng.below(2)), new);
+                }
+            }
+            continue;
+        }
         let choice = rng.below(3);
         if path.is_empty() {
             if let (Value::Object(m), Value::Object(extra)) = (&mut out, new) {

@@ -65,7 +65,7 @@ const KEYS: &[&str] = &[
 ];
 
 fn random_leaf(rng: &mut Rng) -> Value {
-    match rng.below(14) {
+    match rng.below(16) {
         0 => Value::Null,
         1 => Value::Bool(rng.below(2) == 0),
         2 => json!(rng.below(5) as i64 - 2),
@@ -79,6 +79,9 @@ fn random_leaf(rng: &mut Rng) -> Value {
         10 => json!("LoadBalancer"),
         11 => json!("not a time or quantity \u{1F600}"),
         12 => json!("True"),
+        // An integral float beyond the integer range, a number above 2^53.
+        13 => json!(1e20),
+        14 => json!(4_611_686_018_427_387_904_u64),
         _ => json!(""),
     }
 }
@@ -203,7 +206,14 @@ fn exercise(case: &GoldenCase, rng: &mut Rng, rounds: usize) {
                 _ => {
                     let list = items.get_or_insert_with(Vec::new);
                     if list.is_empty() || rng.below(4) == 0 {
-                        list.push(json!({"clusterName": format!("c{round}"), "status": random_value(rng, 4)}));
+                        // A `null` item (Go's zero item), member names in
+                        // another case (Go matches them case-insensitively),
+                        // or a plain item.
+                        list.push(match rng.below(4) {
+                            0 => Value::Null,
+                            1 => json!({"ClusterName": format!("c{round}"), "STATUS": random_value(rng, 4)}),
+                            _ => json!({"clusterName": format!("c{round}"), "status": random_value(rng, 4)}),
+                        });
                     } else {
                         let i = rng.below(list.len());
                         if let Some(status) = list[i].get_mut("status") {

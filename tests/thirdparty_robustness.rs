@@ -65,25 +65,32 @@ enum Mutation {
     Retype(usize),
 }
 
-const MUTATIONS: [Mutation; 5] = [
+const MUTATIONS: [Mutation; 6] = [
     Mutation::Remove,
     Mutation::Null,
     Mutation::Empty,
     Mutation::Retype(0),
     Mutation::Retype(1),
+    Mutation::Retype(2),
 ];
 
 /// A small fixed set of values of other JSON types for a value: an object
-/// becomes a string, a list an object or a string, a string a number or
-/// `false`, a number a string or `false` (what `x or 0` lets through), a
-/// boolean a string.
-fn retyped(value: &Value) -> Vec<Value> {
+/// becomes a string, and `metadata` also a number or `true`, a list an
+/// object, a string or a number, a string a number, `false` or an object (a
+/// label or annotation value that is not a string), a number a string,
+/// `false` (what `x or 0` lets through) or an integral float beyond the
+/// integer range, a boolean a string, a number or an object. For the status
+/// item list, `Retype(1)` adds a `null` item (Go's zero item).
+fn retyped(value: &Value, path: &[Value]) -> Vec<Value> {
     match value {
+        Value::Object(_) if path == [json!("metadata")] => {
+            vec![json!("text"), json!(1.5), json!(true)]
+        }
         Value::Object(_) => vec![json!("text")],
-        Value::Array(_) => vec![json!({"key": "text"}), json!("text")],
-        Value::String(_) => vec![json!(1), json!(false)],
-        Value::Number(_) => vec![json!("text"), json!(false)],
-        Value::Bool(_) => vec![json!("text")],
+        Value::Array(_) => vec![json!({"key": "text"}), json!("text"), json!(7)],
+        Value::String(_) => vec![json!(1), json!(false), json!({"key": "text"})],
+        Value::Number(_) => vec![json!("text"), json!(false), json!(1e20)],
+        Value::Bool(_) => vec![json!("text"), json!(1), json!({})],
         Value::Null => vec![],
     }
 }
@@ -163,7 +170,7 @@ fn mutated(object: &Value, path: &[Value], mutation: Mutation) -> Option<Value> 
                 Value::Number(_) => json!(0),
                 _ => json!(false),
             },
-            Mutation::Retype(n) => retyped(slot).get(n)?.clone(),
+            Mutation::Retype(n) => retyped(slot, path).get(n)?.clone(),
             Mutation::Remove => unreachable!("handled above"),
         };
     }
@@ -291,6 +298,15 @@ fn mutated_inputs_never_raise_lua_runtime_errors_in_bundled_scripts() {
                                 Mutation::Null => None,
                                 _ => Some(json!("text")),
                             };
+                        }
+                        Mutation::Retype(1) => {
+                            // A `null` item: Go's decoding makes it the zero item.
+                            let item: karmada_interpreter::api::AggregatedStatusItem =
+                                serde_json::from_value(Value::Null).expect("null is an item");
+                            variant
+                                .status_items
+                                .get_or_insert_with(Vec::new)
+                                .insert(0, item);
                         }
                         Mutation::Retype(_) => continue,
                     },

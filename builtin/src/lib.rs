@@ -5,11 +5,11 @@
 //! and `karmada-interpreter list` are all derived from it.
 //!
 //! **Adding a kind touches exactly two places:** a new module
-//! `builtin/<kind>.rs` (every operation of the kind, status handlers
+//! `builtin/src/<kind>.rs` (every operation of the kind, status handlers
 //! included, declared with `mod <kind>;` here) and its rows in `TABLE`. If
 //! the handlers need the kind's typed shape, add the kind to the generator's
 //! roots in `tools/gen_k8s_schema.py` and regenerate
-//! `src/k8s/normalize/schema.rs` (a test checks it matches).
+//! `crates/core/src/k8s/normalize/schema.rs` (a test checks it matches).
 //!
 //! Module map:
 //!

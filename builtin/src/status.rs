@@ -143,9 +143,12 @@ pub(crate) fn generation_keys(object: &Value) -> Result<(i64, i64)> {
         .and_then(|m| m.get("generation"))
         .and_then(Value::as_i64)
         .unwrap_or(0);
+    // Karmada reads the annotations with `GetAnnotations`, which gives none
+    // at all when one of them is neither a string nor `null`.
     let annotation = meta
         .and_then(|m| m.get("annotations"))
         .and_then(Value::as_object)
+        .filter(|a| a.values().all(|v| v.is_string() || v.is_null()))
         .and_then(|a| a.get(GENERATION_ANNOTATION));
     let err = |reason: String| Error::InvalidField {
         object: describe(object),
@@ -154,12 +157,11 @@ pub(crate) fn generation_keys(object: &Value) -> Result<(i64, i64)> {
     };
     let text = match annotation {
         Some(Value::String(s)) if !s.is_empty() => s,
-        Some(Value::String(_)) | Some(Value::Null) | None => {
+        _ => {
             return Err(err(
                 "missing: the resource template generation is required".into()
             ))
         }
-        Some(other) => return Err(err(format!("expected a string, got {other}"))),
     };
     let digits = text.strip_prefix(['+', '-']).unwrap_or(text);
     if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {

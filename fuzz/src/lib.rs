@@ -213,6 +213,11 @@ const NUMBERS: &[f64] = &[
     -1e300,
     1e-300,
     9007199254740993.0,
+    // Integral floats beyond the integer range; doubles above 2^53.
+    1e20,
+    -1e20,
+    9.3e18,
+    1_537_228_672_809_129_216.0,
 ];
 
 /// A generated JSON value of at most `depth` nested containers.
@@ -287,10 +292,23 @@ fn status_items(b: &mut Bytes<'_>) -> Vec<AggregatedStatusItem> {
     let n = b.below(4);
     (0..n)
         .map(|_| {
+            // A `null` item decodes as Go's zero item.
+            if b.one_in(8) {
+                return serde_json::from_value(Value::Null).unwrap_or_default();
+            }
+            // Member names in another case match as Go matches them.
+            let upper = b.one_in(4);
+            let name = |n: &str| {
+                if upper {
+                    n.to_uppercase()
+                } else {
+                    n.to_owned()
+                }
+            };
             let mut item = Map::new();
-            item.insert("clusterName".into(), Value::String(b.string()));
+            item.insert(name("clusterName"), Value::String(b.string()));
             if !b.one_in(4) {
-                item.insert("status".into(), Value::Object(json_object(b, 4)));
+                item.insert(name("status"), Value::Object(json_object(b, 4)));
             }
             item.insert("applied".into(), Value::Bool(b.one_in(2)));
             item.insert(

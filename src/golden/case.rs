@@ -346,7 +346,8 @@ fn case_error(file: &Path, index: usize, line: usize, name: &str, message: Strin
 }
 
 /// `statusItems` decoded as Karmada's typed decoding does: a `null` field
-/// is its zero value, an item that is not an object is refused, naming it.
+/// or item is its zero value, an item that is neither an object nor `null`
+/// is refused, naming it.
 fn decode_status_items(v: &Value) -> std::result::Result<Vec<AggregatedStatusItem>, String> {
     let Value::Array(items) = v else {
         return Err(format!(
@@ -357,9 +358,9 @@ fn decode_status_items(v: &Value) -> std::result::Result<Vec<AggregatedStatusIte
         .iter()
         .enumerate()
         .map(|(i, item)| {
-            if !item.is_object() {
+            if !item.is_object() && !item.is_null() {
                 return Err(format!(
-                    "statusItems[{i}]: a status item must be an object, got {item}"
+                    "statusItems[{i}]: a status item must be an object or null, got {item}"
                 ));
             }
             serde_json::from_value(item.clone()).map_err(|e| format!("statusItems[{i}]: {e}"))
@@ -380,10 +381,10 @@ mod tests {
     #[test]
     fn keys_are_case_insensitive_and_status_items_keep_nil_vs_empty() {
         let c = one(&format!(
-            "Name: n\nOPERATION: AggregateStatus\nDesiredObj: {POD}\nstatusItems: []\nOutput: {{aggregatedStatus: {{}}}}\n"
+            "Name: x\nOPERATION: AggregateStatus\nDesiredObj: {POD}\nstatusItems: []\nOutput: {{aggregatedStatus: {{}}}}\n"
         ))
         .unwrap();
-        assert_eq!(c.name, "n");
+        assert_eq!(c.name, "x");
         assert_eq!(c.status_items, Some(vec![]));
         let c = one(&format!(
             "name: n\noperation: AggregateStatus\ndesiredObj: {POD}\noutput: {{aggregatedStatus: {{}}}}\n"
@@ -402,6 +403,17 @@ mod tests {
         let items = c.status_items.unwrap();
         assert_eq!(items[0].cluster_name, "");
         assert!(!items[0].applied && items[0].status.is_none());
+        // A `null` item is the zero item; member names match
+        // case-insensitively, an exact match winning.
+        let c = one(&format!(
+            "name: n\noperation: AggregateStatus\ndesiredObj: {POD}\nstatusItems:\n- null\n- {{ClusterName: a, STATUS: {{x: 1}}, applied: true, Applied: false}}\noutput: {{aggregatedStatus: {{}}}}\n"
+        ))
+        .unwrap();
+        let items = c.status_items.unwrap();
+        assert_eq!(items[0], AggregatedStatusItem::default());
+        assert_eq!(items[1].cluster_name, "a");
+        assert_eq!(items[1].status, Some(serde_json::json!({"x": 1})));
+        assert!(items[1].applied);
         // An item that is not an object: the case loads, the operation fails
         // naming the item.
         for bad in ["[]", "x", "1"] {

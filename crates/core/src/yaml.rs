@@ -1,8 +1,10 @@
 //! YAML documents as JSON values, the way Karmada reads its YAML files:
 //! multi-document streams split at `---` lines, YAML turned into JSON, and
-//! floats with an integral value (`4.0`) turned into integers. Scalars follow
-//! the YAML 1.2 core schema: only `true`/`false` are booleans, so `n` or `on`
-//! stay strings (Karmada's golden files quote such strings anyway).
+//! floats with an integral value (`4.0`) turned into integers. Plain scalars
+//! are resolved with YAML 1.1's rules as go-yaml v2 (what kubectl and
+//! karmadactl read files with) resolves them: `y`, `yes`, `on`, `n`, `no`,
+//! `off` are booleans, `0755` is octal (see COMPATIBILITY.md for the spellings
+//! where the two still differ).
 
 use serde_json::{Number, Value};
 
@@ -213,8 +215,8 @@ fn strip_location(message: &str) -> String {
     }
 }
 
-/// Parses one document with the YAML 1.2 core schema (`y`, `n`, `yes`, `off`
-/// ... stay strings), reading what go-yaml reads. go-yaml (libyaml) folds the
+/// Parses one document with YAML 1.1's booleans and octal numbers, reading
+/// what go-yaml reads. go-yaml (libyaml) folds the
 /// continuation lines of a quoted scalar whatever their indentation, and
 /// kubectl writes long quoted strings with continuation lines indented like
 /// their key (`message: 'a long\n  text'` inside a list item): the YAML 1.2
@@ -223,7 +225,8 @@ fn strip_location(message: &str) -> String {
 /// stays off.
 fn parse_like_go_yaml(chunk: &str, limits: Limits) -> Result<Value, serde_saphyr::Error> {
     let options = serde_saphyr::options! {
-        strict_booleans: true,
+        strict_booleans: false,
+        legacy_octal_numbers: true,
         strict_indentation: false,
         budget: Some(budget(limits)),
     };
@@ -392,10 +395,34 @@ mod tests {
         assert!(from_str("a: 'one\nb: 2\n").is_err());
     }
 
-    #[test]
-    fn yaml_1_1_booleans_stay_strings() {
-        let v = from_str("a: n\nb: on\nc: true\nd: yes\n").unwrap();
-        assert_eq!(v, json!({"a": "n", "b": "on", "c": true, "d": "yes"}));
+    /// Plain scalars read as go-yaml v2 (kubectl's and karmadactl's reader)
+    /// reads them; each expected value is what `karmadactl interpret` gave.
+    #[rstest::rstest]
+    #[case::y("y", json!(true))]
+    #[case::upper_y("Y", json!(true))]
+    #[case::yes("yes", json!(true))]
+    #[case::title_yes("Yes", json!(true))]
+    #[case::on("on", json!(true))]
+    #[case::upper_off("OFF", json!(false))]
+    #[case::no("no", json!(false))]
+    #[case::n("n", json!(false))]
+    #[case::title_true("True", json!(true))]
+    #[case::octal("0755", json!(493))]
+    #[case::hex("0x1F", json!(31))]
+    #[case::octal_o("0o17", json!(15))]
+    #[case::binary("0b101", json!(5))]
+    #[case::fraction(".5", json!(0.5))]
+    #[case::plus("+1", json!(1))]
+    #[case::exponent("1e3", json!(1000))]
+    #[case::date("2024-01-01", json!("2024-01-01"))]
+    #[case::quoted_y("'y'", json!("y"))]
+    #[case::quoted_octal("\"0755\"", json!("0755"))]
+    fn plain_scalars_read_as_go_yaml_reads_them(#[case] text: &str, #[case] expected: Value) {
+        assert_eq!(
+            from_str(&format!("a: {text}\n")).unwrap(),
+            json!({"a": expected}),
+            "{text}"
+        );
     }
 
     #[test]

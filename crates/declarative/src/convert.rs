@@ -219,7 +219,9 @@ pub fn type_code(v: &LuaValue) -> u8 {
 }
 
 /// A number as the reference's JSON decoding sees it: whole values in the
-/// signed 64-bit range are integers, everything else doubles.
+/// signed 64-bit range are integers, everything else doubles. Go writes a
+/// double in its shortest decimal form (`1537228672809129200` for the double
+/// nearest `1537228672809129216`), and that text is the integer read back.
 pub(crate) fn number_to_json(x: f64) -> Result<Value, String> {
     if x.is_nan() {
         return Err("json: unsupported value: NaN".to_owned());
@@ -229,7 +231,13 @@ pub(crate) fn number_to_json(x: f64) -> Result<Value, String> {
         return Err(format!("json: unsupported value: {sign}Inf"));
     }
     if x.fract() == 0.0 && (-9.223_372_036_854_776e18..9.223_372_036_854_776e18).contains(&x) {
-        return Ok(Value::Number(Number::from(x as i64)));
+        const EXACT: f64 = 9_007_199_254_740_992.0; // 2^53
+        if x.abs() < EXACT {
+            return Ok(Value::Number(Number::from(x as i64)));
+        }
+        // Rust's `Display` of a double is its shortest form, zero-padded.
+        let shortest = format!("{x}").parse::<i64>().unwrap_or(x as i64);
+        return Ok(Value::Number(Number::from(shortest)));
     }
     Ok(Number::from_f64(x).map_or(Value::Null, Value::Number))
 }
@@ -577,6 +585,23 @@ mod tests {
         assert_eq!(number_to_json(2.5).unwrap(), json!(2.5));
         assert_eq!(number_to_json(-0.0).unwrap(), json!(0));
         assert!(number_to_json(1e19).unwrap().is_f64());
+        // Above 2^53, Go's shortest decimal form of the double.
+        assert_eq!(
+            number_to_json(1_537_228_672_809_129_216.0).unwrap(),
+            json!(1_537_228_672_809_129_200_i64)
+        );
+        assert_eq!(
+            number_to_json(4_611_686_018_427_387_904.0).unwrap(),
+            json!(4_611_686_018_427_388_000_i64)
+        );
+        assert_eq!(
+            number_to_json(-9_007_199_254_740_994.0).unwrap(),
+            json!(-9_007_199_254_740_994_i64)
+        );
+        assert_eq!(
+            number_to_json(9_007_199_254_740_992.0).unwrap(),
+            json!(9_007_199_254_740_992_i64)
+        );
         assert_eq!(
             number_to_json(f64::NAN).unwrap_err(),
             "json: unsupported value: NaN"

@@ -17,32 +17,97 @@ use super::{is_false, null_default};
 /// assert_eq!(item.health, Some(ResourceHealth::Healthy));
 /// assert_eq!(item.status.unwrap()["readyReplicas"], 4);
 /// ```
+///
+/// Decoding follows Go's `encoding/json`: a `null` item is the zero item and
+/// member names match case-insensitively (an exact match wins).
+///
+/// ```
+/// use karmada_interpreter::api::AggregatedStatusItem;
+///
+/// let items: Vec<AggregatedStatusItem> =
+///     serde_json::from_str(r#"[null, {"ClusterName": "a", "STATUS": {"x": 1}}]"#).unwrap();
+/// assert_eq!(items[0], AggregatedStatusItem::default());
+/// assert_eq!(items[1].cluster_name, "a");
+/// assert_eq!(items[1].status, Some(serde_json::json!({"x": 1})));
+/// ```
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", try_from = "GoItem")]
 pub struct AggregatedStatusItem {
     /// Always written (`null` reads as empty, as in Go).
-    #[serde(default, deserialize_with = "null_default")]
     pub cluster_name: String,
     /// The status reflected from that cluster; `None` when there is none.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub status: Option<Value>,
     /// Whether the manifest was applied.
-    #[serde(
-        default,
-        skip_serializing_if = "is_false",
-        deserialize_with = "null_default"
-    )]
+    #[serde(skip_serializing_if = "is_false")]
     pub applied: bool,
     /// Why applying failed.
-    #[serde(
-        default,
-        skip_serializing_if = "String::is_empty",
-        deserialize_with = "null_default"
-    )]
+    #[serde(skip_serializing_if = "String::is_empty")]
     pub applied_message: String,
     /// Health verdict for the member object (omitted when absent or empty).
-    #[serde(default, skip_serializing_if = "ResourceHealth::is_unset")]
+    #[serde(skip_serializing_if = "ResourceHealth::is_unset")]
     pub health: Option<ResourceHealth>,
+}
+
+/// The members of [`AggregatedStatusItem`], in their exact spelling.
+const MEMBERS: [&str; 5] = [
+    "clusterName",
+    "status",
+    "applied",
+    "appliedMessage",
+    "health",
+];
+
+/// A status item as Go's `encoding/json` reads one: `null` is the zero item,
+/// and a member name matches case-insensitively when no member has it
+/// exactly (an exact match wins).
+#[derive(Deserialize)]
+struct GoItem(Option<serde_json::Map<String, Value>>);
+
+/// The item decoded from canonical member names (the derived decoding).
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct CanonicalItem {
+    #[serde(default, deserialize_with = "null_default")]
+    cluster_name: String,
+    #[serde(default)]
+    status: Option<Value>,
+    #[serde(default, deserialize_with = "null_default")]
+    applied: bool,
+    #[serde(default, deserialize_with = "null_default")]
+    applied_message: String,
+    #[serde(default)]
+    health: Option<ResourceHealth>,
+}
+
+impl TryFrom<GoItem> for AggregatedStatusItem {
+    type Error = serde_json::Error;
+
+    fn try_from(GoItem(members): GoItem) -> Result<Self, Self::Error> {
+        let Some(members) = members else {
+            return Ok(Self::default());
+        };
+        let mut canonical = serde_json::Map::new();
+        let mut folded = Vec::new();
+        for (key, value) in members {
+            if MEMBERS.contains(&key.as_str()) {
+                canonical.insert(key, value);
+            } else if let Some(name) = MEMBERS.iter().find(|m| m.eq_ignore_ascii_case(&key)) {
+                folded.push((*name, value));
+            }
+        }
+        for (name, value) in folded {
+            canonical.entry(name).or_insert(value);
+        }
+        let item: CanonicalItem = serde_json::from_value(Value::Object(canonical))?;
+        Ok(Self {
+            cluster_name: item.cluster_name,
+            status: item.status,
+            applied: item.applied,
+            applied_message: item.applied_message,
+            health: item.health,
+        })
+    }
 }
 
 /// `health` of a status item. Karmada writes `Healthy`, `Unhealthy` or

@@ -129,8 +129,10 @@ struct Cx<'a> {
     mode: Mode,
     /// Encode mode: keep keys the schema does not know.
     keep_unknown: bool,
-    /// Check mode: accept any integer in a 32-bit field, as a typed decode
-    /// that narrows (wraps) does; see [`check_wrapping`].
+    /// Check mode: accept any integral number in an integer field (a 32-bit
+    /// field given a larger integer, an integral float beyond the 64-bit
+    /// range), as a typed decode that narrows (wraps) does; see
+    /// [`check_wrapping`].
     wrap_i32: bool,
 }
 
@@ -613,8 +615,9 @@ pub fn check(object: &Value, path: &str, value: &Value, ty: &'static Ty) -> Resu
 
 /// [`check`] as a typed decode that narrows integers does it: a wrong JSON
 /// type, a fraction in an integer field, a bad quantity or time anywhere in
-/// `value` is an error, but an integer too large for a 32-bit field is
-/// accepted (the decode would wrap it). Handlers pair it with
+/// `value` is an error, but an integer too large for a 32-bit field, or an
+/// integral float beyond the 64-bit range (`1e+20`), is accepted (the decode
+/// would wrap it). Handlers pair it with
 /// [`check_reads`], which refuses such an integer in the fields they read.
 pub fn check_wrapping(object: &Value, path: &str, value: &Value, ty: &'static Ty) -> Result<()> {
     check_root(object, path, value, true, |cx, m, root| {
@@ -679,9 +682,22 @@ fn check_value(cx: &Cx<'_>, kind: &'static Kind, v: &Value, path: &FieldPath<'_>
         (Kind::Str, Value::String(_)) | (Kind::Bool, Value::Bool(_)) | (Kind::Any, _) => Ok(()),
         (Kind::F64, Value::Number(_)) | (Kind::IntOrString, Value::String(_)) => Ok(()),
         (Kind::I64, Value::Number(n)) if n.is_i64() => Ok(()),
-        (Kind::I32 | Kind::IntOrString, Value::Number(n))
+        (Kind::I32, Value::Number(n))
             if n.as_i64()
                 .is_some_and(|i| cx.wrap_i32 || i32::try_from(i).is_ok()) =>
+        {
+            Ok(())
+        }
+        // An int-or-string decodes its number as JSON (no wrapping).
+        (Kind::IntOrString, Value::Number(n))
+            if n.as_i64().is_some_and(|i| i32::try_from(i).is_ok()) =>
+        {
+            Ok(())
+        }
+        // Go's conversion of an integral number beyond the field's range
+        // (`1e+20`, `9300000000000000000`) answers too (with a wrapped value).
+        (Kind::I32 | Kind::I64, Value::Number(n))
+            if cx.wrap_i32 && (n.is_u64() || n.as_f64().is_some_and(|f| f.fract() == 0.0)) =>
         {
             Ok(())
         }
@@ -963,6 +979,29 @@ mod tests {
             err.contains(r#"statusItems[1] (cluster "west").status.conditions[0].lastUpdateTime"#),
             "{err}"
         );
+    }
+
+    /// Go's conversion answers for an integral number beyond an integer
+    /// field's range; a fraction is refused as Go refuses it.
+    #[rstest::rstest]
+    #[case::float_beyond_64_bits(json!(1e20), true)]
+    #[case::negative_float_beyond_64_bits(json!(-1e20), true)]
+    #[case::integer_beyond_64_bits(json!(9_300_000_000_000_000_000u64), true)]
+    #[case::integer_beyond_32_bits(json!(4_294_967_297u64), true)]
+    #[case::fraction(json!(1.5), false)]
+    #[case::text(json!("3"), false)]
+    fn wrapping_checks_accept_integral_numbers_beyond_the_range(
+        #[case] number: Value,
+        #[case] accepted: bool,
+    ) {
+        let object = json!({"kind": "Deployment", "spec": {"minReadySeconds": number.clone(),
+            "template": {"spec": {"terminationGracePeriodSeconds": number}}}});
+        assert_eq!(
+            check_wrapping(&object, "", &object, &DEPLOYMENT).is_ok(),
+            accepted,
+            "{object}"
+        );
+        assert!(check(&object, "", &object, &DEPLOYMENT).is_err());
     }
 
     #[test]

@@ -38,12 +38,12 @@ pub static OBJECT_META: Ty = Ty {
 pub(crate) static MANAGED_FIELDS_ENTRY: Ty = Ty {
     name: "ManagedFieldsEntry",
     fields: &[
-        Field { json: "apiVersion", kind: Kind::Str, emit: Emit::Omit },
-        Field { json: "fieldsType", kind: Kind::Str, emit: Emit::Omit },
+        Field { json: "apiVersion", kind: Kind::Str, emit: Emit::OmitZero },
+        Field { json: "fieldsType", kind: Kind::Str, emit: Emit::OmitZero },
         Field { json: "fieldsV1", kind: Kind::Any, emit: Emit::Omit },
-        Field { json: "manager", kind: Kind::Str, emit: Emit::Omit },
-        Field { json: "operation", kind: Kind::Str, emit: Emit::Omit },
-        Field { json: "subresource", kind: Kind::Str, emit: Emit::Omit },
+        Field { json: "manager", kind: Kind::Str, emit: Emit::OmitZero },
+        Field { json: "operation", kind: Kind::Str, emit: Emit::OmitZero },
+        Field { json: "subresource", kind: Kind::Str, emit: Emit::OmitZero },
         Field { json: "time", kind: Kind::Time, emit: Emit::Omit },
     ],
     base: None,
@@ -95,7 +95,7 @@ pub(crate) static DEPLOYMENT_STRATEGY: Ty = Ty {
     name: "DeploymentStrategy",
     fields: &[
         Field { json: "rollingUpdate", kind: Kind::Struct(&ROLLING_UPDATE_DEPLOYMENT), emit: Emit::Omit },
-        Field { json: "type", kind: Kind::Str, emit: Emit::Omit },
+        Field { json: "type", kind: Kind::Str, emit: Emit::OmitZero },
     ],
     base: None,
 };
@@ -311,7 +311,7 @@ pub(crate) static CONFIG_MAP_KEY_SELECTOR: Ty = Ty {
 pub(crate) static OBJECT_FIELD_SELECTOR: Ty = Ty {
     name: "ObjectFieldSelector",
     fields: &[
-        Field { json: "apiVersion", kind: Kind::Str, emit: Emit::Omit },
+        Field { json: "apiVersion", kind: Kind::Str, emit: Emit::OmitZero },
         Field { json: "fieldPath", kind: Kind::Str, emit: Emit::AlwaysZero },
     ],
     base: None,
@@ -329,7 +329,7 @@ pub(crate) static FILE_KEY_SELECTOR: Ty = Ty {
 pub(crate) static RESOURCE_FIELD_SELECTOR: Ty = Ty {
     name: "ResourceFieldSelector",
     fields: &[
-        Field { json: "containerName", kind: Kind::Str, emit: Emit::Omit },
+        Field { json: "containerName", kind: Kind::Str, emit: Emit::OmitZero },
         Field { json: "divisor", kind: Kind::Quantity, emit: Emit::AlwaysZero },
         Field { json: "resource", kind: Kind::Str, emit: Emit::AlwaysZero },
     ],
@@ -348,7 +348,7 @@ pub(crate) static ENV_FROM_SOURCE: Ty = Ty {
     name: "EnvFromSource",
     fields: &[
         Field { json: "configMapRef", kind: Kind::Struct(&CONFIG_MAP_ENV_SOURCE), emit: Emit::Omit },
-        Field { json: "prefix", kind: Kind::Str, emit: Emit::Omit },
+        Field { json: "prefix", kind: Kind::Str, emit: Emit::OmitZero },
         Field { json: "secretRef", kind: Kind::Struct(&SECRET_ENV_SOURCE), emit: Emit::Omit },
     ],
     base: None,
@@ -398,11 +398,11 @@ pub(crate) static EXEC_ACTION: Ty = Ty {
 pub(crate) static HTTP_GET_ACTION: Ty = Ty {
     name: "HTTPGetAction",
     fields: &[
-        Field { json: "host", kind: Kind::Str, emit: Emit::Omit },
+        Field { json: "host", kind: Kind::Str, emit: Emit::OmitZero },
         Field { json: "httpHeaders", kind: Kind::List(&Kind::Struct(&HTTP_HEADER)), emit: Emit::Omit },
-        Field { json: "path", kind: Kind::Str, emit: Emit::Omit },
+        Field { json: "path", kind: Kind::Str, emit: Emit::OmitZero },
         Field { json: "port", kind: Kind::IntOrString, emit: Emit::AlwaysZero },
-        Field { json: "scheme", kind: Kind::Str, emit: Emit::Omit },
+        Field { json: "scheme", kind: Kind::Str, emit: Emit::OmitZero },
     ],
     base: None,
 };
@@ -424,7 +424,7 @@ pub(crate) static SLEEP_ACTION: Ty = Ty {
 pub(crate) static TCP_SOCKET_ACTION: Ty = Ty {
     name: "TCPSocketAction",
     fields: &[
-        Field { json: "host", kind: Kind::Str, emit: Emit::Omit },
+        Field { json: "host", kind: Kind::Str, emit: Emit::OmitZero },
         Field { json: "port", kind: Kind::IntOrString, emit: Emit::AlwaysZero },
     ],
     base: None,
@@ -433,15 +433,15 @@ pub(crate) static PROBE: Ty = Ty {
     name: "Probe",
     fields: &[
         Field { json: "exec", kind: Kind::Struct(&EXEC_ACTION), emit: Emit::Omit },
-        Field { json: "failureThreshold", kind: Kind::I32, emit: Emit::Omit },
+        Field { json: "failureThreshold", kind: Kind::I32, emit: Emit::OmitZero },
         Field { json: "grpc", kind: Kind::Struct(&GRPC_ACTION), emit: Emit::Omit },
         Field { json: "httpGet", kind: Kind::Struct(&HTTP_GET_ACTION), emit: Emit::Omit },
-        Field { json: "initialDelaySeconds", kind: Kind::I32, emit: Emit::Omit },
-        Field { json: "periodSeconds", kind: Kind::I32, emit: Emit::Omit },
-        Field { json: "successThreshold", kind: Kind::I32, emit: Emit::Omit },
+        Field { json: "initialDelaySeconds", kind: Kind::I32, emit: Emit::OmitZero },
+        Field { json: "periodSeconds", kind: Kind::I32, emit: Emit::OmitZero },
+        Field { json: "successThreshold", kind: Kind::I32, emit: Emit::OmitZero },
         Field { json: "tcpSocket", kind: Kind::Struct(&TCP_SOCKET_ACTION), emit: Emit::Omit },
         Field { json: "terminationGracePeriodSeconds", kind: Kind::I64, emit: Emit::Omit },
-        Field { json: "timeoutSeconds", kind: Kind::I32, emit: Emit::Omit },
+        Field { json: "timeoutSeconds", kind: Kind::I32, emit: Emit::OmitZero },
     ],
     base: None,
 };
@@ -485,7 +485,7 @@ pub(crate) static RESOURCE_CLAIM: Ty = Ty {
     name: "ResourceClaim",
     fields: &[
         Field { json: "name", kind: Kind::Str, emit: Emit::AlwaysZero },
-        Field { json: "request", kind: Kind::Str, emit: Emit::Omit },
+        Field { json: "request", kind: Kind::Str, emit: Emit::OmitZero },
     ],
     base: None,
 };
@@ -542,10 +542,10 @@ pub(crate) static CAPABILITIES: Ty = Ty {
 pub(crate) static SE_LINUX_OPTIONS: Ty = Ty {
     name: "SELinuxOptions",
     fields: &[
-        Field { json: "level", kind: Kind::Str, emit: Emit::Omit },
-        Field { json: "role", kind: Kind::Str, emit: Emit::Omit },
-        Field { json: "type", kind: Kind::Str, emit: Emit::Omit },
-        Field { json: "user", kind: Kind::Str, emit: Emit::Omit },
+        Field { json: "level", kind: Kind::Str, emit: Emit::OmitZero },
+        Field { json: "role", kind: Kind::Str, emit: Emit::OmitZero },
+        Field { json: "type", kind: Kind::Str, emit: Emit::OmitZero },
+        Field { json: "user", kind: Kind::Str, emit: Emit::OmitZero },
     ],
     base: None,
 };
@@ -600,7 +600,7 @@ pub(crate) static POD_DNS_CONFIG: Ty = Ty {
 pub(crate) static POD_DNS_CONFIG_OPTION: Ty = Ty {
     name: "PodDNSConfigOption",
     fields: &[
-        Field { json: "name", kind: Kind::Str, emit: Emit::Omit },
+        Field { json: "name", kind: Kind::Str, emit: Emit::OmitZero },
         Field { json: "value", kind: Kind::Str, emit: Emit::Omit },
     ],
     base: None,
@@ -719,11 +719,11 @@ pub(crate) static SYSCTL: Ty = Ty {
 pub(crate) static TOLERATION: Ty = Ty {
     name: "Toleration",
     fields: &[
-        Field { json: "effect", kind: Kind::Str, emit: Emit::Omit },
-        Field { json: "key", kind: Kind::Str, emit: Emit::Omit },
-        Field { json: "operator", kind: Kind::Str, emit: Emit::Omit },
+        Field { json: "effect", kind: Kind::Str, emit: Emit::OmitZero },
+        Field { json: "key", kind: Kind::Str, emit: Emit::OmitZero },
+        Field { json: "operator", kind: Kind::Str, emit: Emit::OmitZero },
         Field { json: "tolerationSeconds", kind: Kind::I64, emit: Emit::Omit },
-        Field { json: "value", kind: Kind::Str, emit: Emit::Omit },
+        Field { json: "value", kind: Kind::Str, emit: Emit::OmitZero },
     ],
     base: None,
 };
@@ -781,9 +781,9 @@ pub(crate) static VOLUME: Ty = Ty {
 pub(crate) static AWS_ELASTIC_BLOCK_STORE_VOLUME_SOURCE: Ty = Ty {
     name: "AWSElasticBlockStoreVolumeSource",
     fields: &[
-        Field { json: "fsType", kind: Kind::Str, emit: Emit::Omit },
-        Field { json: "partition", kind: Kind::I32, emit: Emit::Omit },
-        Field { json: "readOnly", kind: Kind::Bool, emit: Emit::Omit },
+        Field { json: "fsType", kind: Kind::Str, emit: Emit::OmitZero },
+        Field { json: "partition", kind: Kind::I32, emit: Emit::OmitZero },
+        Field { json: "readOnly", kind: Kind::Bool, emit: Emit::OmitZero },
         Field { json: "volumeID", kind: Kind::Str, emit: Emit::AlwaysZero },
     ],
     base: None,
@@ -803,7 +803,7 @@ pub(crate) static AZURE_DISK_VOLUME_SOURCE: Ty = Ty {
 pub(crate) static AZURE_FILE_VOLUME_SOURCE: Ty = Ty {
     name: "AzureFileVolumeSource",
     fields: &[
-        Field { json: "readOnly", kind: Kind::Bool, emit: Emit::Omit },
+        Field { json: "readOnly", kind: Kind::Bool, emit: Emit::OmitZero },
         Field { json: "secretName", kind: Kind::Str, emit: Emit::AlwaysZero },
         Field { json: "shareName", kind: Kind::Str, emit: Emit::AlwaysZero },
     ],
@@ -813,19 +813,19 @@ pub(crate) static CEPH_FS_VOLUME_SOURCE: Ty = Ty {
     name: "CephFSVolumeSource",
     fields: &[
         Field { json: "monitors", kind: Kind::List(&Kind::Str), emit: Emit::AlwaysNull },
-        Field { json: "path", kind: Kind::Str, emit: Emit::Omit },
-        Field { json: "readOnly", kind: Kind::Bool, emit: Emit::Omit },
-        Field { json: "secretFile", kind: Kind::Str, emit: Emit::Omit },
+        Field { json: "path", kind: Kind::Str, emit: Emit::OmitZero },
+        Field { json: "readOnly", kind: Kind::Bool, emit: Emit::OmitZero },
+        Field { json: "secretFile", kind: Kind::Str, emit: Emit::OmitZero },
         Field { json: "secretRef", kind: Kind::Struct(&LOCAL_OBJECT_REFERENCE), emit: Emit::Omit },
-        Field { json: "user", kind: Kind::Str, emit: Emit::Omit },
+        Field { json: "user", kind: Kind::Str, emit: Emit::OmitZero },
     ],
     base: None,
 };
 pub(crate) static CINDER_VOLUME_SOURCE: Ty = Ty {
     name: "CinderVolumeSource",
     fields: &[
-        Field { json: "fsType", kind: Kind::Str, emit: Emit::Omit },
-        Field { json: "readOnly", kind: Kind::Bool, emit: Emit::Omit },
+        Field { json: "fsType", kind: Kind::Str, emit: Emit::OmitZero },
+        Field { json: "readOnly", kind: Kind::Bool, emit: Emit::OmitZero },
         Field { json: "secretRef", kind: Kind::Struct(&LOCAL_OBJECT_REFERENCE), emit: Emit::Omit },
         Field { json: "volumeID", kind: Kind::Str, emit: Emit::AlwaysZero },
     ],
@@ -882,7 +882,7 @@ pub(crate) static DOWNWARD_API_VOLUME_FILE: Ty = Ty {
 pub(crate) static EMPTY_DIR_VOLUME_SOURCE: Ty = Ty {
     name: "EmptyDirVolumeSource",
     fields: &[
-        Field { json: "medium", kind: Kind::Str, emit: Emit::Omit },
+        Field { json: "medium", kind: Kind::Str, emit: Emit::OmitZero },
         Field { json: "sizeLimit", kind: Kind::Quantity, emit: Emit::Omit },
     ],
     base: None,
@@ -913,7 +913,7 @@ pub(crate) static PERSISTENT_VOLUME_CLAIM_SPEC: Ty = Ty {
         Field { json: "storageClassName", kind: Kind::Str, emit: Emit::Omit },
         Field { json: "volumeAttributesClassName", kind: Kind::Str, emit: Emit::Omit },
         Field { json: "volumeMode", kind: Kind::Str, emit: Emit::Omit },
-        Field { json: "volumeName", kind: Kind::Str, emit: Emit::Omit },
+        Field { json: "volumeName", kind: Kind::Str, emit: Emit::OmitZero },
     ],
     base: None,
 };
@@ -947,9 +947,9 @@ pub(crate) static VOLUME_RESOURCE_REQUIREMENTS: Ty = Ty {
 pub(crate) static FC_VOLUME_SOURCE: Ty = Ty {
     name: "FCVolumeSource",
     fields: &[
-        Field { json: "fsType", kind: Kind::Str, emit: Emit::Omit },
+        Field { json: "fsType", kind: Kind::Str, emit: Emit::OmitZero },
         Field { json: "lun", kind: Kind::I32, emit: Emit::Omit },
-        Field { json: "readOnly", kind: Kind::Bool, emit: Emit::Omit },
+        Field { json: "readOnly", kind: Kind::Bool, emit: Emit::OmitZero },
         Field { json: "targetWWNs", kind: Kind::List(&Kind::Str), emit: Emit::Omit },
         Field { json: "wwids", kind: Kind::List(&Kind::Str), emit: Emit::Omit },
     ],
@@ -959,9 +959,9 @@ pub(crate) static FLEX_VOLUME_SOURCE: Ty = Ty {
     name: "FlexVolumeSource",
     fields: &[
         Field { json: "driver", kind: Kind::Str, emit: Emit::AlwaysZero },
-        Field { json: "fsType", kind: Kind::Str, emit: Emit::Omit },
+        Field { json: "fsType", kind: Kind::Str, emit: Emit::OmitZero },
         Field { json: "options", kind: Kind::Map(&Kind::Str), emit: Emit::Omit },
-        Field { json: "readOnly", kind: Kind::Bool, emit: Emit::Omit },
+        Field { json: "readOnly", kind: Kind::Bool, emit: Emit::OmitZero },
         Field { json: "secretRef", kind: Kind::Struct(&LOCAL_OBJECT_REFERENCE), emit: Emit::Omit },
     ],
     base: None,
@@ -969,27 +969,27 @@ pub(crate) static FLEX_VOLUME_SOURCE: Ty = Ty {
 pub(crate) static FLOCKER_VOLUME_SOURCE: Ty = Ty {
     name: "FlockerVolumeSource",
     fields: &[
-        Field { json: "datasetName", kind: Kind::Str, emit: Emit::Omit },
-        Field { json: "datasetUUID", kind: Kind::Str, emit: Emit::Omit },
+        Field { json: "datasetName", kind: Kind::Str, emit: Emit::OmitZero },
+        Field { json: "datasetUUID", kind: Kind::Str, emit: Emit::OmitZero },
     ],
     base: None,
 };
 pub(crate) static GCE_PERSISTENT_DISK_VOLUME_SOURCE: Ty = Ty {
     name: "GCEPersistentDiskVolumeSource",
     fields: &[
-        Field { json: "fsType", kind: Kind::Str, emit: Emit::Omit },
-        Field { json: "partition", kind: Kind::I32, emit: Emit::Omit },
+        Field { json: "fsType", kind: Kind::Str, emit: Emit::OmitZero },
+        Field { json: "partition", kind: Kind::I32, emit: Emit::OmitZero },
         Field { json: "pdName", kind: Kind::Str, emit: Emit::AlwaysZero },
-        Field { json: "readOnly", kind: Kind::Bool, emit: Emit::Omit },
+        Field { json: "readOnly", kind: Kind::Bool, emit: Emit::OmitZero },
     ],
     base: None,
 };
 pub(crate) static GIT_REPO_VOLUME_SOURCE: Ty = Ty {
     name: "GitRepoVolumeSource",
     fields: &[
-        Field { json: "directory", kind: Kind::Str, emit: Emit::Omit },
+        Field { json: "directory", kind: Kind::Str, emit: Emit::OmitZero },
         Field { json: "repository", kind: Kind::Str, emit: Emit::AlwaysZero },
-        Field { json: "revision", kind: Kind::Str, emit: Emit::Omit },
+        Field { json: "revision", kind: Kind::Str, emit: Emit::OmitZero },
     ],
     base: None,
 };
@@ -998,7 +998,7 @@ pub(crate) static GLUSTERFS_VOLUME_SOURCE: Ty = Ty {
     fields: &[
         Field { json: "endpoints", kind: Kind::Str, emit: Emit::AlwaysZero },
         Field { json: "path", kind: Kind::Str, emit: Emit::AlwaysZero },
-        Field { json: "readOnly", kind: Kind::Bool, emit: Emit::Omit },
+        Field { json: "readOnly", kind: Kind::Bool, emit: Emit::OmitZero },
     ],
     base: None,
 };
@@ -1013,23 +1013,23 @@ pub(crate) static HOST_PATH_VOLUME_SOURCE: Ty = Ty {
 pub(crate) static IMAGE_VOLUME_SOURCE: Ty = Ty {
     name: "ImageVolumeSource",
     fields: &[
-        Field { json: "pullPolicy", kind: Kind::Str, emit: Emit::Omit },
-        Field { json: "reference", kind: Kind::Str, emit: Emit::Omit },
+        Field { json: "pullPolicy", kind: Kind::Str, emit: Emit::OmitZero },
+        Field { json: "reference", kind: Kind::Str, emit: Emit::OmitZero },
     ],
     base: None,
 };
 pub(crate) static ISCSI_VOLUME_SOURCE: Ty = Ty {
     name: "ISCSIVolumeSource",
     fields: &[
-        Field { json: "chapAuthDiscovery", kind: Kind::Bool, emit: Emit::Omit },
-        Field { json: "chapAuthSession", kind: Kind::Bool, emit: Emit::Omit },
-        Field { json: "fsType", kind: Kind::Str, emit: Emit::Omit },
+        Field { json: "chapAuthDiscovery", kind: Kind::Bool, emit: Emit::OmitZero },
+        Field { json: "chapAuthSession", kind: Kind::Bool, emit: Emit::OmitZero },
+        Field { json: "fsType", kind: Kind::Str, emit: Emit::OmitZero },
         Field { json: "initiatorName", kind: Kind::Str, emit: Emit::Omit },
         Field { json: "iqn", kind: Kind::Str, emit: Emit::AlwaysZero },
-        Field { json: "iscsiInterface", kind: Kind::Str, emit: Emit::Omit },
+        Field { json: "iscsiInterface", kind: Kind::Str, emit: Emit::OmitZero },
         Field { json: "lun", kind: Kind::I32, emit: Emit::AlwaysZero },
         Field { json: "portals", kind: Kind::List(&Kind::Str), emit: Emit::Omit },
-        Field { json: "readOnly", kind: Kind::Bool, emit: Emit::Omit },
+        Field { json: "readOnly", kind: Kind::Bool, emit: Emit::OmitZero },
         Field { json: "secretRef", kind: Kind::Struct(&LOCAL_OBJECT_REFERENCE), emit: Emit::Omit },
         Field { json: "targetPortal", kind: Kind::Str, emit: Emit::AlwaysZero },
     ],
@@ -1039,7 +1039,7 @@ pub(crate) static NFS_VOLUME_SOURCE: Ty = Ty {
     name: "NFSVolumeSource",
     fields: &[
         Field { json: "path", kind: Kind::Str, emit: Emit::AlwaysZero },
-        Field { json: "readOnly", kind: Kind::Bool, emit: Emit::Omit },
+        Field { json: "readOnly", kind: Kind::Bool, emit: Emit::OmitZero },
         Field { json: "server", kind: Kind::Str, emit: Emit::AlwaysZero },
     ],
     base: None,
@@ -1048,14 +1048,14 @@ pub(crate) static PERSISTENT_VOLUME_CLAIM_VOLUME_SOURCE: Ty = Ty {
     name: "PersistentVolumeClaimVolumeSource",
     fields: &[
         Field { json: "claimName", kind: Kind::Str, emit: Emit::AlwaysZero },
-        Field { json: "readOnly", kind: Kind::Bool, emit: Emit::Omit },
+        Field { json: "readOnly", kind: Kind::Bool, emit: Emit::OmitZero },
     ],
     base: None,
 };
 pub(crate) static PHOTON_PERSISTENT_DISK_VOLUME_SOURCE: Ty = Ty {
     name: "PhotonPersistentDiskVolumeSource",
     fields: &[
-        Field { json: "fsType", kind: Kind::Str, emit: Emit::Omit },
+        Field { json: "fsType", kind: Kind::Str, emit: Emit::OmitZero },
         Field { json: "pdID", kind: Kind::Str, emit: Emit::AlwaysZero },
     ],
     base: None,
@@ -1063,8 +1063,8 @@ pub(crate) static PHOTON_PERSISTENT_DISK_VOLUME_SOURCE: Ty = Ty {
 pub(crate) static PORTWORX_VOLUME_SOURCE: Ty = Ty {
     name: "PortworxVolumeSource",
     fields: &[
-        Field { json: "fsType", kind: Kind::Str, emit: Emit::Omit },
-        Field { json: "readOnly", kind: Kind::Bool, emit: Emit::Omit },
+        Field { json: "fsType", kind: Kind::Str, emit: Emit::OmitZero },
+        Field { json: "readOnly", kind: Kind::Bool, emit: Emit::OmitZero },
         Field { json: "volumeID", kind: Kind::Str, emit: Emit::AlwaysZero },
     ],
     base: None,
@@ -1119,9 +1119,9 @@ pub(crate) static DOWNWARD_API_PROJECTION: Ty = Ty {
 pub(crate) static POD_CERTIFICATE_PROJECTION: Ty = Ty {
     name: "PodCertificateProjection",
     fields: &[
-        Field { json: "certificateChainPath", kind: Kind::Str, emit: Emit::Omit },
-        Field { json: "credentialBundlePath", kind: Kind::Str, emit: Emit::Omit },
-        Field { json: "keyPath", kind: Kind::Str, emit: Emit::Omit },
+        Field { json: "certificateChainPath", kind: Kind::Str, emit: Emit::OmitZero },
+        Field { json: "credentialBundlePath", kind: Kind::Str, emit: Emit::OmitZero },
+        Field { json: "keyPath", kind: Kind::Str, emit: Emit::OmitZero },
         Field { json: "keyType", kind: Kind::Str, emit: Emit::OmitZero },
         Field { json: "maxExpirationSeconds", kind: Kind::I32, emit: Emit::Omit },
         Field { json: "signerName", kind: Kind::Str, emit: Emit::OmitZero },
@@ -1141,7 +1141,7 @@ pub(crate) static SECRET_PROJECTION: Ty = Ty {
 pub(crate) static SERVICE_ACCOUNT_TOKEN_PROJECTION: Ty = Ty {
     name: "ServiceAccountTokenProjection",
     fields: &[
-        Field { json: "audience", kind: Kind::Str, emit: Emit::Omit },
+        Field { json: "audience", kind: Kind::Str, emit: Emit::OmitZero },
         Field { json: "expirationSeconds", kind: Kind::I64, emit: Emit::Omit },
         Field { json: "path", kind: Kind::Str, emit: Emit::AlwaysZero },
     ],
@@ -1150,11 +1150,11 @@ pub(crate) static SERVICE_ACCOUNT_TOKEN_PROJECTION: Ty = Ty {
 pub(crate) static QUOBYTE_VOLUME_SOURCE: Ty = Ty {
     name: "QuobyteVolumeSource",
     fields: &[
-        Field { json: "group", kind: Kind::Str, emit: Emit::Omit },
-        Field { json: "readOnly", kind: Kind::Bool, emit: Emit::Omit },
+        Field { json: "group", kind: Kind::Str, emit: Emit::OmitZero },
+        Field { json: "readOnly", kind: Kind::Bool, emit: Emit::OmitZero },
         Field { json: "registry", kind: Kind::Str, emit: Emit::AlwaysZero },
-        Field { json: "tenant", kind: Kind::Str, emit: Emit::Omit },
-        Field { json: "user", kind: Kind::Str, emit: Emit::Omit },
+        Field { json: "tenant", kind: Kind::Str, emit: Emit::OmitZero },
+        Field { json: "user", kind: Kind::Str, emit: Emit::OmitZero },
         Field { json: "volume", kind: Kind::Str, emit: Emit::AlwaysZero },
     ],
     base: None,
@@ -1162,30 +1162,30 @@ pub(crate) static QUOBYTE_VOLUME_SOURCE: Ty = Ty {
 pub(crate) static RBD_VOLUME_SOURCE: Ty = Ty {
     name: "RBDVolumeSource",
     fields: &[
-        Field { json: "fsType", kind: Kind::Str, emit: Emit::Omit },
+        Field { json: "fsType", kind: Kind::Str, emit: Emit::OmitZero },
         Field { json: "image", kind: Kind::Str, emit: Emit::AlwaysZero },
-        Field { json: "keyring", kind: Kind::Str, emit: Emit::Omit },
+        Field { json: "keyring", kind: Kind::Str, emit: Emit::OmitZero },
         Field { json: "monitors", kind: Kind::List(&Kind::Str), emit: Emit::AlwaysNull },
-        Field { json: "pool", kind: Kind::Str, emit: Emit::Omit },
-        Field { json: "readOnly", kind: Kind::Bool, emit: Emit::Omit },
+        Field { json: "pool", kind: Kind::Str, emit: Emit::OmitZero },
+        Field { json: "readOnly", kind: Kind::Bool, emit: Emit::OmitZero },
         Field { json: "secretRef", kind: Kind::Struct(&LOCAL_OBJECT_REFERENCE), emit: Emit::Omit },
-        Field { json: "user", kind: Kind::Str, emit: Emit::Omit },
+        Field { json: "user", kind: Kind::Str, emit: Emit::OmitZero },
     ],
     base: None,
 };
 pub(crate) static SCALE_IO_VOLUME_SOURCE: Ty = Ty {
     name: "ScaleIOVolumeSource",
     fields: &[
-        Field { json: "fsType", kind: Kind::Str, emit: Emit::Omit },
+        Field { json: "fsType", kind: Kind::Str, emit: Emit::OmitZero },
         Field { json: "gateway", kind: Kind::Str, emit: Emit::AlwaysZero },
-        Field { json: "protectionDomain", kind: Kind::Str, emit: Emit::Omit },
-        Field { json: "readOnly", kind: Kind::Bool, emit: Emit::Omit },
+        Field { json: "protectionDomain", kind: Kind::Str, emit: Emit::OmitZero },
+        Field { json: "readOnly", kind: Kind::Bool, emit: Emit::OmitZero },
         Field { json: "secretRef", kind: Kind::Struct(&LOCAL_OBJECT_REFERENCE), emit: Emit::AlwaysNull },
-        Field { json: "sslEnabled", kind: Kind::Bool, emit: Emit::Omit },
-        Field { json: "storageMode", kind: Kind::Str, emit: Emit::Omit },
-        Field { json: "storagePool", kind: Kind::Str, emit: Emit::Omit },
+        Field { json: "sslEnabled", kind: Kind::Bool, emit: Emit::OmitZero },
+        Field { json: "storageMode", kind: Kind::Str, emit: Emit::OmitZero },
+        Field { json: "storagePool", kind: Kind::Str, emit: Emit::OmitZero },
         Field { json: "system", kind: Kind::Str, emit: Emit::AlwaysZero },
-        Field { json: "volumeName", kind: Kind::Str, emit: Emit::Omit },
+        Field { json: "volumeName", kind: Kind::Str, emit: Emit::OmitZero },
     ],
     base: None,
 };
@@ -1195,27 +1195,27 @@ pub(crate) static SECRET_VOLUME_SOURCE: Ty = Ty {
         Field { json: "defaultMode", kind: Kind::I32, emit: Emit::Omit },
         Field { json: "items", kind: Kind::List(&Kind::Struct(&KEY_TO_PATH)), emit: Emit::Omit },
         Field { json: "optional", kind: Kind::Bool, emit: Emit::Omit },
-        Field { json: "secretName", kind: Kind::Str, emit: Emit::Omit },
+        Field { json: "secretName", kind: Kind::Str, emit: Emit::OmitZero },
     ],
     base: None,
 };
 pub(crate) static STORAGE_OS_VOLUME_SOURCE: Ty = Ty {
     name: "StorageOSVolumeSource",
     fields: &[
-        Field { json: "fsType", kind: Kind::Str, emit: Emit::Omit },
-        Field { json: "readOnly", kind: Kind::Bool, emit: Emit::Omit },
+        Field { json: "fsType", kind: Kind::Str, emit: Emit::OmitZero },
+        Field { json: "readOnly", kind: Kind::Bool, emit: Emit::OmitZero },
         Field { json: "secretRef", kind: Kind::Struct(&LOCAL_OBJECT_REFERENCE), emit: Emit::Omit },
-        Field { json: "volumeName", kind: Kind::Str, emit: Emit::Omit },
-        Field { json: "volumeNamespace", kind: Kind::Str, emit: Emit::Omit },
+        Field { json: "volumeName", kind: Kind::Str, emit: Emit::OmitZero },
+        Field { json: "volumeNamespace", kind: Kind::Str, emit: Emit::OmitZero },
     ],
     base: None,
 };
 pub(crate) static VSPHERE_VIRTUAL_DISK_VOLUME_SOURCE: Ty = Ty {
     name: "VsphereVirtualDiskVolumeSource",
     fields: &[
-        Field { json: "fsType", kind: Kind::Str, emit: Emit::Omit },
-        Field { json: "storagePolicyID", kind: Kind::Str, emit: Emit::Omit },
-        Field { json: "storagePolicyName", kind: Kind::Str, emit: Emit::Omit },
+        Field { json: "fsType", kind: Kind::Str, emit: Emit::OmitZero },
+        Field { json: "storagePolicyID", kind: Kind::Str, emit: Emit::OmitZero },
+        Field { json: "storagePolicyName", kind: Kind::Str, emit: Emit::OmitZero },
         Field { json: "volumePath", kind: Kind::Str, emit: Emit::AlwaysZero },
     ],
     base: None,
@@ -1306,7 +1306,7 @@ pub static STATEFUL_SET: Ty = Ty {
 pub(crate) static STATEFUL_SET_SPEC: Ty = Ty {
     name: "StatefulSetSpec",
     fields: &[
-        Field { json: "minReadySeconds", kind: Kind::I32, emit: Emit::Omit },
+        Field { json: "minReadySeconds", kind: Kind::I32, emit: Emit::OmitZero },
         Field { json: "ordinals", kind: Kind::Struct(&STATEFUL_SET_ORDINALS), emit: Emit::Omit },
         Field { json: "persistentVolumeClaimRetentionPolicy", kind: Kind::Struct(&STATEFUL_SET_PERSISTENT_VOLUME_CLAIM_RETENTION_POLICY), emit: Emit::Omit },
         Field { json: "podManagementPolicy", kind: Kind::Str, emit: Emit::OmitZero },
@@ -1330,8 +1330,8 @@ pub(crate) static STATEFUL_SET_ORDINALS: Ty = Ty {
 pub(crate) static STATEFUL_SET_PERSISTENT_VOLUME_CLAIM_RETENTION_POLICY: Ty = Ty {
     name: "StatefulSetPersistentVolumeClaimRetentionPolicy",
     fields: &[
-        Field { json: "whenDeleted", kind: Kind::Str, emit: Emit::Omit },
-        Field { json: "whenScaled", kind: Kind::Str, emit: Emit::Omit },
+        Field { json: "whenDeleted", kind: Kind::Str, emit: Emit::OmitZero },
+        Field { json: "whenScaled", kind: Kind::Str, emit: Emit::OmitZero },
     ],
     base: None,
 };
@@ -1339,7 +1339,7 @@ pub(crate) static STATEFUL_SET_UPDATE_STRATEGY: Ty = Ty {
     name: "StatefulSetUpdateStrategy",
     fields: &[
         Field { json: "rollingUpdate", kind: Kind::Struct(&ROLLING_UPDATE_STATEFUL_SET_STRATEGY), emit: Emit::Omit },
-        Field { json: "type", kind: Kind::Str, emit: Emit::Omit },
+        Field { json: "type", kind: Kind::Str, emit: Emit::OmitZero },
     ],
     base: None,
 };
@@ -1392,7 +1392,7 @@ pub(crate) static MODIFY_VOLUME_STATUS: Ty = Ty {
     name: "ModifyVolumeStatus",
     fields: &[
         Field { json: "status", kind: Kind::Str, emit: Emit::AlwaysZero },
-        Field { json: "targetVolumeAttributesClassName", kind: Kind::Str, emit: Emit::Omit },
+        Field { json: "targetVolumeAttributesClassName", kind: Kind::Str, emit: Emit::OmitZero },
     ],
     base: None,
 };
@@ -1437,7 +1437,7 @@ pub static DAEMON_SET: Ty = Ty {
 pub(crate) static DAEMON_SET_SPEC: Ty = Ty {
     name: "DaemonSetSpec",
     fields: &[
-        Field { json: "minReadySeconds", kind: Kind::I32, emit: Emit::Omit },
+        Field { json: "minReadySeconds", kind: Kind::I32, emit: Emit::OmitZero },
         Field { json: "revisionHistoryLimit", kind: Kind::I32, emit: Emit::Omit },
         Field { json: "selector", kind: Kind::Struct(&LABEL_SELECTOR), emit: Emit::AlwaysNull },
         Field { json: "template", kind: Kind::Struct(&POD_TEMPLATE_SPEC), emit: Emit::AlwaysZero },
@@ -1449,7 +1449,7 @@ pub(crate) static DAEMON_SET_UPDATE_STRATEGY: Ty = Ty {
     name: "DaemonSetUpdateStrategy",
     fields: &[
         Field { json: "rollingUpdate", kind: Kind::Struct(&ROLLING_UPDATE_DAEMON_SET), emit: Emit::Omit },
-        Field { json: "type", kind: Kind::Str, emit: Emit::Omit },
+        Field { json: "type", kind: Kind::Str, emit: Emit::OmitZero },
     ],
     base: None,
 };
@@ -1651,13 +1651,13 @@ pub static CRON_JOB_STATUS: Ty = Ty {
 pub(crate) static OBJECT_REFERENCE: Ty = Ty {
     name: "ObjectReference",
     fields: &[
-        Field { json: "apiVersion", kind: Kind::Str, emit: Emit::Omit },
-        Field { json: "fieldPath", kind: Kind::Str, emit: Emit::Omit },
-        Field { json: "kind", kind: Kind::Str, emit: Emit::Omit },
-        Field { json: "name", kind: Kind::Str, emit: Emit::Omit },
-        Field { json: "namespace", kind: Kind::Str, emit: Emit::Omit },
-        Field { json: "resourceVersion", kind: Kind::Str, emit: Emit::Omit },
-        Field { json: "uid", kind: Kind::Str, emit: Emit::Omit },
+        Field { json: "apiVersion", kind: Kind::Str, emit: Emit::OmitZero },
+        Field { json: "fieldPath", kind: Kind::Str, emit: Emit::OmitZero },
+        Field { json: "kind", kind: Kind::Str, emit: Emit::OmitZero },
+        Field { json: "name", kind: Kind::Str, emit: Emit::OmitZero },
+        Field { json: "namespace", kind: Kind::Str, emit: Emit::OmitZero },
+        Field { json: "resourceVersion", kind: Kind::Str, emit: Emit::OmitZero },
+        Field { json: "uid", kind: Kind::Str, emit: Emit::OmitZero },
     ],
     base: None,
 };
@@ -1744,7 +1744,7 @@ pub(crate) static RESOURCE_STATUS: Ty = Ty {
 pub(crate) static RESOURCE_HEALTH: Ty = Ty {
     name: "ResourceHealth",
     fields: &[
-        Field { json: "health", kind: Kind::Str, emit: Emit::Omit },
+        Field { json: "health", kind: Kind::Str, emit: Emit::OmitZero },
         Field { json: "message", kind: Kind::Str, emit: Emit::Omit },
         Field { json: "resourceID", kind: Kind::Str, emit: Emit::AlwaysZero },
     ],
@@ -1808,7 +1808,7 @@ pub(crate) static VOLUME_MOUNT_STATUS: Ty = Ty {
     fields: &[
         Field { json: "mountPath", kind: Kind::Str, emit: Emit::AlwaysZero },
         Field { json: "name", kind: Kind::Str, emit: Emit::AlwaysZero },
-        Field { json: "readOnly", kind: Kind::Bool, emit: Emit::Omit },
+        Field { json: "readOnly", kind: Kind::Bool, emit: Emit::OmitZero },
         Field { json: "recursiveReadOnly", kind: Kind::Str, emit: Emit::Omit },
         Field { json: "volumeStatus", kind: Kind::Struct(&VOLUME_STATUS), emit: Emit::Omit },
     ],
@@ -2019,13 +2019,13 @@ pub(crate) static PERSISTENT_VOLUME_SPEC: Ty = Ty {
         Field { json: "mountOptions", kind: Kind::List(&Kind::Str), emit: Emit::Omit },
         Field { json: "nfs", kind: Kind::Struct(&NFS_VOLUME_SOURCE), emit: Emit::Omit },
         Field { json: "nodeAffinity", kind: Kind::Struct(&VOLUME_NODE_AFFINITY), emit: Emit::Omit },
-        Field { json: "persistentVolumeReclaimPolicy", kind: Kind::Str, emit: Emit::Omit },
+        Field { json: "persistentVolumeReclaimPolicy", kind: Kind::Str, emit: Emit::OmitZero },
         Field { json: "photonPersistentDisk", kind: Kind::Struct(&PHOTON_PERSISTENT_DISK_VOLUME_SOURCE), emit: Emit::Omit },
         Field { json: "portworxVolume", kind: Kind::Struct(&PORTWORX_VOLUME_SOURCE), emit: Emit::Omit },
         Field { json: "quobyte", kind: Kind::Struct(&QUOBYTE_VOLUME_SOURCE), emit: Emit::Omit },
         Field { json: "rbd", kind: Kind::Struct(&RBD_PERSISTENT_VOLUME_SOURCE), emit: Emit::Omit },
         Field { json: "scaleIO", kind: Kind::Struct(&SCALE_IO_PERSISTENT_VOLUME_SOURCE), emit: Emit::Omit },
-        Field { json: "storageClassName", kind: Kind::Str, emit: Emit::Omit },
+        Field { json: "storageClassName", kind: Kind::Str, emit: Emit::OmitZero },
         Field { json: "storageos", kind: Kind::Struct(&STORAGE_OS_PERSISTENT_VOLUME_SOURCE), emit: Emit::Omit },
         Field { json: "volumeAttributesClassName", kind: Kind::Str, emit: Emit::Omit },
         Field { json: "volumeMode", kind: Kind::Str, emit: Emit::Omit },
@@ -2036,7 +2036,7 @@ pub(crate) static PERSISTENT_VOLUME_SPEC: Ty = Ty {
 pub(crate) static AZURE_FILE_PERSISTENT_VOLUME_SOURCE: Ty = Ty {
     name: "AzureFilePersistentVolumeSource",
     fields: &[
-        Field { json: "readOnly", kind: Kind::Bool, emit: Emit::Omit },
+        Field { json: "readOnly", kind: Kind::Bool, emit: Emit::OmitZero },
         Field { json: "secretName", kind: Kind::Str, emit: Emit::AlwaysZero },
         Field { json: "secretNamespace", kind: Kind::Str, emit: Emit::AlwaysNull },
         Field { json: "shareName", kind: Kind::Str, emit: Emit::AlwaysZero },
@@ -2047,27 +2047,27 @@ pub(crate) static CEPH_FS_PERSISTENT_VOLUME_SOURCE: Ty = Ty {
     name: "CephFSPersistentVolumeSource",
     fields: &[
         Field { json: "monitors", kind: Kind::List(&Kind::Str), emit: Emit::AlwaysNull },
-        Field { json: "path", kind: Kind::Str, emit: Emit::Omit },
-        Field { json: "readOnly", kind: Kind::Bool, emit: Emit::Omit },
-        Field { json: "secretFile", kind: Kind::Str, emit: Emit::Omit },
+        Field { json: "path", kind: Kind::Str, emit: Emit::OmitZero },
+        Field { json: "readOnly", kind: Kind::Bool, emit: Emit::OmitZero },
+        Field { json: "secretFile", kind: Kind::Str, emit: Emit::OmitZero },
         Field { json: "secretRef", kind: Kind::Struct(&SECRET_REFERENCE), emit: Emit::Omit },
-        Field { json: "user", kind: Kind::Str, emit: Emit::Omit },
+        Field { json: "user", kind: Kind::Str, emit: Emit::OmitZero },
     ],
     base: None,
 };
 pub(crate) static SECRET_REFERENCE: Ty = Ty {
     name: "SecretReference",
     fields: &[
-        Field { json: "name", kind: Kind::Str, emit: Emit::Omit },
-        Field { json: "namespace", kind: Kind::Str, emit: Emit::Omit },
+        Field { json: "name", kind: Kind::Str, emit: Emit::OmitZero },
+        Field { json: "namespace", kind: Kind::Str, emit: Emit::OmitZero },
     ],
     base: None,
 };
 pub(crate) static CINDER_PERSISTENT_VOLUME_SOURCE: Ty = Ty {
     name: "CinderPersistentVolumeSource",
     fields: &[
-        Field { json: "fsType", kind: Kind::Str, emit: Emit::Omit },
-        Field { json: "readOnly", kind: Kind::Bool, emit: Emit::Omit },
+        Field { json: "fsType", kind: Kind::Str, emit: Emit::OmitZero },
+        Field { json: "readOnly", kind: Kind::Bool, emit: Emit::OmitZero },
         Field { json: "secretRef", kind: Kind::Struct(&SECRET_REFERENCE), emit: Emit::Omit },
         Field { json: "volumeID", kind: Kind::Str, emit: Emit::AlwaysZero },
     ],
@@ -2079,11 +2079,11 @@ pub(crate) static CSI_PERSISTENT_VOLUME_SOURCE: Ty = Ty {
         Field { json: "controllerExpandSecretRef", kind: Kind::Struct(&SECRET_REFERENCE), emit: Emit::Omit },
         Field { json: "controllerPublishSecretRef", kind: Kind::Struct(&SECRET_REFERENCE), emit: Emit::Omit },
         Field { json: "driver", kind: Kind::Str, emit: Emit::AlwaysZero },
-        Field { json: "fsType", kind: Kind::Str, emit: Emit::Omit },
+        Field { json: "fsType", kind: Kind::Str, emit: Emit::OmitZero },
         Field { json: "nodeExpandSecretRef", kind: Kind::Struct(&SECRET_REFERENCE), emit: Emit::Omit },
         Field { json: "nodePublishSecretRef", kind: Kind::Struct(&SECRET_REFERENCE), emit: Emit::Omit },
         Field { json: "nodeStageSecretRef", kind: Kind::Struct(&SECRET_REFERENCE), emit: Emit::Omit },
-        Field { json: "readOnly", kind: Kind::Bool, emit: Emit::Omit },
+        Field { json: "readOnly", kind: Kind::Bool, emit: Emit::OmitZero },
         Field { json: "volumeAttributes", kind: Kind::Map(&Kind::Str), emit: Emit::Omit },
         Field { json: "volumeHandle", kind: Kind::Str, emit: Emit::AlwaysZero },
     ],
@@ -2093,9 +2093,9 @@ pub(crate) static FLEX_PERSISTENT_VOLUME_SOURCE: Ty = Ty {
     name: "FlexPersistentVolumeSource",
     fields: &[
         Field { json: "driver", kind: Kind::Str, emit: Emit::AlwaysZero },
-        Field { json: "fsType", kind: Kind::Str, emit: Emit::Omit },
+        Field { json: "fsType", kind: Kind::Str, emit: Emit::OmitZero },
         Field { json: "options", kind: Kind::Map(&Kind::Str), emit: Emit::Omit },
-        Field { json: "readOnly", kind: Kind::Bool, emit: Emit::Omit },
+        Field { json: "readOnly", kind: Kind::Bool, emit: Emit::OmitZero },
         Field { json: "secretRef", kind: Kind::Struct(&SECRET_REFERENCE), emit: Emit::Omit },
     ],
     base: None,
@@ -2106,22 +2106,22 @@ pub(crate) static GLUSTERFS_PERSISTENT_VOLUME_SOURCE: Ty = Ty {
         Field { json: "endpoints", kind: Kind::Str, emit: Emit::AlwaysZero },
         Field { json: "endpointsNamespace", kind: Kind::Str, emit: Emit::Omit },
         Field { json: "path", kind: Kind::Str, emit: Emit::AlwaysZero },
-        Field { json: "readOnly", kind: Kind::Bool, emit: Emit::Omit },
+        Field { json: "readOnly", kind: Kind::Bool, emit: Emit::OmitZero },
     ],
     base: None,
 };
 pub(crate) static ISCSI_PERSISTENT_VOLUME_SOURCE: Ty = Ty {
     name: "ISCSIPersistentVolumeSource",
     fields: &[
-        Field { json: "chapAuthDiscovery", kind: Kind::Bool, emit: Emit::Omit },
-        Field { json: "chapAuthSession", kind: Kind::Bool, emit: Emit::Omit },
-        Field { json: "fsType", kind: Kind::Str, emit: Emit::Omit },
+        Field { json: "chapAuthDiscovery", kind: Kind::Bool, emit: Emit::OmitZero },
+        Field { json: "chapAuthSession", kind: Kind::Bool, emit: Emit::OmitZero },
+        Field { json: "fsType", kind: Kind::Str, emit: Emit::OmitZero },
         Field { json: "initiatorName", kind: Kind::Str, emit: Emit::Omit },
         Field { json: "iqn", kind: Kind::Str, emit: Emit::AlwaysZero },
-        Field { json: "iscsiInterface", kind: Kind::Str, emit: Emit::Omit },
+        Field { json: "iscsiInterface", kind: Kind::Str, emit: Emit::OmitZero },
         Field { json: "lun", kind: Kind::I32, emit: Emit::AlwaysZero },
         Field { json: "portals", kind: Kind::List(&Kind::Str), emit: Emit::Omit },
-        Field { json: "readOnly", kind: Kind::Bool, emit: Emit::Omit },
+        Field { json: "readOnly", kind: Kind::Bool, emit: Emit::OmitZero },
         Field { json: "secretRef", kind: Kind::Struct(&SECRET_REFERENCE), emit: Emit::Omit },
         Field { json: "targetPortal", kind: Kind::Str, emit: Emit::AlwaysZero },
     ],
@@ -2145,41 +2145,41 @@ pub(crate) static VOLUME_NODE_AFFINITY: Ty = Ty {
 pub(crate) static RBD_PERSISTENT_VOLUME_SOURCE: Ty = Ty {
     name: "RBDPersistentVolumeSource",
     fields: &[
-        Field { json: "fsType", kind: Kind::Str, emit: Emit::Omit },
+        Field { json: "fsType", kind: Kind::Str, emit: Emit::OmitZero },
         Field { json: "image", kind: Kind::Str, emit: Emit::AlwaysZero },
-        Field { json: "keyring", kind: Kind::Str, emit: Emit::Omit },
+        Field { json: "keyring", kind: Kind::Str, emit: Emit::OmitZero },
         Field { json: "monitors", kind: Kind::List(&Kind::Str), emit: Emit::AlwaysNull },
-        Field { json: "pool", kind: Kind::Str, emit: Emit::Omit },
-        Field { json: "readOnly", kind: Kind::Bool, emit: Emit::Omit },
+        Field { json: "pool", kind: Kind::Str, emit: Emit::OmitZero },
+        Field { json: "readOnly", kind: Kind::Bool, emit: Emit::OmitZero },
         Field { json: "secretRef", kind: Kind::Struct(&SECRET_REFERENCE), emit: Emit::Omit },
-        Field { json: "user", kind: Kind::Str, emit: Emit::Omit },
+        Field { json: "user", kind: Kind::Str, emit: Emit::OmitZero },
     ],
     base: None,
 };
 pub(crate) static SCALE_IO_PERSISTENT_VOLUME_SOURCE: Ty = Ty {
     name: "ScaleIOPersistentVolumeSource",
     fields: &[
-        Field { json: "fsType", kind: Kind::Str, emit: Emit::Omit },
+        Field { json: "fsType", kind: Kind::Str, emit: Emit::OmitZero },
         Field { json: "gateway", kind: Kind::Str, emit: Emit::AlwaysZero },
-        Field { json: "protectionDomain", kind: Kind::Str, emit: Emit::Omit },
-        Field { json: "readOnly", kind: Kind::Bool, emit: Emit::Omit },
+        Field { json: "protectionDomain", kind: Kind::Str, emit: Emit::OmitZero },
+        Field { json: "readOnly", kind: Kind::Bool, emit: Emit::OmitZero },
         Field { json: "secretRef", kind: Kind::Struct(&SECRET_REFERENCE), emit: Emit::AlwaysNull },
-        Field { json: "sslEnabled", kind: Kind::Bool, emit: Emit::Omit },
-        Field { json: "storageMode", kind: Kind::Str, emit: Emit::Omit },
-        Field { json: "storagePool", kind: Kind::Str, emit: Emit::Omit },
+        Field { json: "sslEnabled", kind: Kind::Bool, emit: Emit::OmitZero },
+        Field { json: "storageMode", kind: Kind::Str, emit: Emit::OmitZero },
+        Field { json: "storagePool", kind: Kind::Str, emit: Emit::OmitZero },
         Field { json: "system", kind: Kind::Str, emit: Emit::AlwaysZero },
-        Field { json: "volumeName", kind: Kind::Str, emit: Emit::Omit },
+        Field { json: "volumeName", kind: Kind::Str, emit: Emit::OmitZero },
     ],
     base: None,
 };
 pub(crate) static STORAGE_OS_PERSISTENT_VOLUME_SOURCE: Ty = Ty {
     name: "StorageOSPersistentVolumeSource",
     fields: &[
-        Field { json: "fsType", kind: Kind::Str, emit: Emit::Omit },
-        Field { json: "readOnly", kind: Kind::Bool, emit: Emit::Omit },
+        Field { json: "fsType", kind: Kind::Str, emit: Emit::OmitZero },
+        Field { json: "readOnly", kind: Kind::Bool, emit: Emit::OmitZero },
         Field { json: "secretRef", kind: Kind::Struct(&OBJECT_REFERENCE), emit: Emit::Omit },
-        Field { json: "volumeName", kind: Kind::Str, emit: Emit::Omit },
-        Field { json: "volumeNamespace", kind: Kind::Str, emit: Emit::Omit },
+        Field { json: "volumeName", kind: Kind::Str, emit: Emit::OmitZero },
+        Field { json: "volumeNamespace", kind: Kind::Str, emit: Emit::OmitZero },
     ],
     base: None,
 };
@@ -2233,15 +2233,15 @@ pub(crate) static INGRESS_SERVICE_BACKEND: Ty = Ty {
 pub(crate) static SERVICE_BACKEND_PORT: Ty = Ty {
     name: "ServiceBackendPort",
     fields: &[
-        Field { json: "name", kind: Kind::Str, emit: Emit::Omit },
-        Field { json: "number", kind: Kind::I32, emit: Emit::Omit },
+        Field { json: "name", kind: Kind::Str, emit: Emit::OmitZero },
+        Field { json: "number", kind: Kind::I32, emit: Emit::OmitZero },
     ],
     base: None,
 };
 pub(crate) static INGRESS_RULE: Ty = Ty {
     name: "IngressRule",
     fields: &[
-        Field { json: "host", kind: Kind::Str, emit: Emit::Omit },
+        Field { json: "host", kind: Kind::Str, emit: Emit::OmitZero },
         Field { json: "http", kind: Kind::Struct(&HTTP_INGRESS_RULE_VALUE), emit: Emit::Omit },
     ],
     base: None,
@@ -2257,7 +2257,7 @@ pub(crate) static HTTP_INGRESS_PATH: Ty = Ty {
     name: "HTTPIngressPath",
     fields: &[
         Field { json: "backend", kind: Kind::Struct(&INGRESS_BACKEND), emit: Emit::AlwaysZero },
-        Field { json: "path", kind: Kind::Str, emit: Emit::Omit },
+        Field { json: "path", kind: Kind::Str, emit: Emit::OmitZero },
         Field { json: "pathType", kind: Kind::Str, emit: Emit::AlwaysNull },
     ],
     base: None,
@@ -2266,7 +2266,7 @@ pub(crate) static INGRESS_TLS: Ty = Ty {
     name: "IngressTLS",
     fields: &[
         Field { json: "hosts", kind: Kind::List(&Kind::Str), emit: Emit::Omit },
-        Field { json: "secretName", kind: Kind::Str, emit: Emit::Omit },
+        Field { json: "secretName", kind: Kind::Str, emit: Emit::OmitZero },
     ],
     base: None,
 };
@@ -2444,7 +2444,7 @@ pub(crate) static OBJECT_METRIC_SOURCE: Ty = Ty {
 pub(crate) static CROSS_VERSION_OBJECT_REFERENCE: Ty = Ty {
     name: "CrossVersionObjectReference",
     fields: &[
-        Field { json: "apiVersion", kind: Kind::Str, emit: Emit::Omit },
+        Field { json: "apiVersion", kind: Kind::Str, emit: Emit::OmitZero },
         Field { json: "kind", kind: Kind::Str, emit: Emit::AlwaysZero },
         Field { json: "name", kind: Kind::Str, emit: Emit::AlwaysZero },
     ],
