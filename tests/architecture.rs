@@ -62,6 +62,7 @@ fn allowed(name: &str) -> &'static [&'static str] {
         "karmada-interpreter-lint" => &[
             "karmada-interpreter-core",
             "karmada-interpreter-declarative",
+            "karmada-interpreter-layout",
         ],
         "karmada-interpreter" => &[
             "karmada-interpreter-core",

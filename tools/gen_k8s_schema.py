@@ -425,7 +425,7 @@ for name in order:
             emit = "Emit::Omit"
         fl.append((json, k, emit))
     fl.sort(key=lambda f: f[0])
-    print("pub(crate) static %s: Ty = Ty {" % static_name(name))
+    print("pub static %s: Ty = Ty {" % static_name(name))
     print('    name: "%s",' % name)
     print("    fields: &[")
     for json, k, emit in fl:
@@ -438,7 +438,7 @@ for name in order:
 for wrapped in ["DeploymentStatus", "ReplicaSetStatus", "StatefulSetStatus", "DaemonSetStatus"]:
     path, fields = seen[wrapped]
     fl = [("generation", "Kind::I64", "Emit::OmitZero"), ("resourceTemplateGeneration", "Kind::I64", "Emit::OmitZero")]
-    print("pub(crate) static WRAPPED_%s: Ty = Ty {" % static_name(wrapped))
+    print("pub static WRAPPED_%s: Ty = Ty {" % static_name(wrapped))
     print('    name: "Wrapped%s",' % wrapped)
     print("    fields: &[")
     base = "%s.fields" % static_name(wrapped)

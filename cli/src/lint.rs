@@ -3,7 +3,7 @@
 use std::process::ExitCode;
 
 use karmada_interpreter::lint::{Finding, Linter, Severity};
-use karmada_interpreter::load::Loader;
+use karmada_interpreter::load::{Loader, Source};
 
 use crate::ux::{self, Output};
 
@@ -66,7 +66,10 @@ pub fn run(args: LintArgs) -> Result<ExitCode, LintCommandError> {
     }
     let mut findings: Vec<Finding> = Vec::new();
     for (source, text) in &texts.kept {
-        findings.extend(linter.lint_text(text, &source.name()));
+        findings.extend(match source {
+            Source::File(path) => linter.lint_file_text(path, text),
+            Source::Stdin => linter.lint_text(text, &source.name()),
+        });
     }
     match args.output {
         Output::Text => {

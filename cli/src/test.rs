@@ -18,8 +18,9 @@ use crate::args::ChainArgs;
 mod health_catalogue {
     use std::path::{Path, PathBuf};
 
+    use karmada_interpreter::golden::health_tests as catalogue;
     use karmada_interpreter::golden::{discover, Report, Runner};
-    use karmada_interpreter::health::{catalogue, ArgoCdHealth};
+    use karmada_interpreter::health::ArgoCdHealth;
 
     pub fn run(
         runner: &Runner,

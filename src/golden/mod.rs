@@ -42,6 +42,7 @@ mod compare;
 pub mod coverage;
 mod deviations;
 mod discover;
+pub mod health_tests;
 pub mod report;
 mod runner;
 pub mod update;

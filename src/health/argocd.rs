@@ -25,10 +25,10 @@ use serde_json::Value;
 
 use crate::api::InterpreterOperation;
 use crate::error::{Error, Result};
-use crate::interpreter::{
+use crate::lua::{run_top_level, Coverage, Engine, Limits, Script, TopLevelResult};
+use karmada_interpreter_core::interpreter::{
     describe, gvk_of, CatalogEntry, Layer, LayerKind, Outcome, Request, Source,
 };
-use crate::lua::{run_top_level, Coverage, Engine, Limits, Script, TopLevelResult};
 
 /// The file name of a check.
 pub const HEALTH_SCRIPT: &str = "health.lua";

@@ -24,7 +24,9 @@ use serde_json::Value;
 
 use crate::api::InterpreterOperation;
 use crate::error::{Error, Result};
-use crate::interpreter::{CatalogEntry, Layer, LayerKind, Outcome, Request, Source};
+use karmada_interpreter_core::interpreter::{
+    CatalogEntry, Layer, LayerKind, Outcome, Request, Source,
+};
 
 /// The source name the fallback's answers carry.
 pub const SOURCE_NAME: &str = "kstatus generic rules";
@@ -105,7 +107,7 @@ fn int_field(object: &Value, parent: &str, field: &str) -> Result<Option<i64>> {
 
 fn invalid(object: &Value, field: &str, reason: &str) -> Error {
     Error::InvalidField {
-        object: crate::interpreter::describe(object),
+        object: karmada_interpreter_core::interpreter::describe(object),
         field: field.to_owned(),
         reason: reason.to_owned(),
     }
@@ -232,7 +234,7 @@ impl Layer for HealthFallback {
                     .and_then(Value::as_str)
                     .unwrap_or_default()
                     .to_owned(),
-                kind: crate::interpreter::gvk_of(other.object()).kind,
+                kind: karmada_interpreter_core::interpreter::gvk_of(other.object()).kind,
                 operation: other.operation(),
             }),
         }

@@ -3,8 +3,9 @@
 //!
 //! - [`argocd`]: Argo CD-format `health.lua` checks from a folder, run
 //!   unchanged ([`ArgoCdHealth`]; `--health-checks DIR`,
-//!   [`crate::interpreter::InterpreterBuilder::health_checks`]); and
-//!   [`catalogue`]: Argo CD's `health_test.yaml` tests, run by `test`;
+//!   [`crate::interpreter::InterpreterBuilder::health_checks`]); Argo CD's
+//!   `health_test.yaml` tests run through the golden runner's
+//!   [`crate::golden::health_tests`];
 //! - [`fallback`]: kstatus-style generic rules ([`HealthFallback`];
 //!   `--health-fallback`, [`crate::interpreter::InterpreterBuilder::health_fallback`]).
 //!
@@ -12,7 +13,6 @@
 //! With both off (the default) the chain is Karmada's.
 
 pub mod argocd;
-pub mod catalogue;
 pub mod fallback;
 
 pub use argocd::{ArgoCdHealth, HealthStatus};

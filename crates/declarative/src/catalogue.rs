@@ -10,7 +10,9 @@
 /// Globals and library fields a script can use.
 pub const PROVIDED: &[&str] = &[
     "_G",
+    "_GOPHER_LUA_VERSION",
     "_VERSION",
+    "_printregs",
     "assert",
     "error",
     "ipairs",

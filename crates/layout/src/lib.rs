@@ -169,12 +169,15 @@ mod tests {
             ("kyverno.io", "v1", "ClusterPolicy")
         );
         assert_eq!(t.api_version(), "kyverno.io/v1");
+        let core = Target::of_folder(Path::new("x/core/v1/Pod")).unwrap();
         assert_eq!(
-            Target::of_folder(Path::new("x/v1/Pod"))
-                .unwrap()
-                .api_version(),
-            "v1"
+            (core.group.as_str(), core.api_version().as_str()),
+            ("", "v1")
         );
+        assert_eq!(Target::of_folder(Path::new("x/v1/Pod")), None);
+        let file = Target::of_file(Path::new("g.io/v2/K/customizations.yml")).unwrap();
+        assert_eq!(file.api_version(), "g.io/v2");
+        assert_eq!(Target::of_file(Path::new("g.io/v2/K/cases.yaml")), None);
         assert_eq!(Target::of_folder(Path::new("kyverno.io/v1/testdata")), None);
         assert_eq!(Target::of_folder(Path::new("kyverno.io/beta/Policy")), None);
     }

@@ -290,11 +290,18 @@ impl Linter {
             path: path.to_owned(),
             source,
         })?;
+        Ok(self.lint_file_text(path, &text))
+    }
+
+    /// Lints `text`, the contents of the file at `path`: the findings of
+    /// [`Linter::lint_text`] plus a `target-layout` warning where a
+    /// customization's target differs from the folder `path` sits in.
+    pub fn lint_file_text(&self, path: &Path, text: &str) -> Vec<Finding> {
         let name = path.display().to_string();
-        let mut findings = self.lint_text(&text, &name);
-        findings.extend(layout_findings(path, &text, &name));
+        let mut findings = self.lint_text(text, &name);
+        findings.extend(layout_findings(path, text, &name));
         findings.sort_by_key(|f| (f.line, f.column));
-        Ok(findings)
+        findings
     }
 }
 

@@ -72,12 +72,12 @@ fn typed<K: DeserializeOwned>(answer: Answer<Value>) -> Result<Answer<K>> {
 ///
 /// let chain = Interpreter::default();
 /// let d = Deployment {
-///     spec: Some(DeploymentSpec { replicas: Some(3), ..Default::default() }),
+///     spec: DeploymentSpec { replicas: Some(3), ..Default::default() },
 ///     ..Default::default()
 /// };
 /// assert_eq!(chain.get_replicas(Typed(&d)).unwrap().value.replicas, 3);
 /// let revised: Deployment = chain.revise_replica(Typed(&d), 5).unwrap().value;
-/// assert_eq!(revised.spec.unwrap().replicas, Some(5));
+/// assert_eq!(revised.spec.replicas, Some(5));
 /// ```
 #[derive(Debug, Clone, Copy)]
 pub struct Typed<T>(pub T);

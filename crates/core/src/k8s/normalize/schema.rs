@@ -35,7 +35,7 @@ pub static OBJECT_META: Ty = Ty {
     ],
     base: None,
 };
-pub(crate) static MANAGED_FIELDS_ENTRY: Ty = Ty {
+pub static MANAGED_FIELDS_ENTRY: Ty = Ty {
     name: "ManagedFieldsEntry",
     fields: &[
         Field { json: "apiVersion", kind: Kind::Str, emit: Emit::OmitZero },
@@ -48,7 +48,7 @@ pub(crate) static MANAGED_FIELDS_ENTRY: Ty = Ty {
     ],
     base: None,
 };
-pub(crate) static OWNER_REFERENCE: Ty = Ty {
+pub static OWNER_REFERENCE: Ty = Ty {
     name: "OwnerReference",
     fields: &[
         Field { json: "apiVersion", kind: Kind::Str, emit: Emit::AlwaysZero },
@@ -60,7 +60,7 @@ pub(crate) static OWNER_REFERENCE: Ty = Ty {
     ],
     base: None,
 };
-pub(crate) static DEPLOYMENT_SPEC: Ty = Ty {
+pub static DEPLOYMENT_SPEC: Ty = Ty {
     name: "DeploymentSpec",
     fields: &[
         Field { json: "minReadySeconds", kind: Kind::I32, emit: Emit::OmitZero },
@@ -74,7 +74,7 @@ pub(crate) static DEPLOYMENT_SPEC: Ty = Ty {
     ],
     base: None,
 };
-pub(crate) static LABEL_SELECTOR: Ty = Ty {
+pub static LABEL_SELECTOR: Ty = Ty {
     name: "LabelSelector",
     fields: &[
         Field { json: "matchExpressions", kind: Kind::List(&Kind::Struct(&LABEL_SELECTOR_REQUIREMENT)), emit: Emit::Omit },
@@ -82,7 +82,7 @@ pub(crate) static LABEL_SELECTOR: Ty = Ty {
     ],
     base: None,
 };
-pub(crate) static LABEL_SELECTOR_REQUIREMENT: Ty = Ty {
+pub static LABEL_SELECTOR_REQUIREMENT: Ty = Ty {
     name: "LabelSelectorRequirement",
     fields: &[
         Field { json: "key", kind: Kind::Str, emit: Emit::AlwaysZero },
@@ -91,7 +91,7 @@ pub(crate) static LABEL_SELECTOR_REQUIREMENT: Ty = Ty {
     ],
     base: None,
 };
-pub(crate) static DEPLOYMENT_STRATEGY: Ty = Ty {
+pub static DEPLOYMENT_STRATEGY: Ty = Ty {
     name: "DeploymentStrategy",
     fields: &[
         Field { json: "rollingUpdate", kind: Kind::Struct(&ROLLING_UPDATE_DEPLOYMENT), emit: Emit::Omit },
@@ -99,7 +99,7 @@ pub(crate) static DEPLOYMENT_STRATEGY: Ty = Ty {
     ],
     base: None,
 };
-pub(crate) static ROLLING_UPDATE_DEPLOYMENT: Ty = Ty {
+pub static ROLLING_UPDATE_DEPLOYMENT: Ty = Ty {
     name: "RollingUpdateDeployment",
     fields: &[
         Field { json: "maxSurge", kind: Kind::IntOrString, emit: Emit::Omit },
@@ -107,7 +107,7 @@ pub(crate) static ROLLING_UPDATE_DEPLOYMENT: Ty = Ty {
     ],
     base: None,
 };
-pub(crate) static POD_TEMPLATE_SPEC: Ty = Ty {
+pub static POD_TEMPLATE_SPEC: Ty = Ty {
     name: "PodTemplateSpec",
     fields: &[
         Field { json: "metadata", kind: Kind::Struct(&OBJECT_META), emit: Emit::AlwaysZero },
@@ -115,7 +115,7 @@ pub(crate) static POD_TEMPLATE_SPEC: Ty = Ty {
     ],
     base: None,
 };
-pub(crate) static POD_SPEC: Ty = Ty {
+pub static POD_SPEC: Ty = Ty {
     name: "PodSpec",
     fields: &[
         Field { json: "activeDeadlineSeconds", kind: Kind::I64, emit: Emit::Omit },
@@ -163,7 +163,7 @@ pub(crate) static POD_SPEC: Ty = Ty {
     ],
     base: None,
 };
-pub(crate) static AFFINITY: Ty = Ty {
+pub static AFFINITY: Ty = Ty {
     name: "Affinity",
     fields: &[
         Field { json: "nodeAffinity", kind: Kind::Struct(&NODE_AFFINITY), emit: Emit::Omit },
@@ -172,7 +172,7 @@ pub(crate) static AFFINITY: Ty = Ty {
     ],
     base: None,
 };
-pub(crate) static NODE_AFFINITY: Ty = Ty {
+pub static NODE_AFFINITY: Ty = Ty {
     name: "NodeAffinity",
     fields: &[
         Field { json: "preferredDuringSchedulingIgnoredDuringExecution", kind: Kind::List(&Kind::Struct(&PREFERRED_SCHEDULING_TERM)), emit: Emit::Omit },
@@ -180,7 +180,7 @@ pub(crate) static NODE_AFFINITY: Ty = Ty {
     ],
     base: None,
 };
-pub(crate) static PREFERRED_SCHEDULING_TERM: Ty = Ty {
+pub static PREFERRED_SCHEDULING_TERM: Ty = Ty {
     name: "PreferredSchedulingTerm",
     fields: &[
         Field { json: "preference", kind: Kind::Struct(&NODE_SELECTOR_TERM), emit: Emit::AlwaysZero },
@@ -188,7 +188,7 @@ pub(crate) static PREFERRED_SCHEDULING_TERM: Ty = Ty {
     ],
     base: None,
 };
-pub(crate) static NODE_SELECTOR_TERM: Ty = Ty {
+pub static NODE_SELECTOR_TERM: Ty = Ty {
     name: "NodeSelectorTerm",
     fields: &[
         Field { json: "matchExpressions", kind: Kind::List(&Kind::Struct(&NODE_SELECTOR_REQUIREMENT)), emit: Emit::Omit },
@@ -196,7 +196,7 @@ pub(crate) static NODE_SELECTOR_TERM: Ty = Ty {
     ],
     base: None,
 };
-pub(crate) static NODE_SELECTOR_REQUIREMENT: Ty = Ty {
+pub static NODE_SELECTOR_REQUIREMENT: Ty = Ty {
     name: "NodeSelectorRequirement",
     fields: &[
         Field { json: "key", kind: Kind::Str, emit: Emit::AlwaysZero },
@@ -205,14 +205,14 @@ pub(crate) static NODE_SELECTOR_REQUIREMENT: Ty = Ty {
     ],
     base: None,
 };
-pub(crate) static NODE_SELECTOR: Ty = Ty {
+pub static NODE_SELECTOR: Ty = Ty {
     name: "NodeSelector",
     fields: &[
         Field { json: "nodeSelectorTerms", kind: Kind::List(&Kind::Struct(&NODE_SELECTOR_TERM)), emit: Emit::AlwaysNull },
     ],
     base: None,
 };
-pub(crate) static POD_AFFINITY: Ty = Ty {
+pub static POD_AFFINITY: Ty = Ty {
     name: "PodAffinity",
     fields: &[
         Field { json: "preferredDuringSchedulingIgnoredDuringExecution", kind: Kind::List(&Kind::Struct(&WEIGHTED_POD_AFFINITY_TERM)), emit: Emit::Omit },
@@ -220,7 +220,7 @@ pub(crate) static POD_AFFINITY: Ty = Ty {
     ],
     base: None,
 };
-pub(crate) static WEIGHTED_POD_AFFINITY_TERM: Ty = Ty {
+pub static WEIGHTED_POD_AFFINITY_TERM: Ty = Ty {
     name: "WeightedPodAffinityTerm",
     fields: &[
         Field { json: "podAffinityTerm", kind: Kind::Struct(&POD_AFFINITY_TERM), emit: Emit::AlwaysZero },
@@ -228,7 +228,7 @@ pub(crate) static WEIGHTED_POD_AFFINITY_TERM: Ty = Ty {
     ],
     base: None,
 };
-pub(crate) static POD_AFFINITY_TERM: Ty = Ty {
+pub static POD_AFFINITY_TERM: Ty = Ty {
     name: "PodAffinityTerm",
     fields: &[
         Field { json: "labelSelector", kind: Kind::Struct(&LABEL_SELECTOR), emit: Emit::Omit },
@@ -240,7 +240,7 @@ pub(crate) static POD_AFFINITY_TERM: Ty = Ty {
     ],
     base: None,
 };
-pub(crate) static POD_ANTI_AFFINITY: Ty = Ty {
+pub static POD_ANTI_AFFINITY: Ty = Ty {
     name: "PodAntiAffinity",
     fields: &[
         Field { json: "preferredDuringSchedulingIgnoredDuringExecution", kind: Kind::List(&Kind::Struct(&WEIGHTED_POD_AFFINITY_TERM)), emit: Emit::Omit },
@@ -248,7 +248,7 @@ pub(crate) static POD_ANTI_AFFINITY: Ty = Ty {
     ],
     base: None,
 };
-pub(crate) static CONTAINER: Ty = Ty {
+pub static CONTAINER: Ty = Ty {
     name: "Container",
     fields: &[
         Field { json: "args", kind: Kind::List(&Kind::Str), emit: Emit::Omit },
@@ -279,7 +279,7 @@ pub(crate) static CONTAINER: Ty = Ty {
     ],
     base: None,
 };
-pub(crate) static ENV_VAR: Ty = Ty {
+pub static ENV_VAR: Ty = Ty {
     name: "EnvVar",
     fields: &[
         Field { json: "name", kind: Kind::Str, emit: Emit::AlwaysZero },
@@ -288,7 +288,7 @@ pub(crate) static ENV_VAR: Ty = Ty {
     ],
     base: None,
 };
-pub(crate) static ENV_VAR_SOURCE: Ty = Ty {
+pub static ENV_VAR_SOURCE: Ty = Ty {
     name: "EnvVarSource",
     fields: &[
         Field { json: "configMapKeyRef", kind: Kind::Struct(&CONFIG_MAP_KEY_SELECTOR), emit: Emit::Omit },
@@ -299,7 +299,7 @@ pub(crate) static ENV_VAR_SOURCE: Ty = Ty {
     ],
     base: None,
 };
-pub(crate) static CONFIG_MAP_KEY_SELECTOR: Ty = Ty {
+pub static CONFIG_MAP_KEY_SELECTOR: Ty = Ty {
     name: "ConfigMapKeySelector",
     fields: &[
         Field { json: "key", kind: Kind::Str, emit: Emit::AlwaysZero },
@@ -308,7 +308,7 @@ pub(crate) static CONFIG_MAP_KEY_SELECTOR: Ty = Ty {
     ],
     base: None,
 };
-pub(crate) static OBJECT_FIELD_SELECTOR: Ty = Ty {
+pub static OBJECT_FIELD_SELECTOR: Ty = Ty {
     name: "ObjectFieldSelector",
     fields: &[
         Field { json: "apiVersion", kind: Kind::Str, emit: Emit::OmitZero },
@@ -316,7 +316,7 @@ pub(crate) static OBJECT_FIELD_SELECTOR: Ty = Ty {
     ],
     base: None,
 };
-pub(crate) static FILE_KEY_SELECTOR: Ty = Ty {
+pub static FILE_KEY_SELECTOR: Ty = Ty {
     name: "FileKeySelector",
     fields: &[
         Field { json: "key", kind: Kind::Str, emit: Emit::AlwaysZero },
@@ -326,7 +326,7 @@ pub(crate) static FILE_KEY_SELECTOR: Ty = Ty {
     ],
     base: None,
 };
-pub(crate) static RESOURCE_FIELD_SELECTOR: Ty = Ty {
+pub static RESOURCE_FIELD_SELECTOR: Ty = Ty {
     name: "ResourceFieldSelector",
     fields: &[
         Field { json: "containerName", kind: Kind::Str, emit: Emit::OmitZero },
@@ -335,7 +335,7 @@ pub(crate) static RESOURCE_FIELD_SELECTOR: Ty = Ty {
     ],
     base: None,
 };
-pub(crate) static SECRET_KEY_SELECTOR: Ty = Ty {
+pub static SECRET_KEY_SELECTOR: Ty = Ty {
     name: "SecretKeySelector",
     fields: &[
         Field { json: "key", kind: Kind::Str, emit: Emit::AlwaysZero },
@@ -344,7 +344,7 @@ pub(crate) static SECRET_KEY_SELECTOR: Ty = Ty {
     ],
     base: None,
 };
-pub(crate) static ENV_FROM_SOURCE: Ty = Ty {
+pub static ENV_FROM_SOURCE: Ty = Ty {
     name: "EnvFromSource",
     fields: &[
         Field { json: "configMapRef", kind: Kind::Struct(&CONFIG_MAP_ENV_SOURCE), emit: Emit::Omit },
@@ -353,7 +353,7 @@ pub(crate) static ENV_FROM_SOURCE: Ty = Ty {
     ],
     base: None,
 };
-pub(crate) static CONFIG_MAP_ENV_SOURCE: Ty = Ty {
+pub static CONFIG_MAP_ENV_SOURCE: Ty = Ty {
     name: "ConfigMapEnvSource",
     fields: &[
         Field { json: "name", kind: Kind::Str, emit: Emit::OmitZero },
@@ -361,7 +361,7 @@ pub(crate) static CONFIG_MAP_ENV_SOURCE: Ty = Ty {
     ],
     base: None,
 };
-pub(crate) static SECRET_ENV_SOURCE: Ty = Ty {
+pub static SECRET_ENV_SOURCE: Ty = Ty {
     name: "SecretEnvSource",
     fields: &[
         Field { json: "name", kind: Kind::Str, emit: Emit::OmitZero },
@@ -369,7 +369,7 @@ pub(crate) static SECRET_ENV_SOURCE: Ty = Ty {
     ],
     base: None,
 };
-pub(crate) static LIFECYCLE: Ty = Ty {
+pub static LIFECYCLE: Ty = Ty {
     name: "Lifecycle",
     fields: &[
         Field { json: "postStart", kind: Kind::Struct(&LIFECYCLE_HANDLER), emit: Emit::Omit },
@@ -378,7 +378,7 @@ pub(crate) static LIFECYCLE: Ty = Ty {
     ],
     base: None,
 };
-pub(crate) static LIFECYCLE_HANDLER: Ty = Ty {
+pub static LIFECYCLE_HANDLER: Ty = Ty {
     name: "LifecycleHandler",
     fields: &[
         Field { json: "exec", kind: Kind::Struct(&EXEC_ACTION), emit: Emit::Omit },
@@ -388,14 +388,14 @@ pub(crate) static LIFECYCLE_HANDLER: Ty = Ty {
     ],
     base: None,
 };
-pub(crate) static EXEC_ACTION: Ty = Ty {
+pub static EXEC_ACTION: Ty = Ty {
     name: "ExecAction",
     fields: &[
         Field { json: "command", kind: Kind::List(&Kind::Str), emit: Emit::Omit },
     ],
     base: None,
 };
-pub(crate) static HTTP_GET_ACTION: Ty = Ty {
+pub static HTTP_GET_ACTION: Ty = Ty {
     name: "HTTPGetAction",
     fields: &[
         Field { json: "host", kind: Kind::Str, emit: Emit::OmitZero },
@@ -406,7 +406,7 @@ pub(crate) static HTTP_GET_ACTION: Ty = Ty {
     ],
     base: None,
 };
-pub(crate) static HTTP_HEADER: Ty = Ty {
+pub static HTTP_HEADER: Ty = Ty {
     name: "HTTPHeader",
     fields: &[
         Field { json: "name", kind: Kind::Str, emit: Emit::AlwaysZero },
@@ -414,14 +414,14 @@ pub(crate) static HTTP_HEADER: Ty = Ty {
     ],
     base: None,
 };
-pub(crate) static SLEEP_ACTION: Ty = Ty {
+pub static SLEEP_ACTION: Ty = Ty {
     name: "SleepAction",
     fields: &[
         Field { json: "seconds", kind: Kind::I64, emit: Emit::AlwaysZero },
     ],
     base: None,
 };
-pub(crate) static TCP_SOCKET_ACTION: Ty = Ty {
+pub static TCP_SOCKET_ACTION: Ty = Ty {
     name: "TCPSocketAction",
     fields: &[
         Field { json: "host", kind: Kind::Str, emit: Emit::OmitZero },
@@ -429,7 +429,7 @@ pub(crate) static TCP_SOCKET_ACTION: Ty = Ty {
     ],
     base: None,
 };
-pub(crate) static PROBE: Ty = Ty {
+pub static PROBE: Ty = Ty {
     name: "Probe",
     fields: &[
         Field { json: "exec", kind: Kind::Struct(&EXEC_ACTION), emit: Emit::Omit },
@@ -445,7 +445,7 @@ pub(crate) static PROBE: Ty = Ty {
     ],
     base: None,
 };
-pub(crate) static GRPC_ACTION: Ty = Ty {
+pub static GRPC_ACTION: Ty = Ty {
     name: "GRPCAction",
     fields: &[
         Field { json: "port", kind: Kind::I32, emit: Emit::AlwaysZero },
@@ -453,7 +453,7 @@ pub(crate) static GRPC_ACTION: Ty = Ty {
     ],
     base: None,
 };
-pub(crate) static CONTAINER_PORT: Ty = Ty {
+pub static CONTAINER_PORT: Ty = Ty {
     name: "ContainerPort",
     fields: &[
         Field { json: "containerPort", kind: Kind::I32, emit: Emit::AlwaysZero },
@@ -464,7 +464,7 @@ pub(crate) static CONTAINER_PORT: Ty = Ty {
     ],
     base: None,
 };
-pub(crate) static CONTAINER_RESIZE_POLICY: Ty = Ty {
+pub static CONTAINER_RESIZE_POLICY: Ty = Ty {
     name: "ContainerResizePolicy",
     fields: &[
         Field { json: "resourceName", kind: Kind::Str, emit: Emit::AlwaysZero },
@@ -472,7 +472,7 @@ pub(crate) static CONTAINER_RESIZE_POLICY: Ty = Ty {
     ],
     base: None,
 };
-pub(crate) static RESOURCE_REQUIREMENTS: Ty = Ty {
+pub static RESOURCE_REQUIREMENTS: Ty = Ty {
     name: "ResourceRequirements",
     fields: &[
         Field { json: "claims", kind: Kind::List(&Kind::Struct(&RESOURCE_CLAIM)), emit: Emit::Omit },
@@ -481,7 +481,7 @@ pub(crate) static RESOURCE_REQUIREMENTS: Ty = Ty {
     ],
     base: None,
 };
-pub(crate) static RESOURCE_CLAIM: Ty = Ty {
+pub static RESOURCE_CLAIM: Ty = Ty {
     name: "ResourceClaim",
     fields: &[
         Field { json: "name", kind: Kind::Str, emit: Emit::AlwaysZero },
@@ -489,7 +489,7 @@ pub(crate) static RESOURCE_CLAIM: Ty = Ty {
     ],
     base: None,
 };
-pub(crate) static CONTAINER_RESTART_RULE: Ty = Ty {
+pub static CONTAINER_RESTART_RULE: Ty = Ty {
     name: "ContainerRestartRule",
     fields: &[
         Field { json: "action", kind: Kind::Str, emit: Emit::OmitZero },
@@ -497,7 +497,7 @@ pub(crate) static CONTAINER_RESTART_RULE: Ty = Ty {
     ],
     base: None,
 };
-pub(crate) static CONTAINER_RESTART_RULE_ON_EXIT_CODES: Ty = Ty {
+pub static CONTAINER_RESTART_RULE_ON_EXIT_CODES: Ty = Ty {
     name: "ContainerRestartRuleOnExitCodes",
     fields: &[
         Field { json: "operator", kind: Kind::Str, emit: Emit::OmitZero },
@@ -505,7 +505,7 @@ pub(crate) static CONTAINER_RESTART_RULE_ON_EXIT_CODES: Ty = Ty {
     ],
     base: None,
 };
-pub(crate) static SECURITY_CONTEXT: Ty = Ty {
+pub static SECURITY_CONTEXT: Ty = Ty {
     name: "SecurityContext",
     fields: &[
         Field { json: "allowPrivilegeEscalation", kind: Kind::Bool, emit: Emit::Omit },
@@ -523,7 +523,7 @@ pub(crate) static SECURITY_CONTEXT: Ty = Ty {
     ],
     base: None,
 };
-pub(crate) static APP_ARMOR_PROFILE: Ty = Ty {
+pub static APP_ARMOR_PROFILE: Ty = Ty {
     name: "AppArmorProfile",
     fields: &[
         Field { json: "localhostProfile", kind: Kind::Str, emit: Emit::Omit },
@@ -531,7 +531,7 @@ pub(crate) static APP_ARMOR_PROFILE: Ty = Ty {
     ],
     base: None,
 };
-pub(crate) static CAPABILITIES: Ty = Ty {
+pub static CAPABILITIES: Ty = Ty {
     name: "Capabilities",
     fields: &[
         Field { json: "add", kind: Kind::List(&Kind::Str), emit: Emit::Omit },
@@ -539,7 +539,7 @@ pub(crate) static CAPABILITIES: Ty = Ty {
     ],
     base: None,
 };
-pub(crate) static SE_LINUX_OPTIONS: Ty = Ty {
+pub static SE_LINUX_OPTIONS: Ty = Ty {
     name: "SELinuxOptions",
     fields: &[
         Field { json: "level", kind: Kind::Str, emit: Emit::OmitZero },
@@ -549,7 +549,7 @@ pub(crate) static SE_LINUX_OPTIONS: Ty = Ty {
     ],
     base: None,
 };
-pub(crate) static SECCOMP_PROFILE: Ty = Ty {
+pub static SECCOMP_PROFILE: Ty = Ty {
     name: "SeccompProfile",
     fields: &[
         Field { json: "localhostProfile", kind: Kind::Str, emit: Emit::Omit },
@@ -557,7 +557,7 @@ pub(crate) static SECCOMP_PROFILE: Ty = Ty {
     ],
     base: None,
 };
-pub(crate) static WINDOWS_SECURITY_CONTEXT_OPTIONS: Ty = Ty {
+pub static WINDOWS_SECURITY_CONTEXT_OPTIONS: Ty = Ty {
     name: "WindowsSecurityContextOptions",
     fields: &[
         Field { json: "gmsaCredentialSpec", kind: Kind::Str, emit: Emit::Omit },
@@ -567,7 +567,7 @@ pub(crate) static WINDOWS_SECURITY_CONTEXT_OPTIONS: Ty = Ty {
     ],
     base: None,
 };
-pub(crate) static VOLUME_DEVICE: Ty = Ty {
+pub static VOLUME_DEVICE: Ty = Ty {
     name: "VolumeDevice",
     fields: &[
         Field { json: "devicePath", kind: Kind::Str, emit: Emit::AlwaysZero },
@@ -575,7 +575,7 @@ pub(crate) static VOLUME_DEVICE: Ty = Ty {
     ],
     base: None,
 };
-pub(crate) static VOLUME_MOUNT: Ty = Ty {
+pub static VOLUME_MOUNT: Ty = Ty {
     name: "VolumeMount",
     fields: &[
         Field { json: "mountPath", kind: Kind::Str, emit: Emit::AlwaysZero },
@@ -588,7 +588,7 @@ pub(crate) static VOLUME_MOUNT: Ty = Ty {
     ],
     base: None,
 };
-pub(crate) static POD_DNS_CONFIG: Ty = Ty {
+pub static POD_DNS_CONFIG: Ty = Ty {
     name: "PodDNSConfig",
     fields: &[
         Field { json: "nameservers", kind: Kind::List(&Kind::Str), emit: Emit::Omit },
@@ -597,7 +597,7 @@ pub(crate) static POD_DNS_CONFIG: Ty = Ty {
     ],
     base: None,
 };
-pub(crate) static POD_DNS_CONFIG_OPTION: Ty = Ty {
+pub static POD_DNS_CONFIG_OPTION: Ty = Ty {
     name: "PodDNSConfigOption",
     fields: &[
         Field { json: "name", kind: Kind::Str, emit: Emit::OmitZero },
@@ -605,7 +605,7 @@ pub(crate) static POD_DNS_CONFIG_OPTION: Ty = Ty {
     ],
     base: None,
 };
-pub(crate) static EPHEMERAL_CONTAINER: Ty = Ty {
+pub static EPHEMERAL_CONTAINER: Ty = Ty {
     name: "EphemeralContainer",
     fields: &[
         Field { json: "args", kind: Kind::List(&Kind::Str), emit: Emit::Omit },
@@ -637,7 +637,7 @@ pub(crate) static EPHEMERAL_CONTAINER: Ty = Ty {
     ],
     base: None,
 };
-pub(crate) static HOST_ALIAS: Ty = Ty {
+pub static HOST_ALIAS: Ty = Ty {
     name: "HostAlias",
     fields: &[
         Field { json: "hostnames", kind: Kind::List(&Kind::Str), emit: Emit::Omit },
@@ -645,28 +645,28 @@ pub(crate) static HOST_ALIAS: Ty = Ty {
     ],
     base: None,
 };
-pub(crate) static LOCAL_OBJECT_REFERENCE: Ty = Ty {
+pub static LOCAL_OBJECT_REFERENCE: Ty = Ty {
     name: "LocalObjectReference",
     fields: &[
         Field { json: "name", kind: Kind::Str, emit: Emit::OmitZero },
     ],
     base: None,
 };
-pub(crate) static POD_OS: Ty = Ty {
+pub static POD_OS: Ty = Ty {
     name: "PodOS",
     fields: &[
         Field { json: "name", kind: Kind::Str, emit: Emit::AlwaysZero },
     ],
     base: None,
 };
-pub(crate) static POD_READINESS_GATE: Ty = Ty {
+pub static POD_READINESS_GATE: Ty = Ty {
     name: "PodReadinessGate",
     fields: &[
         Field { json: "conditionType", kind: Kind::Str, emit: Emit::AlwaysZero },
     ],
     base: None,
 };
-pub(crate) static POD_RESOURCE_CLAIM: Ty = Ty {
+pub static POD_RESOURCE_CLAIM: Ty = Ty {
     name: "PodResourceClaim",
     fields: &[
         Field { json: "name", kind: Kind::Str, emit: Emit::AlwaysZero },
@@ -675,21 +675,21 @@ pub(crate) static POD_RESOURCE_CLAIM: Ty = Ty {
     ],
     base: None,
 };
-pub(crate) static POD_SCHEDULING_GATE: Ty = Ty {
+pub static POD_SCHEDULING_GATE: Ty = Ty {
     name: "PodSchedulingGate",
     fields: &[
         Field { json: "name", kind: Kind::Str, emit: Emit::AlwaysZero },
     ],
     base: None,
 };
-pub(crate) static POD_SCHEDULING_GROUP: Ty = Ty {
+pub static POD_SCHEDULING_GROUP: Ty = Ty {
     name: "PodSchedulingGroup",
     fields: &[
         Field { json: "podGroupName", kind: Kind::Str, emit: Emit::Omit },
     ],
     base: None,
 };
-pub(crate) static POD_SECURITY_CONTEXT: Ty = Ty {
+pub static POD_SECURITY_CONTEXT: Ty = Ty {
     name: "PodSecurityContext",
     fields: &[
         Field { json: "appArmorProfile", kind: Kind::Struct(&APP_ARMOR_PROFILE), emit: Emit::Omit },
@@ -708,7 +708,7 @@ pub(crate) static POD_SECURITY_CONTEXT: Ty = Ty {
     ],
     base: None,
 };
-pub(crate) static SYSCTL: Ty = Ty {
+pub static SYSCTL: Ty = Ty {
     name: "Sysctl",
     fields: &[
         Field { json: "name", kind: Kind::Str, emit: Emit::AlwaysZero },
@@ -716,7 +716,7 @@ pub(crate) static SYSCTL: Ty = Ty {
     ],
     base: None,
 };
-pub(crate) static TOLERATION: Ty = Ty {
+pub static TOLERATION: Ty = Ty {
     name: "Toleration",
     fields: &[
         Field { json: "effect", kind: Kind::Str, emit: Emit::OmitZero },
@@ -727,7 +727,7 @@ pub(crate) static TOLERATION: Ty = Ty {
     ],
     base: None,
 };
-pub(crate) static TOPOLOGY_SPREAD_CONSTRAINT: Ty = Ty {
+pub static TOPOLOGY_SPREAD_CONSTRAINT: Ty = Ty {
     name: "TopologySpreadConstraint",
     fields: &[
         Field { json: "labelSelector", kind: Kind::Struct(&LABEL_SELECTOR), emit: Emit::Omit },
@@ -741,7 +741,7 @@ pub(crate) static TOPOLOGY_SPREAD_CONSTRAINT: Ty = Ty {
     ],
     base: None,
 };
-pub(crate) static VOLUME: Ty = Ty {
+pub static VOLUME: Ty = Ty {
     name: "Volume",
     fields: &[
         Field { json: "awsElasticBlockStore", kind: Kind::Struct(&AWS_ELASTIC_BLOCK_STORE_VOLUME_SOURCE), emit: Emit::Omit },
@@ -778,7 +778,7 @@ pub(crate) static VOLUME: Ty = Ty {
     ],
     base: None,
 };
-pub(crate) static AWS_ELASTIC_BLOCK_STORE_VOLUME_SOURCE: Ty = Ty {
+pub static AWS_ELASTIC_BLOCK_STORE_VOLUME_SOURCE: Ty = Ty {
     name: "AWSElasticBlockStoreVolumeSource",
     fields: &[
         Field { json: "fsType", kind: Kind::Str, emit: Emit::OmitZero },
@@ -788,7 +788,7 @@ pub(crate) static AWS_ELASTIC_BLOCK_STORE_VOLUME_SOURCE: Ty = Ty {
     ],
     base: None,
 };
-pub(crate) static AZURE_DISK_VOLUME_SOURCE: Ty = Ty {
+pub static AZURE_DISK_VOLUME_SOURCE: Ty = Ty {
     name: "AzureDiskVolumeSource",
     fields: &[
         Field { json: "cachingMode", kind: Kind::Str, emit: Emit::Omit },
@@ -800,7 +800,7 @@ pub(crate) static AZURE_DISK_VOLUME_SOURCE: Ty = Ty {
     ],
     base: None,
 };
-pub(crate) static AZURE_FILE_VOLUME_SOURCE: Ty = Ty {
+pub static AZURE_FILE_VOLUME_SOURCE: Ty = Ty {
     name: "AzureFileVolumeSource",
     fields: &[
         Field { json: "readOnly", kind: Kind::Bool, emit: Emit::OmitZero },
@@ -809,7 +809,7 @@ pub(crate) static AZURE_FILE_VOLUME_SOURCE: Ty = Ty {
     ],
     base: None,
 };
-pub(crate) static CEPH_FS_VOLUME_SOURCE: Ty = Ty {
+pub static CEPH_FS_VOLUME_SOURCE: Ty = Ty {
     name: "CephFSVolumeSource",
     fields: &[
         Field { json: "monitors", kind: Kind::List(&Kind::Str), emit: Emit::AlwaysNull },
@@ -821,7 +821,7 @@ pub(crate) static CEPH_FS_VOLUME_SOURCE: Ty = Ty {
     ],
     base: None,
 };
-pub(crate) static CINDER_VOLUME_SOURCE: Ty = Ty {
+pub static CINDER_VOLUME_SOURCE: Ty = Ty {
     name: "CinderVolumeSource",
     fields: &[
         Field { json: "fsType", kind: Kind::Str, emit: Emit::OmitZero },
@@ -831,7 +831,7 @@ pub(crate) static CINDER_VOLUME_SOURCE: Ty = Ty {
     ],
     base: None,
 };
-pub(crate) static CONFIG_MAP_VOLUME_SOURCE: Ty = Ty {
+pub static CONFIG_MAP_VOLUME_SOURCE: Ty = Ty {
     name: "ConfigMapVolumeSource",
     fields: &[
         Field { json: "defaultMode", kind: Kind::I32, emit: Emit::Omit },
@@ -841,7 +841,7 @@ pub(crate) static CONFIG_MAP_VOLUME_SOURCE: Ty = Ty {
     ],
     base: None,
 };
-pub(crate) static KEY_TO_PATH: Ty = Ty {
+pub static KEY_TO_PATH: Ty = Ty {
     name: "KeyToPath",
     fields: &[
         Field { json: "key", kind: Kind::Str, emit: Emit::AlwaysZero },
@@ -850,7 +850,7 @@ pub(crate) static KEY_TO_PATH: Ty = Ty {
     ],
     base: None,
 };
-pub(crate) static CSI_VOLUME_SOURCE: Ty = Ty {
+pub static CSI_VOLUME_SOURCE: Ty = Ty {
     name: "CSIVolumeSource",
     fields: &[
         Field { json: "driver", kind: Kind::Str, emit: Emit::AlwaysZero },
@@ -861,7 +861,7 @@ pub(crate) static CSI_VOLUME_SOURCE: Ty = Ty {
     ],
     base: None,
 };
-pub(crate) static DOWNWARD_API_VOLUME_SOURCE: Ty = Ty {
+pub static DOWNWARD_API_VOLUME_SOURCE: Ty = Ty {
     name: "DownwardAPIVolumeSource",
     fields: &[
         Field { json: "defaultMode", kind: Kind::I32, emit: Emit::Omit },
@@ -869,7 +869,7 @@ pub(crate) static DOWNWARD_API_VOLUME_SOURCE: Ty = Ty {
     ],
     base: None,
 };
-pub(crate) static DOWNWARD_API_VOLUME_FILE: Ty = Ty {
+pub static DOWNWARD_API_VOLUME_FILE: Ty = Ty {
     name: "DownwardAPIVolumeFile",
     fields: &[
         Field { json: "fieldRef", kind: Kind::Struct(&OBJECT_FIELD_SELECTOR), emit: Emit::Omit },
@@ -879,7 +879,7 @@ pub(crate) static DOWNWARD_API_VOLUME_FILE: Ty = Ty {
     ],
     base: None,
 };
-pub(crate) static EMPTY_DIR_VOLUME_SOURCE: Ty = Ty {
+pub static EMPTY_DIR_VOLUME_SOURCE: Ty = Ty {
     name: "EmptyDirVolumeSource",
     fields: &[
         Field { json: "medium", kind: Kind::Str, emit: Emit::OmitZero },
@@ -887,14 +887,14 @@ pub(crate) static EMPTY_DIR_VOLUME_SOURCE: Ty = Ty {
     ],
     base: None,
 };
-pub(crate) static EPHEMERAL_VOLUME_SOURCE: Ty = Ty {
+pub static EPHEMERAL_VOLUME_SOURCE: Ty = Ty {
     name: "EphemeralVolumeSource",
     fields: &[
         Field { json: "volumeClaimTemplate", kind: Kind::Struct(&PERSISTENT_VOLUME_CLAIM_TEMPLATE), emit: Emit::Omit },
     ],
     base: None,
 };
-pub(crate) static PERSISTENT_VOLUME_CLAIM_TEMPLATE: Ty = Ty {
+pub static PERSISTENT_VOLUME_CLAIM_TEMPLATE: Ty = Ty {
     name: "PersistentVolumeClaimTemplate",
     fields: &[
         Field { json: "metadata", kind: Kind::Struct(&OBJECT_META), emit: Emit::AlwaysZero },
@@ -902,7 +902,7 @@ pub(crate) static PERSISTENT_VOLUME_CLAIM_TEMPLATE: Ty = Ty {
     ],
     base: None,
 };
-pub(crate) static PERSISTENT_VOLUME_CLAIM_SPEC: Ty = Ty {
+pub static PERSISTENT_VOLUME_CLAIM_SPEC: Ty = Ty {
     name: "PersistentVolumeClaimSpec",
     fields: &[
         Field { json: "accessModes", kind: Kind::List(&Kind::Str), emit: Emit::Omit },
@@ -917,7 +917,7 @@ pub(crate) static PERSISTENT_VOLUME_CLAIM_SPEC: Ty = Ty {
     ],
     base: None,
 };
-pub(crate) static TYPED_LOCAL_OBJECT_REFERENCE: Ty = Ty {
+pub static TYPED_LOCAL_OBJECT_REFERENCE: Ty = Ty {
     name: "TypedLocalObjectReference",
     fields: &[
         Field { json: "apiGroup", kind: Kind::Str, emit: Emit::AlwaysNull },
@@ -926,7 +926,7 @@ pub(crate) static TYPED_LOCAL_OBJECT_REFERENCE: Ty = Ty {
     ],
     base: None,
 };
-pub(crate) static TYPED_OBJECT_REFERENCE: Ty = Ty {
+pub static TYPED_OBJECT_REFERENCE: Ty = Ty {
     name: "TypedObjectReference",
     fields: &[
         Field { json: "apiGroup", kind: Kind::Str, emit: Emit::AlwaysNull },
@@ -936,7 +936,7 @@ pub(crate) static TYPED_OBJECT_REFERENCE: Ty = Ty {
     ],
     base: None,
 };
-pub(crate) static VOLUME_RESOURCE_REQUIREMENTS: Ty = Ty {
+pub static VOLUME_RESOURCE_REQUIREMENTS: Ty = Ty {
     name: "VolumeResourceRequirements",
     fields: &[
         Field { json: "limits", kind: Kind::Map(&Kind::Quantity), emit: Emit::Omit },
@@ -944,7 +944,7 @@ pub(crate) static VOLUME_RESOURCE_REQUIREMENTS: Ty = Ty {
     ],
     base: None,
 };
-pub(crate) static FC_VOLUME_SOURCE: Ty = Ty {
+pub static FC_VOLUME_SOURCE: Ty = Ty {
     name: "FCVolumeSource",
     fields: &[
         Field { json: "fsType", kind: Kind::Str, emit: Emit::OmitZero },
@@ -955,7 +955,7 @@ pub(crate) static FC_VOLUME_SOURCE: Ty = Ty {
     ],
     base: None,
 };
-pub(crate) static FLEX_VOLUME_SOURCE: Ty = Ty {
+pub static FLEX_VOLUME_SOURCE: Ty = Ty {
     name: "FlexVolumeSource",
     fields: &[
         Field { json: "driver", kind: Kind::Str, emit: Emit::AlwaysZero },
@@ -966,7 +966,7 @@ pub(crate) static FLEX_VOLUME_SOURCE: Ty = Ty {
     ],
     base: None,
 };
-pub(crate) static FLOCKER_VOLUME_SOURCE: Ty = Ty {
+pub static FLOCKER_VOLUME_SOURCE: Ty = Ty {
     name: "FlockerVolumeSource",
     fields: &[
         Field { json: "datasetName", kind: Kind::Str, emit: Emit::OmitZero },
@@ -974,7 +974,7 @@ pub(crate) static FLOCKER_VOLUME_SOURCE: Ty = Ty {
     ],
     base: None,
 };
-pub(crate) static GCE_PERSISTENT_DISK_VOLUME_SOURCE: Ty = Ty {
+pub static GCE_PERSISTENT_DISK_VOLUME_SOURCE: Ty = Ty {
     name: "GCEPersistentDiskVolumeSource",
     fields: &[
         Field { json: "fsType", kind: Kind::Str, emit: Emit::OmitZero },
@@ -984,7 +984,7 @@ pub(crate) static GCE_PERSISTENT_DISK_VOLUME_SOURCE: Ty = Ty {
     ],
     base: None,
 };
-pub(crate) static GIT_REPO_VOLUME_SOURCE: Ty = Ty {
+pub static GIT_REPO_VOLUME_SOURCE: Ty = Ty {
     name: "GitRepoVolumeSource",
     fields: &[
         Field { json: "directory", kind: Kind::Str, emit: Emit::OmitZero },
@@ -993,7 +993,7 @@ pub(crate) static GIT_REPO_VOLUME_SOURCE: Ty = Ty {
     ],
     base: None,
 };
-pub(crate) static GLUSTERFS_VOLUME_SOURCE: Ty = Ty {
+pub static GLUSTERFS_VOLUME_SOURCE: Ty = Ty {
     name: "GlusterfsVolumeSource",
     fields: &[
         Field { json: "endpoints", kind: Kind::Str, emit: Emit::AlwaysZero },
@@ -1002,7 +1002,7 @@ pub(crate) static GLUSTERFS_VOLUME_SOURCE: Ty = Ty {
     ],
     base: None,
 };
-pub(crate) static HOST_PATH_VOLUME_SOURCE: Ty = Ty {
+pub static HOST_PATH_VOLUME_SOURCE: Ty = Ty {
     name: "HostPathVolumeSource",
     fields: &[
         Field { json: "path", kind: Kind::Str, emit: Emit::AlwaysZero },
@@ -1010,7 +1010,7 @@ pub(crate) static HOST_PATH_VOLUME_SOURCE: Ty = Ty {
     ],
     base: None,
 };
-pub(crate) static IMAGE_VOLUME_SOURCE: Ty = Ty {
+pub static IMAGE_VOLUME_SOURCE: Ty = Ty {
     name: "ImageVolumeSource",
     fields: &[
         Field { json: "pullPolicy", kind: Kind::Str, emit: Emit::OmitZero },
@@ -1018,7 +1018,7 @@ pub(crate) static IMAGE_VOLUME_SOURCE: Ty = Ty {
     ],
     base: None,
 };
-pub(crate) static ISCSI_VOLUME_SOURCE: Ty = Ty {
+pub static ISCSI_VOLUME_SOURCE: Ty = Ty {
     name: "ISCSIVolumeSource",
     fields: &[
         Field { json: "chapAuthDiscovery", kind: Kind::Bool, emit: Emit::OmitZero },
@@ -1035,7 +1035,7 @@ pub(crate) static ISCSI_VOLUME_SOURCE: Ty = Ty {
     ],
     base: None,
 };
-pub(crate) static NFS_VOLUME_SOURCE: Ty = Ty {
+pub static NFS_VOLUME_SOURCE: Ty = Ty {
     name: "NFSVolumeSource",
     fields: &[
         Field { json: "path", kind: Kind::Str, emit: Emit::AlwaysZero },
@@ -1044,7 +1044,7 @@ pub(crate) static NFS_VOLUME_SOURCE: Ty = Ty {
     ],
     base: None,
 };
-pub(crate) static PERSISTENT_VOLUME_CLAIM_VOLUME_SOURCE: Ty = Ty {
+pub static PERSISTENT_VOLUME_CLAIM_VOLUME_SOURCE: Ty = Ty {
     name: "PersistentVolumeClaimVolumeSource",
     fields: &[
         Field { json: "claimName", kind: Kind::Str, emit: Emit::AlwaysZero },
@@ -1052,7 +1052,7 @@ pub(crate) static PERSISTENT_VOLUME_CLAIM_VOLUME_SOURCE: Ty = Ty {
     ],
     base: None,
 };
-pub(crate) static PHOTON_PERSISTENT_DISK_VOLUME_SOURCE: Ty = Ty {
+pub static PHOTON_PERSISTENT_DISK_VOLUME_SOURCE: Ty = Ty {
     name: "PhotonPersistentDiskVolumeSource",
     fields: &[
         Field { json: "fsType", kind: Kind::Str, emit: Emit::OmitZero },
@@ -1060,7 +1060,7 @@ pub(crate) static PHOTON_PERSISTENT_DISK_VOLUME_SOURCE: Ty = Ty {
     ],
     base: None,
 };
-pub(crate) static PORTWORX_VOLUME_SOURCE: Ty = Ty {
+pub static PORTWORX_VOLUME_SOURCE: Ty = Ty {
     name: "PortworxVolumeSource",
     fields: &[
         Field { json: "fsType", kind: Kind::Str, emit: Emit::OmitZero },
@@ -1069,7 +1069,7 @@ pub(crate) static PORTWORX_VOLUME_SOURCE: Ty = Ty {
     ],
     base: None,
 };
-pub(crate) static PROJECTED_VOLUME_SOURCE: Ty = Ty {
+pub static PROJECTED_VOLUME_SOURCE: Ty = Ty {
     name: "ProjectedVolumeSource",
     fields: &[
         Field { json: "defaultMode", kind: Kind::I32, emit: Emit::Omit },
@@ -1077,7 +1077,7 @@ pub(crate) static PROJECTED_VOLUME_SOURCE: Ty = Ty {
     ],
     base: None,
 };
-pub(crate) static VOLUME_PROJECTION: Ty = Ty {
+pub static VOLUME_PROJECTION: Ty = Ty {
     name: "VolumeProjection",
     fields: &[
         Field { json: "clusterTrustBundle", kind: Kind::Struct(&CLUSTER_TRUST_BUNDLE_PROJECTION), emit: Emit::Omit },
@@ -1089,7 +1089,7 @@ pub(crate) static VOLUME_PROJECTION: Ty = Ty {
     ],
     base: None,
 };
-pub(crate) static CLUSTER_TRUST_BUNDLE_PROJECTION: Ty = Ty {
+pub static CLUSTER_TRUST_BUNDLE_PROJECTION: Ty = Ty {
     name: "ClusterTrustBundleProjection",
     fields: &[
         Field { json: "labelSelector", kind: Kind::Struct(&LABEL_SELECTOR), emit: Emit::Omit },
@@ -1100,7 +1100,7 @@ pub(crate) static CLUSTER_TRUST_BUNDLE_PROJECTION: Ty = Ty {
     ],
     base: None,
 };
-pub(crate) static CONFIG_MAP_PROJECTION: Ty = Ty {
+pub static CONFIG_MAP_PROJECTION: Ty = Ty {
     name: "ConfigMapProjection",
     fields: &[
         Field { json: "items", kind: Kind::List(&Kind::Struct(&KEY_TO_PATH)), emit: Emit::Omit },
@@ -1109,14 +1109,14 @@ pub(crate) static CONFIG_MAP_PROJECTION: Ty = Ty {
     ],
     base: None,
 };
-pub(crate) static DOWNWARD_API_PROJECTION: Ty = Ty {
+pub static DOWNWARD_API_PROJECTION: Ty = Ty {
     name: "DownwardAPIProjection",
     fields: &[
         Field { json: "items", kind: Kind::List(&Kind::Struct(&DOWNWARD_API_VOLUME_FILE)), emit: Emit::Omit },
     ],
     base: None,
 };
-pub(crate) static POD_CERTIFICATE_PROJECTION: Ty = Ty {
+pub static POD_CERTIFICATE_PROJECTION: Ty = Ty {
     name: "PodCertificateProjection",
     fields: &[
         Field { json: "certificateChainPath", kind: Kind::Str, emit: Emit::OmitZero },
@@ -1129,7 +1129,7 @@ pub(crate) static POD_CERTIFICATE_PROJECTION: Ty = Ty {
     ],
     base: None,
 };
-pub(crate) static SECRET_PROJECTION: Ty = Ty {
+pub static SECRET_PROJECTION: Ty = Ty {
     name: "SecretProjection",
     fields: &[
         Field { json: "items", kind: Kind::List(&Kind::Struct(&KEY_TO_PATH)), emit: Emit::Omit },
@@ -1138,7 +1138,7 @@ pub(crate) static SECRET_PROJECTION: Ty = Ty {
     ],
     base: None,
 };
-pub(crate) static SERVICE_ACCOUNT_TOKEN_PROJECTION: Ty = Ty {
+pub static SERVICE_ACCOUNT_TOKEN_PROJECTION: Ty = Ty {
     name: "ServiceAccountTokenProjection",
     fields: &[
         Field { json: "audience", kind: Kind::Str, emit: Emit::OmitZero },
@@ -1147,7 +1147,7 @@ pub(crate) static SERVICE_ACCOUNT_TOKEN_PROJECTION: Ty = Ty {
     ],
     base: None,
 };
-pub(crate) static QUOBYTE_VOLUME_SOURCE: Ty = Ty {
+pub static QUOBYTE_VOLUME_SOURCE: Ty = Ty {
     name: "QuobyteVolumeSource",
     fields: &[
         Field { json: "group", kind: Kind::Str, emit: Emit::OmitZero },
@@ -1159,7 +1159,7 @@ pub(crate) static QUOBYTE_VOLUME_SOURCE: Ty = Ty {
     ],
     base: None,
 };
-pub(crate) static RBD_VOLUME_SOURCE: Ty = Ty {
+pub static RBD_VOLUME_SOURCE: Ty = Ty {
     name: "RBDVolumeSource",
     fields: &[
         Field { json: "fsType", kind: Kind::Str, emit: Emit::OmitZero },
@@ -1173,7 +1173,7 @@ pub(crate) static RBD_VOLUME_SOURCE: Ty = Ty {
     ],
     base: None,
 };
-pub(crate) static SCALE_IO_VOLUME_SOURCE: Ty = Ty {
+pub static SCALE_IO_VOLUME_SOURCE: Ty = Ty {
     name: "ScaleIOVolumeSource",
     fields: &[
         Field { json: "fsType", kind: Kind::Str, emit: Emit::OmitZero },
@@ -1189,7 +1189,7 @@ pub(crate) static SCALE_IO_VOLUME_SOURCE: Ty = Ty {
     ],
     base: None,
 };
-pub(crate) static SECRET_VOLUME_SOURCE: Ty = Ty {
+pub static SECRET_VOLUME_SOURCE: Ty = Ty {
     name: "SecretVolumeSource",
     fields: &[
         Field { json: "defaultMode", kind: Kind::I32, emit: Emit::Omit },
@@ -1199,7 +1199,7 @@ pub(crate) static SECRET_VOLUME_SOURCE: Ty = Ty {
     ],
     base: None,
 };
-pub(crate) static STORAGE_OS_VOLUME_SOURCE: Ty = Ty {
+pub static STORAGE_OS_VOLUME_SOURCE: Ty = Ty {
     name: "StorageOSVolumeSource",
     fields: &[
         Field { json: "fsType", kind: Kind::Str, emit: Emit::OmitZero },
@@ -1210,7 +1210,7 @@ pub(crate) static STORAGE_OS_VOLUME_SOURCE: Ty = Ty {
     ],
     base: None,
 };
-pub(crate) static VSPHERE_VIRTUAL_DISK_VOLUME_SOURCE: Ty = Ty {
+pub static VSPHERE_VIRTUAL_DISK_VOLUME_SOURCE: Ty = Ty {
     name: "VsphereVirtualDiskVolumeSource",
     fields: &[
         Field { json: "fsType", kind: Kind::Str, emit: Emit::OmitZero },
@@ -1235,7 +1235,7 @@ pub static DEPLOYMENT_STATUS: Ty = Ty {
     ],
     base: None,
 };
-pub(crate) static DEPLOYMENT_CONDITION: Ty = Ty {
+pub static DEPLOYMENT_CONDITION: Ty = Ty {
     name: "DeploymentCondition",
     fields: &[
         Field { json: "lastTransitionTime", kind: Kind::Time, emit: Emit::AlwaysNull },
@@ -1258,7 +1258,7 @@ pub static REPLICA_SET: Ty = Ty {
     ],
     base: None,
 };
-pub(crate) static REPLICA_SET_SPEC: Ty = Ty {
+pub static REPLICA_SET_SPEC: Ty = Ty {
     name: "ReplicaSetSpec",
     fields: &[
         Field { json: "minReadySeconds", kind: Kind::I32, emit: Emit::OmitZero },
@@ -1281,7 +1281,7 @@ pub static REPLICA_SET_STATUS: Ty = Ty {
     ],
     base: None,
 };
-pub(crate) static REPLICA_SET_CONDITION: Ty = Ty {
+pub static REPLICA_SET_CONDITION: Ty = Ty {
     name: "ReplicaSetCondition",
     fields: &[
         Field { json: "lastTransitionTime", kind: Kind::Time, emit: Emit::AlwaysNull },
@@ -1303,7 +1303,7 @@ pub static STATEFUL_SET: Ty = Ty {
     ],
     base: None,
 };
-pub(crate) static STATEFUL_SET_SPEC: Ty = Ty {
+pub static STATEFUL_SET_SPEC: Ty = Ty {
     name: "StatefulSetSpec",
     fields: &[
         Field { json: "minReadySeconds", kind: Kind::I32, emit: Emit::OmitZero },
@@ -1320,14 +1320,14 @@ pub(crate) static STATEFUL_SET_SPEC: Ty = Ty {
     ],
     base: None,
 };
-pub(crate) static STATEFUL_SET_ORDINALS: Ty = Ty {
+pub static STATEFUL_SET_ORDINALS: Ty = Ty {
     name: "StatefulSetOrdinals",
     fields: &[
         Field { json: "start", kind: Kind::I32, emit: Emit::AlwaysZero },
     ],
     base: None,
 };
-pub(crate) static STATEFUL_SET_PERSISTENT_VOLUME_CLAIM_RETENTION_POLICY: Ty = Ty {
+pub static STATEFUL_SET_PERSISTENT_VOLUME_CLAIM_RETENTION_POLICY: Ty = Ty {
     name: "StatefulSetPersistentVolumeClaimRetentionPolicy",
     fields: &[
         Field { json: "whenDeleted", kind: Kind::Str, emit: Emit::OmitZero },
@@ -1335,7 +1335,7 @@ pub(crate) static STATEFUL_SET_PERSISTENT_VOLUME_CLAIM_RETENTION_POLICY: Ty = Ty
     ],
     base: None,
 };
-pub(crate) static STATEFUL_SET_UPDATE_STRATEGY: Ty = Ty {
+pub static STATEFUL_SET_UPDATE_STRATEGY: Ty = Ty {
     name: "StatefulSetUpdateStrategy",
     fields: &[
         Field { json: "rollingUpdate", kind: Kind::Struct(&ROLLING_UPDATE_STATEFUL_SET_STRATEGY), emit: Emit::Omit },
@@ -1343,7 +1343,7 @@ pub(crate) static STATEFUL_SET_UPDATE_STRATEGY: Ty = Ty {
     ],
     base: None,
 };
-pub(crate) static ROLLING_UPDATE_STATEFUL_SET_STRATEGY: Ty = Ty {
+pub static ROLLING_UPDATE_STATEFUL_SET_STRATEGY: Ty = Ty {
     name: "RollingUpdateStatefulSetStrategy",
     fields: &[
         Field { json: "maxUnavailable", kind: Kind::IntOrString, emit: Emit::Omit },
@@ -1376,7 +1376,7 @@ pub static PERSISTENT_VOLUME_CLAIM_STATUS: Ty = Ty {
     ],
     base: None,
 };
-pub(crate) static PERSISTENT_VOLUME_CLAIM_CONDITION: Ty = Ty {
+pub static PERSISTENT_VOLUME_CLAIM_CONDITION: Ty = Ty {
     name: "PersistentVolumeClaimCondition",
     fields: &[
         Field { json: "lastProbeTime", kind: Kind::Time, emit: Emit::AlwaysNull },
@@ -1388,7 +1388,7 @@ pub(crate) static PERSISTENT_VOLUME_CLAIM_CONDITION: Ty = Ty {
     ],
     base: None,
 };
-pub(crate) static MODIFY_VOLUME_STATUS: Ty = Ty {
+pub static MODIFY_VOLUME_STATUS: Ty = Ty {
     name: "ModifyVolumeStatus",
     fields: &[
         Field { json: "status", kind: Kind::Str, emit: Emit::AlwaysZero },
@@ -1412,7 +1412,7 @@ pub static STATEFUL_SET_STATUS: Ty = Ty {
     ],
     base: None,
 };
-pub(crate) static STATEFUL_SET_CONDITION: Ty = Ty {
+pub static STATEFUL_SET_CONDITION: Ty = Ty {
     name: "StatefulSetCondition",
     fields: &[
         Field { json: "lastTransitionTime", kind: Kind::Time, emit: Emit::AlwaysNull },
@@ -1434,7 +1434,7 @@ pub static DAEMON_SET: Ty = Ty {
     ],
     base: None,
 };
-pub(crate) static DAEMON_SET_SPEC: Ty = Ty {
+pub static DAEMON_SET_SPEC: Ty = Ty {
     name: "DaemonSetSpec",
     fields: &[
         Field { json: "minReadySeconds", kind: Kind::I32, emit: Emit::OmitZero },
@@ -1445,7 +1445,7 @@ pub(crate) static DAEMON_SET_SPEC: Ty = Ty {
     ],
     base: None,
 };
-pub(crate) static DAEMON_SET_UPDATE_STRATEGY: Ty = Ty {
+pub static DAEMON_SET_UPDATE_STRATEGY: Ty = Ty {
     name: "DaemonSetUpdateStrategy",
     fields: &[
         Field { json: "rollingUpdate", kind: Kind::Struct(&ROLLING_UPDATE_DAEMON_SET), emit: Emit::Omit },
@@ -1453,7 +1453,7 @@ pub(crate) static DAEMON_SET_UPDATE_STRATEGY: Ty = Ty {
     ],
     base: None,
 };
-pub(crate) static ROLLING_UPDATE_DAEMON_SET: Ty = Ty {
+pub static ROLLING_UPDATE_DAEMON_SET: Ty = Ty {
     name: "RollingUpdateDaemonSet",
     fields: &[
         Field { json: "maxSurge", kind: Kind::IntOrString, emit: Emit::Omit },
@@ -1477,7 +1477,7 @@ pub static DAEMON_SET_STATUS: Ty = Ty {
     ],
     base: None,
 };
-pub(crate) static DAEMON_SET_CONDITION: Ty = Ty {
+pub static DAEMON_SET_CONDITION: Ty = Ty {
     name: "DaemonSetCondition",
     fields: &[
         Field { json: "lastTransitionTime", kind: Kind::Time, emit: Emit::AlwaysNull },
@@ -1499,7 +1499,7 @@ pub static JOB: Ty = Ty {
     ],
     base: None,
 };
-pub(crate) static JOB_SPEC: Ty = Ty {
+pub static JOB_SPEC: Ty = Ty {
     name: "JobSpec",
     fields: &[
         Field { json: "activeDeadlineSeconds", kind: Kind::I64, emit: Emit::Omit },
@@ -1521,14 +1521,14 @@ pub(crate) static JOB_SPEC: Ty = Ty {
     ],
     base: None,
 };
-pub(crate) static POD_FAILURE_POLICY: Ty = Ty {
+pub static POD_FAILURE_POLICY: Ty = Ty {
     name: "PodFailurePolicy",
     fields: &[
         Field { json: "rules", kind: Kind::List(&Kind::Struct(&POD_FAILURE_POLICY_RULE)), emit: Emit::AlwaysNull },
     ],
     base: None,
 };
-pub(crate) static POD_FAILURE_POLICY_RULE: Ty = Ty {
+pub static POD_FAILURE_POLICY_RULE: Ty = Ty {
     name: "PodFailurePolicyRule",
     fields: &[
         Field { json: "action", kind: Kind::Str, emit: Emit::AlwaysZero },
@@ -1537,7 +1537,7 @@ pub(crate) static POD_FAILURE_POLICY_RULE: Ty = Ty {
     ],
     base: None,
 };
-pub(crate) static POD_FAILURE_POLICY_ON_EXIT_CODES_REQUIREMENT: Ty = Ty {
+pub static POD_FAILURE_POLICY_ON_EXIT_CODES_REQUIREMENT: Ty = Ty {
     name: "PodFailurePolicyOnExitCodesRequirement",
     fields: &[
         Field { json: "containerName", kind: Kind::Str, emit: Emit::Omit },
@@ -1546,7 +1546,7 @@ pub(crate) static POD_FAILURE_POLICY_ON_EXIT_CODES_REQUIREMENT: Ty = Ty {
     ],
     base: None,
 };
-pub(crate) static POD_FAILURE_POLICY_ON_POD_CONDITIONS_PATTERN: Ty = Ty {
+pub static POD_FAILURE_POLICY_ON_POD_CONDITIONS_PATTERN: Ty = Ty {
     name: "PodFailurePolicyOnPodConditionsPattern",
     fields: &[
         Field { json: "status", kind: Kind::Str, emit: Emit::AlwaysZero },
@@ -1554,14 +1554,14 @@ pub(crate) static POD_FAILURE_POLICY_ON_POD_CONDITIONS_PATTERN: Ty = Ty {
     ],
     base: None,
 };
-pub(crate) static SUCCESS_POLICY: Ty = Ty {
+pub static SUCCESS_POLICY: Ty = Ty {
     name: "SuccessPolicy",
     fields: &[
         Field { json: "rules", kind: Kind::List(&Kind::Struct(&SUCCESS_POLICY_RULE)), emit: Emit::AlwaysNull },
     ],
     base: None,
 };
-pub(crate) static SUCCESS_POLICY_RULE: Ty = Ty {
+pub static SUCCESS_POLICY_RULE: Ty = Ty {
     name: "SuccessPolicyRule",
     fields: &[
         Field { json: "succeededCount", kind: Kind::I32, emit: Emit::Omit },
@@ -1586,7 +1586,7 @@ pub static JOB_STATUS: Ty = Ty {
     ],
     base: None,
 };
-pub(crate) static JOB_CONDITION: Ty = Ty {
+pub static JOB_CONDITION: Ty = Ty {
     name: "JobCondition",
     fields: &[
         Field { json: "lastProbeTime", kind: Kind::Time, emit: Emit::AlwaysNull },
@@ -1598,7 +1598,7 @@ pub(crate) static JOB_CONDITION: Ty = Ty {
     ],
     base: None,
 };
-pub(crate) static UNCOUNTED_TERMINATED_PODS: Ty = Ty {
+pub static UNCOUNTED_TERMINATED_PODS: Ty = Ty {
     name: "UncountedTerminatedPods",
     fields: &[
         Field { json: "failed", kind: Kind::List(&Kind::Str), emit: Emit::Omit },
@@ -1617,7 +1617,7 @@ pub static CRON_JOB: Ty = Ty {
     ],
     base: None,
 };
-pub(crate) static CRON_JOB_SPEC: Ty = Ty {
+pub static CRON_JOB_SPEC: Ty = Ty {
     name: "CronJobSpec",
     fields: &[
         Field { json: "concurrencyPolicy", kind: Kind::Str, emit: Emit::OmitZero },
@@ -1631,7 +1631,7 @@ pub(crate) static CRON_JOB_SPEC: Ty = Ty {
     ],
     base: None,
 };
-pub(crate) static JOB_TEMPLATE_SPEC: Ty = Ty {
+pub static JOB_TEMPLATE_SPEC: Ty = Ty {
     name: "JobTemplateSpec",
     fields: &[
         Field { json: "metadata", kind: Kind::Struct(&OBJECT_META), emit: Emit::AlwaysZero },
@@ -1648,7 +1648,7 @@ pub static CRON_JOB_STATUS: Ty = Ty {
     ],
     base: None,
 };
-pub(crate) static OBJECT_REFERENCE: Ty = Ty {
+pub static OBJECT_REFERENCE: Ty = Ty {
     name: "ObjectReference",
     fields: &[
         Field { json: "apiVersion", kind: Kind::Str, emit: Emit::OmitZero },
@@ -1699,7 +1699,7 @@ pub static POD_STATUS: Ty = Ty {
     ],
     base: None,
 };
-pub(crate) static POD_CONDITION: Ty = Ty {
+pub static POD_CONDITION: Ty = Ty {
     name: "PodCondition",
     fields: &[
         Field { json: "lastProbeTime", kind: Kind::Time, emit: Emit::AlwaysNull },
@@ -1712,7 +1712,7 @@ pub(crate) static POD_CONDITION: Ty = Ty {
     ],
     base: None,
 };
-pub(crate) static CONTAINER_STATUS: Ty = Ty {
+pub static CONTAINER_STATUS: Ty = Ty {
     name: "ContainerStatus",
     fields: &[
         Field { json: "allocatedResources", kind: Kind::Map(&Kind::Quantity), emit: Emit::Omit },
@@ -1733,7 +1733,7 @@ pub(crate) static CONTAINER_STATUS: Ty = Ty {
     ],
     base: None,
 };
-pub(crate) static RESOURCE_STATUS: Ty = Ty {
+pub static RESOURCE_STATUS: Ty = Ty {
     name: "ResourceStatus",
     fields: &[
         Field { json: "name", kind: Kind::Str, emit: Emit::AlwaysZero },
@@ -1741,7 +1741,7 @@ pub(crate) static RESOURCE_STATUS: Ty = Ty {
     ],
     base: None,
 };
-pub(crate) static RESOURCE_HEALTH: Ty = Ty {
+pub static RESOURCE_HEALTH: Ty = Ty {
     name: "ResourceHealth",
     fields: &[
         Field { json: "health", kind: Kind::Str, emit: Emit::OmitZero },
@@ -1750,7 +1750,7 @@ pub(crate) static RESOURCE_HEALTH: Ty = Ty {
     ],
     base: None,
 };
-pub(crate) static CONTAINER_STATE: Ty = Ty {
+pub static CONTAINER_STATE: Ty = Ty {
     name: "ContainerState",
     fields: &[
         Field { json: "running", kind: Kind::Struct(&CONTAINER_STATE_RUNNING), emit: Emit::Omit },
@@ -1759,14 +1759,14 @@ pub(crate) static CONTAINER_STATE: Ty = Ty {
     ],
     base: None,
 };
-pub(crate) static CONTAINER_STATE_RUNNING: Ty = Ty {
+pub static CONTAINER_STATE_RUNNING: Ty = Ty {
     name: "ContainerStateRunning",
     fields: &[
         Field { json: "startedAt", kind: Kind::Time, emit: Emit::AlwaysNull },
     ],
     base: None,
 };
-pub(crate) static CONTAINER_STATE_TERMINATED: Ty = Ty {
+pub static CONTAINER_STATE_TERMINATED: Ty = Ty {
     name: "ContainerStateTerminated",
     fields: &[
         Field { json: "containerID", kind: Kind::Str, emit: Emit::OmitZero },
@@ -1779,7 +1779,7 @@ pub(crate) static CONTAINER_STATE_TERMINATED: Ty = Ty {
     ],
     base: None,
 };
-pub(crate) static CONTAINER_STATE_WAITING: Ty = Ty {
+pub static CONTAINER_STATE_WAITING: Ty = Ty {
     name: "ContainerStateWaiting",
     fields: &[
         Field { json: "message", kind: Kind::Str, emit: Emit::OmitZero },
@@ -1787,14 +1787,14 @@ pub(crate) static CONTAINER_STATE_WAITING: Ty = Ty {
     ],
     base: None,
 };
-pub(crate) static CONTAINER_USER: Ty = Ty {
+pub static CONTAINER_USER: Ty = Ty {
     name: "ContainerUser",
     fields: &[
         Field { json: "linux", kind: Kind::Struct(&LINUX_CONTAINER_USER), emit: Emit::Omit },
     ],
     base: None,
 };
-pub(crate) static LINUX_CONTAINER_USER: Ty = Ty {
+pub static LINUX_CONTAINER_USER: Ty = Ty {
     name: "LinuxContainerUser",
     fields: &[
         Field { json: "gid", kind: Kind::I64, emit: Emit::AlwaysZero },
@@ -1803,7 +1803,7 @@ pub(crate) static LINUX_CONTAINER_USER: Ty = Ty {
     ],
     base: None,
 };
-pub(crate) static VOLUME_MOUNT_STATUS: Ty = Ty {
+pub static VOLUME_MOUNT_STATUS: Ty = Ty {
     name: "VolumeMountStatus",
     fields: &[
         Field { json: "mountPath", kind: Kind::Str, emit: Emit::AlwaysZero },
@@ -1814,21 +1814,21 @@ pub(crate) static VOLUME_MOUNT_STATUS: Ty = Ty {
     ],
     base: None,
 };
-pub(crate) static VOLUME_STATUS: Ty = Ty {
+pub static VOLUME_STATUS: Ty = Ty {
     name: "VolumeStatus",
     fields: &[
         Field { json: "image", kind: Kind::Struct(&IMAGE_VOLUME_STATUS), emit: Emit::Omit },
     ],
     base: None,
 };
-pub(crate) static IMAGE_VOLUME_STATUS: Ty = Ty {
+pub static IMAGE_VOLUME_STATUS: Ty = Ty {
     name: "ImageVolumeStatus",
     fields: &[
         Field { json: "imageRef", kind: Kind::Str, emit: Emit::OmitZero },
     ],
     base: None,
 };
-pub(crate) static POD_EXTENDED_RESOURCE_CLAIM_STATUS: Ty = Ty {
+pub static POD_EXTENDED_RESOURCE_CLAIM_STATUS: Ty = Ty {
     name: "PodExtendedResourceClaimStatus",
     fields: &[
         Field { json: "requestMappings", kind: Kind::List(&Kind::Struct(&CONTAINER_EXTENDED_RESOURCE_REQUEST)), emit: Emit::AlwaysNull },
@@ -1836,7 +1836,7 @@ pub(crate) static POD_EXTENDED_RESOURCE_CLAIM_STATUS: Ty = Ty {
     ],
     base: None,
 };
-pub(crate) static CONTAINER_EXTENDED_RESOURCE_REQUEST: Ty = Ty {
+pub static CONTAINER_EXTENDED_RESOURCE_REQUEST: Ty = Ty {
     name: "ContainerExtendedResourceRequest",
     fields: &[
         Field { json: "containerName", kind: Kind::Str, emit: Emit::AlwaysZero },
@@ -1845,14 +1845,14 @@ pub(crate) static CONTAINER_EXTENDED_RESOURCE_REQUEST: Ty = Ty {
     ],
     base: None,
 };
-pub(crate) static HOST_IP: Ty = Ty {
+pub static HOST_IP: Ty = Ty {
     name: "HostIP",
     fields: &[
         Field { json: "ip", kind: Kind::Str, emit: Emit::AlwaysZero },
     ],
     base: None,
 };
-pub(crate) static NODE_ALLOCATABLE_RESOURCE_CLAIM_STATUS: Ty = Ty {
+pub static NODE_ALLOCATABLE_RESOURCE_CLAIM_STATUS: Ty = Ty {
     name: "NodeAllocatableResourceClaimStatus",
     fields: &[
         Field { json: "containers", kind: Kind::List(&Kind::Str), emit: Emit::Omit },
@@ -1861,14 +1861,14 @@ pub(crate) static NODE_ALLOCATABLE_RESOURCE_CLAIM_STATUS: Ty = Ty {
     ],
     base: None,
 };
-pub(crate) static POD_IP: Ty = Ty {
+pub static POD_IP: Ty = Ty {
     name: "PodIP",
     fields: &[
         Field { json: "ip", kind: Kind::Str, emit: Emit::AlwaysZero },
     ],
     base: None,
 };
-pub(crate) static POD_RESOURCE_CLAIM_STATUS: Ty = Ty {
+pub static POD_RESOURCE_CLAIM_STATUS: Ty = Ty {
     name: "PodResourceClaimStatus",
     fields: &[
         Field { json: "name", kind: Kind::Str, emit: Emit::AlwaysZero },
@@ -1887,7 +1887,7 @@ pub static SERVICE: Ty = Ty {
     ],
     base: None,
 };
-pub(crate) static SERVICE_SPEC: Ty = Ty {
+pub static SERVICE_SPEC: Ty = Ty {
     name: "ServiceSpec",
     fields: &[
         Field { json: "allocateLoadBalancerNodePorts", kind: Kind::Bool, emit: Emit::Omit },
@@ -1913,7 +1913,7 @@ pub(crate) static SERVICE_SPEC: Ty = Ty {
     ],
     base: None,
 };
-pub(crate) static SERVICE_PORT: Ty = Ty {
+pub static SERVICE_PORT: Ty = Ty {
     name: "ServicePort",
     fields: &[
         Field { json: "appProtocol", kind: Kind::Str, emit: Emit::Omit },
@@ -1932,7 +1932,7 @@ pub static SESSION_AFFINITY_CONFIG: Ty = Ty {
     ],
     base: None,
 };
-pub(crate) static CLIENT_IP_CONFIG: Ty = Ty {
+pub static CLIENT_IP_CONFIG: Ty = Ty {
     name: "ClientIPConfig",
     fields: &[
         Field { json: "timeoutSeconds", kind: Kind::I32, emit: Emit::Omit },
@@ -1947,7 +1947,7 @@ pub static SERVICE_STATUS: Ty = Ty {
     ],
     base: None,
 };
-pub(crate) static CONDITION: Ty = Ty {
+pub static CONDITION: Ty = Ty {
     name: "Condition",
     fields: &[
         Field { json: "lastTransitionTime", kind: Kind::Time, emit: Emit::AlwaysNull },
@@ -1959,14 +1959,14 @@ pub(crate) static CONDITION: Ty = Ty {
     ],
     base: None,
 };
-pub(crate) static LOAD_BALANCER_STATUS: Ty = Ty {
+pub static LOAD_BALANCER_STATUS: Ty = Ty {
     name: "LoadBalancerStatus",
     fields: &[
         Field { json: "ingress", kind: Kind::List(&Kind::Struct(&LOAD_BALANCER_INGRESS)), emit: Emit::Omit },
     ],
     base: None,
 };
-pub(crate) static LOAD_BALANCER_INGRESS: Ty = Ty {
+pub static LOAD_BALANCER_INGRESS: Ty = Ty {
     name: "LoadBalancerIngress",
     fields: &[
         Field { json: "hostname", kind: Kind::Str, emit: Emit::OmitZero },
@@ -1976,7 +1976,7 @@ pub(crate) static LOAD_BALANCER_INGRESS: Ty = Ty {
     ],
     base: None,
 };
-pub(crate) static PORT_STATUS: Ty = Ty {
+pub static PORT_STATUS: Ty = Ty {
     name: "PortStatus",
     fields: &[
         Field { json: "error", kind: Kind::Str, emit: Emit::Omit },
@@ -1996,7 +1996,7 @@ pub static PERSISTENT_VOLUME: Ty = Ty {
     ],
     base: None,
 };
-pub(crate) static PERSISTENT_VOLUME_SPEC: Ty = Ty {
+pub static PERSISTENT_VOLUME_SPEC: Ty = Ty {
     name: "PersistentVolumeSpec",
     fields: &[
         Field { json: "accessModes", kind: Kind::List(&Kind::Str), emit: Emit::Omit },
@@ -2033,7 +2033,7 @@ pub(crate) static PERSISTENT_VOLUME_SPEC: Ty = Ty {
     ],
     base: None,
 };
-pub(crate) static AZURE_FILE_PERSISTENT_VOLUME_SOURCE: Ty = Ty {
+pub static AZURE_FILE_PERSISTENT_VOLUME_SOURCE: Ty = Ty {
     name: "AzureFilePersistentVolumeSource",
     fields: &[
         Field { json: "readOnly", kind: Kind::Bool, emit: Emit::OmitZero },
@@ -2043,7 +2043,7 @@ pub(crate) static AZURE_FILE_PERSISTENT_VOLUME_SOURCE: Ty = Ty {
     ],
     base: None,
 };
-pub(crate) static CEPH_FS_PERSISTENT_VOLUME_SOURCE: Ty = Ty {
+pub static CEPH_FS_PERSISTENT_VOLUME_SOURCE: Ty = Ty {
     name: "CephFSPersistentVolumeSource",
     fields: &[
         Field { json: "monitors", kind: Kind::List(&Kind::Str), emit: Emit::AlwaysNull },
@@ -2055,7 +2055,7 @@ pub(crate) static CEPH_FS_PERSISTENT_VOLUME_SOURCE: Ty = Ty {
     ],
     base: None,
 };
-pub(crate) static SECRET_REFERENCE: Ty = Ty {
+pub static SECRET_REFERENCE: Ty = Ty {
     name: "SecretReference",
     fields: &[
         Field { json: "name", kind: Kind::Str, emit: Emit::OmitZero },
@@ -2063,7 +2063,7 @@ pub(crate) static SECRET_REFERENCE: Ty = Ty {
     ],
     base: None,
 };
-pub(crate) static CINDER_PERSISTENT_VOLUME_SOURCE: Ty = Ty {
+pub static CINDER_PERSISTENT_VOLUME_SOURCE: Ty = Ty {
     name: "CinderPersistentVolumeSource",
     fields: &[
         Field { json: "fsType", kind: Kind::Str, emit: Emit::OmitZero },
@@ -2073,7 +2073,7 @@ pub(crate) static CINDER_PERSISTENT_VOLUME_SOURCE: Ty = Ty {
     ],
     base: None,
 };
-pub(crate) static CSI_PERSISTENT_VOLUME_SOURCE: Ty = Ty {
+pub static CSI_PERSISTENT_VOLUME_SOURCE: Ty = Ty {
     name: "CSIPersistentVolumeSource",
     fields: &[
         Field { json: "controllerExpandSecretRef", kind: Kind::Struct(&SECRET_REFERENCE), emit: Emit::Omit },
@@ -2089,7 +2089,7 @@ pub(crate) static CSI_PERSISTENT_VOLUME_SOURCE: Ty = Ty {
     ],
     base: None,
 };
-pub(crate) static FLEX_PERSISTENT_VOLUME_SOURCE: Ty = Ty {
+pub static FLEX_PERSISTENT_VOLUME_SOURCE: Ty = Ty {
     name: "FlexPersistentVolumeSource",
     fields: &[
         Field { json: "driver", kind: Kind::Str, emit: Emit::AlwaysZero },
@@ -2100,7 +2100,7 @@ pub(crate) static FLEX_PERSISTENT_VOLUME_SOURCE: Ty = Ty {
     ],
     base: None,
 };
-pub(crate) static GLUSTERFS_PERSISTENT_VOLUME_SOURCE: Ty = Ty {
+pub static GLUSTERFS_PERSISTENT_VOLUME_SOURCE: Ty = Ty {
     name: "GlusterfsPersistentVolumeSource",
     fields: &[
         Field { json: "endpoints", kind: Kind::Str, emit: Emit::AlwaysZero },
@@ -2110,7 +2110,7 @@ pub(crate) static GLUSTERFS_PERSISTENT_VOLUME_SOURCE: Ty = Ty {
     ],
     base: None,
 };
-pub(crate) static ISCSI_PERSISTENT_VOLUME_SOURCE: Ty = Ty {
+pub static ISCSI_PERSISTENT_VOLUME_SOURCE: Ty = Ty {
     name: "ISCSIPersistentVolumeSource",
     fields: &[
         Field { json: "chapAuthDiscovery", kind: Kind::Bool, emit: Emit::OmitZero },
@@ -2127,7 +2127,7 @@ pub(crate) static ISCSI_PERSISTENT_VOLUME_SOURCE: Ty = Ty {
     ],
     base: None,
 };
-pub(crate) static LOCAL_VOLUME_SOURCE: Ty = Ty {
+pub static LOCAL_VOLUME_SOURCE: Ty = Ty {
     name: "LocalVolumeSource",
     fields: &[
         Field { json: "fsType", kind: Kind::Str, emit: Emit::Omit },
@@ -2135,14 +2135,14 @@ pub(crate) static LOCAL_VOLUME_SOURCE: Ty = Ty {
     ],
     base: None,
 };
-pub(crate) static VOLUME_NODE_AFFINITY: Ty = Ty {
+pub static VOLUME_NODE_AFFINITY: Ty = Ty {
     name: "VolumeNodeAffinity",
     fields: &[
         Field { json: "required", kind: Kind::Struct(&NODE_SELECTOR), emit: Emit::Omit },
     ],
     base: None,
 };
-pub(crate) static RBD_PERSISTENT_VOLUME_SOURCE: Ty = Ty {
+pub static RBD_PERSISTENT_VOLUME_SOURCE: Ty = Ty {
     name: "RBDPersistentVolumeSource",
     fields: &[
         Field { json: "fsType", kind: Kind::Str, emit: Emit::OmitZero },
@@ -2156,7 +2156,7 @@ pub(crate) static RBD_PERSISTENT_VOLUME_SOURCE: Ty = Ty {
     ],
     base: None,
 };
-pub(crate) static SCALE_IO_PERSISTENT_VOLUME_SOURCE: Ty = Ty {
+pub static SCALE_IO_PERSISTENT_VOLUME_SOURCE: Ty = Ty {
     name: "ScaleIOPersistentVolumeSource",
     fields: &[
         Field { json: "fsType", kind: Kind::Str, emit: Emit::OmitZero },
@@ -2172,7 +2172,7 @@ pub(crate) static SCALE_IO_PERSISTENT_VOLUME_SOURCE: Ty = Ty {
     ],
     base: None,
 };
-pub(crate) static STORAGE_OS_PERSISTENT_VOLUME_SOURCE: Ty = Ty {
+pub static STORAGE_OS_PERSISTENT_VOLUME_SOURCE: Ty = Ty {
     name: "StorageOSPersistentVolumeSource",
     fields: &[
         Field { json: "fsType", kind: Kind::Str, emit: Emit::OmitZero },
@@ -2204,7 +2204,7 @@ pub static INGRESS: Ty = Ty {
     ],
     base: None,
 };
-pub(crate) static INGRESS_SPEC: Ty = Ty {
+pub static INGRESS_SPEC: Ty = Ty {
     name: "IngressSpec",
     fields: &[
         Field { json: "defaultBackend", kind: Kind::Struct(&INGRESS_BACKEND), emit: Emit::Omit },
@@ -2214,7 +2214,7 @@ pub(crate) static INGRESS_SPEC: Ty = Ty {
     ],
     base: None,
 };
-pub(crate) static INGRESS_BACKEND: Ty = Ty {
+pub static INGRESS_BACKEND: Ty = Ty {
     name: "IngressBackend",
     fields: &[
         Field { json: "resource", kind: Kind::Struct(&TYPED_LOCAL_OBJECT_REFERENCE), emit: Emit::Omit },
@@ -2222,7 +2222,7 @@ pub(crate) static INGRESS_BACKEND: Ty = Ty {
     ],
     base: None,
 };
-pub(crate) static INGRESS_SERVICE_BACKEND: Ty = Ty {
+pub static INGRESS_SERVICE_BACKEND: Ty = Ty {
     name: "IngressServiceBackend",
     fields: &[
         Field { json: "name", kind: Kind::Str, emit: Emit::AlwaysZero },
@@ -2230,7 +2230,7 @@ pub(crate) static INGRESS_SERVICE_BACKEND: Ty = Ty {
     ],
     base: None,
 };
-pub(crate) static SERVICE_BACKEND_PORT: Ty = Ty {
+pub static SERVICE_BACKEND_PORT: Ty = Ty {
     name: "ServiceBackendPort",
     fields: &[
         Field { json: "name", kind: Kind::Str, emit: Emit::OmitZero },
@@ -2238,7 +2238,7 @@ pub(crate) static SERVICE_BACKEND_PORT: Ty = Ty {
     ],
     base: None,
 };
-pub(crate) static INGRESS_RULE: Ty = Ty {
+pub static INGRESS_RULE: Ty = Ty {
     name: "IngressRule",
     fields: &[
         Field { json: "host", kind: Kind::Str, emit: Emit::OmitZero },
@@ -2246,14 +2246,14 @@ pub(crate) static INGRESS_RULE: Ty = Ty {
     ],
     base: None,
 };
-pub(crate) static HTTP_INGRESS_RULE_VALUE: Ty = Ty {
+pub static HTTP_INGRESS_RULE_VALUE: Ty = Ty {
     name: "HTTPIngressRuleValue",
     fields: &[
         Field { json: "paths", kind: Kind::List(&Kind::Struct(&HTTP_INGRESS_PATH)), emit: Emit::AlwaysNull },
     ],
     base: None,
 };
-pub(crate) static HTTP_INGRESS_PATH: Ty = Ty {
+pub static HTTP_INGRESS_PATH: Ty = Ty {
     name: "HTTPIngressPath",
     fields: &[
         Field { json: "backend", kind: Kind::Struct(&INGRESS_BACKEND), emit: Emit::AlwaysZero },
@@ -2262,7 +2262,7 @@ pub(crate) static HTTP_INGRESS_PATH: Ty = Ty {
     ],
     base: None,
 };
-pub(crate) static INGRESS_TLS: Ty = Ty {
+pub static INGRESS_TLS: Ty = Ty {
     name: "IngressTLS",
     fields: &[
         Field { json: "hosts", kind: Kind::List(&Kind::Str), emit: Emit::Omit },
@@ -2277,14 +2277,14 @@ pub static INGRESS_STATUS: Ty = Ty {
     ],
     base: None,
 };
-pub(crate) static INGRESS_LOAD_BALANCER_STATUS: Ty = Ty {
+pub static INGRESS_LOAD_BALANCER_STATUS: Ty = Ty {
     name: "IngressLoadBalancerStatus",
     fields: &[
         Field { json: "ingress", kind: Kind::List(&Kind::Struct(&INGRESS_LOAD_BALANCER_INGRESS)), emit: Emit::Omit },
     ],
     base: None,
 };
-pub(crate) static INGRESS_LOAD_BALANCER_INGRESS: Ty = Ty {
+pub static INGRESS_LOAD_BALANCER_INGRESS: Ty = Ty {
     name: "IngressLoadBalancerIngress",
     fields: &[
         Field { json: "hostname", kind: Kind::Str, emit: Emit::OmitZero },
@@ -2293,7 +2293,7 @@ pub(crate) static INGRESS_LOAD_BALANCER_INGRESS: Ty = Ty {
     ],
     base: None,
 };
-pub(crate) static INGRESS_PORT_STATUS: Ty = Ty {
+pub static INGRESS_PORT_STATUS: Ty = Ty {
     name: "IngressPortStatus",
     fields: &[
         Field { json: "error", kind: Kind::Str, emit: Emit::Omit },
@@ -2313,7 +2313,7 @@ pub static POD_DISRUPTION_BUDGET: Ty = Ty {
     ],
     base: None,
 };
-pub(crate) static POD_DISRUPTION_BUDGET_SPEC: Ty = Ty {
+pub static POD_DISRUPTION_BUDGET_SPEC: Ty = Ty {
     name: "PodDisruptionBudgetSpec",
     fields: &[
         Field { json: "maxUnavailable", kind: Kind::IntOrString, emit: Emit::Omit },
@@ -2347,7 +2347,7 @@ pub static HORIZONTAL_POD_AUTOSCALER: Ty = Ty {
     ],
     base: None,
 };
-pub(crate) static HORIZONTAL_POD_AUTOSCALER_SPEC: Ty = Ty {
+pub static HORIZONTAL_POD_AUTOSCALER_SPEC: Ty = Ty {
     name: "HorizontalPodAutoscalerSpec",
     fields: &[
         Field { json: "behavior", kind: Kind::Struct(&HORIZONTAL_POD_AUTOSCALER_BEHAVIOR), emit: Emit::Omit },
@@ -2358,7 +2358,7 @@ pub(crate) static HORIZONTAL_POD_AUTOSCALER_SPEC: Ty = Ty {
     ],
     base: None,
 };
-pub(crate) static HORIZONTAL_POD_AUTOSCALER_BEHAVIOR: Ty = Ty {
+pub static HORIZONTAL_POD_AUTOSCALER_BEHAVIOR: Ty = Ty {
     name: "HorizontalPodAutoscalerBehavior",
     fields: &[
         Field { json: "scaleDown", kind: Kind::Struct(&HPA_SCALING_RULES), emit: Emit::Omit },
@@ -2366,7 +2366,7 @@ pub(crate) static HORIZONTAL_POD_AUTOSCALER_BEHAVIOR: Ty = Ty {
     ],
     base: None,
 };
-pub(crate) static HPA_SCALING_RULES: Ty = Ty {
+pub static HPA_SCALING_RULES: Ty = Ty {
     name: "HPAScalingRules",
     fields: &[
         Field { json: "policies", kind: Kind::List(&Kind::Struct(&HPA_SCALING_POLICY)), emit: Emit::Omit },
@@ -2376,7 +2376,7 @@ pub(crate) static HPA_SCALING_RULES: Ty = Ty {
     ],
     base: None,
 };
-pub(crate) static HPA_SCALING_POLICY: Ty = Ty {
+pub static HPA_SCALING_POLICY: Ty = Ty {
     name: "HPAScalingPolicy",
     fields: &[
         Field { json: "periodSeconds", kind: Kind::I32, emit: Emit::AlwaysZero },
@@ -2385,7 +2385,7 @@ pub(crate) static HPA_SCALING_POLICY: Ty = Ty {
     ],
     base: None,
 };
-pub(crate) static METRIC_SPEC: Ty = Ty {
+pub static METRIC_SPEC: Ty = Ty {
     name: "MetricSpec",
     fields: &[
         Field { json: "containerResource", kind: Kind::Struct(&CONTAINER_RESOURCE_METRIC_SOURCE), emit: Emit::Omit },
@@ -2397,7 +2397,7 @@ pub(crate) static METRIC_SPEC: Ty = Ty {
     ],
     base: None,
 };
-pub(crate) static CONTAINER_RESOURCE_METRIC_SOURCE: Ty = Ty {
+pub static CONTAINER_RESOURCE_METRIC_SOURCE: Ty = Ty {
     name: "ContainerResourceMetricSource",
     fields: &[
         Field { json: "container", kind: Kind::Str, emit: Emit::AlwaysZero },
@@ -2406,7 +2406,7 @@ pub(crate) static CONTAINER_RESOURCE_METRIC_SOURCE: Ty = Ty {
     ],
     base: None,
 };
-pub(crate) static METRIC_TARGET: Ty = Ty {
+pub static METRIC_TARGET: Ty = Ty {
     name: "MetricTarget",
     fields: &[
         Field { json: "averageUtilization", kind: Kind::I32, emit: Emit::Omit },
@@ -2416,7 +2416,7 @@ pub(crate) static METRIC_TARGET: Ty = Ty {
     ],
     base: None,
 };
-pub(crate) static EXTERNAL_METRIC_SOURCE: Ty = Ty {
+pub static EXTERNAL_METRIC_SOURCE: Ty = Ty {
     name: "ExternalMetricSource",
     fields: &[
         Field { json: "metric", kind: Kind::Struct(&METRIC_IDENTIFIER), emit: Emit::AlwaysZero },
@@ -2424,7 +2424,7 @@ pub(crate) static EXTERNAL_METRIC_SOURCE: Ty = Ty {
     ],
     base: None,
 };
-pub(crate) static METRIC_IDENTIFIER: Ty = Ty {
+pub static METRIC_IDENTIFIER: Ty = Ty {
     name: "MetricIdentifier",
     fields: &[
         Field { json: "name", kind: Kind::Str, emit: Emit::AlwaysZero },
@@ -2432,7 +2432,7 @@ pub(crate) static METRIC_IDENTIFIER: Ty = Ty {
     ],
     base: None,
 };
-pub(crate) static OBJECT_METRIC_SOURCE: Ty = Ty {
+pub static OBJECT_METRIC_SOURCE: Ty = Ty {
     name: "ObjectMetricSource",
     fields: &[
         Field { json: "describedObject", kind: Kind::Struct(&CROSS_VERSION_OBJECT_REFERENCE), emit: Emit::AlwaysZero },
@@ -2441,7 +2441,7 @@ pub(crate) static OBJECT_METRIC_SOURCE: Ty = Ty {
     ],
     base: None,
 };
-pub(crate) static CROSS_VERSION_OBJECT_REFERENCE: Ty = Ty {
+pub static CROSS_VERSION_OBJECT_REFERENCE: Ty = Ty {
     name: "CrossVersionObjectReference",
     fields: &[
         Field { json: "apiVersion", kind: Kind::Str, emit: Emit::OmitZero },
@@ -2450,7 +2450,7 @@ pub(crate) static CROSS_VERSION_OBJECT_REFERENCE: Ty = Ty {
     ],
     base: None,
 };
-pub(crate) static PODS_METRIC_SOURCE: Ty = Ty {
+pub static PODS_METRIC_SOURCE: Ty = Ty {
     name: "PodsMetricSource",
     fields: &[
         Field { json: "metric", kind: Kind::Struct(&METRIC_IDENTIFIER), emit: Emit::AlwaysZero },
@@ -2458,7 +2458,7 @@ pub(crate) static PODS_METRIC_SOURCE: Ty = Ty {
     ],
     base: None,
 };
-pub(crate) static RESOURCE_METRIC_SOURCE: Ty = Ty {
+pub static RESOURCE_METRIC_SOURCE: Ty = Ty {
     name: "ResourceMetricSource",
     fields: &[
         Field { json: "name", kind: Kind::Str, emit: Emit::AlwaysZero },
@@ -2478,7 +2478,7 @@ pub static HORIZONTAL_POD_AUTOSCALER_STATUS: Ty = Ty {
     ],
     base: None,
 };
-pub(crate) static HORIZONTAL_POD_AUTOSCALER_CONDITION: Ty = Ty {
+pub static HORIZONTAL_POD_AUTOSCALER_CONDITION: Ty = Ty {
     name: "HorizontalPodAutoscalerCondition",
     fields: &[
         Field { json: "lastTransitionTime", kind: Kind::Time, emit: Emit::AlwaysNull },
@@ -2489,7 +2489,7 @@ pub(crate) static HORIZONTAL_POD_AUTOSCALER_CONDITION: Ty = Ty {
     ],
     base: None,
 };
-pub(crate) static METRIC_STATUS: Ty = Ty {
+pub static METRIC_STATUS: Ty = Ty {
     name: "MetricStatus",
     fields: &[
         Field { json: "containerResource", kind: Kind::Struct(&CONTAINER_RESOURCE_METRIC_STATUS), emit: Emit::Omit },
@@ -2501,7 +2501,7 @@ pub(crate) static METRIC_STATUS: Ty = Ty {
     ],
     base: None,
 };
-pub(crate) static CONTAINER_RESOURCE_METRIC_STATUS: Ty = Ty {
+pub static CONTAINER_RESOURCE_METRIC_STATUS: Ty = Ty {
     name: "ContainerResourceMetricStatus",
     fields: &[
         Field { json: "container", kind: Kind::Str, emit: Emit::AlwaysZero },
@@ -2510,7 +2510,7 @@ pub(crate) static CONTAINER_RESOURCE_METRIC_STATUS: Ty = Ty {
     ],
     base: None,
 };
-pub(crate) static METRIC_VALUE_STATUS: Ty = Ty {
+pub static METRIC_VALUE_STATUS: Ty = Ty {
     name: "MetricValueStatus",
     fields: &[
         Field { json: "averageUtilization", kind: Kind::I32, emit: Emit::Omit },
@@ -2519,7 +2519,7 @@ pub(crate) static METRIC_VALUE_STATUS: Ty = Ty {
     ],
     base: None,
 };
-pub(crate) static EXTERNAL_METRIC_STATUS: Ty = Ty {
+pub static EXTERNAL_METRIC_STATUS: Ty = Ty {
     name: "ExternalMetricStatus",
     fields: &[
         Field { json: "current", kind: Kind::Struct(&METRIC_VALUE_STATUS), emit: Emit::AlwaysZero },
@@ -2527,7 +2527,7 @@ pub(crate) static EXTERNAL_METRIC_STATUS: Ty = Ty {
     ],
     base: None,
 };
-pub(crate) static OBJECT_METRIC_STATUS: Ty = Ty {
+pub static OBJECT_METRIC_STATUS: Ty = Ty {
     name: "ObjectMetricStatus",
     fields: &[
         Field { json: "current", kind: Kind::Struct(&METRIC_VALUE_STATUS), emit: Emit::AlwaysZero },
@@ -2536,7 +2536,7 @@ pub(crate) static OBJECT_METRIC_STATUS: Ty = Ty {
     ],
     base: None,
 };
-pub(crate) static PODS_METRIC_STATUS: Ty = Ty {
+pub static PODS_METRIC_STATUS: Ty = Ty {
     name: "PodsMetricStatus",
     fields: &[
         Field { json: "current", kind: Kind::Struct(&METRIC_VALUE_STATUS), emit: Emit::AlwaysZero },
@@ -2544,7 +2544,7 @@ pub(crate) static PODS_METRIC_STATUS: Ty = Ty {
     ],
     base: None,
 };
-pub(crate) static RESOURCE_METRIC_STATUS: Ty = Ty {
+pub static RESOURCE_METRIC_STATUS: Ty = Ty {
     name: "ResourceMetricStatus",
     fields: &[
         Field { json: "current", kind: Kind::Struct(&METRIC_VALUE_STATUS), emit: Emit::AlwaysZero },

@@ -12,11 +12,11 @@ use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
-use super::argocd::{ArgoCdHealth, HEALTH_SCRIPT, HEALTH_TEST};
+use super::{CaseReport, Verdict};
 use crate::api::InterpreterOperation;
 use crate::error::{Error, Result};
-use crate::golden::{CaseReport, Verdict};
-use crate::interpreter::{gvk_of, Layer};
+use crate::health::argocd::{ArgoCdHealth, HEALTH_SCRIPT, HEALTH_TEST};
+use karmada_interpreter_core::interpreter::{gvk_of, Layer};
 
 #[derive(Debug, Deserialize)]
 struct TestFile {
@@ -43,7 +43,7 @@ struct Expected {
 /// Every `health_test.yaml` under `paths` (files named directly count too),
 /// sorted: the case files [`crate::golden::discover`] finds with that name.
 pub fn test_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
-    Ok(crate::golden::discover(paths)?
+    Ok(super::discover(paths)?
         .into_iter()
         .map(|f| f.path)
         .filter(|p| p.file_name().is_some_and(|n| n == HEALTH_TEST))
@@ -157,7 +157,7 @@ pub fn run(layer: &ArgoCdHealth, files: &[PathBuf]) -> Vec<CaseReport> {
                 Ok(None) => Verdict::Failed(vec![format!(
                     "no health check in {} serves {}",
                     layer.root().display(),
-                    crate::interpreter::describe(&object)
+                    karmada_interpreter_core::interpreter::describe(&object)
                 )]),
                 Ok(Some(got)) => {
                     let mut differences = Vec::new();
