@@ -66,6 +66,7 @@ fn allowed(name: &str) -> &'static [&'static str] {
         ],
         "karmada-interpreter" => &[
             "karmada-interpreter-core",
+            "karmada-interpreter-layout",
             "karmada-interpreter-declarative",
             "karmada-interpreter-webhook",
             "karmada-interpreter-native",

@@ -8,9 +8,8 @@ use super::workload::{
     check, dependencies_of, retain_args, revise_int_field, spec_replicas, GENERATION,
     SPEC_TEMPLATE_DEPENDENCIES,
 };
-use super::Edit;
 use crate::error::Result;
-use crate::interpreter::{Outcome, Request};
+use crate::interpreter::{InPlaceRequest, Outcome, Request};
 use crate::k8s::field;
 use crate::k8s::field::{generation, get, int};
 use crate::k8s::normalize::schema::DEPLOYMENT;
@@ -26,13 +25,13 @@ pub(crate) fn interpret_replica(request: &Request<'_>) -> Result<Outcome> {
 }
 
 /// Writes `spec.replicas`.
-pub(crate) fn revise_replica(edit: Edit<'_>) -> Result<()> {
+pub(crate) fn revise_replica(edit: InPlaceRequest<'_>) -> Result<()> {
     revise_int_field(edit, &["spec", "replicas"])
 }
 
 /// Keeps the member's `spec.replicas` when the desired object carries the
 /// retain-replicas label with value `"true"`.
-pub(crate) fn retain(edit: Edit<'_>) -> Result<()> {
+pub(crate) fn retain(edit: InPlaceRequest<'_>) -> Result<()> {
     let (desired, observed) = retain_args(edit)?;
     let labels = field::get_string_map(desired, &["metadata", "labels"])?;
     let opted_in = labels

@@ -11,9 +11,8 @@ use super::workload::{
     check, dependencies_of, replicas_of, retain_args, revise_int_field, SPEC_TEMPLATE_DEPENDENCIES,
     TEMPLATE_REQUIREMENTS,
 };
-use super::Edit;
 use crate::error::Result;
-use crate::interpreter::{Outcome, Request};
+use crate::interpreter::{InPlaceRequest, Outcome, Request};
 use crate::k8s::field;
 use crate::k8s::field::{get, int32};
 use crate::k8s::normalize::schema::JOB;
@@ -46,13 +45,13 @@ pub(crate) fn interpret_replica(request: &Request<'_>) -> Result<Outcome> {
 }
 
 /// Writes `spec.parallelism`.
-pub(crate) fn revise_replica(edit: Edit<'_>) -> Result<()> {
+pub(crate) fn revise_replica(edit: InPlaceRequest<'_>) -> Result<()> {
     revise_int_field(edit, &["spec", "parallelism"])
 }
 
 /// The member's generated selector labels and template labels replace the
 /// desired ones (no merge).
-pub(crate) fn retain(edit: Edit<'_>) -> Result<()> {
+pub(crate) fn retain(edit: InPlaceRequest<'_>) -> Result<()> {
     const SELECTOR: &[&str] = &["spec", "selector", "matchLabels"];
     const LABELS: &[&str] = &["spec", "template", "metadata", "labels"];
     let (desired, observed) = retain_args(edit)?;

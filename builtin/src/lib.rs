@@ -78,11 +78,8 @@ pub(crate) enum Handler {
     Read(fn(&Request<'_>) -> Result<Outcome>),
     /// Edits the object in place (ReviseReplica, Retain), touching only the
     /// fields it writes; on error the object is unchanged.
-    Edit(fn(Edit<'_>) -> Result<()>),
+    Edit(fn(InPlaceRequest<'_>) -> Result<()>),
 }
-
-/// The inputs of an editing operation, the edited object lent mutably.
-pub(crate) type Edit<'a> = InPlaceRequest<'a>;
 
 /// One row of the native table. `"*"` in `api_version` and `kind` marks a
 /// fallback that serves every kind without a row of its own.
@@ -112,7 +109,7 @@ const fn edit(
     api_version: &'static str,
     kind: &'static str,
     operation: InterpreterOperation,
-    handler: fn(Edit<'_>) -> Result<()>,
+    handler: fn(InPlaceRequest<'_>) -> Result<()>,
 ) -> Row {
     Row {
         api_version,

@@ -7,16 +7,15 @@ use super::status::{
     aggregate_inputs, decode_item, string, template_status, unchanged, with_status,
 };
 use super::workload::retain_args;
-use super::Edit;
 use crate::error::Result;
-use crate::interpreter::{Outcome, Request};
+use crate::interpreter::{InPlaceRequest, Outcome, Request};
 use crate::k8s::field;
 use crate::k8s::normalize::schema;
 use serde_json::{Map, Value};
 
 /// Keeps the member's `spec.claimRef` whenever the member has the key
 /// (even `null`).
-pub(crate) fn retain(edit: Edit<'_>) -> Result<()> {
+pub(crate) fn retain(edit: InPlaceRequest<'_>) -> Result<()> {
     let (desired, observed) = retain_args(edit)?;
     let claim = field::get_any(observed, observed, &["spec", "claimRef"])?;
     if let Some(claim) = claim {

@@ -7,9 +7,8 @@ use super::status::{
     aggregate_inputs, decode_item, string, template_status, unchanged, with_status,
 };
 use super::workload::{check, retain_args};
-use super::Edit;
 use crate::error::Result;
-use crate::interpreter::{Outcome, Request};
+use crate::interpreter::{InPlaceRequest, Outcome, Request};
 use crate::k8s::field;
 use crate::k8s::field::get;
 use crate::k8s::normalize::schema;
@@ -18,7 +17,7 @@ use crate::k8s::normalize::Reads;
 use serde_json::{Map, Value};
 
 /// Keeps the member's bound `spec.volumeName` when non-empty.
-pub(crate) fn retain(edit: Edit<'_>) -> Result<()> {
+pub(crate) fn retain(edit: InPlaceRequest<'_>) -> Result<()> {
     let (desired, observed) = retain_args(edit)?;
     let volume = field::get_str(observed, &["spec", "volumeName"])?;
     if let Some(volume) = volume.filter(|v| !v.is_empty()) {

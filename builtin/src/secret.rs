@@ -1,8 +1,8 @@
 //! v1 Secret: Retain.
 
 use super::workload::retain_args;
-use super::Edit;
 use crate::error::Result;
+use crate::interpreter::InPlaceRequest;
 use crate::k8s::field;
 use serde_json::Value;
 
@@ -11,7 +11,7 @@ const SERVICE_ACCOUNT_TOKEN: &str = "kubernetes.io/service-account-token";
 
 /// For service-account-token secrets, the member's `data` replaces the
 /// desired one; other secrets are returned unchanged.
-pub(crate) fn retain(edit: Edit<'_>) -> Result<()> {
+pub(crate) fn retain(edit: InPlaceRequest<'_>) -> Result<()> {
     let (desired, observed) = retain_args(edit)?;
     // A `type` that cannot be read means "no type".
     let is_token = field::get_str(desired, &["type"]).ok().flatten() == Some(SERVICE_ACCOUNT_TOKEN);

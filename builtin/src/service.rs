@@ -5,9 +5,8 @@
 use super::ingress::{has_load_balancer_address, LOAD_BALANCER_READS};
 use super::status::{aggregate_inputs, aggregate_load_balancer, reflected_status, unchanged};
 use super::workload::{check, retain_args};
-use super::Edit;
 use crate::error::Result;
-use crate::interpreter::{Outcome, Request};
+use crate::interpreter::{InPlaceRequest, Outcome, Request};
 use crate::k8s::field;
 use crate::k8s::field::get;
 use crate::k8s::normalize::schema::SERVICE;
@@ -16,7 +15,7 @@ use serde_json::{Map, Value};
 
 /// Keeps the member's `spec.healthCheckNodePort` (when > 0) and
 /// `spec.clusterIP` (when non-empty); nothing else.
-pub(crate) fn retain(edit: Edit<'_>) -> Result<()> {
+pub(crate) fn retain(edit: InPlaceRequest<'_>) -> Result<()> {
     let (desired, observed) = retain_args(edit)?;
     let node_port = field::get_int(observed, &["spec", "healthCheckNodePort"])?;
     let cluster_ip = field::get_str(observed, &["spec", "clusterIP"])?;

@@ -1,8 +1,8 @@
 //! v1 ServiceAccount: Retain.
 
 use super::workload::retain_args;
-use super::Edit;
 use crate::error::Result;
+use crate::interpreter::InPlaceRequest;
 use crate::k8s::field;
 use serde_json::Value;
 
@@ -45,7 +45,7 @@ fn merge(desired: &Value, observed: &Value, field: &str) -> Result<Value> {
 }
 
 /// Merges `secrets` and `imagePullSecrets` by name.
-pub(crate) fn retain(edit: Edit<'_>) -> Result<()> {
+pub(crate) fn retain(edit: InPlaceRequest<'_>) -> Result<()> {
     let (desired, observed) = retain_args(edit)?;
     let secrets = merge(desired, observed, "secrets")?;
     let pull = merge(desired, observed, "imagePullSecrets")?;

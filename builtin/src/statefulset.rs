@@ -9,9 +9,8 @@ use super::status::{aggregate_workload, reflect_workload, Workload};
 use super::workload::{
     check, dependencies_of, revise_int_field, spec_replicas, NAMESPACE, TEMPLATE_DEPENDENCIES,
 };
-use super::Edit;
 use crate::error::Result;
-use crate::interpreter::{Outcome, Request};
+use crate::interpreter::{InPlaceRequest, Outcome, Request};
 use crate::k8s::field::{generation, get, int};
 use crate::k8s::normalize::schema::STATEFUL_SET;
 use crate::k8s::normalize::{schema, Reads};
@@ -41,7 +40,7 @@ pub(crate) fn interpret_replica(request: &Request<'_>) -> Result<Outcome> {
 }
 
 /// Writes `spec.replicas`.
-pub(crate) fn revise_replica(edit: Edit<'_>) -> Result<()> {
+pub(crate) fn revise_replica(edit: InPlaceRequest<'_>) -> Result<()> {
     revise_int_field(edit, &["spec", "replicas"])
 }
 

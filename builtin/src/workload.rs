@@ -3,10 +3,9 @@
 //! results from a decoded pod spec, raw replica revision, and the argument
 //! plumbing of two-input operations.
 
-use super::Edit;
 use crate::api::InterpreterOperation;
 use crate::error::{Error, Result};
-use crate::interpreter::{Outcome, ReplicaResult, Request};
+use crate::interpreter::{InPlaceRequest, Outcome, ReplicaResult, Request};
 use crate::k8s::dependencies::{dependencies_at, verify_dependencies, POD_SPEC_DEPENDENCY_READS};
 use crate::k8s::field::{self, get, int32, namespace};
 use crate::k8s::normalize::{self, Reads, Ty};
@@ -108,8 +107,8 @@ pub(crate) fn dependencies_of(
 /// `ReviseReplica` of an integer field, in place: present integer →
 /// replaced; absent (or an absent/`null` parent) → unchanged; anything else
 /// → error (the object unchanged).
-pub(crate) fn revise_int_field(edit: Edit<'_>, path: &[&str]) -> Result<()> {
-    let Edit::ReviseReplica { object, replicas } = edit else {
+pub(crate) fn revise_int_field(edit: InPlaceRequest<'_>, path: &[&str]) -> Result<()> {
+    let InPlaceRequest::ReviseReplica { object, replicas } = edit else {
         return Err(wrong_operation(edit.operation(), "ReviseReplica"));
     };
     if let Some(slot) = field::get_int_mut(object, path)? {
@@ -119,9 +118,9 @@ pub(crate) fn revise_int_field(edit: Edit<'_>, path: &[&str]) -> Result<()> {
 }
 
 /// The (desired, observed) pair of a `Retain` request.
-pub(crate) fn retain_args(edit: Edit<'_>) -> Result<(&mut Value, &Value)> {
+pub(crate) fn retain_args(edit: InPlaceRequest<'_>) -> Result<(&mut Value, &Value)> {
     match edit {
-        Edit::Retain { desired, observed } => Ok((desired, observed)),
+        InPlaceRequest::Retain { desired, observed } => Ok((desired, observed)),
         other => Err(wrong_operation(other.operation(), "Retain")),
     }
 }

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use karmada_interpreter::api::{
     ResourceInterpreterCustomization, ResourceInterpreterWebhookConfiguration,
 };
-use karmada_interpreter::load::{self, Loader, Source};
+use karmada_interpreter::load::{self, Input, Loader};
 
 use crate::cluster;
 
@@ -41,8 +41,8 @@ impl CustomizationFiles {
             .kept
             .into_iter()
             .filter_map(|(s, _)| match s {
-                Source::File(path) => Some(path),
-                Source::Stdin => None,
+                Input::File(path) => Some(path),
+                Input::Stdin => None,
             })
             .collect())
     }

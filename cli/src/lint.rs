@@ -3,7 +3,7 @@
 use std::process::ExitCode;
 
 use karmada_interpreter::lint::{Finding, Linter, Severity};
-use karmada_interpreter::load::{Loader, Source};
+use karmada_interpreter::load::{Input, Loader};
 
 use crate::ux::{self, Output};
 
@@ -67,8 +67,8 @@ pub fn run(args: LintArgs) -> Result<ExitCode, LintCommandError> {
     let mut findings: Vec<Finding> = Vec::new();
     for (source, text) in &texts.kept {
         findings.extend(match source {
-            Source::File(path) => linter.lint_file_text(path, text),
-            Source::Stdin => linter.lint_text(text, &source.name()),
+            Input::File(path) => linter.lint_file_text(path, text),
+            Input::Stdin => linter.lint_text(text, &source.name()),
         });
     }
     match args.output {

@@ -20,14 +20,13 @@ pub struct CaseFile {
 /// `customizations.yaml`/`.yml`. Sorted, without duplicates.
 pub fn discover(paths: &[PathBuf]) -> Result<Vec<CaseFile>> {
     let mut files = Vec::new();
-    let mut seen_dirs = HashSet::new();
     for path in paths {
         let meta = std::fs::metadata(path).map_err(|source| Error::Io {
             path: path.clone(),
             source,
         })?;
         if meta.is_dir() {
-            walk(path, &mut files, &mut seen_dirs)?;
+            walk(path, &mut files)?;
         } else {
             files.push(path.clone());
         }
@@ -58,32 +57,17 @@ pub fn discover(paths: &[PathBuf]) -> Result<Vec<CaseFile>> {
         .collect())
 }
 
-/// Collects the case files under `dir`, entering each real directory once
-/// (a symlink loop ends at the directory it leads back to).
-fn walk(dir: &Path, files: &mut Vec<PathBuf>, seen_dirs: &mut HashSet<PathBuf>) -> Result<()> {
-    let real = std::fs::canonicalize(dir).map_err(|source| Error::Io {
-        path: dir.to_owned(),
-        source,
-    })?;
-    if !seen_dirs.insert(real) {
-        return Ok(());
-    }
-    let entries = std::fs::read_dir(dir).map_err(|source| Error::Io {
-        path: dir.to_owned(),
-        source,
-    })?;
-    for entry in entries {
-        let entry = entry.map_err(|source| Error::Io {
-            path: dir.to_owned(),
-            source,
+/// Collects the case files under `dir` with the one walker of Karmada's
+/// layout (each real directory entered once, so a symlink loop ends).
+fn walk(dir: &Path, files: &mut Vec<PathBuf>) -> Result<()> {
+    let found =
+        karmada_interpreter_layout::files(dir, |path, _| is_case_file(path)).map_err(|e| {
+            Error::Io {
+                path: e.path,
+                source: e.source,
+            }
         })?;
-        let path = entry.path();
-        if path.is_dir() {
-            walk(&path, files, seen_dirs)?;
-        } else if is_case_file(&path) {
-            files.push(path);
-        }
-    }
+    files.extend(found);
     Ok(())
 }
 

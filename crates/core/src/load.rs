@@ -93,19 +93,19 @@ fn typed_documents<T: DeserializeOwned>(text: &str, source: &str, kind: &str) ->
 /// What one command-line input names, once expanded as kubectl expands
 /// `-f` values: a file, or standard input (`-`).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Source {
+pub enum Input {
     /// A file (named, found in a directory, or matched by a pattern).
     File(PathBuf),
     /// Standard input, named `-` on the command line.
     Stdin,
 }
 
-impl Source {
+impl Input {
     /// The name messages give the source: the path, or `STDIN`.
     pub fn name(&self) -> String {
         match self {
-            Source::File(path) => path.display().to_string(),
-            Source::Stdin => "STDIN".to_owned(),
+            Input::File(path) => path.display().to_string(),
+            Input::Stdin => "STDIN".to_owned(),
         }
     }
 }
@@ -147,16 +147,16 @@ impl Loader {
     /// (kubectl's `-f` is a list flag; single-path flags are not split).
     ///
     /// ```
-    /// use karmada_interpreter::load::{Loader, Source};
+    /// use karmada_interpreter::load::{Loader, Input};
     /// let sources = Loader::sources(&["-".to_owned()], false, true).unwrap();
-    /// assert_eq!(sources, vec![Source::Stdin]);
+    /// assert_eq!(sources, vec![Input::Stdin]);
     /// assert!(Loader::sources(&["no/such/*.yaml".to_owned()], false, true).is_err());
     /// ```
     pub fn sources(
         values: &[String],
         recursive: bool,
         split_commas: bool,
-    ) -> Result<Vec<Source>, LoadError> {
+    ) -> Result<Vec<Input>, LoadError> {
         let mut out = Vec::new();
         for value in values {
             let parts: Vec<&str> = if split_commas {
@@ -173,13 +173,13 @@ impl Loader {
 
     /// The text of `source`, read for `flag` (named in the error when
     /// standard input was already read for another flag).
-    pub fn read(&mut self, source: &Source, flag: &str) -> Result<String, LoadError> {
+    pub fn read(&mut self, source: &Input, flag: &str) -> Result<String, LoadError> {
         match source {
-            Source::File(path) => std::fs::read_to_string(path).map_err(|source| LoadError::Io {
+            Input::File(path) => std::fs::read_to_string(path).map_err(|source| LoadError::Io {
                 path: path.clone(),
                 source,
             }),
-            Source::Stdin => {
+            Input::Stdin => {
                 if let Some(first) = &self.stdin_read_by {
                     return Err(LoadError::StdinTwice {
                         first: first.clone(),
@@ -280,7 +280,7 @@ impl Loader {
         for source in Self::sources(values, recursive, true)? {
             let text = self.read(&source, flag)?;
             match &source {
-                Source::File(path)
+                Input::File(path)
                     if !named.iter().any(|n| Path::new(n) == path)
                         && !holds_customization(&text) =>
                 {
@@ -302,7 +302,7 @@ impl Loader {
             0 => Err(LoadError::NoObject {
                 sources: Self::sources(&values, false, false)?
                     .iter()
-                    .map(Source::name)
+                    .map(Input::name)
                     .collect::<Vec<_>>()
                     .join(", "),
             }),
@@ -334,7 +334,7 @@ impl Loader {
 #[derive(Debug, Default)]
 pub struct CustomizationTexts {
     /// The sources to read customizations from, with their text.
-    pub kept: Vec<(Source, String)>,
+    pub kept: Vec<(Input, String)>,
     /// Files found in a directory or by a pattern that hold no customization.
     pub skipped: Vec<PathBuf>,
 }
@@ -358,9 +358,9 @@ fn holds_customization(text: &str) -> bool {
 
 /// Adds what one path names to `out`: `-`, a file, a directory's files, or
 /// a pattern's matches (only when no such path exists, as kubectl does).
-fn expand(value: &str, recursive: bool, out: &mut Vec<Source>) -> Result<(), LoadError> {
+fn expand(value: &str, recursive: bool, out: &mut Vec<Input>) -> Result<(), LoadError> {
     if value == "-" {
-        out.push(Source::Stdin);
+        out.push(Input::Stdin);
         return Ok(());
     }
     if value.starts_with("http://") || value.starts_with("https://") {
@@ -399,16 +399,16 @@ fn expand(value: &str, recursive: bool, out: &mut Vec<Source>) -> Result<(), Loa
 /// entries in name order, a subdirectory's files where its name sorts
 /// (subdirectories only when `recursive`; symbolic links inside a directory
 /// are not followed into).
-fn visit(root: &Path, recursive: bool, out: &mut Vec<Source>) -> Result<(), LoadError> {
+fn visit(root: &Path, recursive: bool, out: &mut Vec<Input>) -> Result<(), LoadError> {
     if root.is_dir() {
         walk(root, recursive, out)
     } else {
-        out.push(Source::File(root.to_owned()));
+        out.push(Input::File(root.to_owned()));
         Ok(())
     }
 }
 
-fn walk(dir: &Path, recursive: bool, out: &mut Vec<Source>) -> Result<(), LoadError> {
+fn walk(dir: &Path, recursive: bool, out: &mut Vec<Input>) -> Result<(), LoadError> {
     let io = |path: &Path| {
         let path = path.to_owned();
         move |source| LoadError::Io { path, source }
@@ -430,7 +430,7 @@ fn walk(dir: &Path, recursive: bool, out: &mut Vec<Source>) -> Result<(), LoadEr
             .and_then(|e| e.to_str())
             .is_some_and(|e| DIRECTORY_EXTENSIONS.contains(&e))
         {
-            out.push(Source::File(path));
+            out.push(Input::File(path));
         }
     }
     Ok(())

@@ -38,11 +38,35 @@ pub fn is_yaml(path: &Path) -> bool {
     path.extension().is_some_and(|e| e == "yaml" || e == "yml")
 }
 
+/// A folder or file the walker could not read.
+#[derive(Debug)]
+pub struct WalkError {
+    /// The folder or file.
+    pub path: PathBuf,
+    /// Why.
+    pub source: io::Error,
+}
+
+impl std::fmt::Display for WalkError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.path.display(), self.source)
+    }
+}
+
+impl std::error::Error for WalkError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        Some(&self.source)
+    }
+}
+
 /// Every file under `dir` (recursively, in name order at every level) for
 /// which `keep(path, in_testdata)` holds, where `in_testdata` tells whether
 /// the file sits directly in a `testdata/` folder. Directories entered twice
 /// through links are entered once.
-pub fn files(dir: &Path, mut keep: impl FnMut(&Path, bool) -> bool) -> io::Result<Vec<PathBuf>> {
+pub fn files(
+    dir: &Path,
+    mut keep: impl FnMut(&Path, bool) -> bool,
+) -> Result<Vec<PathBuf>, WalkError> {
     let mut out = Vec::new();
     let mut seen = Vec::new();
     walk(dir, &mut keep, &mut out, &mut seen)?;
@@ -54,18 +78,23 @@ fn walk(
     keep: &mut impl FnMut(&Path, bool) -> bool,
     out: &mut Vec<PathBuf>,
     seen: &mut Vec<PathBuf>,
-) -> io::Result<()> {
-    let canonical = dir.canonicalize()?;
+) -> Result<(), WalkError> {
+    let failed = |source| WalkError {
+        path: dir.to_owned(),
+        source,
+    };
+    let canonical = dir.canonicalize().map_err(failed)?;
     if seen.contains(&canonical) {
         return Ok(());
     }
     seen.push(canonical);
     let in_testdata = dir.file_name().is_some_and(|n| n == TESTDATA_DIR);
-    let mut entries = std::fs::read_dir(dir)?
-        .map(|entry| entry.map(|e| e.path()))
-        .collect::<io::Result<Vec<_>>>()?;
+    let mut entries = std::fs::read_dir(dir)
+        .and_then(|entries| entries.map(|entry| entry.map(|e| e.path())).collect())
+        .map_err(failed)?;
+    let entries: &mut Vec<PathBuf> = &mut entries;
     entries.sort();
-    for path in entries {
+    for path in entries.drain(..) {
         if path.is_dir() {
             walk(&path, keep, out, seen)?;
         } else if keep(&path, in_testdata) {
@@ -76,14 +105,14 @@ fn walk(
 }
 
 /// Every `customizations.yaml` under `dir`, in path order.
-pub fn customization_files(dir: &Path) -> io::Result<Vec<PathBuf>> {
+pub fn customization_files(dir: &Path) -> Result<Vec<PathBuf>, WalkError> {
     files(dir, |path, in_testdata| {
         !in_testdata && path.file_name().is_some_and(|n| n == CUSTOMIZATIONS_FILE)
     })
 }
 
 /// Every YAML file in a `testdata/` folder under `dir`, in path order.
-pub fn case_files(dir: &Path) -> io::Result<Vec<PathBuf>> {
+pub fn case_files(dir: &Path) -> Result<Vec<PathBuf>, WalkError> {
     files(dir, |path, in_testdata| in_testdata && is_yaml(path))
 }
 

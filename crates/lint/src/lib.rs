@@ -376,22 +376,19 @@ fn chunk_of(lines: &[&str], start: usize) -> String {
 /// directory is searched recursively for `customizations.yaml`/`.yml`
 /// (Karmada's layout). Sorted, without duplicates.
 pub fn customization_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, LintError> {
+    // Karmada's layout, found by its one walker.
     fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), LintError> {
-        let io = |source| LintError::Io {
-            path: dir.to_owned(),
-            source,
-        };
-        for entry in std::fs::read_dir(dir).map_err(io)? {
-            let path = entry.map_err(io)?.path();
-            if path.is_dir() {
-                walk(&path, out)?;
-            } else if matches!(
+        let found = karmada_interpreter_layout::files(dir, |path, _| {
+            matches!(
                 path.file_name().and_then(|n| n.to_str()),
                 Some("customizations.yaml" | "customizations.yml")
-            ) {
-                out.push(path);
-            }
-        }
+            )
+        })
+        .map_err(|e| LintError::Io {
+            path: e.path,
+            source: e.source,
+        })?;
+        out.extend(found);
         Ok(())
     }
     let mut out = Vec::new();
