@@ -50,7 +50,9 @@ fn main() {
 "#;
 
 /// The target directory this test binary was built in (`<target>/debug/deps/tests-*`):
-/// the consumer builds there too, so the dependencies it shares are not built twice.
+/// the consumer builds there too, so the dependencies it shares (same
+/// features) are not built twice. Cargo holds that directory's lock only
+/// while it builds, not while tests run.
 fn target_dir() -> PathBuf {
     let exe = std::env::current_exe().expect("the test binary's path");
     exe.ancestors()
@@ -94,7 +96,7 @@ fn cargo(dir: &Path, args: &[&str]) -> std::process::Output {
         .args(args)
         .arg("--offline")
         .current_dir(dir)
-        .env("CARGO_TARGET_DIR", target_dir().join("consumer"))
+        .env("CARGO_TARGET_DIR", target_dir())
         .env_remove("RUSTFLAGS")
         .output()
         .expect("cargo runs")
