@@ -71,11 +71,9 @@ fn assert_benign_works(layer: &LuaLayer) {
 }
 
 fn lua_message(err: &Error) -> String {
-    match err {
-        other => match karmada_interpreter::lua::script_error(other).map(|f| &f.error) {
-            Some(source) => source.to_string(),
-            None => panic!("expected a Lua error, got {other:?}"),
-        },
+    match karmada_interpreter::lua::script_error(err) {
+        Some(failure) => failure.error.to_string(),
+        None => panic!("expected a Lua error, got {err:?}"),
     }
 }
 
