@@ -23,17 +23,17 @@ pub enum LayerKind {
     Declarative,
     /// Interpreter webhooks (crate `karmada-interpreter-webhook`).
     Webhook,
-    /// Customizations bundled with this crate (`thirdparty/`, Lua; module
+    /// Customizations bundled with karmada-interpreter (`thirdparty/`, Lua;
     /// crate `karmada-interpreter-thirdparty`).
     Thirdparty,
     /// Native Rust built-ins (`builtin/`, crate `karmada-interpreter-native`).
     Native,
     /// Opt-in: Argo CD-format `health.lua` checks from a folder, for
-    /// `InterpretHealth` of kinds no earlier layer serves (module
-    /// [`crate::health::argocd`]).
+    /// `InterpretHealth` of kinds no earlier layer serves
+    /// (`karmada_interpreter::health::argocd`).
     ArgoCd,
     /// Opt-in: kstatus-style generic health rules for every kind no earlier
-    /// layer serves (module [`crate::health::fallback`]).
+    /// layer serves (`karmada_interpreter::health::fallback`).
     Fallback,
 }
 

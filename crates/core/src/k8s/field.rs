@@ -7,7 +7,7 @@
 //!   [`namespace`], [`generation`]): the object passed the typed-acceptance
 //!   check (`normalize::check`), so a wrong type cannot occur and absent or
 //!   `null` simply reads as `None`;
-//! - **lenient readers of an optional node** ([`at`], [`list`], [`text`],
+//! - **lenient readers of an optional node** (`at`, [`list`], [`text`],
 //!   [`map`]) for walking into nested parts (a pod spec, a decoded status)
 //!   one key at a time, on JSON values and decoded maps alike.
 //!
