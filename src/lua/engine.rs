@@ -227,10 +227,14 @@ impl Vm {
         all.push_back(LuaValue::String(name));
         all.extend(args);
         self.sandbox.refusal.take();
-        self.sandbox.deadline.set(timeout);
+        let (limit, by_budget) = super::budget::limit(timeout);
+        self.sandbox.deadline.set(limit);
         let result = self.sandbox.run.call::<MultiValue>(all);
         let expired = self.sandbox.deadline.expired();
         self.sandbox.deadline.clear();
+        if expired && by_budget && result.is_err() {
+            super::budget::exhausted();
+        }
         if let Some((coverage, notes)) = &self.coverage {
             coverage.credit(&script.text, notes);
         }

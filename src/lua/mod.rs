@@ -32,6 +32,7 @@
 //! assert_eq!(out, Outcome::Healthy(true));
 //! ```
 
+pub mod budget;
 mod convert;
 mod coverage;
 mod decode;
