@@ -66,7 +66,10 @@ mod tests {
 
     #[test]
     fn limits_only_inside_and_restores_the_outer_budget() {
-        assert_eq!(limit(Duration::from_secs(1)), (Duration::from_secs(1), false));
+        assert_eq!(
+            limit(Duration::from_secs(1)),
+            (Duration::from_secs(1), false)
+        );
         let ((), outer) = within(Duration::from_millis(200), || {
             let (left, by_budget) = limit(Duration::from_secs(1));
             assert!(by_budget && left <= Duration::from_millis(200));
@@ -78,6 +81,9 @@ mod tests {
             assert!(inner);
         });
         assert!(!outer, "an inner exhaustion is the inner call's");
-        assert_eq!(limit(Duration::from_secs(1)), (Duration::from_secs(1), false));
+        assert_eq!(
+            limit(Duration::from_secs(1)),
+            (Duration::from_secs(1), false)
+        );
     }
 }

@@ -444,19 +444,18 @@ fn decode_checked(
 /// an `Errored(500, ...)` answer), completes and encodes the answer, and
 /// notes what served it in `noted`.
 pub fn answer(handler: &dyn Handler, request: &Request, noted: &mut Served) -> HttpAnswer {
-    let mut response = match catch_unwind(AssertUnwindSafe(|| {
-        handler.handle_noting(request, noted)
-    })) {
-        Ok(r) => r,
-        Err(panic) => {
-            let what = panic
-                .downcast_ref::<&str>()
-                .map(|s| (*s).to_owned())
-                .or_else(|| panic.downcast_ref::<String>().cloned())
-                .unwrap_or_else(|| "unknown panic".to_owned());
-            errored(500, format!("the webhook handler panicked: {what}"))
-        }
-    };
+    let mut response =
+        match catch_unwind(AssertUnwindSafe(|| handler.handle_noting(request, noted))) {
+            Ok(r) => r,
+            Err(panic) => {
+                let what = panic
+                    .downcast_ref::<&str>()
+                    .map(|s| (*s).to_owned())
+                    .or_else(|| panic.downcast_ref::<String>().cloned())
+                    .unwrap_or_else(|| "unknown panic".to_owned());
+                errored(500, format!("the webhook handler panicked: {what}"))
+            }
+        };
     complete(&mut response, &request.uid);
     noted.successful = response.successful;
     noted.code = response.status.as_ref().map_or(0, |s| s.code);
@@ -492,7 +491,14 @@ pub fn encode_response(response: &Response) -> Vec<u8> {
         out.clear();
         let fallback = errored(500, e);
         let mut ser = serde_json::Serializer::with_formatter(&mut out, GoEscapes);
-        if serde::Serialize::serialize(&Envelope { response: &fallback }, &mut ser).is_err() {
+        if serde::Serialize::serialize(
+            &Envelope {
+                response: &fallback,
+            },
+            &mut ser,
+        )
+        .is_err()
+        {
             out.clear();
         }
     }

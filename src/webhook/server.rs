@@ -518,7 +518,11 @@ async fn serve_one(
     };
     let done = Exchange::answer(handler, method, content_type, body, limits).await;
     done.record(&shared.routes[route].0, started, &shared);
-    Ok(respond(done.answer.status, "application/json", done.answer.body))
+    Ok(respond(
+        done.answer.status,
+        "application/json",
+        done.answer.body,
+    ))
 }
 
 /// Probes and pages: `/readyz` (503 once shutting down or while the
@@ -582,14 +586,11 @@ impl Exchange {
             })
             .await;
         }
-        let request = match sdk::decode_http(
-            &method,
-            content_type.as_deref(),
-            as_body(&body, max_body),
-        ) {
-            Ok(request) => request,
-            Err(answer) => return Self::refused(answer),
-        };
+        let request =
+            match sdk::decode_http(&method, content_type.as_deref(), as_body(&body, max_body)) {
+                Ok(request) => request,
+                Err(answer) => return Self::refused(answer),
+            };
         if handler.answers_quickly(&request) {
             let mut served = sdk::Served::default();
             let (answer, exhausted) = crate::lua::budget::within(limits.inline_budget, || {
