@@ -1,7 +1,12 @@
 //! A TLS HTTP server hosting SDK handlers (feature `webhook`): hyper over
 //! tokio-rustls (ring provider), HTTP/2 and HTTP/1.1 chosen by ALPN,
-//! exact-match paths (unknown paths get 404), `/readyz` answering `ok`,
-//! graceful shutdown, and [`Limits`] against hostile clients: a request body
+//! exact-match paths (unknown paths get 404), probes (`/readyz`: `ok`, 503
+//! once shutting down; `/livez`, `/healthz`: `ok`), GET pages such as
+//! metrics ([`Server::page`]), an [`Observer`] of every request and a
+//! `tracing` line per request (target `karmada_interpreter::webhook::request`),
+//! short requests answered on the I/O thread within a budget
+//! ([`Limits::inline_budget`]), graceful shutdown, and [`Limits`] against
+//! hostile clients: a request body
 //! limit (3 MiB, the API server's), TLS handshake, header and body read
 //! timeouts, at most so many open connections (more wait in the listen
 //! backlog) and so many requests handled at once (more wait their turn).
