@@ -7,6 +7,7 @@
 
 #[path = "support/serve_process.rs"]
 mod serve_process;
+mod support;
 
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
@@ -178,17 +179,26 @@ fn assert_timed_out(health: &Value) {
     assert!(message.contains("context deadline exceeded"), "{message}");
 }
 
-/// One I/O thread, so nothing else could answer while it is busy.
-#[test]
-fn a_script_at_its_deadline_does_not_delay_fast_requests_on_its_connection() {
-    let file = customization_file("deadline");
-    let serve = serve_process::start_logged(
-        BIN,
-        "deadline",
-        &["--io-threads", "1", "-f", file.to_str().unwrap()],
-    );
+/// `serve` with one I/O thread (nothing else could answer while it is
+/// busy) and `extra` arguments, after [`fast_requests_beside_a_slow_script`]:
+/// the slowest fast request.
+fn beside_a_slow_script_on_one_io_thread(
+    tag: &str,
+    extra: &[&str],
+) -> (serve_process::ServeProcess, Duration) {
+    let file = customization_file(tag);
+    let file = file.to_str().unwrap();
+    let mut args = vec!["--io-threads", "1", "-f", file];
+    args.extend_from_slice(extra);
+    let serve = serve_process::start_logged(BIN, tag, &args);
     let (slowest, health) = fast_requests_beside_a_slow_script(&serve);
     assert_timed_out(&health);
+    (serve, slowest)
+}
+
+#[test]
+fn a_script_at_its_deadline_does_not_delay_fast_requests_on_its_connection() {
+    let (serve, slowest) = beside_a_slow_script_on_one_io_thread("deadline", &[]);
     assert!(
         slowest < Duration::from_millis(400),
         "a fast request took {slowest:?} while a script ran into its 1 s deadline"
@@ -212,21 +222,8 @@ fn a_script_at_its_deadline_does_not_delay_fast_requests_on_its_connection() {
 /// what the budget prevents; it shows the test above can fail.)
 #[test]
 fn without_a_budget_the_slow_script_holds_up_its_connection() {
-    let file = customization_file("nobudget");
-    let serve = serve_process::start(
-        BIN,
-        "nobudget",
-        &[
-            "--io-threads",
-            "1",
-            "--inline-budget-us",
-            "5000000",
-            "-f",
-            file.to_str().unwrap(),
-        ],
-    );
-    let (slowest, health) = fast_requests_beside_a_slow_script(&serve);
-    assert_timed_out(&health);
+    let (_serve, slowest) =
+        beside_a_slow_script_on_one_io_thread("nobudget", &["--inline-budget-us", "5000000"]);
     assert!(
         slowest >= Duration::from_millis(500),
         "a fast request took only {slowest:?}"
@@ -272,27 +269,14 @@ fn one_log_line_per_request_with_its_facts(#[case] format: &str) {
     runtime().block_on(async move {
         let send = connect(addr, &ca).await;
         let port = addr.port();
-        call(
-            send.clone(),
-            port,
-            "/interpret",
-            Some(envelope("lua-1", "InterpretReplica")),
-        )
-        .await;
-        call(
-            send.clone(),
-            port,
-            "/interpret",
-            Some(serde_json::to_vec(&deployment).unwrap()),
-        )
-        .await;
-        call(
-            send.clone(),
-            port,
-            "/interpret",
-            Some(envelope("bad-1", "Prune")),
-        )
-        .await;
+        let bodies = [
+            envelope("lua-1", "InterpretReplica"),
+            serde_json::to_vec(&deployment).unwrap(),
+            envelope("bad-1", "Prune"),
+        ];
+        for body in bodies {
+            call(send.clone(), port, "/interpret", Some(body)).await;
+        }
     });
     let log = log_with(&serve, "bad-1");
     // (uid, operation, kind, layer, customization, code)
@@ -411,71 +395,29 @@ fn metrics_count_requests_errors_latency_and_timeouts() {
     });
     let replica = "operation=\"InterpretReplica\",kind=\"workload.example.io/v1alpha1/Workload\",layer=\"declarative\",customization=\"workload-ops\"";
     let health = "operation=\"InterpretHealth\",kind=\"workload.example.io/v1alpha1/Workload\",layer=\"declarative\",customization=\"workload-ops\"";
-    assert_eq!(
-        metric(
-            &text,
-            "karmada_interpreter_webhook_requests_total{",
-            replica
-        ),
-        3.0,
-        "{text}"
-    );
-    assert_eq!(
-        metric(&text, "karmada_interpreter_webhook_requests_total{", health),
-        1.0,
-        "{text}"
-    );
-    assert_eq!(
-        metric(
-            &text,
-            "karmada_interpreter_webhook_request_errors_total{",
-            &format!("{health},code=\"500\"")
-        ),
-        1.0,
-        "{text}"
-    );
-    assert_eq!(
-        metric(
-            &text,
-            "karmada_interpreter_webhook_request_errors_total{",
-            replica
-        ),
-        0.0
-    );
-    assert_eq!(
-        metric(&text, "karmada_interpreter_script_timeouts_total{", health),
-        1.0,
-        "{text}"
-    );
-    assert_eq!(
-        metric(
-            &text,
-            "karmada_interpreter_webhook_request_duration_seconds_count{",
-            replica
-        ),
-        3.0
-    );
+    let health_500 = format!("{health},code=\"500\"");
+    // (metric, labels, value): only the slow script left the I/O thread.
+    let expected = [
+        ("webhook_requests_total{", replica, 3.0),
+        ("webhook_requests_total{", health, 1.0),
+        ("webhook_request_errors_total{", health_500.as_str(), 1.0),
+        ("webhook_request_errors_total{", replica, 0.0),
+        ("script_timeouts_total{", health, 1.0),
+        ("webhook_request_duration_seconds_count{", replica, 3.0),
+        ("webhook_requests_in_flight", "", 0.0),
+        ("webhook_requests_on_blocking_pool_total", "", 1.0),
+    ];
+    for (name, labels, value) in expected {
+        let name = format!("karmada_interpreter_{name}");
+        assert_eq!(
+            metric(&text, &name, labels),
+            value,
+            "{name}{labels}:\n{text}"
+        );
+    }
     // The health check ran into the 1 s deadline.
-    assert!(
-        metric(
-            &text,
-            "karmada_interpreter_webhook_request_duration_seconds_sum{",
-            health
-        ) >= 1.0
-    );
-    assert_eq!(
-        metric(&text, "karmada_interpreter_webhook_requests_in_flight", ""),
-        0.0
-    );
-    assert_eq!(
-        metric(
-            &text,
-            "karmada_interpreter_webhook_requests_on_blocking_pool_total",
-            ""
-        ),
-        1.0,
-        "only the slow script left the I/O thread: {text}"
-    );
+    let name = "karmada_interpreter_webhook_request_duration_seconds_sum{";
+    assert!(metric(&text, name, health) >= 1.0, "{text}");
 }
 
 /// The probe paths and ports of `deploy/deployment.yaml`.
@@ -529,16 +471,13 @@ fn mode(path: &Path) -> u32 {
 fn the_private_key_under_cert_dir_is_readable_by_its_owner_only() {
     let dir = std::env::temp_dir().join(format!("ki-operable-certs-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
-    let out = std::process::Command::new(BIN)
-        .args(["serve", "--print-config", "--cert-dir"])
-        .arg(&dir)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let out = support::cli(&[
+        "serve",
+        "--print-config",
+        "--cert-dir",
+        dir.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", support::text(&out.stderr));
     assert_eq!(mode(&dir.join("tls.key")), 0o600);
     assert_eq!(mode(&dir.join("tls.crt")) & 0o600, 0o600);
     let _ = std::fs::remove_dir_all(&dir);
