@@ -362,7 +362,7 @@ pub fn run(args: ServeArgs) -> karmada_interpreter::Result<ExitCode> {
             move || page.render(),
         );
     eprintln!("serving the interpreter chain on https://{local}{path}");
-    runtime.spawn(metrics::flush_every(logs.clone()));
+    metrics::flush_every(logs.clone());
     let served = runtime
         .block_on(async move {
             let listener =

@@ -1,6 +1,6 @@
 //! `serve`'s operability: the request log (`tracing` events written as text
-//! or JSON lines through a buffer flushed every 100 ms) and the Prometheus
-//! metrics behind `/metrics` (`prometheus-client`).
+//! or JSON lines through a buffer a thread of its own flushes every 100 ms)
+//! and the Prometheus metrics behind `/metrics` (`prometheus-client`).
 
 use std::io::Write;
 use std::sync::atomic::AtomicU64;
@@ -41,8 +41,9 @@ pub enum LogLevel {
 #[derive(Clone, Default)]
 pub struct LogBuffer(Arc<Mutex<Vec<u8>>>);
 
-/// Flush when this much is waiting, even before the next tick.
-const FLUSH_BYTES: usize = 64 << 10;
+/// Lines beyond this much waiting (standard error not read) are dropped:
+/// a request never waits for its log line.
+const MAX_WAITING_BYTES: usize = 8 << 20;
 
 impl LogBuffer {
     /// Writes what is waiting to standard error.
@@ -70,15 +71,10 @@ pub struct LogWriter(LogBuffer);
 
 impl Write for LogWriter {
     fn write(&mut self, data: &[u8]) -> std::io::Result<usize> {
-        let full = match (self.0).0.lock() {
-            Ok(mut b) => {
+        if let Ok(mut b) = (self.0).0.lock() {
+            if b.len() + data.len() <= MAX_WAITING_BYTES {
                 b.extend_from_slice(data);
-                b.len() >= FLUSH_BYTES
             }
-            Err(_) => false,
-        };
-        if full {
-            self.0.flush();
         }
         Ok(data.len())
     }
@@ -119,13 +115,15 @@ pub fn init_logging(format: LogFormat, level: LogLevel) -> LogBuffer {
     buffer
 }
 
-/// Flushes `buffer` every 100 ms for as long as the runtime runs.
-pub async fn flush_every(buffer: LogBuffer) {
-    let mut tick = tokio::time::interval(Duration::from_millis(100));
-    loop {
-        tick.tick().await;
-        buffer.flush();
-    }
+/// Flushes `buffer` every 100 ms on a thread of its own (a standard error
+/// nobody reads blocks that thread only, never the I/O threads).
+pub fn flush_every(buffer: LogBuffer) {
+    let _ = std::thread::Builder::new()
+        .name("log-writer".into())
+        .spawn(move || loop {
+            std::thread::sleep(Duration::from_millis(100));
+            buffer.flush();
+        });
 }
 
 #[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
