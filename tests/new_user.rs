@@ -217,6 +217,8 @@ fn readme_commands() -> Vec<String> {
 fn skip_reason(command: &str) -> Option<&'static str> {
     if command.starts_with("cargo ") || command.contains(" cargo ") {
         Some("builds the project (this test runs the binary that build made)")
+    } else if command.starts_with("ANCHOR_DIR=") {
+        Some("needs Karmada's reference binaries (the anchor build)")
     } else if command.starts_with("docker ") {
         Some("needs a container builder")
     } else if command.contains("--webhook-config") {

@@ -30,6 +30,7 @@ mod new_user;
 mod omitempty;
 mod packaging;
 mod sandbox_catalogue;
+mod serve_operable;
 mod thirdparty;
 mod thirdparty_robustness;
 mod ux_errors;

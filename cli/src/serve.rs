@@ -15,6 +15,9 @@ use karmada_interpreter::webhook::tls::TlsIdentity;
 use karmada_interpreter::webhook::{clean_path, configuration_for};
 use karmada_interpreter::{Error, Interpreter};
 
+#[path = "serve_metrics.rs"]
+mod metrics;
+
 #[derive(Debug, clap::Args)]
 pub struct ServeArgs {
     #[command(flatten)]
@@ -83,6 +86,24 @@ pub struct ServeArgs {
     /// timeoutSeconds of the printed configuration (1..30).
     #[arg(long, value_name = "SECONDS", value_parser = clap::value_parser!(i32).range(1..=30))]
     timeout_seconds: Option<i32>,
+    /// Request log: one line per request on standard error (operation,
+    /// kind, layer, customization, status, duration), as text or JSON.
+    #[arg(long, value_enum, default_value_t = metrics::LogFormat::Text, value_name = "FORMAT")]
+    log_format: metrics::LogFormat,
+    /// Least severe log lines written (`info`: one line per request).
+    #[arg(long, value_enum, default_value_t = metrics::LogLevel::Info, value_name = "LEVEL")]
+    log_level: metrics::LogLevel,
+    /// Path of the Prometheus metrics page (GET, on the serving port).
+    #[arg(long, default_value = "/metrics", value_name = "PATH")]
+    metrics_path: String,
+    /// How long a short request may run on an I/O thread, in microseconds,
+    /// before it is handed to the blocking pool (its Lua run is cut off and
+    /// started again there); 0 hands every request over.
+    #[arg(long, default_value_t = 1000, value_name = "MICROSECONDS")]
+    inline_budget_us: u64,
+    /// I/O threads (default: one per CPU the process may run on).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    io_threads: Option<u16>,
     /// Serve the cluster's customizations and webhook configurations too,
     /// following every change live.
     #[command(flatten)]
@@ -135,7 +156,7 @@ impl ServeArgs {
                     source,
                 })?;
                 write_file(&cert, id.cert_pem.as_bytes())?;
-                write_file(&key, id.key_pem.as_bytes())?;
+                write_private(&key, id.key_pem.as_bytes())?;
                 eprintln!("wrote a self-signed certificate to {}", cert.display());
             }
             return Ok((TlsIdentity::from_files(&cert, &key)?, false));
@@ -208,6 +229,22 @@ fn write_file(path: &Path, bytes: &[u8]) -> karmada_interpreter::Result<()> {
     })
 }
 
+/// Writes a new private key file readable by its owner only (0600 on Unix).
+fn write_private(path: &Path, bytes: &[u8]) -> karmada_interpreter::Result<()> {
+    use std::io::Write as _;
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    options
+        .open(path)
+        .and_then(|mut f| f.write_all(bytes))
+        .map_err(|source| Error::Io {
+            path: path.to_owned(),
+            source,
+        })
+}
+
 /// The configuration as pretty JSON (which YAML readers accept too).
 fn render(config: &ResourceInterpreterWebhookConfiguration) -> karmada_interpreter::Result<String> {
     serde_json::to_string_pretty(config)
@@ -260,7 +297,15 @@ pub fn run(args: ServeArgs) -> karmada_interpreter::Result<ExitCode> {
         refuse_broken(&name, &found)?;
         customizations.extend(found);
     }
-    let runtime = crate::cluster::runtime()?;
+    let logs = metrics::init_logging(args.log_format, args.log_level);
+    let runtime = match args.io_threads {
+        None => crate::cluster::runtime()?,
+        Some(n) => tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(usize::from(n))
+            .enable_all()
+            .build()
+            .map_err(|e| cli_error(e.to_string()))?,
+    };
     // Kept alive for as long as we serve: its watchers update the chain.
     let mut cluster_args = args.cluster.clone();
     cluster_args.lua_limits = Some(args.timeout.limits());
@@ -314,13 +359,23 @@ pub fn run(args: ServeArgs) -> karmada_interpreter::Result<ExitCode> {
         max_body_bytes: args.max_request_bytes,
         max_connections: args.max_connections,
         max_concurrent_requests: args.max_concurrent_requests,
+        inline_budget: std::time::Duration::from_micros(args.inline_budget_us),
         ..Limits::default()
     };
+    let observed = std::sync::Arc::new(metrics::Metrics::default());
+    let page = observed.clone();
     let server = Server::new(identity)
         .limits(limits)
-        .route(&path, InterpreterHandler::new(chain));
+        .route(&path, InterpreterHandler::new(chain))
+        .observer(observed)
+        .page(
+            &clean_path(&args.metrics_path),
+            "application/openmetrics-text; version=1.0.0; charset=utf-8",
+            move || page.render(),
+        );
     eprintln!("serving the interpreter chain on https://{local}{path}");
-    runtime
+    metrics::flush_every(logs.clone());
+    let served = runtime
         .block_on(async move {
             let listener =
                 tokio::net::TcpListener::from_std(std_listener).map_err(|e| e.to_string())?;
@@ -329,7 +384,9 @@ pub fn run(args: ServeArgs) -> karmada_interpreter::Result<ExitCode> {
                 .await
                 .map_err(|e| e.to_string())
         })
-        .map_err(cli_error)?;
+        .map_err(cli_error);
+    logs.flush();
+    served?;
     drop(cluster);
     eprintln!("stopped");
     Ok(ExitCode::SUCCESS)

@@ -15,6 +15,7 @@ pub struct ServeProcess {
     pub addr: SocketAddr,
     pub ca: String,
     dir: PathBuf,
+    log: Option<PathBuf>,
 }
 
 impl Drop for ServeProcess {
@@ -27,24 +28,55 @@ impl Drop for ServeProcess {
 
 impl ServeProcess {
     /// How the process ended, or `None` while it runs.
+    #[allow(dead_code)]
     pub fn exited(&mut self) -> Option<std::process::ExitStatus> {
         self.child.try_wait().ok().flatten()
     }
+
+    /// What the process wrote to standard error so far ([`start_logged`]).
+    #[allow(dead_code)]
+    pub fn log(&self) -> String {
+        self.log
+            .as_ref()
+            .and_then(|l| std::fs::read_to_string(l).ok())
+            .unwrap_or_default()
+    }
+
+    /// The directory the process's files are in (removed on drop).
+    #[allow(dead_code)]
+    pub fn dir(&self) -> &std::path::Path {
+        &self.dir
+    }
+}
+
+/// [`start`], with standard error kept for [`ServeProcess::log`].
+#[allow(dead_code)]
+pub fn start_logged(bin: &str, tag: &str, args: &[&str]) -> ServeProcess {
+    spawn(bin, tag, args, true)
 }
 
 /// Starts `bin serve` with `args` and waits (at most 30 s) for the
 /// configuration it writes once listening.
 pub fn start(bin: &str, tag: &str, args: &[&str]) -> ServeProcess {
+    spawn(bin, tag, args, false)
+}
+
+fn spawn(bin: &str, tag: &str, args: &[&str], logged: bool) -> ServeProcess {
     let dir = std::env::temp_dir().join(format!("ki-serve-{tag}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("temp dir");
     let file = dir.join("webhook.json");
+    let log = logged.then(|| dir.join("serve.log"));
+    let stderr = match &log {
+        Some(l) => Stdio::from(std::fs::File::create(l).expect("log file")),
+        None => Stdio::null(),
+    };
     let mut child = Command::new(bin)
         .args(["serve", "--listen", "127.0.0.1:0", "--write-config"])
         .arg(&file)
         .args(args)
         .stdout(Stdio::null())
-        .stderr(Stdio::null())
+        .stderr(stderr)
         .spawn()
         .expect("start serve");
     let deadline = Instant::now() + Duration::from_secs(30);
@@ -75,5 +107,6 @@ pub fn start(bin: &str, tag: &str, args: &[&str]) -> ServeProcess {
         addr: SocketAddr::from(([127, 0, 0, 1], port)),
         ca: String::from_utf8(ca).expect("PEM"),
         dir,
+        log,
     }
 }

@@ -46,13 +46,17 @@ pub enum Error {
 
     /// A layer failed to answer: a customization's script (declarative or
     /// thirdparty layer) or an interpreter webhook. The layer's own typed
-    /// error is the `source` (the declarative crate's `ScriptError`, the
-    /// webhook crate's `WebhookError`); [`Error::source_of`] finds it.
-    #[error("{origin}: {operation}{}: {source}", object.as_ref().map(|o| format!(" on {o}")).unwrap_or_default())]
+    /// error is the `source` (the declarative crate's `ScriptFailure`, the
+    /// webhook crate's `WebhookError`); [`Error::source_of`] finds it, and
+    /// [`Error::deadline_exceeded`] tells a run that ran out of time.
+    #[error("{what} {name:?}: {operation}{}: {source}", object.as_ref().map(|o| format!(" on {o}")).unwrap_or_default())]
     Layer {
-        /// What in the layer failed, as people name it:
-        /// `customization "<name>"`, `webhook "<configuration>/<webhook>"`.
-        origin: String,
+        /// What in the layer failed, as people call it: `customization`,
+        /// `webhook`, `health check`.
+        what: &'static str,
+        /// Its name: the customization's (or bundled kind's), the webhook's
+        /// `<configuration>/<webhook>`.
+        name: String,
         /// The operation.
         operation: InterpreterOperation,
         /// `Kind namespace/name` of the object, where the layer names it.
@@ -142,7 +146,8 @@ impl Error {
     ///
     /// let io = std::io::Error::other("refused");
     /// let error = Error::Layer {
-    ///     origin: "webhook \"a/b\"".into(),
+    ///     what: "webhook",
+    ///     name: "a/b".into(),
     ///     operation: InterpreterOperation::InterpretHealth,
     ///     object: None,
     ///     source: Box::new(io),
@@ -151,16 +156,27 @@ impl Error {
     /// assert_eq!(error.to_string(), "webhook \"a/b\": InterpretHealth: refused");
     /// ```
     pub fn source_of<E: std::error::Error + 'static>(&self) -> Option<&E> {
-        let mut next: Option<&(dyn std::error::Error + 'static)> = std::error::Error::source(self);
-        while let Some(error) = next {
-            if let Some(found) = error.downcast_ref::<E>() {
-                return Some(found);
-            }
-            next = error.source();
-        }
-        None
+        self.sources().find_map(|e| e.downcast_ref::<E>())
+    }
+
+    /// Whether a layer's run failed because it ran out of time (a script's
+    /// deadline, which the layer marks with [`DeadlineExceeded`] among the
+    /// error's sources).
+    pub fn deadline_exceeded(&self) -> bool {
+        self.source_of::<DeadlineExceeded>().is_some()
+    }
+
+    /// This error's chain of sources, nearest first.
+    fn sources(&self) -> impl Iterator<Item = &(dyn std::error::Error + 'static)> {
+        std::iter::successors(std::error::Error::source(self), |e| e.source())
     }
 }
+
+/// The mark of a run that ran out of time, found among an error's sources
+/// ([`Error::deadline_exceeded`]); it reads as Karmada's text for it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("context deadline exceeded")]
+pub struct DeadlineExceeded;
 
 /// `Result` with [`Error`].
 pub type Result<T, E = Error> = std::result::Result<T, E>;

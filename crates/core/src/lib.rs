@@ -13,6 +13,8 @@
 //!   requests, outcomes, answers), the operation model and [`interpreter::Chain`],
 //!   the layers consulted in order.
 //! - [`error`]: [`Error`], the layer-neutral error every layer returns.
+//! - [`budget`]: a per-thread time budget every layer's runs honour (a
+//!   server answers short requests on its I/O thread within one).
 //!
 //! No layer lives here; the layers build on this crate, and the
 //! `karmada-interpreter` crate assembles them into the default chain.
@@ -20,6 +22,7 @@
 #![deny(missing_docs)]
 
 pub mod api;
+pub mod budget;
 pub mod error;
 pub mod interpreter;
 pub mod k8s;

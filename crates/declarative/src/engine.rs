@@ -277,7 +277,8 @@ impl Vm {
         all.push_back(LuaValue::String(name));
         all.extend(args);
         self.sandbox.refusal.take();
-        self.sandbox.deadline.set(timeout);
+        let (limit, by_budget) = super::budget::limit(timeout);
+        self.sandbox.deadline.set(limit);
         let runner = match entry {
             Entry::Function => &self.sandbox.run,
             Entry::TopLevel => &self.sandbox.top,
@@ -285,6 +286,9 @@ impl Vm {
         let result = runner.call::<MultiValue>(all);
         let expired = self.sandbox.deadline.expired();
         self.sandbox.deadline.clear();
+        if expired && by_budget && result.is_err() {
+            super::budget::exhausted();
+        }
         if let Some((coverage, notes)) = &self.coverage {
             coverage.credit(&script.text, notes);
         }

@@ -41,6 +41,8 @@ extern crate karmada_interpreter_lua_src;
 use karmada_interpreter_core::{api, error, interpreter, k8s};
 
 pub mod catalogue;
+/// The per-thread time budget the engine's runs honour (in the floor).
+pub use karmada_interpreter_core::budget;
 mod convert;
 mod coverage;
 mod decode;

@@ -132,8 +132,7 @@ mod tests {
 /// error (`error`, whose text goes on the wire and into `pcall` handlers)
 /// and where in the script it happened (`at`, for people). It displays as
 /// Karmada's text; [`script_error`] finds it behind a chain error.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{error}")]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ScriptFailure {
     /// The customization (or bundled kind) whose script failed.
     pub customization: String,
@@ -145,12 +144,30 @@ pub struct ScriptFailure {
     pub at: ScriptPoint,
 }
 
+impl std::fmt::Display for ScriptFailure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.error.fmt(f)
+    }
+}
+
+impl std::error::Error for ScriptFailure {
+    /// A run that ran out of time is marked so that any layer-neutral code
+    /// tells it ([`crate::error::Error::deadline_exceeded`]).
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self.error {
+            crate::ScriptError::Timeout(_) => Some(&crate::error::DeadlineExceeded),
+            _ => None,
+        }
+    }
+}
+
 impl ScriptFailure {
     /// This failure as a chain error: [`crate::error::Error::Layer`] naming
     /// the customization and the operation, with this failure as its source.
     pub fn into_error(self) -> crate::error::Error {
         crate::error::Error::Layer {
-            origin: format!("customization {:?}", self.customization),
+            what: "customization",
+            name: self.customization.clone(),
             operation: self.operation,
             object: None,
             source: Box::new(self),

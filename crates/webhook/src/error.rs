@@ -43,7 +43,8 @@ impl WebhookError {
         object: &serde_json::Value,
     ) -> crate::Error {
         crate::Error::Layer {
-            origin: format!("webhook {identity:?}"),
+            what: "webhook",
+            name: identity.to_owned(),
             operation,
             object: Some(crate::interpreter::describe(object)),
             source: Box::new(self),

@@ -23,6 +23,7 @@
 //! );
 //! ```
 
+use std::borrow::Cow;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use k8s_openapi::ByteString;
@@ -34,9 +35,9 @@ use serde_json::Value;
 use super::error::SdkError;
 use crate::api::{
     AggregatedStatusItem, InterpreterOperation, PatchType, RequestStatus,
-    ResourceInterpreterContext, ResourceInterpreterResponse,
+    ResourceInterpreterResponse,
 };
-use crate::interpreter::{Chain, InputError, Inputs, ObjectInput, Outcome};
+use crate::interpreter::{Chain, InputError, Inputs, LayerKind, ObjectInput, Outcome};
 
 /// The largest request body the SDK reads by default (3 MiB, the Kubernetes
 /// API server's request limit: a Retain or AggregateStatus context around a
@@ -193,6 +194,40 @@ pub fn decode_raw<T: DeserializeOwned>(raw: Option<&Value>) -> Result<T, SdkErro
 pub trait Handler: Send + Sync {
     /// Answers one request. The SDK then sets `uid` and completes `status`.
     fn handle(&self, request: &Request) -> Response;
+
+    /// Answers one request and notes what served it (layer, customization,
+    /// a script timeout) for the server's logs and metrics. The default
+    /// calls [`Handler::handle`] and notes nothing.
+    fn handle_noting(&self, request: &Request, noted: &mut Served) -> Response {
+        let _ = noted;
+        self.handle(request)
+    }
+
+    /// Whether the hosting server may answer `request` on its I/O thread,
+    /// within a short time budget that cuts Lua runs off (see
+    /// [`crate::lua::budget`]; the request is then answered again on the
+    /// blocking pool). Only for handlers that never block on I/O or locks
+    /// and whose work outside Lua is short: the default is `false`.
+    fn answers_quickly(&self, request: &Request) -> bool {
+        let _ = request;
+        false
+    }
+}
+
+/// What served a request, noted by [`Handler::handle_noting`] and
+/// [`answer`] for logs and metrics.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Served {
+    /// The layer of the chain that answered (or failed).
+    pub layer: Option<LayerKind>,
+    /// What inside the layer: customization name, webhook, native entry.
+    pub name: Option<Cow<'static, str>>,
+    /// Whether a script outlived its deadline.
+    pub script_timeout: bool,
+    /// `status.code` of the answer.
+    pub code: i32,
+    /// `successful` of the answer.
+    pub successful: bool,
 }
 
 impl<F> Handler for F
@@ -323,51 +358,72 @@ pub fn handle_http(
     content_type: Option<&str>,
     body: Body<'_>,
 ) -> HttpAnswer {
+    match decode_http(method, content_type, body) {
+        Ok(request) => answer(handler, &request, &mut Served::default()),
+        Err(refused) => refused,
+    }
+}
+
+/// The first half of [`handle_http`]: the checks and the decoding, giving
+/// the request, or the error answer to write.
+pub fn decode_http(
+    method: &str,
+    content_type: Option<&str>,
+    body: Body<'_>,
+) -> Result<Request, HttpAnswer> {
+    decode_checked(method, content_type, body)
+}
+
+fn decode_checked(
+    method: &str,
+    content_type: Option<&str>,
+    body: Body<'_>,
+) -> Result<Request, HttpAnswer> {
     if method != "POST" {
-        return transport_error(
+        return Err(transport_error(
             405,
             405,
             format!("method {method} is not allowed: interpreter webhooks take POST"),
-        );
+        ));
     }
     let bytes = match body {
         Body::TooLarge(limit) => {
-            return transport_error(
+            return Err(transport_error(
                 200,
                 413,
                 format!("request body is larger than {limit} bytes"),
-            )
+            ))
         }
-        Body::ReadError(e) => return transport_error(200, 400, e),
+        Body::ReadError(e) => return Err(transport_error(200, 400, e)),
         Body::Bytes(b) => b,
     };
     if bytes.iter().all(u8::is_ascii_whitespace) {
-        return transport_error(200, 400, "request body is empty");
+        return Err(transport_error(200, 400, "request body is empty"));
     }
     let ct = content_type.unwrap_or("");
     if ct != "application/json" {
-        return transport_error(
+        return Err(transport_error(
             200,
             400,
             format!("contentType={ct}, expected application/json"),
-        );
+        ));
     }
     let ctx: WireContext = match serde_json::from_slice(bytes) {
         Ok(c) => c,
         Err(e) => {
-            return transport_error(
+            return Err(transport_error(
                 200,
                 400,
                 format!("couldn't get version/kind; json parse error: {e}"),
-            )
+            ))
         }
     };
     let Some(wire) = ctx.request else {
-        return transport_error(
+        return Err(transport_error(
             200,
             400,
             "request is missing: the body must be a ResourceInterpreterContext with a `request` member",
-        );
+        ));
     };
     let gvk = wire.kind.unwrap_or_default();
     let request = Request {
@@ -381,18 +437,28 @@ pub fn handle_http(
         desired_replicas: wire.replicas,
         aggregated_status: wire.aggregated_status.unwrap_or_default(),
     };
-    let mut response = match catch_unwind(AssertUnwindSafe(|| handler.handle(&request))) {
-        Ok(r) => r,
-        Err(panic) => {
-            let what = panic
-                .downcast_ref::<&str>()
-                .map(|s| (*s).to_owned())
-                .or_else(|| panic.downcast_ref::<String>().cloned())
-                .unwrap_or_else(|| "unknown panic".to_owned());
-            errored(500, format!("the webhook handler panicked: {what}"))
-        }
-    };
+    Ok(request)
+}
+
+/// The second half of [`handle_http`]: calls the handler (a panic becomes
+/// an `Errored(500, ...)` answer), completes and encodes the answer, and
+/// notes what served it in `noted`.
+pub fn answer(handler: &dyn Handler, request: &Request, noted: &mut Served) -> HttpAnswer {
+    let mut response =
+        match catch_unwind(AssertUnwindSafe(|| handler.handle_noting(request, noted))) {
+            Ok(r) => r,
+            Err(panic) => {
+                let what = panic
+                    .downcast_ref::<&str>()
+                    .map(|s| (*s).to_owned())
+                    .or_else(|| panic.downcast_ref::<String>().cloned())
+                    .unwrap_or_else(|| "unknown panic".to_owned());
+                errored(500, format!("the webhook handler panicked: {what}"))
+            }
+        };
     complete(&mut response, &request.uid);
+    noted.successful = response.successful;
+    noted.code = response.status.as_ref().map_or(0, |s| s.code);
     HttpAnswer {
         status: 200,
         body: encode_response(&response),
@@ -410,24 +476,61 @@ pub fn complete(response: &mut Response, uid: &str) {
 }
 
 /// The answer body: `{"response":...}` compact, `<`, `>`, `&` escaped
-/// as Go does, then `\n`.
+/// as Go does, then `\n`. Written straight into the body buffer.
 pub fn encode_response(response: &Response) -> Vec<u8> {
-    let ctx = ResourceInterpreterContext::for_response(response.clone());
-    let text = match serde_json::to_string(&ctx) {
-        Ok(t) => t,
-        Err(e) => {
-            let fallback = ResourceInterpreterContext::for_response(errored(500, e));
-            serde_json::to_string(&fallback).unwrap_or_default()
-        }
+    #[derive(serde::Serialize)]
+    struct Envelope<'a> {
+        response: &'a Response,
+    }
+    let mut out = Vec::with_capacity(256);
+    let written = {
+        let mut ser = serde_json::Serializer::with_formatter(&mut out, GoEscapes);
+        serde::Serialize::serialize(&Envelope { response }, &mut ser)
     };
-    // `<`, `>`, `&` can only occur inside JSON strings, so this is safe.
-    let mut out = text
-        .replace('<', "\\u003c")
-        .replace('>', "\\u003e")
-        .replace('&', "\\u0026")
-        .into_bytes();
+    if let Err(e) = written {
+        out.clear();
+        let fallback = errored(500, e);
+        let mut ser = serde_json::Serializer::with_formatter(&mut out, GoEscapes);
+        if serde::Serialize::serialize(
+            &Envelope {
+                response: &fallback,
+            },
+            &mut ser,
+        )
+        .is_err()
+        {
+            out.clear();
+        }
+    }
     out.push(b'\n');
     out
+}
+
+/// serde_json's compact output with `<`, `>` and `&` in strings written as
+/// `\u003c`, `\u003e` and `\u0026` (Go's `encoding/json` HTML escaping).
+struct GoEscapes;
+
+impl serde_json::ser::Formatter for GoEscapes {
+    fn write_string_fragment<W: ?Sized + std::io::Write>(
+        &mut self,
+        writer: &mut W,
+        fragment: &str,
+    ) -> std::io::Result<()> {
+        let bytes = fragment.as_bytes();
+        let mut start = 0;
+        for (i, b) in bytes.iter().enumerate() {
+            let escaped: &[u8] = match b {
+                b'<' => b"\\u003c",
+                b'>' => b"\\u003e",
+                b'&' => b"\\u0026",
+                _ => continue,
+            };
+            writer.write_all(&bytes[start..i])?;
+            writer.write_all(escaped)?;
+            start = i + 1;
+        }
+        writer.write_all(&bytes[start..])
+    }
 }
 
 /// A handler serving a whole [`Chain`] (for example the default
@@ -450,19 +553,82 @@ pub fn encode_response(response: &Response) -> Vec<u8> {
 #[derive(Debug, Clone)]
 pub struct InterpreterHandler {
     chain: Chain,
+    /// Whether the chain has a webhook layer (whose calls block on the network).
+    calls_webhooks: bool,
 }
 
 impl InterpreterHandler {
     /// Serves `chain`.
     pub fn new(chain: impl Into<Chain>) -> Self {
+        let chain: Chain = chain.into();
+        let calls_webhooks = chain
+            .layers()
+            .iter()
+            .any(|l| l.kind() == LayerKind::Webhook);
         Self {
-            chain: chain.into(),
+            chain,
+            calls_webhooks,
         }
+    }
+}
+
+impl InterpreterHandler {
+    /// Notes who failed: the layer serving the kind, and the customization
+    /// a script error names.
+    fn note_failure(
+        &self,
+        request: &Request,
+        op: InterpreterOperation,
+        error: &crate::Error,
+        noted: &mut Served,
+    ) {
+        if let Some(source) = self.chain.served_by(&request.kind, op) {
+            noted.layer = Some(source.layer);
+            noted.name = Some(source.name);
+        }
+        if let crate::Error::Layer {
+            what: "customization",
+            name,
+            ..
+        } = error
+        {
+            noted.name = Some(Cow::Owned(name.clone()));
+            noted.script_timeout = error.deadline_exceeded();
+        }
+    }
+}
+
+/// `status.code` of a failed interpretation: 404 not served, 422 bad
+/// input, 500 otherwise.
+fn error_code(error: &crate::Error) -> i32 {
+    match error {
+        crate::Error::NotServed { .. } => 404,
+        crate::Error::InvalidField { .. }
+        | crate::Error::InvalidInput { .. }
+        | crate::Error::Input(_) => 422,
+        _ => 500,
     }
 }
 
 impl Handler for InterpreterHandler {
     fn handle(&self, request: &Request) -> Response {
+        self.handle_noting(request, &mut Served::default())
+    }
+
+    /// Native built-ins and Lua scripts (cut off by the budget) answer
+    /// quickly; a call to another webhook does not.
+    fn answers_quickly(&self, request: &Request) -> bool {
+        if !self.calls_webhooks {
+            return true;
+        }
+        request.operation().is_ok_and(|op| {
+            self.chain
+                .served_by(&request.kind, op)
+                .is_none_or(|s| s.layer != LayerKind::Webhook)
+        })
+    }
+
+    fn handle_noting(&self, request: &Request, noted: &mut Served) -> Response {
         let op = match request.operation() {
             Ok(op) => op,
             Err(e) => return errored(400, e),
@@ -497,14 +663,15 @@ impl Handler for InterpreterHandler {
             Err(e) => return errored(400, e),
         };
         let answer = match self.chain.interpret(&req) {
-            Ok(a) => a,
-            Err(e @ crate::Error::NotServed { .. }) => return errored(404, e),
-            Err(
-                e @ (crate::Error::InvalidField { .. }
-                | crate::Error::InvalidInput { .. }
-                | crate::Error::Input(_)),
-            ) => return errored(422, e),
-            Err(e) => return errored(500, e),
+            Ok(a) => {
+                noted.layer = Some(a.served_by.layer);
+                noted.name = Some(a.served_by.name.clone());
+                a
+            }
+            Err(e) => {
+                self.note_failure(request, op, &e, noted);
+                return errored(error_code(&e), e);
+            }
         };
         let mut r = succeeded("");
         match answer.value {

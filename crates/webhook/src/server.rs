@@ -1,7 +1,12 @@
 //! A TLS HTTP server hosting SDK handlers (feature `webhook`): hyper over
 //! tokio-rustls (ring provider), HTTP/2 and HTTP/1.1 chosen by ALPN,
-//! exact-match paths (unknown paths get 404), `/readyz` answering `ok`,
-//! graceful shutdown, and [`Limits`] against hostile clients: a request body
+//! exact-match paths (unknown paths get 404), probes (`/readyz`: `ok`, 503
+//! once shutting down; `/livez`, `/healthz`: `ok`), GET pages such as
+//! metrics ([`Server::page`]), an [`Observer`] of every request and a
+//! `tracing` line per request (target `karmada_interpreter::webhook::request`),
+//! short requests answered on the I/O thread within a budget
+//! ([`Limits::inline_budget`]), graceful shutdown, and [`Limits`] against
+//! hostile clients: a request body
 //! limit (3 MiB, the API server's), TLS handshake, header and body read
 //! timeouts, at most so many open connections (more wait in the listen
 //! backlog) and so many requests handled at once (more wait their turn).
@@ -60,6 +65,12 @@ pub struct Limits {
     pub max_concurrent_requests: usize,
     /// On shutdown, how long in-flight requests may take to finish (default 10 s).
     pub drain_timeout: Duration,
+    /// How long a request a handler [answers quickly](sdk::Handler::answers_quickly)
+    /// may run on the I/O thread (default 1 ms; zero: never). Its Lua runs
+    /// are cut off at the budget's end and the request is answered again on
+    /// the blocking pool, so a slow script never holds up the requests that
+    /// share its thread; short requests skip the hand-off to the pool.
+    pub inline_budget: Duration,
 }
 
 impl Default for Limits {
@@ -72,6 +83,7 @@ impl Default for Limits {
             max_connections: 1024,
             max_concurrent_requests: 256,
             drain_timeout: Duration::from_secs(10),
+            inline_budget: Duration::from_millis(1),
         }
     }
 }
@@ -84,6 +96,43 @@ pub struct Server {
     limits: Limits,
     http2: bool,
     accepted: Arc<AtomicU64>,
+    pages: Vec<(String, Page)>,
+    observer: Option<Arc<dyn Observer>>,
+    ready: Option<Arc<dyn Fn() -> bool + Send + Sync>>,
+}
+
+/// A page served on GET: its content type and a function rendering it.
+type Page = (&'static str, Arc<dyn Fn() -> Vec<u8> + Send + Sync>);
+
+/// One answered request, as [`Observer::finished`] sees it (and as the
+/// server logs it).
+#[derive(Debug)]
+pub struct RequestRecord<'a> {
+    /// The request path.
+    pub path: &'a str,
+    /// The request's uid (empty when it could not be decoded).
+    pub uid: &'a str,
+    /// The operation as sent (empty when the request could not be decoded).
+    pub operation: &'a str,
+    /// Group, version and kind of the object (empty when not decoded).
+    pub kind: &'a kube::core::GroupVersionKind,
+    /// What served it, `status.code` and `successful`.
+    pub served: &'a sdk::Served,
+    /// The HTTP status written.
+    pub http_status: u16,
+    /// From the request's arrival to its answer.
+    pub duration: Duration,
+    /// Whether it was answered on the I/O thread (else on the blocking pool).
+    pub on_io_thread: bool,
+}
+
+/// Watches the requests a [`Server`]'s handlers answer (metrics): one
+/// [`Observer::started`] and one [`Observer::finished`] per request.
+pub trait Observer: Send + Sync {
+    /// A request for a handler arrived.
+    fn started(&self) {}
+    /// It was answered.
+    fn finished(&self, record: &RequestRecord<'_>);
 }
 
 impl std::fmt::Debug for Server {
@@ -109,7 +158,36 @@ impl Server {
             limits: Limits::default(),
             http2: true,
             accepted: Arc::new(AtomicU64::new(0)),
+            pages: Vec::new(),
+            observer: None,
+            ready: None,
         }
+    }
+
+    /// Serves the output of `render` on GET at exactly `path` (for
+    /// example Prometheus metrics at `/metrics`).
+    pub fn page(
+        mut self,
+        path: &str,
+        content_type: &'static str,
+        render: impl Fn() -> Vec<u8> + Send + Sync + 'static,
+    ) -> Self {
+        self.pages
+            .push((path.to_owned(), (content_type, Arc::new(render))));
+        self
+    }
+
+    /// Tells `observer` about every request a handler answers.
+    pub fn observer(mut self, observer: Arc<dyn Observer>) -> Self {
+        self.observer = Some(observer);
+        self
+    }
+
+    /// An extra readiness condition for `/readyz` (which also fails once
+    /// the server shuts down).
+    pub fn readiness(mut self, ready: impl Fn() -> bool + Send + Sync + 'static) -> Self {
+        self.ready = Some(Arc::new(ready));
+        self
     }
 
     /// Serves `handler` at exactly `path`.
@@ -166,6 +244,10 @@ impl Server {
             routes: self.routes,
             requests: Semaphore::new(limits.max_concurrent_requests.max(1)),
             limits: limits.clone(),
+            pages: self.pages,
+            observer: self.observer,
+            ready: self.ready,
+            stopping: std::sync::atomic::AtomicBool::new(false),
         });
         let builder = Arc::new(connection_builder(&limits, self.http2));
         let connections = Arc::new(Semaphore::new(limits.max_connections.max(1)));
@@ -203,6 +285,7 @@ impl Server {
                 let _ = watcher.watch(conn).await;
             });
         }
+        shared.stopping.store(true, Ordering::Relaxed);
         drop(listener);
         let _ = tokio::time::timeout(limits.drain_timeout, graceful.shutdown()).await;
         Ok(())
@@ -285,6 +368,11 @@ struct Shared {
     routes: Vec<(String, Arc<dyn Handler>)>,
     requests: Semaphore,
     limits: Arc<Limits>,
+    pages: Vec<(String, Page)>,
+    observer: Option<Arc<dyn Observer>>,
+    ready: Option<Arc<dyn Fn() -> bool + Send + Sync>>,
+    /// Set once shutdown begins: `/readyz` then fails.
+    stopping: std::sync::atomic::AtomicBool,
 }
 
 /// A server started with [`Server::start`].
@@ -383,21 +471,21 @@ async fn serve_one(
     shared: Arc<Shared>,
 ) -> Result<Answer, Infallible> {
     let path = req.uri().path();
-    if path == "/readyz" || path == "/readyz/" || path == "/healthz" {
-        return Ok(respond(200, "text/plain; charset=utf-8", b"ok".to_vec()));
+    if let Some(answer) = probe_or_page(path, &shared) {
+        return Ok(answer);
     }
-    let Some(handler) = shared
-        .routes
-        .iter()
-        .find(|(p, _)| p == path)
-        .map(|(_, h)| h.clone())
-    else {
+    let Some(route) = shared.routes.iter().position(|(p, _)| p == path) else {
         return Ok(respond(
             404,
             "text/plain; charset=utf-8",
             b"404 page not found\n".to_vec(),
         ));
     };
+    let handler = shared.routes[route].1.clone();
+    let started = std::time::Instant::now();
+    if let Some(observer) = &shared.observer {
+        observer.started();
+    }
     let limits = &shared.limits;
     let max_body = limits.max_body_bytes;
     let method = req.method().as_str().to_owned();
@@ -433,18 +521,200 @@ async fn serve_one(
             b"shutting down\n".to_vec(),
         ));
     };
-    let answer = tokio::task::spawn_blocking(move || {
-        let body = match &body {
-            Ok(b) => Body::Bytes(b),
-            Err(None) => Body::TooLarge(max_body),
-            Err(Some(e)) => Body::ReadError(e),
+    let done = Exchange::answer(handler, method, content_type, body, limits).await;
+    done.record(&shared.routes[route].0, started, &shared);
+    Ok(respond(
+        done.answer.status,
+        "application/json",
+        done.answer.body,
+    ))
+}
+
+/// Probes and pages: `/readyz` (503 once shutting down or while the
+/// readiness condition fails), `/livez` and `/healthz` (the server answers),
+/// and the pages added with [`Server::page`] (GET).
+fn probe_or_page(path: &str, shared: &Shared) -> Option<Answer> {
+    const TEXT: &str = "text/plain; charset=utf-8";
+    match path {
+        "/readyz" | "/readyz/" => {
+            let ready = !shared.stopping.load(Ordering::Relaxed)
+                && shared.ready.as_ref().is_none_or(|r| r());
+            Some(if ready {
+                respond(200, TEXT, b"ok".to_vec())
+            } else {
+                respond(503, TEXT, b"not ready\n".to_vec())
+            })
+        }
+        "/livez" | "/livez/" | "/healthz" | "/healthz/" => Some(respond(200, TEXT, b"ok".to_vec())),
+        _ => shared
+            .pages
+            .iter()
+            .find(|(p, _)| p == path)
+            .map(|(_, (content_type, render))| respond(200, content_type, render())),
+    }
+}
+
+/// Bodies up to this size are decoded on the I/O thread; larger ones (their
+/// decoding alone takes a while) go to the blocking pool whole.
+const INLINE_BODY_BYTES: usize = 64 << 10;
+
+/// One request's way through the handler, and what to log about it.
+struct Exchange {
+    answer: sdk::HttpAnswer,
+    request: Option<sdk::Request>,
+    served: sdk::Served,
+    on_io_thread: bool,
+}
+
+type ReadBody = Result<Bytes, Option<String>>;
+
+impl Exchange {
+    /// Answers on the I/O thread when the body is small and the handler
+    /// answers quickly, within [`Limits::inline_budget`]; otherwise (or
+    /// when the budget ran out) on the blocking pool.
+    async fn answer(
+        handler: Arc<dyn Handler>,
+        method: String,
+        content_type: Option<String>,
+        body: ReadBody,
+        limits: &Limits,
+    ) -> Self {
+        let max_body = limits.max_body_bytes;
+        let small = matches!(&body, Ok(b) if b.len() <= INLINE_BODY_BYTES);
+        if !small || limits.inline_budget.is_zero() {
+            return Self::on_pool(move || {
+                let read = as_body(&body, max_body);
+                match sdk::decode_http(&method, content_type.as_deref(), read) {
+                    Ok(request) => Self::run(handler.as_ref(), request),
+                    Err(answer) => Self::refused(answer),
+                }
+            })
+            .await;
+        }
+        let request =
+            match sdk::decode_http(&method, content_type.as_deref(), as_body(&body, max_body)) {
+                Ok(request) => request,
+                Err(answer) => return Self::refused(answer),
+            };
+        if handler.answers_quickly(&request) {
+            let mut served = sdk::Served::default();
+            let (answer, exhausted) =
+                karmada_interpreter_core::budget::within(limits.inline_budget, || {
+                    sdk::answer(handler.as_ref(), &request, &mut served)
+                });
+            if !exhausted {
+                return Self {
+                    answer,
+                    request: Some(request),
+                    served,
+                    on_io_thread: true,
+                };
+            }
+        }
+        Self::on_pool(move || Self::run(handler.as_ref(), request)).await
+    }
+
+    fn run(handler: &dyn Handler, request: sdk::Request) -> Self {
+        let mut served = sdk::Served::default();
+        let answer = sdk::answer(handler, &request, &mut served);
+        Self {
+            answer,
+            request: Some(request),
+            served,
+            on_io_thread: false,
+        }
+    }
+
+    fn refused(answer: sdk::HttpAnswer) -> Self {
+        Self {
+            answer,
+            request: None,
+            served: sdk::Served::default(),
+            on_io_thread: true,
+        }
+    }
+
+    async fn on_pool(work: impl FnOnce() -> Self + Send + 'static) -> Self {
+        tokio::task::spawn_blocking(work)
+            .await
+            .unwrap_or_else(|e| Self {
+                answer: sdk::HttpAnswer {
+                    status: 200,
+                    body: sdk::encode_response(&sdk::errored(
+                        500,
+                        format!("the handler failed: {e}"),
+                    )),
+                },
+                request: None,
+                served: sdk::Served::default(),
+                on_io_thread: false,
+            })
+    }
+
+    /// The request log line (`tracing`, target `karmada_interpreter::webhook::request`)
+    /// and the observer's record.
+    fn record(&self, path: &str, started: std::time::Instant, shared: &Shared) {
+        let duration = started.elapsed();
+        let empty_kind;
+        let (uid, operation, kind) = match &self.request {
+            Some(r) => (r.uid.as_str(), r.operation_name.as_str(), &r.kind),
+            None => {
+                empty_kind = kube::core::GroupVersionKind::gvk("", "", "");
+                ("", "", &empty_kind)
+            }
         };
-        sdk::handle_http(handler.as_ref(), &method, content_type.as_deref(), body)
-    })
-    .await
-    .unwrap_or_else(|e| sdk::HttpAnswer {
-        status: 200,
-        body: sdk::encode_response(&sdk::errored(500, format!("the handler failed: {e}"))),
-    });
-    Ok(respond(answer.status, "application/json", answer.body))
+        let served = &self.served;
+        tracing::info!(
+            target: "karmada_interpreter::webhook::request",
+            path,
+            uid,
+            operation,
+            kind = %KindLabel(kind),
+            layer = served.layer.map_or("", |l| l.as_str()),
+            customization = served.name.as_deref().unwrap_or(""),
+            status = self.answer.status,
+            code = served.code,
+            successful = served.successful,
+            script_timeout = served.script_timeout,
+            duration_ms = duration.as_secs_f64() * 1e3,
+            thread = if self.on_io_thread { "io" } else { "pool" },
+            "request"
+        );
+        if let Some(observer) = &shared.observer {
+            observer.finished(&RequestRecord {
+                path,
+                uid,
+                operation,
+                kind,
+                served,
+                http_status: self.answer.status,
+                duration,
+                on_io_thread: self.on_io_thread,
+            });
+        }
+    }
+}
+
+/// `group/version/Kind` (`version/Kind` for the core group, empty when unknown).
+pub struct KindLabel<'a>(pub &'a kube::core::GroupVersionKind);
+
+impl std::fmt::Display for KindLabel<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let k = self.0;
+        if k.kind.is_empty() && k.version.is_empty() {
+            return Ok(());
+        }
+        if !k.group.is_empty() {
+            write!(f, "{}/", k.group)?;
+        }
+        write!(f, "{}/{}", k.version, k.kind)
+    }
+}
+
+fn as_body(body: &ReadBody, max_body: usize) -> Body<'_> {
+    match body {
+        Ok(b) => Body::Bytes(b),
+        Err(None) => Body::TooLarge(max_body),
+        Err(Some(e)) => Body::ReadError(e),
+    }
 }

@@ -1,0 +1,483 @@
+//! `karmada-interpreter serve` as operators run it, through the binary: a
+//! script that runs into its deadline does not hold up fast requests on the
+//! same connection (short requests are answered on the I/O thread within a
+//! budget), one log line per request (text and JSON), Prometheus metrics
+//! (requests, errors, latency, script timeouts, in-flight), the probes the
+//! manifests in `deploy/` use, and a private key only its owner can read.
+
+use crate::support;
+use crate::support::serve_process;
+
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use http_body_util::{BodyExt, Full};
+use hyper::body::Bytes;
+use hyper::client::conn::http2::SendRequest;
+use hyper_util::rt::TokioIo;
+use karmada_interpreter::webhook::tls;
+use rstest::rstest;
+use serde_json::{json, Value};
+
+const BIN: &str = crate::support::BIN;
+
+fn root() -> PathBuf {
+    PathBuf::from(crate::support::ROOT)
+}
+
+/// A Workload whose replicas are read at once and whose health check never
+/// ends (it runs into the 1 s deadline).
+const CUSTOMIZATION: &str = r#"apiVersion: config.karmada.io/v1alpha1
+kind: ResourceInterpreterCustomization
+metadata:
+  name: workload-ops
+spec:
+  target:
+    apiVersion: workload.example.io/v1alpha1
+    kind: Workload
+  customizations:
+    replicaResource:
+      luaScript: |
+        function GetReplicas(obj)
+          return obj.spec.replicas, nil
+        end
+    healthInterpretation:
+      luaScript: |
+        function InterpretHealth(obj)
+          local n = 0
+          while true do n = n + 1 end
+          return true
+        end
+"#;
+
+fn customization_file(tag: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("ki-operable-{tag}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("workload.yaml");
+    std::fs::write(&file, CUSTOMIZATION).unwrap();
+    file
+}
+
+fn envelope(uid: &str, operation: &str) -> Vec<u8> {
+    serde_json::to_vec(&json!({
+        "apiVersion": "config.karmada.io/v1alpha1",
+        "kind": "ResourceInterpreterContext",
+        "request": {
+            "uid": uid,
+            "kind": {"group": "workload.example.io", "version": "v1alpha1", "kind": "Workload"},
+            "name": "w", "namespace": "shop",
+            "operation": operation,
+            "object": {
+                "apiVersion": "workload.example.io/v1alpha1", "kind": "Workload",
+                "metadata": {"name": "w", "namespace": "shop"},
+                "spec": {"replicas": 4}
+            }
+        }
+    }))
+    .unwrap()
+}
+
+fn runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap()
+}
+
+/// One HTTP/2 connection to `addr`, trusting `ca`.
+async fn connect(addr: SocketAddr, ca: &str) -> SendRequest<Full<Bytes>> {
+    let config = tls::client_config(ca.as_bytes()).unwrap();
+    let tcp = tokio::net::TcpStream::connect(addr).await.unwrap();
+    let name = rustls_pki_types::ServerName::try_from("127.0.0.1").unwrap();
+    let stream = tokio_rustls::TlsConnector::from(Arc::new(config))
+        .connect(name, tcp)
+        .await
+        .unwrap();
+    let (send, conn) = hyper::client::conn::http2::handshake(
+        hyper_util::rt::TokioExecutor::new(),
+        TokioIo::new(stream),
+    )
+    .await
+    .unwrap();
+    tokio::spawn(conn);
+    send
+}
+
+/// Sends one request on `send`: a POST of `body` (JSON), or a GET without.
+async fn call(
+    mut send: SendRequest<Full<Bytes>>,
+    port: u16,
+    path: &str,
+    body: Option<Vec<u8>>,
+) -> (u16, String) {
+    let builder = hyper::Request::builder().uri(format!("https://127.0.0.1:{port}{path}"));
+    let req = match body {
+        Some(b) => builder
+            .method("POST")
+            .header("content-type", "application/json")
+            .body(Full::new(Bytes::from(b))),
+        None => builder.method("GET").body(Full::new(Bytes::new())),
+    }
+    .unwrap();
+    let res = send.send_request(req).await.unwrap();
+    let status = res.status().as_u16();
+    let body = res.into_body().collect().await.unwrap().to_bytes();
+    (status, String::from_utf8_lossy(&body).into_owned())
+}
+
+/// While an InterpretHealth runs into its deadline, InterpretReplica
+/// requests on the same HTTP/2 connection are answered one after the other;
+/// returns the slowest of them, and the health answer.
+fn fast_requests_beside_a_slow_script(serve: &serve_process::ServeProcess) -> (Duration, Value) {
+    let (addr, ca) = (serve.addr, serve.ca.clone());
+    runtime().block_on(async move {
+        let send = connect(addr, &ca).await;
+        // Warm up: the first call compiles the script in a fresh state.
+        let (status, _) = call(
+            send.clone(),
+            addr.port(),
+            "/interpret",
+            Some(envelope("warm", "InterpretReplica")),
+        )
+        .await;
+        assert_eq!(status, 200);
+        let slow = tokio::spawn(call(
+            send.clone(),
+            addr.port(),
+            "/interpret",
+            Some(envelope("slow", "InterpretHealth")),
+        ));
+        tokio::time::sleep(Duration::from_millis(150)).await;
+        let mut slowest = Duration::ZERO;
+        for i in 0..5 {
+            let t = Instant::now();
+            let (status, body) = call(
+                send.clone(),
+                addr.port(),
+                "/interpret",
+                Some(envelope(&format!("fast-{i}"), "InterpretReplica")),
+            )
+            .await;
+            slowest = slowest.max(t.elapsed());
+            assert_eq!(status, 200);
+            let v: Value = serde_json::from_str(&body).unwrap();
+            assert_eq!(v["response"]["replicas"], 4, "{v}");
+        }
+        let (_, slow_body) = slow.await.unwrap();
+        (slowest, serde_json::from_str(&slow_body).unwrap())
+    })
+}
+
+fn assert_timed_out(health: &Value) {
+    assert_eq!(health["response"]["uid"], "slow");
+    assert_eq!(health["response"]["successful"], false, "{health}");
+    let message = health["response"]["status"]["message"].as_str().unwrap();
+    assert!(message.contains("context deadline exceeded"), "{message}");
+}
+
+/// `serve` with one I/O thread (nothing else could answer while it is
+/// busy) and `extra` arguments, after [`fast_requests_beside_a_slow_script`]:
+/// the slowest fast request.
+fn beside_a_slow_script_on_one_io_thread(
+    tag: &str,
+    extra: &[&str],
+) -> (serve_process::ServeProcess, Duration) {
+    let file = customization_file(tag);
+    let file = file.to_str().unwrap();
+    let mut args = vec!["--io-threads", "1", "-f", file];
+    args.extend_from_slice(extra);
+    let serve = serve_process::start_logged(BIN, tag, &args);
+    let (slowest, health) = fast_requests_beside_a_slow_script(&serve);
+    assert_timed_out(&health);
+    (serve, slowest)
+}
+
+#[test]
+fn a_script_at_its_deadline_does_not_delay_fast_requests_on_its_connection() {
+    let (serve, slowest) = beside_a_slow_script_on_one_io_thread("deadline", &[]);
+    assert!(
+        slowest < Duration::from_millis(400),
+        "a fast request took {slowest:?} while a script ran into its 1 s deadline"
+    );
+    // The slow request went to the blocking pool once its budget ran out.
+    let log = log_with(&serve, "uid=\"slow\"");
+    let line = log
+        .lines()
+        .find(|l| l.contains("uid=\"slow\""))
+        .unwrap_or_else(|| panic!("no log line for the slow request:\n{log}"));
+    assert!(
+        line.contains("thread=\"pool\"") && line.contains("script_timeout=true"),
+        "{line}"
+    );
+    let fast = log.lines().find(|l| l.contains("uid=\"fast-0\"")).unwrap();
+    assert!(fast.contains("thread=\"io\""), "{fast}");
+}
+
+/// The control: with a budget longer than the deadline the same script
+/// holds the only I/O thread, and the fast requests wait for it. (This is
+/// what the budget prevents; it shows the test above can fail.)
+#[test]
+fn without_a_budget_the_slow_script_holds_up_its_connection() {
+    let (_serve, slowest) =
+        beside_a_slow_script_on_one_io_thread("nobudget", &["--inline-budget-us", "5000000"]);
+    assert!(
+        slowest >= Duration::from_millis(500),
+        "a fast request took only {slowest:?}"
+    );
+}
+
+/// The log of `serve` once it holds `text` (lines are flushed every 100 ms;
+/// at most 5 s).
+fn log_with(serve: &serve_process::ServeProcess, text: &str) -> String {
+    let deadline = Instant::now() + Duration::from_secs(5);
+    loop {
+        let log = serve.log();
+        if log.contains(text) || Instant::now() > deadline {
+            return log;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// Lines of `log` written for the request with `uid`.
+fn lines_for<'a>(log: &'a str, uid: &str) -> Vec<&'a str> {
+    log.lines().filter(|l| l.contains(uid)).collect()
+}
+
+#[rstest]
+#[case::text("text")]
+#[case::json("json")]
+fn one_log_line_per_request_with_its_facts(#[case] format: &str) {
+    let file = customization_file(&format!("log-{format}"));
+    let serve = serve_process::start_logged(
+        BIN,
+        &format!("log-{format}"),
+        &["--log-format", format, "-f", file.to_str().unwrap()],
+    );
+    let (addr, ca) = (serve.addr, serve.ca.clone());
+    let deployment = json!({
+        "apiVersion": "config.karmada.io/v1alpha1", "kind": "ResourceInterpreterContext",
+        "request": {"uid": "native-1", "operation": "InterpretReplica",
+            "kind": {"group": "apps", "version": "v1", "kind": "Deployment"},
+            "object": {"apiVersion": "apps/v1", "kind": "Deployment",
+                       "metadata": {"name": "web"}, "spec": {"replicas": 2}}}
+    });
+    runtime().block_on(async move {
+        let send = connect(addr, &ca).await;
+        let port = addr.port();
+        let bodies = [
+            envelope("lua-1", "InterpretReplica"),
+            serde_json::to_vec(&deployment).unwrap(),
+            envelope("bad-1", "Prune"),
+        ];
+        for body in bodies {
+            call(send.clone(), port, "/interpret", Some(body)).await;
+        }
+    });
+    let log = log_with(&serve, "bad-1");
+    // (uid, operation, kind, layer, customization, code)
+    let expected = [
+        (
+            "lua-1",
+            "InterpretReplica",
+            "workload.example.io/v1alpha1/Workload",
+            "declarative",
+            "workload-ops",
+            200,
+        ),
+        (
+            "native-1",
+            "InterpretReplica",
+            "apps/v1/Deployment",
+            "native",
+            "apps/v1/Deployment",
+            200,
+        ),
+        (
+            "bad-1",
+            "Prune",
+            "workload.example.io/v1alpha1/Workload",
+            "",
+            "",
+            400,
+        ),
+    ];
+    for (uid, operation, kind, layer, customization, code) in expected {
+        let lines = lines_for(&log, uid);
+        assert_eq!(lines.len(), 1, "one line for {uid}:\n{log}");
+        let line = lines[0];
+        if format == "json" {
+            let v: Value = serde_json::from_str(line).unwrap();
+            let f = &v["fields"];
+            assert_eq!(v["level"], "INFO", "{line}");
+            assert_eq!(
+                (
+                    &f["operation"],
+                    &f["kind"],
+                    &f["layer"],
+                    &f["status"],
+                    &f["code"]
+                ),
+                (
+                    &json!(operation),
+                    &json!(kind),
+                    &json!(layer),
+                    &json!(200),
+                    &json!(code)
+                ),
+                "{line}"
+            );
+            if layer == "declarative" {
+                assert_eq!(f["customization"], customization, "{line}");
+            }
+            assert!(f["duration_ms"].as_f64().unwrap() > 0.0, "{line}");
+        } else {
+            for part in [
+                format!("operation=\"{operation}\""),
+                format!("kind={kind}"),
+                format!("layer=\"{layer}\""),
+                format!("status=200 code={code}"),
+                "duration_ms=".to_owned(),
+            ] {
+                assert!(line.contains(&part), "{part} in {line}");
+            }
+            if layer == "declarative" {
+                assert!(
+                    line.contains(&format!("customization=\"{customization}\"")),
+                    "{line}"
+                );
+            }
+        }
+    }
+}
+
+/// `name{labels} value` lines of a Prometheus exposition, by name prefix
+/// and a label fragment.
+fn metric(text: &str, name: &str, label: &str) -> f64 {
+    text.lines()
+        .filter(|l| l.starts_with(name) && l.contains(label))
+        .filter_map(|l| l.rsplit(' ').next()?.parse::<f64>().ok())
+        .sum()
+}
+
+#[test]
+fn metrics_count_requests_errors_latency_and_timeouts() {
+    let file = customization_file("metrics");
+    let serve = serve_process::start(BIN, "metrics", &["-f", file.to_str().unwrap()]);
+    let (addr, ca) = (serve.addr, serve.ca.clone());
+    let text = runtime().block_on(async move {
+        let send = connect(addr, &ca).await;
+        let port = addr.port();
+        for i in 0..3 {
+            let (s, _) = call(
+                send.clone(),
+                port,
+                "/interpret",
+                Some(envelope(&format!("r-{i}"), "InterpretReplica")),
+            )
+            .await;
+            assert_eq!(s, 200);
+        }
+        call(
+            send.clone(),
+            port,
+            "/interpret",
+            Some(envelope("slow", "InterpretHealth")),
+        )
+        .await;
+        let (status, text) = call(send.clone(), port, "/metrics", None).await;
+        assert_eq!(status, 200);
+        text
+    });
+    let replica = "operation=\"InterpretReplica\",kind=\"workload.example.io/v1alpha1/Workload\",layer=\"declarative\",customization=\"workload-ops\"";
+    let health = "operation=\"InterpretHealth\",kind=\"workload.example.io/v1alpha1/Workload\",layer=\"declarative\",customization=\"workload-ops\"";
+    let health_500 = format!("{health},code=\"500\"");
+    // (metric, labels, value): only the slow script left the I/O thread.
+    let expected = [
+        ("webhook_requests_total{", replica, 3.0),
+        ("webhook_requests_total{", health, 1.0),
+        ("webhook_request_errors_total{", health_500.as_str(), 1.0),
+        ("webhook_request_errors_total{", replica, 0.0),
+        ("script_timeouts_total{", health, 1.0),
+        ("webhook_request_duration_seconds_count{", replica, 3.0),
+        ("webhook_requests_in_flight", "", 0.0),
+        ("webhook_requests_on_blocking_pool_total", "", 1.0),
+    ];
+    for (name, labels, value) in expected {
+        let name = format!("karmada_interpreter_{name}");
+        assert_eq!(
+            metric(&text, &name, labels),
+            value,
+            "{name}{labels}:\n{text}"
+        );
+    }
+    // The health check ran into the 1 s deadline.
+    let name = "karmada_interpreter_webhook_request_duration_seconds_sum{";
+    assert!(metric(&text, name, health) >= 1.0, "{text}");
+}
+
+/// The probe paths and ports of `deploy/deployment.yaml`.
+fn deploy_probes() -> Vec<(String, String)> {
+    let text = std::fs::read_to_string(root().join("deploy/deployment.yaml")).unwrap();
+    let deployment = text.split("\n---\n").next().unwrap();
+    let doc: Value = serde_saphyr::from_str(deployment).unwrap();
+    let container = &doc["spec"]["template"]["spec"]["containers"][0];
+    ["readinessProbe", "livenessProbe"]
+        .iter()
+        .map(|p| {
+            let get = &container[*p]["httpGet"];
+            assert_eq!(get["scheme"], "HTTPS", "{p}");
+            (p.to_string(), get["path"].as_str().unwrap().to_owned())
+        })
+        .collect()
+}
+
+#[test]
+fn the_deploy_probes_and_the_metrics_page_answer() {
+    let probes = deploy_probes();
+    assert_eq!(
+        probes.iter().map(|(_, p)| p.as_str()).collect::<Vec<_>>(),
+        ["/readyz", "/livez"]
+    );
+    let serve = serve_process::start(BIN, "probes", &[]);
+    let (addr, ca) = (serve.addr, serve.ca.clone());
+    runtime().block_on(async move {
+        let send = connect(addr, &ca).await;
+        for (probe, path) in probes {
+            let (status, body) = call(send.clone(), addr.port(), &path, None).await;
+            assert_eq!((status, body.as_str()), (200, "ok"), "{probe} {path}");
+        }
+        let (status, _) = call(send.clone(), addr.port(), "/nothing", None).await;
+        assert_eq!(status, 404);
+        let (status, text) = call(send.clone(), addr.port(), "/metrics", None).await;
+        assert_eq!(status, 200);
+        assert!(text.ends_with("# EOF\n"), "{text}");
+        assert!(text.contains("# TYPE karmada_interpreter_webhook_requests_in_flight gauge"));
+    });
+}
+
+#[cfg(unix)]
+fn mode(path: &Path) -> u32 {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::metadata(path).unwrap().permissions().mode() & 0o777
+}
+
+#[cfg(unix)]
+#[test]
+fn the_private_key_under_cert_dir_is_readable_by_its_owner_only() {
+    let dir = std::env::temp_dir().join(format!("ki-operable-certs-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let out = support::cli(&[
+        "serve",
+        "--print-config",
+        "--cert-dir",
+        dir.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", support::text(&out.stderr));
+    assert_eq!(mode(&dir.join("tls.key")), 0o600);
+    assert_eq!(mode(&dir.join("tls.crt")) & 0o600, 0o600);
+    let _ = std::fs::remove_dir_all(&dir);
+}
