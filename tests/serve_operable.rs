@@ -481,3 +481,55 @@ fn the_private_key_under_cert_dir_is_readable_by_its_owner_only() {
     assert_eq!(mode(&dir.join("tls.crt")) & 0o600, 0o600);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A script failure is logged at its place in the `-f` file (the answer on
+/// the wire keeps Karmada's text).
+#[test]
+fn a_script_failure_is_logged_at_its_place_in_the_file() {
+    let dir = crate::support::scratch("operable-located");
+    let file = dir.join("broken.yaml");
+    std::fs::write(
+        &file,
+        CUSTOMIZATION.replace(
+            "          return obj.spec.replicas, nil",
+            "          return obj.spec.missing.replicas, nil",
+        ),
+    )
+    .unwrap();
+    let serve = serve_process::start_logged(
+        BIN,
+        "located",
+        &["--log-format", "json", "-f", file.to_str().unwrap()],
+    );
+    let (addr, ca) = (serve.addr, serve.ca.clone());
+    let (_, body) = runtime().block_on(async move {
+        let send = connect(addr, &ca).await;
+        call(
+            send,
+            addr.port(),
+            "/interpret",
+            Some(envelope("broken-1", "InterpretReplica")),
+        )
+        .await
+    });
+    let answer: Value = serde_json::from_str(&body).unwrap();
+    let message = answer["response"]["status"]["message"]
+        .as_str()
+        .unwrap_or("");
+    assert!(
+        message
+            .contains("<string>:2: attempt to index a non-table object(nil) with key 'replicas'"),
+        "the wire keeps Karmada's text: {answer}"
+    );
+    let log = log_with(&serve, "broken-1");
+    let lines = lines_for(&log, "broken-1");
+    assert_eq!(lines.len(), 1, "{log}");
+    let v: Value = serde_json::from_str(lines[0]).unwrap();
+    let error = v["fields"]["error"].as_str().unwrap_or("");
+    // The script's line 2 is line 13 of the file, its code at column 11.
+    assert!(
+        error.starts_with(&format!("{}:13:11: ", file.display())),
+        "{error}"
+    );
+    assert!(error.contains("attempt to index"), "{error}");
+}

@@ -366,7 +366,11 @@ pub fn run(args: ServeArgs) -> karmada_interpreter::Result<ExitCode> {
     let page = observed.clone();
     let server = Server::new(identity)
         .limits(limits)
-        .route(&path, InterpreterHandler::new(chain))
+        .route(&path, {
+            // Script failures in the log at their place in the -f files.
+            let locator = crate::locate::locator(&args.files.customizations, args.files.recursive);
+            InterpreterHandler::new(chain).with_describer(move |e| locator.describe(e))
+        })
         .observer(observed)
         .page(
             &clean_path(&args.metrics_path),

@@ -228,6 +228,10 @@ pub struct Served {
     pub code: i32,
     /// `successful` of the answer.
     pub successful: bool,
+    /// The failure, for people (for a script, at its place in the
+    /// customization file when the handler knows the file): what the log
+    /// line says beside Karmada's `status.message`.
+    pub error: Option<String>,
 }
 
 impl<F> Handler for F
@@ -550,11 +554,25 @@ impl serde_json::ser::Formatter for GoEscapes {
 /// let text = String::from_utf8(answer.body).unwrap();
 /// assert!(text.contains(r#""replicas":4"#), "{text}");
 /// ```
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub struct InterpreterHandler {
     chain: Chain,
     /// Whether the chain has a webhook layer (whose calls block on the network).
     calls_webhooks: bool,
+    /// Words a failure for people ([`Served::error`]); `to_string` without one.
+    describe: Option<std::sync::Arc<Describe>>,
+}
+
+/// How an [`InterpreterHandler`] words a failure for people.
+type Describe = dyn Fn(&crate::Error) -> String + Send + Sync;
+
+impl std::fmt::Debug for InterpreterHandler {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("InterpreterHandler")
+            .field("chain", &self.chain)
+            .field("calls_webhooks", &self.calls_webhooks)
+            .finish_non_exhaustive()
+    }
 }
 
 impl InterpreterHandler {
@@ -568,7 +586,19 @@ impl InterpreterHandler {
         Self {
             chain,
             calls_webhooks,
+            describe: None,
         }
+    }
+
+    /// The same handler, wording failures for people with `describe` (for
+    /// example at their place in the customization files, as `serve` does);
+    /// the answer on the wire keeps Karmada's text.
+    pub fn with_describer(
+        mut self,
+        describe: impl Fn(&crate::Error) -> String + Send + Sync + 'static,
+    ) -> Self {
+        self.describe = Some(std::sync::Arc::new(describe));
+        self
     }
 }
 
@@ -595,6 +625,10 @@ impl InterpreterHandler {
             noted.name = Some(Cow::Owned(name.clone()));
             noted.script_timeout = error.deadline_exceeded();
         }
+        noted.error = Some(match &self.describe {
+            Some(describe) => describe(error),
+            None => error.to_string(),
+        });
     }
 }
 

@@ -676,6 +676,7 @@ impl Exchange {
             code = served.code,
             successful = served.successful,
             script_timeout = served.script_timeout,
+            error = served.error.as_deref().unwrap_or(""),
             duration_ms = duration.as_secs_f64() * 1e3,
             thread = if self.on_io_thread { "io" } else { "pool" },
             "request"
