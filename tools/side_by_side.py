@@ -8,8 +8,10 @@ the table shows the median over the rounds, next to the target of each kind of c
 
   lua-* op: 20x or more; native-* op: 10x or more; every from-bytes figure: 5x or more.
 
-usage: tools/side_by_side.py --anchor-bin DIR --inputs DIR --ours BIN [--rounds 3]
-                             [--benchtime 1s] [--iterations 2000] [--json OUT]
+usage: [ANCHOR_DIR=DIR] tools/side_by_side.py [--anchor-bin DIR] --inputs DIR --ours BIN
+                             [--rounds 3] [--benchtime 1s] [--iterations 2000] [--json OUT]
+
+--anchor-bin defaults to $ANCHOR_DIR/bin (the anchor build's output).
 
 Karmada's figures are Go's ns/op (`-test.cpu 1`); ours are the median thread-CPU time per call that
 `bench -o json` reports. Run it on a quiet machine (nothing else compiling or serving).
@@ -59,7 +61,8 @@ def target_of(case, figure):
 
 def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--anchor-bin", required=True)
+    default_bin = os.path.join(os.environ["ANCHOR_DIR"], "bin") if os.environ.get("ANCHOR_DIR") else None
+    p.add_argument("--anchor-bin", default=default_bin, required=default_bin is None)
     p.add_argument("--inputs", required=True)
     p.add_argument("--ours", required=True)
     p.add_argument("--rounds", type=int, default=3)
