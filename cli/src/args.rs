@@ -127,3 +127,71 @@ impl ChainArgs {
         Ok((customizations, webhooks))
     }
 }
+
+/// `--desired-file`, `--observed-file`, `--status-file`: an operation's
+/// objects and status items, read as karmadactl reads them.
+#[derive(Debug, clap::Args)]
+pub struct ObjectFiles {
+    /// The desired object (YAML or JSON): a file, a directory or pattern
+    /// holding one object, or `-` for standard input.
+    #[arg(long, value_name = "FILE")]
+    pub(crate) desired_file: Option<String>,
+    /// The observed object, as --desired-file.
+    #[arg(long, value_name = "FILE")]
+    pub(crate) observed_file: Option<String>,
+    /// Aggregated status items (multi-document YAML or JSON): a file, a
+    /// directory, a glob pattern or `-` for standard input.
+    #[arg(long, value_name = "FILE")]
+    pub(crate) status_file: Option<String>,
+}
+
+/// What [`ObjectFiles`] name, read.
+pub struct Objects {
+    /// The desired object.
+    pub desired: Option<serde_json::Value>,
+    /// The observed object.
+    pub observed: Option<serde_json::Value>,
+    /// The status items.
+    pub items: Option<Vec<karmada_interpreter::api::AggregatedStatusItem>>,
+}
+
+impl ObjectFiles {
+    /// Reads the objects and status items with `loader` (which knows
+    /// whether standard input was read already), each failure worded as
+    /// karmadactl words it.
+    pub fn load(&self, loader: &mut Loader) -> karmada_interpreter::Result<Objects> {
+        let mut object = |flag: &str, value: Option<&str>, what: &str| {
+            value
+                .map(|f| loader.object(flag, f))
+                .transpose()
+                .map_err(|source| karmada_interpreter::Error::Load {
+                    what: what.to_owned(),
+                    source,
+                })
+        };
+        let desired = object(
+            "--desired-file",
+            self.desired_file.as_deref(),
+            "fail to get desired object",
+        )?;
+        let observed = object(
+            "--observed-file",
+            self.observed_file.as_deref(),
+            "fail to get observed object",
+        )?;
+        let items = self
+            .status_file
+            .as_deref()
+            .map(|f| loader.status_items("--status-file", f))
+            .transpose()
+            .map_err(|source| karmada_interpreter::Error::Load {
+                what: "fail to get status items".to_owned(),
+                source,
+            })?;
+        Ok(Objects {
+            desired,
+            observed,
+            items,
+        })
+    }
+}

@@ -31,16 +31,8 @@ pub enum Output {
 pub struct ExplainArgs {
     #[command(flatten)]
     chain: ChainArgs,
-    /// The desired object (YAML or JSON): a file, a directory or pattern
-    /// holding one object, or `-` for standard input.
-    #[arg(long, value_name = "FILE")]
-    desired_file: Option<String>,
-    /// The observed object, as --desired-file.
-    #[arg(long, value_name = "FILE")]
-    observed_file: Option<String>,
-    /// Aggregated status items, for --operation AggregateStatus.
-    #[arg(long, value_name = "FILE")]
-    status_file: Option<String>,
+    #[command(flatten)]
+    objects: crate::args::ObjectFiles,
     /// Replica count, for --operation ReviseReplica.
     #[arg(long, default_value_t = 0)]
     desired_replica: i32,
@@ -72,26 +64,11 @@ pub fn run(args: ExplainArgs) -> karmada_interpreter::Result<ExitCode> {
         .webhook_configurations(webhooks)
         .build()?;
     let mut loader = Loader::new();
-    let mut object = |flag: &str, value: Option<&str>| {
-        value
-            .map(|f| loader.object(flag, f))
-            .transpose()
-            .map_err(|source| Error::Load {
-                what: format!("fail to read {flag}"),
-                source,
-            })
-    };
-    let desired = object("--desired-file", args.desired_file.as_deref())?;
-    let observed = object("--observed-file", args.observed_file.as_deref())?;
-    let items = args
-        .status_file
-        .as_deref()
-        .map(|f| loader.status_items("--status-file", f))
-        .transpose()
-        .map_err(|source| Error::Load {
-            what: "fail to read --status-file".to_owned(),
-            source,
-        })?;
+    let crate::args::Objects {
+        desired,
+        observed,
+        items,
+    } = args.objects.load(&mut loader)?;
     let Some(subject) = desired.as_ref().or(observed.as_ref()) else {
         return Err(config(
             "--desired-file/--observed-file",

@@ -31,17 +31,8 @@ pub struct RunArgs {
     /// Recurse into the directories given with -f.
     #[arg(long, short = 'R')]
     recursive: bool,
-    /// The desired object (YAML or JSON): a file, a directory or pattern
-    /// holding one object, or `-` for standard input.
-    #[arg(long, value_name = "FILE")]
-    desired_file: Option<String>,
-    /// The observed object, as --desired-file.
-    #[arg(long, value_name = "FILE")]
-    observed_file: Option<String>,
-    /// Aggregated status items (multi-document YAML or JSON): a file, a
-    /// directory, a glob pattern or `-` for standard input.
-    #[arg(long, value_name = "FILE")]
-    status_file: Option<String>,
+    #[command(flatten)]
+    objects: crate::args::ObjectFiles,
     /// Replica count for ReviseReplica (required by it).
     #[arg(long)]
     desired_replica: Option<i32>,
@@ -102,34 +93,11 @@ pub fn run(args: RunArgs) -> karmada_interpreter::Result<ExitCode> {
     // input's failure worded as karmadactl words it.
     let mut loader = Loader::new();
     let customizations = loader.customizations("-f", &args.files, args.recursive)?;
-    let mut object = |flag: &str, value: Option<&str>, what: &str| {
-        value
-            .map(|f| loader.object(flag, f))
-            .transpose()
-            .map_err(|source| Error::Load {
-                what: what.to_owned(),
-                source,
-            })
-    };
-    let desired = object(
-        "--desired-file",
-        args.desired_file.as_deref(),
-        "fail to get desired object",
-    )?;
-    let observed = object(
-        "--observed-file",
-        args.observed_file.as_deref(),
-        "fail to get observed object",
-    )?;
-    let items = args
-        .status_file
-        .as_deref()
-        .map(|f| loader.status_items("--status-file", f))
-        .transpose()
-        .map_err(|source| Error::Load {
-            what: "fail to get status items".to_owned(),
-            source,
-        })?;
+    let crate::args::Objects {
+        desired,
+        observed,
+        items,
+    } = args.objects.load(&mut loader)?;
 
     let fail = |message: String| {
         eprintln!("Execute {op} error: {message}");
