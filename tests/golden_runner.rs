@@ -381,14 +381,7 @@ fn bench_names_its_clock_and_batches_short_calls() {
 /// (skipped when the shared inputs are absent).
 #[test]
 fn every_bench_input_matches() {
-    // Beside the repository (or beside a worktree's parent folder).
-    let root = Path::new(crate::support::ROOT);
-    let Some(inputs) = ["../shared/bench-inputs", "../../shared/bench-inputs"]
-        .iter()
-        .map(|p| root.join(p))
-        .find(|p| p.is_dir())
-    else {
-        eprintln!("skipped: no shared bench-inputs beside the repository");
+    let Some(inputs) = crate::support::shared("bench-inputs") else {
         return;
     };
     let out = crate::support::bin()

@@ -209,11 +209,9 @@ fn a_folder_without_checks_is_a_clear_error() {
 /// reasons given there.
 #[test]
 fn argo_cds_catalogue_passes_but_the_explained_failures() {
-    let dir = root().join("../shared/argocd-resource-customizations");
-    if !dir.is_dir() {
-        eprintln!("skipped: {} is absent", dir.display());
+    let Some(dir) = crate::support::shared("argocd-resource-customizations") else {
         return;
-    }
+    };
     let dir = dir.to_str().unwrap();
     let out = cli(&["test", "--health-checks", dir, dir, "--format", "json"]);
     let report: Value = serde_json::from_str(&text(&out.stdout)).unwrap();

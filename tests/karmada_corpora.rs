@@ -12,19 +12,8 @@ use std::path::{Path, PathBuf};
 
 use karmada_interpreter::golden::{Report, Runner};
 
-fn shared() -> Option<PathBuf> {
-    let dir = Path::new(crate::support::ROOT).join("../shared");
-    dir.is_dir().then_some(dir)
-}
-
 fn corpus(name: &str) -> Option<PathBuf> {
-    let dir = shared()?.join(name);
-    if dir.is_dir() {
-        Some(dir)
-    } else {
-        eprintln!("skipped: {} is absent", dir.display());
-        None
-    }
+    crate::support::shared(name)
 }
 
 fn assert_no_failure(report: &Report, what: &str) {

@@ -410,11 +410,9 @@ fn lint_errors_only_on_scripts_that_fail(#[case] body: &str, #[case] error: Opti
 /// error but the one call Karmada's sandbox refuses (`:gsub`).
 #[test]
 fn argocd_health_checks_lint_without_false_errors() {
-    let src = Path::new(crate::support::ROOT).join("../shared/argocd-resource-customizations");
-    if !src.is_dir() {
-        eprintln!("skipped: {} is absent", src.display());
+    let Some(src) = crate::support::shared("argocd-resource-customizations") else {
         return;
-    }
+    };
     let dir = scratch("argocd");
     let mut wrapped = 0;
     for group in std::fs::read_dir(&src).unwrap().flatten() {

@@ -22,6 +22,19 @@ pub const ROOT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/..");
 /// The `karmada-interpreter` binary.
 pub const BIN: &str = env!("CARGO_BIN_EXE_karmada-interpreter");
 
+/// A folder of the shared test input beside the repository (another
+/// project's catalogue, Karmada's corpora), or `None` after saying it is
+/// absent: a user's clone has none, and the test then skips.
+pub fn shared(name: &str) -> Option<PathBuf> {
+    let dir = std::path::Path::new(ROOT).join("../shared").join(name);
+    if dir.is_dir() {
+        Some(dir)
+    } else {
+        eprintln!("skipped: {} is absent", dir.display());
+        None
+    }
+}
+
 /// The text of `path`, relative to the repository's root.
 pub fn read(path: &str) -> String {
     let path = std::path::Path::new(ROOT).join(path);
