@@ -429,29 +429,29 @@ local ometa = { __index = O, __metatable = false }
 -- the globals are one table, `error = nil` leaves `error` nil for the rest
 -- of the run and `pairs(_G)` lists them.
 --
--- `newenv` is generated once per state: one table constructor naming every
--- global (the libraries, then `proto` in its own order, then `_G`), so a run
--- allocates the environment at its final size and fills it without a loop
--- or a rehash.
+-- The environment is built once per state (the libraries, then `proto` in
+-- its own order, then `_G`) and every run gets a copy of it (`H.clone`, one
+-- allocation of the final size, same iteration order) with its own library
+-- overlays and `_G`.
 local newenv
 do
-  local names, src = {}, {}
-  for k in next, proto do
-    names[#names + 1] = k
+  local template = {
+    string = false, table = false, math = false, os = false,
+  }
+  for k, v in next, proto do
+    template[k] = v
   end
-  src[#src + 1] = "local setmetatable, smeta, tmeta, mmeta, ometa, p = ...\n"
-  for i, k in ipairs(names) do
-    src[#src + 1] = "local v" .. i .. " = p[" .. string.format("%q", k) .. "]\n"
+  template._G = false
+  local clone = H.clone
+  newenv = function()
+    local env = clone(template)
+    env.string = setmetatable({}, smeta)
+    env.table = setmetatable({}, tmeta)
+    env.math = setmetatable({}, mmeta)
+    env.os = setmetatable({}, ometa)
+    env._G = env
+    return env
   end
-  src[#src + 1] = "return function()\n local env = {\n"
-    .. "  string = setmetatable({}, smeta), table = setmetatable({}, tmeta),\n"
-    .. "  math = setmetatable({}, mmeta), os = setmetatable({}, ometa),\n"
-  for i, k in ipairs(names) do
-    src[#src + 1] = "  [" .. string.format("%q", k) .. "] = v" .. i .. ",\n"
-  end
-  src[#src + 1] = " }\n env._G = env\n return env\nend\n"
-  local make = assert(loadstring(table.concat(src), "=newenv"))
-  newenv = make(setmetatable, smeta, tmeta, mmeta, ometa, proto)
 end
 
 -- One run: fresh environment, top-level code, entry point lookup, call.

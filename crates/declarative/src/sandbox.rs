@@ -67,6 +67,19 @@ impl Deadline {
     }
 }
 
+unsafe extern "C-unwind" {
+    /// The vendored Lua's table copy (same layout and insertion order).
+    fn lua_clonetable(state: *mut mlua::ffi::lua_State, idx: std::ffi::c_int);
+}
+
+/// `H.clone(t)`: a copy of table `t` that `next` visits in the same order
+/// (the template of every run's fresh environment).
+unsafe extern "C-unwind" fn clone_table(state: *mut mlua::ffi::lua_State) -> std::ffi::c_int {
+    mlua::ffi::luaL_checktype(state, 1, mlua::ffi::LUA_TTABLE);
+    lua_clonetable(state, 1);
+    1
+}
+
 /// A freshly built sandboxed state: the VM, its `run` function (prelude) and
 /// its deadline.
 pub(crate) struct Sandbox {
@@ -157,6 +170,8 @@ pub(crate) fn build(
     )?;
     let deadline = Deadline::new();
     let h = lua.create_table()?;
+    // SAFETY: `clone_table` checks its argument and pushes one value.
+    h.set("clone", unsafe { lua.create_c_function(clone_table)? })?;
 
     let d = deadline.clone();
     h.set(

@@ -398,6 +398,22 @@ LUA_API void lua_setarraylen (lua_State *L, int idx, int n) {
 }
 
 
+/* karmada-interpreter: pushes a copy of the table at `idx' (same contents,
+** layout, insertion order and metatable) */
+LUA_API void lua_clonetable (lua_State *L, int idx) {
+  StkId o;
+  Table *t;
+  lua_lock(L);
+  luaC_checkGC(L);
+  o = index2adr(L, idx);
+  api_check(L, ttistable(o));
+  t = luaH_clone(L, hvalue(o));
+  sethvalue(L, L->top, t);
+  api_incr_top(L);
+  lua_unlock(L);
+}
+
+
 LUA_API lua_CFunction lua_tocfunction (lua_State *L, int idx) {
   StkId o = index2adr(L, idx);
   return (!iscfunction(o)) ? NULL : clvalue(o)->c.f;

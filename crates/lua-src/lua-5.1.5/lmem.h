@@ -15,6 +15,10 @@
 
 #define MEMERRMSG	"not enough memory"
 
+/* karmada-interpreter: the small-block cache (lmem.c) */
+struct global_State;
+LUAI_FUNC void luaM_freesmall (struct global_State *g);
+
 
 #define luaM_reallocv(L,b,on,n,e) \
 	((cast(size_t, (n)+1) <= MAX_SIZET/(e)) ?  /* +1 to avoid warnings */ \

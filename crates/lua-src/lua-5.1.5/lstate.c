@@ -112,6 +112,7 @@ static void close_state (lua_State *L) {
   luaZ_freebuffer(L, &g->buff);
   freestack(L, L);
   lua_assert(g->totalbytes == sizeof(LG));
+  luaM_freesmall(g);  /* karmada-interpreter */
   (*g->frealloc)(g->ud, fromstate(L), state_size(LG), 0);
 }
 
@@ -175,6 +176,9 @@ LUA_API lua_State *lua_newstate (lua_Alloc f, void *ud) {
   g->weak = NULL;
   g->tmudata = NULL;
   g->totalbytes = sizeof(LG);
+  /* karmada-interpreter: the small-block cache starts empty */
+  for (i = 0; i < LUAI_NSMALL; i++) g->smallfree[i] = NULL;
+  g->smallcached = 0;
   g->gcpause = LUAI_GCPAUSE;
   g->gcstepmul = LUAI_GCMUL;
   g->gcdept = 0;

@@ -65,6 +65,14 @@ typedef struct CallInfo {
 /*
 ** `global state', shared by all threads of this state
 */
+/* karmada-interpreter: size classes of the small-block cache (lmem.c):
+** blocks of up to LUAI_SMALLMAX bytes in steps of LUAI_SMALLSTEP, at most
+** LUAI_SMALLCAP bytes kept */
+#define LUAI_SMALLSTEP	16
+#define LUAI_SMALLMAX	512
+#define LUAI_NSMALL	(LUAI_SMALLMAX / LUAI_SMALLSTEP)
+#define LUAI_SMALLCAP	((lu_mem)1 << 20)
+
 typedef struct global_State {
   stringtable strt;  /* hash table for strings */
   lua_Alloc frealloc;  /* function to reallocate memory */
@@ -91,6 +99,10 @@ typedef struct global_State {
   UpVal uvhead;  /* head of double-linked list of all open upvalues */
   struct Table *mt[NUM_TAGS];  /* metatables for basic types */
   TString *tmname[TM_N];  /* array with tag-method names */
+  /* karmada-interpreter: freed small blocks kept for reuse, one list per
+  ** size class (see lmem.c), and the bytes they hold */
+  void *smallfree[LUAI_NSMALL];
+  lu_mem smallcached;
 } global_State;
 
 

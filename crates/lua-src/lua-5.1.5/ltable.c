@@ -320,6 +320,51 @@ Table *luaH_new (lua_State *L, int narray, int nhash) {
   t->nord = 0;
   setarrayvector(L, t, narray);
   setnodevector(L, t, nhash);
+  /* karmada-interpreter: room in the order vector for every key the hash
+  ** part can hold, as `resize' gives it, so filling a table created at its
+  ** final size never grows the vector */
+  if (nhash > 0) {
+    int ordcap = sizenode(t);
+    t->ordv = luaM_newvector(L, ordcap, Node *);
+    t->sizeordv = ordcap;
+  }
+  return t;
+}
+
+
+/*
+** karmada-interpreter: a new table with the contents, layout, insertion
+** order, array length and metatable of `src' (`next' visits the copy as it
+** visits `src'). Used for the fresh global environment of every run.
+*/
+Table *luaH_clone (lua_State *L, Table *src) {
+  int i;
+  Table *t = luaH_new(L, src->sizearray, 0);
+  for (i = 0; i < src->sizearray; i++)
+    setobj2t(L, &t->array[i], &src->array[i]);
+  t->alen = src->alen;
+  if (src->node != dummynode) {
+    int size = sizenode(src);
+    setnodevector(L, t, size);
+    for (i = 0; i < size; i++) {
+      Node *from = gnode(src, i);
+      Node *to = gnode(t, i);
+      setobj2t(L, gval(to), gval(from));
+      setobj2t(L, key2tval(to), key2tval(from));
+      gnext(to) = gnext(from) ? t->node + (gnext(from) - src->node) : NULL;
+      to->i_ord = from->i_ord;
+    }
+    t->lastfree = t->node + (src->lastfree - src->node);
+    if (src->sizeordv > 0) {
+      t->ordv = luaM_newvector(L, src->sizeordv, Node *);
+      t->sizeordv = src->sizeordv;
+      for (i = 0; i < src->nord; i++)
+        t->ordv[i] = src->ordv[i] ? t->node + (src->ordv[i] - src->node) : NULL;
+      t->nord = src->nord;
+    }
+  }
+  t->metatable = src->metatable;
+  t->flags = src->flags;
   return t;
 }
 

@@ -151,6 +151,8 @@ LUA_API size_t          (lua_objlen) (lua_State *L, int idx);
 /* karmada-interpreter: gopher-lua's array length (table.insert/remove) */
 LUA_API int             (lua_arraylen) (lua_State *L, int idx);
 LUA_API void            (lua_setarraylen) (lua_State *L, int idx, int n);
+/* karmada-interpreter: pushes a copy of the table at `idx' (same layout) */
+LUA_API void            (lua_clonetable) (lua_State *L, int idx);
 LUA_API lua_CFunction   (lua_tocfunction) (lua_State *L, int idx);
 LUA_API void	       *(lua_touserdata) (lua_State *L, int idx);
 LUA_API lua_State      *(lua_tothread) (lua_State *L, int idx);
