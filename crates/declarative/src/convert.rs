@@ -17,7 +17,7 @@
 //!   list, and is dropped otherwise.
 
 use std::collections::HashSet;
-use std::ffi::c_int;
+use std::ffi::{c_char, c_int, c_void};
 use std::hash::{BuildHasherDefault, Hasher};
 
 use mlua::{ffi, Lua, Value as LuaValue};
@@ -90,16 +90,237 @@ pub enum Push<'a> {
     Items(Option<&'a [AggregatedStatusItem]>),
 }
 
-/// Converts several arguments in one protected call.
-pub fn to_lua_many(lua: &Lua, args: &[Push<'_>]) -> mlua::Result<mlua::MultiValue> {
+/// The span of one run in which arguments are converted lazily (see
+/// [`to_lua_many`]): the values handed to Lua must outlive it, which the
+/// borrow of `'a` ensures. Ends (and every lazy table of the run is then
+/// dead: it reads as empty) when dropped.
+pub struct LazyScope<'a> {
+    _values: std::marker::PhantomData<&'a Value>,
+}
+
+impl<'a> LazyScope<'a> {
+    /// Starts the span on `lua`'s main state.
+    pub fn begin(lua: &Lua) -> Self {
+        // SAFETY: `lua_lazybegin` only records the state and the expander
+        // in thread-local storage; the expander reads values that the
+        // scope's lifetime keeps alive until `lua_lazyend` in `drop`.
+        unsafe {
+            lua.exec_raw::<()>((), |state| lua_lazybegin(state, expand))
+                .ok();
+        }
+        Self {
+            _values: std::marker::PhantomData,
+        }
+    }
+}
+
+impl Drop for LazyScope<'_> {
+    fn drop(&mut self) {
+        // SAFETY: clears the thread-local span state.
+        unsafe { lua_lazyend() }
+    }
+}
+
+unsafe extern "C-unwind" {
+    fn lua_lazybegin(
+        state: *mut ffi::lua_State,
+        expand: unsafe extern "C-unwind" fn(*mut ffi::lua_State, *mut c_void, *const c_void),
+    );
+    fn lua_lazyend();
+    fn lua_pushlazytable(state: *mut ffi::lua_State, origin: *const c_void);
+    fn lua_lazytable(state: *mut ffi::lua_State, origin: *const c_void) -> *mut c_void;
+    fn lua_lazysize(state: *mut ffi::lua_State, t: *mut c_void, narray: c_int, nhash: c_int);
+    #[allow(clippy::too_many_arguments)]
+    fn lua_lazyset(
+        state: *mut ffi::lua_State,
+        t: *mut c_void,
+        key: *const c_char,
+        keylen: usize,
+        index: c_int,
+        kind: c_int,
+        n: ffi::lua_Number,
+        s: *const c_char,
+        slen: usize,
+        child: *mut c_void,
+    );
+    fn lua_tableorigin(t: *const c_void) -> *const c_void;
+    fn lua_lazyorigin(t: *const c_void) -> *const c_void;
+}
+
+/// The input value a table was made from, while no table made from the
+/// run's input has been written (so the table still equals what
+/// converting that value gives). `None` outside a [`LazyScope`] (the C
+/// side knows the run), so the value is alive while the table is.
+pub fn origin_of(table: &mlua::Table) -> Option<&Value> {
+    // SAFETY: `lua_tableorigin` reads the table's fields; a non-null result
+    // is a value pushed in the running scope, alive until it ends, and the
+    // table handed to a library function does not outlive the run.
+    unsafe {
+        let origin = lua_tableorigin(table.to_pointer());
+        (!origin.is_null()).then(|| &*origin.cast::<Value>())
+    }
+}
+
+/// Whether converting `value` into Lua and back gives `value` itself: no
+/// `null`, no empty object or list (those come back as `[]` and are then
+/// reconciled), every number one the round trip through a double keeps
+/// (integers up to 2^53, non-integral floats), and no deeper than the
+/// encoder follows.
+pub fn round_trip_stable(value: &Value) -> bool {
+    stable_at(value, 0)
+}
+
+/// [`round_trip_stable`] for a value met `depth` tables deep.
+fn stable_at(v: &Value, depth: usize) -> bool {
+    const EXACT: u64 = 1 << 53;
+    match v {
+        Value::Null => false,
+        Value::Bool(_) | Value::String(_) => true,
+        Value::Number(n) => {
+            if let Some(u) = n.as_u64() {
+                u <= EXACT
+            } else if let Some(i) = n.as_i64() {
+                i.unsigned_abs() <= EXACT
+            } else {
+                n.as_f64()
+                    .is_some_and(|f| f.is_finite() && f.fract() != 0.0)
+            }
+        }
+        Value::Array(items) => {
+            depth < MAX_DEPTH && !items.is_empty() && items.iter().all(|x| stable_at(x, depth + 1))
+        }
+        Value::Object(map) => {
+            depth < MAX_DEPTH && !map.is_empty() && map.values().all(|x| stable_at(x, depth + 1))
+        }
+    }
+}
+
+/// Fills a lazy table from the value it stands for: its scalars, and a
+/// lazy table for each object or list. Runs inside a table access, so it
+/// keeps to the calls made for that (no stack use, no collection step) and
+/// holds nothing that needs dropping (an allocation failure unwinds
+/// through it as a Lua error).
+unsafe extern "C-unwind" fn expand(state: *mut ffi::lua_State, t: *mut c_void, origin: *const c_void) {
+    let value = &*origin.cast::<Value>();
+    match value {
+        Value::Array(items) => {
+            let n = items.iter().filter(|v| !v.is_null()).count();
+            lua_lazysize(state, t, c_int::try_from(n).unwrap_or(c_int::MAX), 0);
+            let mut i: c_int = 0;
+            for item in items {
+                if item.is_null() {
+                    continue;
+                }
+                i = i.saturating_add(1);
+                lazy_set(state, t, None, i, item);
+            }
+        }
+        Value::Object(map) => {
+            let n = map.values().filter(|v| !v.is_null()).count();
+            lua_lazysize(state, t, 0, c_int::try_from(n).unwrap_or(c_int::MAX));
+            for (k, v) in map {
+                if v.is_null() {
+                    continue;
+                }
+                lazy_set(state, t, Some(k), 0, v);
+            }
+        }
+        _ => {}
+    }
+}
+
+unsafe fn lazy_set(
+    state: *mut ffi::lua_State,
+    t: *mut c_void,
+    key: Option<&str>,
+    index: c_int,
+    value: &Value,
+) {
+    let (kp, kl) = key.map_or((std::ptr::null(), 0), |k| (k.as_ptr().cast(), k.len()));
+    let none = std::ptr::null_mut();
+    match value {
+        Value::Null => {}
+        Value::Bool(b) => lua_lazyset(
+            state,
+            t,
+            kp,
+            kl,
+            index,
+            ffi::LUA_TBOOLEAN,
+            if *b { 1.0 } else { 0.0 },
+            std::ptr::null(),
+            0,
+            none,
+        ),
+        Value::Number(n) => lua_lazyset(
+            state,
+            t,
+            kp,
+            kl,
+            index,
+            ffi::LUA_TNUMBER,
+            n.as_f64().unwrap_or(0.0),
+            std::ptr::null(),
+            0,
+            none,
+        ),
+        Value::String(s) => lua_lazyset(
+            state,
+            t,
+            kp,
+            kl,
+            index,
+            ffi::LUA_TSTRING,
+            0.0,
+            s.as_ptr().cast(),
+            s.len(),
+            none,
+        ),
+        Value::Array(_) | Value::Object(_) => {
+            let child = lua_lazytable(state, (value as *const Value).cast());
+            lua_lazyset(
+                state,
+                t,
+                kp,
+                kl,
+                index,
+                ffi::LUA_TTABLE,
+                0.0,
+                std::ptr::null(),
+                0,
+                child,
+            );
+        }
+    }
+}
+
+/// Pushes a value whose objects and lists become lazy tables.
+unsafe fn push_lazy(state: *mut ffi::lua_State, value: &Value) {
+    match value {
+        Value::Array(_) | Value::Object(_) => {
+            lua_pushlazytable(state, (value as *const Value).cast());
+        }
+        other => push(state, other),
+    }
+}
+
+/// Converts several arguments in one protected call. Objects and lists
+/// become lazy tables of `scope` (made on first access, as an eager
+/// conversion would make them).
+pub fn to_lua_many<'a>(
+    lua: &Lua,
+    _scope: &LazyScope<'a>,
+    args: &[Push<'a>],
+) -> mlua::Result<mlua::MultiValue> {
     // SAFETY: as in `to_lua`; every argument pushes exactly one value, and
-    // stack space is checked before each.
+    // stack space is checked before each. The values are borrowed for the
+    // scope's lifetime.
     unsafe {
         lua.exec_raw::<mlua::MultiValue>((), |state| {
             for a in args {
                 ffi::luaL_checkstack(state, 4, c"too many arguments".as_ptr());
                 match a {
-                    Push::Json(v) => push(state, v),
+                    Push::Json(v) => push_lazy(state, v),
                     Push::Number(n) => ffi::lua_pushnumber(state, *n),
                     Push::Items(None) => ffi::lua_pushnil(state),
                     Push::Items(Some(items)) => push_items(state, items),
@@ -144,7 +365,7 @@ unsafe fn push_items(state: *mut ffi::lua_State, items: &[AggregatedStatusItem])
         }
         if let Some(s) = item.status.as_ref().filter(|s| !s.is_null()) {
             push_str(state, "status");
-            push(state, s);
+            push_lazy(state, s);
             ffi::lua_rawset(state, -3);
         }
         i += 1;
@@ -292,9 +513,19 @@ unsafe fn encode(
             if depth >= MAX_DEPTH {
                 return Err("cannot encode tables nested deeper than 200 levels".to_owned());
             }
-            let ptr = ffi::lua_topointer(state, idx) as usize;
-            if !seen.insert(ptr) {
+            let table = ffi::lua_topointer(state, idx);
+            if !seen.insert(table as usize) {
                 return Err("cannot encode recursively nested tables to JSON".to_owned());
+            }
+            // A lazy table the script never touched: its value is the input
+            // value it stands for, read from there when the round trip
+            // would give it back unchanged.
+            let origin = lua_lazyorigin(table);
+            if !origin.is_null() {
+                let origin = &*origin.cast::<Value>();
+                if stable_at(origin, depth) {
+                    return Ok(origin.clone());
+                }
             }
             if ffi::lua_checkstack(state, 4) == 0 {
                 return Err("cannot encode: Lua stack exhausted".to_owned());

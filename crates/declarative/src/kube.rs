@@ -5,6 +5,8 @@
 //! ([`crate::k8s::requirements`], [`crate::k8s::dependencies`]), the same code
 //! the native built-ins run; this module only converts arguments and results.
 
+use std::borrow::Cow;
+
 use mlua::{Lua, MultiValue, Table, Value as LuaValue};
 use serde_json::Value;
 
@@ -31,10 +33,18 @@ fn quantity_arg(v: &LuaValue, n: usize, func: &str) -> mlua::Result<Option<Quant
     }
 }
 
-fn template_arg(lua: &Lua, v: &LuaValue, func: &str) -> mlua::Result<Value> {
-    let LuaValue::Table(_) = v else {
+fn template_arg<'t>(lua: &Lua, v: &'t LuaValue, func: &str) -> mlua::Result<Cow<'t, Value>> {
+    let LuaValue::Table(table) = v else {
         return Err(bad_arg(1, func, "table", v));
     };
+    // A template the script has not changed (a table made from the input
+    // object, with no input table written in this run) is read from the
+    // input itself when converting it would give it back unchanged.
+    if let Some(origin) = convert::origin_of(table) {
+        if origin.is_object() && convert::round_trip_stable(origin) {
+            return Ok(Cow::Borrowed(origin));
+        }
+    }
     let json = convert::from_lua(lua, v).map_err(|e| {
         mlua::Error::runtime(format!("fail to convert lua value to PodTemplateSpec: {e}"))
     })?;
@@ -44,7 +54,7 @@ fn template_arg(lua: &Lua, v: &LuaValue, func: &str) -> mlua::Result<Value> {
             "fail to convert lua value {json} to PodTemplateSpec: expected an object"
         )));
     }
-    Ok(json)
+    Ok(Cow::Owned(json))
 }
 
 /// Karmada hands typed results to Lua through Go's JSON, where a list that

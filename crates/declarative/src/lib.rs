@@ -244,7 +244,8 @@ impl LuaLayer {
                     Arg::Items(items) => convert::Push::Items(*items),
                 })
                 .collect();
-            let lua_args = convert::to_lua_many(&lua, &pushes)
+            let scope = convert::LazyScope::begin(&lua);
+            let lua_args = convert::to_lua_many(&lua, &scope, &pushes)
                 .map_err(|e| ScriptError::Runtime(engine::lua_message(&e)))?;
             let results = vm
                 .call(script, op.lua_function(), lua_args, timeout)

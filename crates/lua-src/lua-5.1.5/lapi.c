@@ -414,6 +414,85 @@ LUA_API void lua_clonetable (lua_State *L, int idx) {
 }
 
 
+/*
+** karmada-interpreter: lazily converted tables (see ltable.c). Between
+** `lua_lazybegin' and `lua_lazyend' (one host run), `lua_pushlazytable'
+** pushes a table standing for the host value `origin', which `expand'
+** fills on first access with `lua_lazysize' and `lua_lazyset' (they use no
+** stack slot and run no collection step, so they are safe inside any
+** table access); `lua_lazytable' makes a child lazy table for it.
+** `lua_lazyorigin' gives the host value of a table not yet expanded;
+** `lua_tableorigin' gives the host value a table was made from while no
+** such table has been written in this run, NULL otherwise.
+*/
+LUA_API void lua_lazybegin (lua_State *L, lua_LazyExpand expand) {
+  luaH_lazybegin(L, expand);
+}
+
+
+LUA_API void lua_lazyend (void) {
+  luaH_lazyend();
+}
+
+
+LUA_API void lua_pushlazytable (lua_State *L, const void *origin) {
+  lua_lock(L);
+  luaC_checkGC(L);
+  sethvalue(L, L->top, luaH_newlazy(L, origin));
+  api_incr_top(L);
+  lua_unlock(L);
+}
+
+
+LUA_API void *lua_lazytable (lua_State *L, const void *origin) {
+  return luaH_newlazy(L, origin);
+}
+
+
+LUA_API void lua_lazysize (lua_State *L, void *t, int narray, int nhash) {
+  luaH_lazysize(L, cast(Table *, t), narray, nhash);
+}
+
+
+LUA_API void lua_lazyset (lua_State *L, void *t, const char *key, size_t keylen,
+                          int index, int type, lua_Number n, const char *s,
+                          size_t slen, void *child) {
+  Table *h = cast(Table *, t);
+  TValue *slot;
+  if (key != NULL)
+    slot = luaH_setstr(L, h, luaS_newlstr(L, key, keylen));
+  else
+    slot = luaH_setnum(L, h, index);
+  switch (type) {
+    case LUA_TBOOLEAN: setbvalue(slot, n != 0); break;
+    case LUA_TNUMBER: setnvalue(slot, n); break;
+    case LUA_TSTRING: {
+      setsvalue(L, slot, luaS_newlstr(L, s, slen));
+      luaC_barriert(L, h, slot);
+      break;
+    }
+    case LUA_TTABLE: {
+      sethvalue(L, slot, cast(Table *, child));
+      luaC_barriert(L, h, slot);
+      break;
+    }
+    default: setnilvalue(slot); break;
+  }
+}
+
+
+LUA_API const void *lua_tableorigin (const void *t) {
+  return luaH_origin(cast(const Table *, t));
+}
+
+
+/* karmada-interpreter: the host value of a table not expanded yet (none of
+** its contents exist in Lua), NULL otherwise */
+LUA_API const void *lua_lazyorigin (const void *t) {
+  return luaH_lazyorigin(cast(const Table *, t));
+}
+
+
 LUA_API lua_CFunction lua_tocfunction (lua_State *L, int idx) {
   StkId o = index2adr(L, idx);
   return (!iscfunction(o)) ? NULL : clvalue(o)->c.f;

@@ -340,6 +340,13 @@ typedef struct Table {
   CommonHeader;
   lu_byte flags;  /* 1<<p means tagmethod(p) is not present */ 
   lu_byte lsizenode;  /* log2 of size of `node' array */
+  /* karmada-interpreter: a table converted lazily from a host value
+  ** (`origin'): while `lazy' is set its contents have not been made yet,
+  ** and the first access makes them (see luaH_expand); `lazyepoch' is the
+  ** host run the origin belongs to */
+  lu_byte lazy;
+  unsigned int lazyepoch;
+  const void *origin;
   struct Table *metatable;
   TValue *array;  /* array part */
   Node *node;

@@ -161,6 +161,7 @@ int luaH_next (lua_State *L, Table *t, StkId key) {
   int i;  /* next hash rank to look at */
   int k = -1;  /* next array index to look at (0-based) */
   UNUSED(L);
+  luaH_lazycheck(t);
   if (ttisnil(key)) k = 0;
   else if (ttisnumber(key)) {
     lua_Number n = nvalue(key);
@@ -284,6 +285,7 @@ void luaH_resizearray (lua_State *L, Table *t, int nasize) {
 
 
 static void rehash (lua_State *L, Table *t, const TValue *ek) {
+  luaH_lazycheck(t);
   /* karmada-interpreter: integer keys in [1, 2^26) never reach the hash
   ** part (they live in the array part, see `arrayslot'), so a rehash only
   ** resizes the hash part; the array part keeps its size */
@@ -318,6 +320,9 @@ Table *luaH_new (lua_State *L, int narray, int nhash) {
   t->ordv = NULL;
   t->sizeordv = 0;
   t->nord = 0;
+  t->lazy = 0;
+  t->lazyepoch = 0;
+  t->origin = NULL;
   setarrayvector(L, t, narray);
   setnodevector(L, t, nhash);
   /* karmada-interpreter: room in the order vector for every key the hash
@@ -339,7 +344,9 @@ Table *luaH_new (lua_State *L, int narray, int nhash) {
 */
 Table *luaH_clone (lua_State *L, Table *src) {
   int i;
-  Table *t = luaH_new(L, src->sizearray, 0);
+  Table *t;
+  luaH_lazycheck(src);
+  t = luaH_new(L, src->sizearray, 0);
   for (i = 0; i < src->sizearray; i++)
     setobj2t(L, &t->array[i], &src->array[i]);
   t->alen = src->alen;
@@ -367,6 +374,103 @@ Table *luaH_clone (lua_State *L, Table *src) {
   t->flags = src->flags;
   return t;
 }
+
+
+/*
+** karmada-interpreter: lazily converted tables.
+**
+** The host hands a script its input object as tables made on first use:
+** `luaH_newlazy' makes an empty table marked `lazy' with the host value it
+** stands for (`origin'), and the first access to it through any of the
+** functions below (`luaH_lazycheck') calls the host's expander, which
+** sizes the table (`luaH_lazysize') and fills it with the value's members,
+** whose own objects and lists are again lazy tables. A script sees exactly
+** the tables an eager conversion would have made (same contents, insertion
+** order and array length); only what it touches is ever made.
+**
+** The expander, the state and the current run's epoch are kept per thread
+** between `luaH_lazybegin' and `luaH_lazyend' (the host's value outlives
+** that span and no longer); a lazy table of another run is never expanded
+** (it reads as empty, and no script can reach one). `lazy_written' is set
+** when a table made from a host value is written after it was filled, so
+** that the host can tell whether such a table still equals its origin.
+*/
+#if defined(_MSC_VER)
+#define LUAI_TLS __declspec(thread)
+#else
+#define LUAI_TLS __thread
+#endif
+
+static LUAI_TLS lua_State *lazy_L = NULL;
+static LUAI_TLS void (*lazy_fn) (lua_State *L, void *t, const void *origin) = NULL;
+static LUAI_TLS unsigned int lazy_epoch = 0;
+static LUAI_TLS int lazy_written = 0;
+
+#define notewrite(t)	{ if ((t)->origin != NULL) lazy_written = 1; }
+
+void luaH_lazybegin (lua_State *L, void (*expand) (lua_State *L, void *t, const void *origin)) {
+  lazy_L = L;
+  lazy_fn = expand;
+  lazy_epoch++;
+  if (lazy_epoch == 0) lazy_epoch = 1;
+  lazy_written = 0;
+}
+
+
+void luaH_lazyend (void) {
+  lazy_L = NULL;
+  lazy_fn = NULL;
+  lazy_epoch++;
+  if (lazy_epoch == 0) lazy_epoch = 1;
+  lazy_written = 0;
+}
+
+
+Table *luaH_newlazy (lua_State *L, const void *origin) {
+  Table *t = luaH_new(L, 0, 0);
+  t->lazy = 1;
+  t->lazyepoch = lazy_epoch;
+  t->origin = origin;
+  return t;
+}
+
+
+void luaH_expand (Table *t) {
+  int written = lazy_written;
+  t->lazy = 0;
+  if (lazy_L != NULL && lazy_fn != NULL && t->lazyepoch == lazy_epoch)
+    lazy_fn(lazy_L, t, t->origin);
+  else
+    t->origin = NULL;
+  lazy_written = written;  /* filling it is no write */
+}
+
+
+void luaH_lazysize (lua_State *L, Table *t, int narray, int nhash) {
+  if (narray > 0)
+    setarrayvector(L, t, narray);
+  if (nhash > 0 && t->node == dummynode) {
+    setnodevector(L, t, nhash);
+    t->ordv = luaM_newvector(L, sizenode(t), Node *);
+    t->sizeordv = sizenode(t);
+  }
+}
+
+
+const void *luaH_lazyorigin (const Table *t) {
+  if (t->lazy && lazy_L != NULL && t->lazyepoch == lazy_epoch)
+    return t->origin;
+  return NULL;
+}
+
+
+const void *luaH_origin (const Table *t) {
+  if (t->origin != NULL && lazy_L != NULL && t->lazyepoch == lazy_epoch
+      && !lazy_written)
+    return t->origin;
+  return NULL;
+}
+
 
 
 void luaH_free (lua_State *L, Table *t) {
@@ -442,6 +546,7 @@ static TValue *newkey (lua_State *L, Table *t, const TValue *key) {
 ** search function for integers
 */
 const TValue *luaH_getnum (Table *t, int key) {
+  luaH_lazycheck(t);
   /* (1 <= key && key <= t->sizearray) */
   if (cast(unsigned int, key-1) < cast(unsigned int, t->sizearray))
     return &t->array[key-1];
@@ -462,7 +567,9 @@ const TValue *luaH_getnum (Table *t, int key) {
 ** search function for strings
 */
 const TValue *luaH_getstr (Table *t, TString *key) {
-  Node *n = hashstr(t, key);
+  Node *n;
+  luaH_lazycheck(t);
+  n = hashstr(t, key);
   do {  /* check whether `key' is somewhere in the chain */
     if (ttisstring(gkey(n)) && rawtsvalue(gkey(n)) == key)
       return gval(n);  /* that's it */
@@ -476,6 +583,7 @@ const TValue *luaH_getstr (Table *t, TString *key) {
 ** main search function
 */
 const TValue *luaH_get (Table *t, const TValue *key) {
+  luaH_lazycheck(t);
   switch (ttype(key)) {
     case LUA_TNIL: return luaO_nilobject;
     case LUA_TSTRING: return luaH_getstr(t, rawtsvalue(key));
@@ -523,6 +631,8 @@ static TValue *arrayslot (lua_State *L, Table *t, int key) {
 
 TValue *luaH_set (lua_State *L, Table *t, const TValue *key) {
   const TValue *p;
+  luaH_lazycheck(t);
+  notewrite(t);
   if (ttisnumber(key)) {
     int k;
     lua_Number n = nvalue(key);
@@ -547,6 +657,8 @@ TValue *luaH_set (lua_State *L, Table *t, const TValue *key) {
 
 TValue *luaH_setnum (lua_State *L, Table *t, int key) {
   const TValue *p;
+  luaH_lazycheck(t);
+  notewrite(t);
   if (isarraykey(key))
     return arrayslot(L, t, key);
   p = luaH_getnum(t, key);
@@ -561,7 +673,10 @@ TValue *luaH_setnum (lua_State *L, Table *t, int key) {
 
 
 TValue *luaH_setstr (lua_State *L, Table *t, TString *key) {
-  const TValue *p = luaH_getstr(t, key);
+  const TValue *p;
+  luaH_lazycheck(t);
+  notewrite(t);
+  p = luaH_getstr(t, key);
   if (p != luaO_nilobject)
     return cast(TValue *, p);
   else {
@@ -578,7 +693,9 @@ TValue *luaH_setstr (lua_State *L, Table *t, TString *key) {
 ** in the array part), 0 when there is none.
 */
 int luaH_getn (Table *t) {
-  int j = t->alen;
+  int j;
+  luaH_lazycheck(t);
+  j = t->alen;
   while (j > 0 && ttisnil(&t->array[j - 1])) j--;
   return j;
 }
@@ -589,6 +706,7 @@ int luaH_getn (Table *t) {
 ** `table.insert' and `table.remove' work on.
 */
 int luaH_arraylen (Table *t) {
+  luaH_lazycheck(t);
   return t->alen;
 }
 
@@ -599,6 +717,8 @@ int luaH_arraylen (Table *t) {
 */
 void luaH_setarraylen (Table *t, int n) {
   int i;
+  luaH_lazycheck(t);
+  notewrite(t);
   if (n < 0) n = 0;
   for (i = n; i < t->alen; i++) setnilvalue(&t->array[i]);
   if (n < t->alen) t->alen = n;

@@ -29,6 +29,15 @@ LUAI_FUNC void luaH_resizearray (lua_State *L, Table *t, int nasize);
 LUAI_FUNC void luaH_free (lua_State *L, Table *t);
 /* karmada-interpreter */
 LUAI_FUNC Table *luaH_clone (lua_State *L, Table *src);
+/* karmada-interpreter: lazily converted tables */
+LUAI_FUNC void luaH_expand (Table *t);
+#define luaH_lazycheck(t)	{ if ((t)->lazy) luaH_expand(t); }
+LUAI_FUNC void luaH_lazysize (lua_State *L, Table *t, int narray, int nhash);
+LUAI_FUNC Table *luaH_newlazy (lua_State *L, const void *origin);
+LUAI_FUNC const void *luaH_origin (const Table *t);
+LUAI_FUNC const void *luaH_lazyorigin (const Table *t);
+LUAI_FUNC void luaH_lazybegin (lua_State *L, void (*expand) (lua_State *L, void *t, const void *origin));
+LUAI_FUNC void luaH_lazyend (void);
 LUAI_FUNC int luaH_next (lua_State *L, Table *t, StkId key);
 LUAI_FUNC int luaH_getn (Table *t);
 /* karmada-interpreter: gopher-lua's array length */

@@ -153,6 +153,18 @@ LUA_API int             (lua_arraylen) (lua_State *L, int idx);
 LUA_API void            (lua_setarraylen) (lua_State *L, int idx, int n);
 /* karmada-interpreter: pushes a copy of the table at `idx' (same layout) */
 LUA_API void            (lua_clonetable) (lua_State *L, int idx);
+/* karmada-interpreter: lazily converted tables (lapi.c) */
+typedef void (*lua_LazyExpand) (lua_State *L, void *t, const void *origin);
+LUA_API void            (lua_lazybegin) (lua_State *L, lua_LazyExpand expand);
+LUA_API void            (lua_lazyend) (void);
+LUA_API void            (lua_pushlazytable) (lua_State *L, const void *origin);
+LUA_API void           *(lua_lazytable) (lua_State *L, const void *origin);
+LUA_API void            (lua_lazysize) (lua_State *L, void *t, int narray, int nhash);
+LUA_API void            (lua_lazyset) (lua_State *L, void *t, const char *key, size_t keylen,
+                                       int index, int type, lua_Number n, const char *s,
+                                       size_t slen, void *child);
+LUA_API const void     *(lua_tableorigin) (const void *t);
+LUA_API const void     *(lua_lazyorigin) (const void *t);
 LUA_API lua_CFunction   (lua_tocfunction) (lua_State *L, int idx);
 LUA_API void	       *(lua_touserdata) (lua_State *L, int idx);
 LUA_API lua_State      *(lua_tothread) (lua_State *L, int idx);
