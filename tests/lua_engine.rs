@@ -1278,3 +1278,48 @@ fn status_items_reach_lua_with_their_set_members_in_name_order() {
     assert_eq!(seen[1], "clusterName=m2");
     assert_eq!(v["status"]["count"], 2);
 }
+
+/// `kube.*` reads a template the script has not changed from the input
+/// itself; a change anywhere in the input (even deep inside the template,
+/// or in another part of the object) is seen.
+#[rstest]
+#[case("", "from-input")]
+#[case(
+    "o.spec.template.spec.volumes[1].secret.secretName = 'changed-deep'",
+    "changed-deep"
+)]
+#[case(
+    "local v = o.spec.template.spec.volumes[1] v.secret = {secretName = 'replaced'}",
+    "replaced"
+)]
+#[case("o.metadata.name = 'renamed'", "from-input")]
+fn kube_sees_the_template_as_the_script_left_it(#[case] change: &str, #[case] want: &str) {
+    let script = format!(
+        r#"
+        local kube = require("kube")
+        function GetDependencies(o)
+          {change}
+          return kube.getPodDependencies(o.spec.template, "ns")
+        end"#
+    );
+    let layer = LuaLayer::customizations(vec![customization(
+        "c",
+        "Thing",
+        rules(Op::InterpretDependency, &script),
+    )])
+    .unwrap();
+    let obj = json!({"apiVersion": "engine.example.io/v1", "kind": "Thing",
+        "metadata": {"name": "t"},
+        "spec": {"template": {"spec": {"containers": [{"name": "c", "image": "i"}],
+            "volumes": [{"name": "v", "secret": {"secretName": "from-input"}}]}}}});
+    match layer
+        .interpret(&Request::InterpretDependency { object: &obj })
+        .unwrap()
+    {
+        Outcome::Dependencies(d) => {
+            assert_eq!(d.len(), 1, "{d:?}");
+            assert_eq!(d[0].name, want);
+        }
+        other => panic!("{other:?}"),
+    }
+}

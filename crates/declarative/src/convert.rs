@@ -200,7 +200,11 @@ fn stable_at(v: &Value, depth: usize) -> bool {
 /// keeps to the calls made for that (no stack use, no collection step) and
 /// holds nothing that needs dropping (an allocation failure unwinds
 /// through it as a Lua error).
-unsafe extern "C-unwind" fn expand(state: *mut ffi::lua_State, t: *mut c_void, origin: *const c_void) {
+unsafe extern "C-unwind" fn expand(
+    state: *mut ffi::lua_State,
+    t: *mut c_void,
+    origin: *const c_void,
+) {
     let value = &*origin.cast::<Value>();
     match value {
         Value::Array(items) => {
@@ -841,5 +845,152 @@ mod tests {
             number_to_json(f64::NEG_INFINITY).unwrap_err(),
             "json: unsupported value: -Inf"
         );
+    }
+}
+
+/// Lazily made tables against the eager conversion they stand for.
+#[cfg(test)]
+mod lazy_tests {
+    use super::*;
+    use serde_json::json;
+
+    /// A deterministic generator of JSON values with every shape the
+    /// conversion treats specially: `null` members and elements, empty
+    /// objects and lists, integers beyond 2^53, integral floats, nesting.
+    struct Gen(u64);
+
+    impl Gen {
+        fn next(&mut self) -> u64 {
+            self.0 = self
+                .0
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            self.0 >> 33
+        }
+
+        fn value(&mut self, depth: usize) -> Value {
+            let pick = self.next() % if depth >= 4 { 7 } else { 10 };
+            match pick {
+                0 => Value::Null,
+                1 => Value::Bool(self.next() % 2 == 0),
+                2 => json!(self.next() % 1000),
+                3 => [
+                    json!(-5),
+                    json!(9_007_199_254_740_993_u64),
+                    json!(2.0),
+                    json!(1.5),
+                    json!(1e300),
+                ][(self.next() % 5) as usize]
+                    .clone(),
+                4 => Value::String(format!("s{}", self.next() % 50)),
+                5 => json!({}),
+                6 => json!([]),
+                7 | 8 => {
+                    let n = self.next() % 6;
+                    Value::Object(
+                        (0..n)
+                            .map(|_| (format!("k{}", self.next() % 20), self.value(depth + 1)))
+                            .collect(),
+                    )
+                }
+                _ => {
+                    let n = self.next() % 6;
+                    Value::Array((0..n).map(|_| self.value(depth + 1)).collect())
+                }
+            }
+        }
+    }
+
+    /// Describes a Lua value as a script sees it: types, `#`, and the
+    /// `pairs` order at every level.
+    const DUMP: &str = r#"
+        local function dump(v, out)
+          if type(v) ~= "table" then
+            out[#out + 1] = type(v) .. ":" .. tostring(v)
+            return
+          end
+          out[#out + 1] = "{#" .. #v .. " "
+          for k, x in pairs(v) do
+            out[#out + 1] = type(k) .. ":" .. tostring(k) .. "="
+            dump(x, out)
+            out[#out + 1] = ","
+          end
+          out[#out + 1] = "}"
+        end
+        return function(v) local out = {} dump(v, out) return table.concat(out) end
+    "#;
+
+    fn lazily<T>(lua: &Lua, value: &Value, f: impl FnOnce(LuaValue) -> T) -> T {
+        let scope = LazyScope::begin(lua);
+        let mut args = to_lua_many(lua, &scope, &[Push::Json(value)]).unwrap();
+        f(args.pop_front().unwrap())
+    }
+
+    #[test]
+    fn scripts_see_lazy_tables_as_the_eager_conversion() {
+        let lua = Lua::new();
+        let dump: mlua::Function = lua.load(DUMP).eval().unwrap();
+        let mut gen = Gen(24);
+        for case in 0..3000 {
+            let value = json!({"root": gen.value(0), "more": gen.value(0)});
+            let eager = dump.call::<String>(to_lua(&lua, &value).unwrap()).unwrap();
+            let lazy = lazily(&lua, &value, |t| dump.call::<String>(t).unwrap());
+            assert_eq!(lazy, eager, "case {case}: {value}");
+        }
+    }
+
+    #[test]
+    fn untouched_lazy_tables_encode_as_the_eager_conversion() {
+        let lua = Lua::new();
+        let touch: mlua::Function = lua
+            .load("return function(t, n) if n % 2 == 0 then local _ = t.root end return t end")
+            .eval()
+            .unwrap();
+        let mut gen = Gen(7);
+        for case in 0..3000 {
+            let value = json!({"root": gen.value(0), "more": gen.value(0)});
+            let eager = from_lua(&lua, &to_lua(&lua, &value).unwrap());
+            let lazy = lazily(&lua, &value, |t| {
+                let t: LuaValue = touch.call((t, case)).unwrap();
+                from_lua(&lua, &t)
+            });
+            assert_eq!(lazy, eager, "case {case}: {value}");
+        }
+    }
+
+    #[test]
+    fn a_written_input_table_is_no_longer_its_origin() {
+        let lua = Lua::new();
+        let value = json!({"spec": {"template": {"a": 1}}, "other": {"b": 2}});
+        lazily(&lua, &value, |t| {
+            let LuaValue::Table(t) = t else {
+                panic!("a table")
+            };
+            let template: mlua::Table = t
+                .get::<mlua::Table>("spec")
+                .unwrap()
+                .get("template")
+                .unwrap();
+            assert_eq!(origin_of(&template), Some(&value["spec"]["template"]));
+            // a write to any input table, even another one
+            let other: mlua::Table = t.get("other").unwrap();
+            other.set("b", 3).unwrap();
+            assert_eq!(origin_of(&template), None);
+        });
+    }
+
+    #[test]
+    fn a_lazy_table_outliving_its_run_reads_as_empty() {
+        let lua = Lua::new();
+        let value = json!({"a": {"b": 1}});
+        lazily(&lua, &value, |t| lua.globals().set("kept", t).unwrap());
+        drop(value);
+        let n: i64 = lua
+            .load("local n = 0 for _ in pairs(kept) do n = n + 1 end return n")
+            .eval()
+            .unwrap();
+        assert_eq!(n, 0);
+        let t: mlua::Table = lua.globals().get("kept").unwrap();
+        assert_eq!(origin_of(&t), None);
     }
 }
