@@ -78,39 +78,15 @@ void *luaM_toobig (lua_State *L) {
 ** allocates and frees many small objects (tables, their node and order
 ** vectors, strings, closures); the system allocator's cost for each, and
 ** the consolidation of its free lists that a larger request triggers, were
-** a large part of a run. Blocks of up to LUAI_BLOCKMAX bytes are taken
+** a large part of a run. Blocks of up to LUAI_SMALLMAX bytes are taken
 ** from the allocator rounded up to their size class, and a freed one is
 ** kept on its class's list (up to LUAI_SMALLCAP bytes in all) for the next
 ** request of that class. `totalbytes' (the collector's accounting) counts
 ** what Lua uses, as before; the allocator sees the cached blocks as in use.
 */
-#define issmall(n)	((n) > 0 && (n) <= LUAI_BLOCKMAX)
-
-/* the size a small request is allocated with (its class's size) */
-static size_t smallsize (size_t n) {
-  size_t p;
-  if (n <= LUAI_SMALLMAX)
-    return (n + (LUAI_SMALLSTEP - 1)) & ~(size_t)(LUAI_SMALLSTEP - 1);
-  for (p = 2 * LUAI_SMALLMAX; p < n; p *= 2) {}
-  return p;
-}
-
-/* the class of a class size */
-static int smallclass (size_t size) {
-  int c = LUAI_SMALLMAX / LUAI_SMALLSTEP;
-  size_t p;
-  if (size <= LUAI_SMALLMAX)
-    return (int)(size / LUAI_SMALLSTEP) - 1;
-  for (p = 2 * LUAI_SMALLMAX; p < size; p *= 2) c++;
-  return c;
-}
-
-/* the class size of class `c' */
-static size_t classsize (int c) {
-  if (c < LUAI_SMALLMAX / LUAI_SMALLSTEP)
-    return (size_t)(c + 1) * LUAI_SMALLSTEP;
-  return (size_t)(2 * LUAI_SMALLMAX) << (c - LUAI_SMALLMAX / LUAI_SMALLSTEP);
-}
+#define smallsize(n)	(((n) + (LUAI_SMALLSTEP - 1)) & ~(size_t)(LUAI_SMALLSTEP - 1))
+#define issmall(n)	((n) > 0 && (n) <= LUAI_SMALLMAX)
+#define smallclass(n)	((n) / LUAI_SMALLSTEP - 1)
 
 void *luaM_realloc_ (lua_State *L, void *block, size_t osize, size_t nsize) {
   global_State *g = G(L);
@@ -153,7 +129,7 @@ void luaM_freesmall (global_State *g) {
     void *b = g->smallfree[c];
     while (b != NULL) {
       void *next = *(void **)b;
-      (*g->frealloc)(g->ud, b, classsize(c), 0);
+      (*g->frealloc)(g->ud, b, (size_t)(c + 1) * LUAI_SMALLSTEP, 0);
       b = next;
     }
     g->smallfree[c] = NULL;

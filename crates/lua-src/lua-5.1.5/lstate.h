@@ -66,13 +66,11 @@ typedef struct CallInfo {
 ** `global state', shared by all threads of this state
 */
 /* karmada-interpreter: size classes of the small-block cache (lmem.c):
-** blocks of up to LUAI_SMALLMAX bytes in steps of LUAI_SMALLSTEP, then
-** powers of two up to LUAI_BLOCKMAX bytes; at most LUAI_SMALLCAP bytes
-** kept */
+** blocks of up to LUAI_SMALLMAX bytes in steps of LUAI_SMALLSTEP, at most
+** LUAI_SMALLCAP bytes kept */
 #define LUAI_SMALLSTEP	16
 #define LUAI_SMALLMAX	512
-#define LUAI_BLOCKMAX	4096
-#define LUAI_NSMALL	(LUAI_SMALLMAX / LUAI_SMALLSTEP + 3)
+#define LUAI_NSMALL	(LUAI_SMALLMAX / LUAI_SMALLSTEP)
 #define LUAI_SMALLCAP	((lu_mem)1 << 20)
 
 typedef struct global_State {
