@@ -430,9 +430,11 @@ local ometa = { __index = O, __metatable = false }
 -- of the run and `pairs(_G)` lists them.
 --
 -- The environment is built once per state (the libraries, then `proto` in
--- its own order, then `_G`) and every run gets a copy of it (`H.clone`, one
--- allocation of the final size, same iteration order) with its own library
--- overlays and `_G`.
+-- its own order, then `_G`) and every run gets a copy of it, with its own
+-- library overlays and `_G`: the previous run's table reset in place
+-- (`H.reset`: nothing of that run is left in it, and nothing of that run
+-- can reach it) or, when that run grew it, a new copy (`H.clone`); either
+-- way the same contents in the same iteration order.
 local newenv
 do
   local template = {
@@ -442,9 +444,14 @@ do
     template[k] = v
   end
   template._G = false
-  local clone = H.clone
+  local clone, reset = H.clone, H.reset
+  local last = nil
   newenv = function()
-    local env = clone(template)
+    local env = last
+    if env == nil or not reset(env, template) then
+      env = clone(template)
+      last = env
+    end
     env.string = setmetatable({}, smeta)
     env.table = setmetatable({}, tmeta)
     env.math = setmetatable({}, mmeta)

@@ -70,6 +70,12 @@ impl Deadline {
 unsafe extern "C-unwind" {
     /// The vendored Lua's table copy (same layout and insertion order).
     fn lua_clonetable(state: *mut mlua::ffi::lua_State, idx: std::ffi::c_int);
+    /// The same copy made in place into a table of the same sizes.
+    fn lua_resettable(
+        state: *mut mlua::ffi::lua_State,
+        idx: std::ffi::c_int,
+        src: std::ffi::c_int,
+    ) -> std::ffi::c_int;
 }
 
 /// `H.clone(t)`: a copy of table `t` that `next` visits in the same order
@@ -77,6 +83,16 @@ unsafe extern "C-unwind" {
 unsafe extern "C-unwind" fn clone_table(state: *mut mlua::ffi::lua_State) -> std::ffi::c_int {
     mlua::ffi::luaL_checktype(state, 1, mlua::ffi::LUA_TTABLE);
     lua_clonetable(state, 1);
+    1
+}
+
+/// `H.reset(t, template)`: makes `t` a copy of `template` in place when
+/// both have the same sizes, and says whether it did.
+unsafe extern "C-unwind" fn reset_table(state: *mut mlua::ffi::lua_State) -> std::ffi::c_int {
+    mlua::ffi::luaL_checktype(state, 1, mlua::ffi::LUA_TTABLE);
+    mlua::ffi::luaL_checktype(state, 2, mlua::ffi::LUA_TTABLE);
+    let done = lua_resettable(state, 1, 2);
+    mlua::ffi::lua_pushboolean(state, done);
     1
 }
 
@@ -172,6 +188,8 @@ pub(crate) fn build(
     let h = lua.create_table()?;
     // SAFETY: `clone_table` checks its argument and pushes one value.
     h.set("clone", unsafe { lua.create_c_function(clone_table)? })?;
+    // SAFETY: `reset_table` checks its arguments and pushes one value.
+    h.set("reset", unsafe { lua.create_c_function(reset_table)? })?;
 
     let d = deadline.clone();
     h.set(

@@ -414,6 +414,21 @@ LUA_API void lua_clonetable (lua_State *L, int idx) {
 }
 
 
+/* karmada-interpreter: makes the table at `idx' a copy of the table at
+** `src' in place when both have the same sizes; 0 (nothing done) when not */
+LUA_API int lua_resettable (lua_State *L, int idx, int src) {
+  StkId t, s;
+  int done;
+  lua_lock(L);
+  t = index2adr(L, idx);
+  s = index2adr(L, src);
+  api_check(L, ttistable(t) && ttistable(s));
+  done = luaH_reset(L, hvalue(t), hvalue(s));
+  lua_unlock(L);
+  return done;
+}
+
+
 /*
 ** karmada-interpreter: lazily converted tables (see ltable.c). Between
 ** `lua_lazybegin' and `lua_lazyend' (one host run), `lua_pushlazytable'

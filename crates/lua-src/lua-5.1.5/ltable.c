@@ -377,6 +377,48 @@ Table *luaH_clone (lua_State *L, Table *src) {
 
 
 /*
+** karmada-interpreter: makes `t' a copy of `src' in place (contents,
+** layout, insertion order, array length, metatable) when both have the
+** same sizes; returns 0, leaving `t' alone, when they do not. A run's
+** global environment is reset this way from its template instead of being
+** copied anew.
+*/
+int luaH_reset (lua_State *L, Table *t, Table *src) {
+  int i;
+  luaH_lazycheck(src);
+  luaH_lazycheck(t);
+  if (t == src || t->sizearray != src->sizearray || t->lsizenode != src->lsizenode
+      || (t->node == dummynode) != (src->node == dummynode)
+      || t->sizeordv < src->nord)
+    return 0;
+  for (i = 0; i < src->sizearray; i++)
+    setobj2t(L, &t->array[i], &src->array[i]);
+  t->alen = src->alen;
+  if (src->node != dummynode) {
+    int size = sizenode(src);
+    for (i = 0; i < size; i++) {
+      Node *from = gnode(src, i);
+      Node *to = gnode(t, i);
+      setobj2t(L, gval(to), gval(from));
+      setobj2t(L, key2tval(to), key2tval(from));
+      gnext(to) = gnext(from) ? t->node + (gnext(from) - src->node) : NULL;
+      to->i_ord = from->i_ord;
+    }
+    t->lastfree = t->node + (src->lastfree - src->node);
+    for (i = 0; i < src->nord; i++)
+      t->ordv[i] = src->ordv[i] ? t->node + (src->ordv[i] - src->node) : NULL;
+    t->nord = src->nord;
+  }
+  t->metatable = src->metatable;
+  t->flags = src->flags;
+  t->origin = NULL;
+  if (isblack(obj2gco(t)))
+    luaC_barrierback(L, t);  /* it may now hold white objects */
+  return 1;
+}
+
+
+/*
 ** karmada-interpreter: lazily converted tables.
 **
 ** The host hands a script its input object as tables made on first use:

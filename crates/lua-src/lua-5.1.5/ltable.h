@@ -29,6 +29,7 @@ LUAI_FUNC void luaH_resizearray (lua_State *L, Table *t, int nasize);
 LUAI_FUNC void luaH_free (lua_State *L, Table *t);
 /* karmada-interpreter */
 LUAI_FUNC Table *luaH_clone (lua_State *L, Table *src);
+LUAI_FUNC int luaH_reset (lua_State *L, Table *t, Table *src);
 /* karmada-interpreter: lazily converted tables */
 LUAI_FUNC void luaH_expand (Table *t);
 #define luaH_lazycheck(t)	{ if ((t)->lazy) luaH_expand(t); }

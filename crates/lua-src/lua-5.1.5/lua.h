@@ -153,6 +153,7 @@ LUA_API int             (lua_arraylen) (lua_State *L, int idx);
 LUA_API void            (lua_setarraylen) (lua_State *L, int idx, int n);
 /* karmada-interpreter: pushes a copy of the table at `idx' (same layout) */
 LUA_API void            (lua_clonetable) (lua_State *L, int idx);
+LUA_API int             (lua_resettable) (lua_State *L, int idx, int src);
 /* karmada-interpreter: lazily converted tables (lapi.c) */
 typedef void (*lua_LazyExpand) (lua_State *L, void *t, const void *origin);
 LUA_API void            (lua_lazybegin) (lua_State *L, lua_LazyExpand expand);
