@@ -1323,3 +1323,19 @@ fn kube_sees_the_template_as_the_script_left_it(#[case] change: &str, #[case] wa
         other => panic!("{other:?}"),
     }
 }
+
+/// A script's numeric constants are no table keys of its own: compiling a
+/// constant just below 2^26 (the largest key gopher-lua keeps in a table's
+/// array part) costs nothing, where it once took the compiler's constant
+/// table to hundreds of MiB and failed on the memory limit.
+#[rstest]
+#[case("1000000")]
+#[case("50000000")]
+#[case("67108863")]
+fn large_numeric_constants_compile_in_little_memory(#[case] constant: &str) {
+    let v = status_of(&format!(
+        "local big = {constant} return {{big = big, more = big > 1}}"
+    ));
+    assert_eq!(v["more"], json!(true));
+    assert_eq!(v["big"].to_string(), constant);
+}

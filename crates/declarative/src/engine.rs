@@ -423,3 +423,16 @@ pub fn compile_check(text: &str) -> Result<(), ScriptError> {
         .map_err(|e| ScriptError::Runtime(lua_message(&e)))?;
     compile(&lua, text).map(|_| ())
 }
+
+#[cfg(test)]
+mod tests {
+    /// A new state (the sandbox and its prelude) holds little memory; the
+    /// prelude's constant 1000000 once made the compiler allocate a 16 MiB
+    /// array for its constant table.
+    #[test]
+    fn a_new_state_is_small() {
+        let vm = super::Vm::new(&super::Limits::default(), None).unwrap();
+        let used = vm.lua().used_memory();
+        assert!(used < 1 << 20, "a new state uses {used} bytes");
+    }
+}

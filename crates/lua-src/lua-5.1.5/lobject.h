@@ -345,6 +345,10 @@ typedef struct Table {
   ** and the first access makes them (see luaH_expand); `lazyepoch' is the
   ** host run the origin belongs to */
   lu_byte lazy;
+  /* karmada-interpreter: integer keys of a `plain' table go to its hash
+  ** part as in PUC Lua, not to a gopher-lua array part (the compiler's
+  ** constant table, where the keys are a chunk's numeric constants) */
+  lu_byte plain;
   unsigned int lazyepoch;
   const void *origin;
   struct Table *metatable;

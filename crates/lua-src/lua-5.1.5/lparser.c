@@ -357,6 +357,7 @@ static void open_func (LexState *ls, FuncState *fs) {
   f->source = ls->source;
   f->maxstacksize = 2;  /* registers 0/1 are always valid */
   fs->h = luaH_new(L, 0, 0);
+  fs->h->plain = 1;  /* karmada-interpreter: numeric constants stay hash keys */
   /* anchor table of constants and prototype (to avoid being collected) */
   sethvalue2s(L, L->top, fs->h);
   incr_top(L);

@@ -321,6 +321,7 @@ Table *luaH_new (lua_State *L, int narray, int nhash) {
   t->sizeordv = 0;
   t->nord = 0;
   t->lazy = 0;
+  t->plain = 0;
   t->lazyepoch = 0;
   t->origin = NULL;
   setarrayvector(L, t, narray);
@@ -679,7 +680,7 @@ TValue *luaH_set (lua_State *L, Table *t, const TValue *key) {
     int k;
     lua_Number n = nvalue(key);
     lua_number2int(k, n);
-    if (luai_numeq(cast_num(k), n) && isarraykey(k)) {
+    if (luai_numeq(cast_num(k), n) && isarraykey(k) && !t->plain) {
       t->flags = 0;
       return arrayslot(L, t, k);
     }
@@ -701,7 +702,7 @@ TValue *luaH_setnum (lua_State *L, Table *t, int key) {
   const TValue *p;
   luaH_lazycheck(t);
   notewrite(t);
-  if (isarraykey(key))
+  if (isarraykey(key) && !t->plain)
     return arrayslot(L, t, key);
   p = luaH_getnum(t, key);
   if (p != luaO_nilobject)
