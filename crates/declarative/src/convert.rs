@@ -99,18 +99,33 @@ pub struct LazyScope<'a> {
 }
 
 impl<'a> LazyScope<'a> {
-    /// Starts the span on `lua`'s main state.
-    pub fn begin(lua: &Lua) -> Self {
+    /// Starts the span on a state's main thread.
+    pub fn begin(main: &MainState) -> Self {
         // SAFETY: `lua_lazybegin` only records the state and the expander
         // in thread-local storage; the expander reads values that the
         // scope's lifetime keeps alive until `lua_lazyend` in `drop`.
-        unsafe {
-            lua.exec_raw::<()>((), |state| lua_lazybegin(state, expand))
-                .ok();
-        }
+        unsafe { lua_lazybegin(main.0, expand) };
         Self {
             _values: std::marker::PhantomData,
         }
+    }
+}
+
+/// A state's main thread (`lua_State *`), taken once when the state is
+/// built: starting a [`LazyScope`] then needs no protected call.
+pub struct MainState(*mut ffi::lua_State);
+
+// SAFETY: the pointer is only used by whoever holds the state's `Lua`
+// (the pool hands a state to one thread at a time).
+unsafe impl Send for MainState {}
+
+impl MainState {
+    /// The main thread of `lua`.
+    pub fn of(lua: &Lua) -> mlua::Result<Self> {
+        let mut main = std::ptr::null_mut();
+        // SAFETY: reads the state pointer the call runs on.
+        unsafe { lua.exec_raw::<()>((), |state| main = state)? };
+        Ok(Self(main))
     }
 }
 
@@ -921,7 +936,8 @@ mod lazy_tests {
     "#;
 
     fn lazily<T>(lua: &Lua, value: &Value, f: impl FnOnce(LuaValue) -> T) -> T {
-        let scope = LazyScope::begin(lua);
+        let main = MainState::of(lua).unwrap();
+        let scope = LazyScope::begin(&main);
         let mut args = to_lua_many(lua, &scope, &[Push::Json(value)]).unwrap();
         f(args.pop_front().unwrap())
     }

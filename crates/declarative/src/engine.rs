@@ -210,6 +210,11 @@ impl Vm {
         &self.sandbox.lua
     }
 
+    /// The state's main thread (for the lazy conversion's span).
+    pub(crate) fn main_state(&self) -> &crate::convert::MainState {
+        &self.sandbox.main
+    }
+
     fn chunk(&mut self, script: &Script) -> Result<Function, ScriptError> {
         if let Some(f) = self.compiled.get(&script.id) {
             return Ok(f.clone());

@@ -244,7 +244,7 @@ impl LuaLayer {
                     Arg::Items(items) => convert::Push::Items(*items),
                 })
                 .collect();
-            let scope = convert::LazyScope::begin(&lua);
+            let scope = convert::LazyScope::begin(vm.main_state());
             let lua_args = convert::to_lua_many(&lua, &scope, &pushes)
                 .map_err(|e| ScriptError::Runtime(engine::lua_message(&e)))?;
             let results = vm

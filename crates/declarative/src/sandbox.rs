@@ -108,6 +108,8 @@ pub(crate) struct Sandbox {
     /// The message of the last sandbox refusal of the current run (set by
     /// the prelude through `H.refused` just before it raises the error).
     pub refusal: Refusal,
+    /// The state's main thread, for the lazy conversion's span.
+    pub main: crate::convert::MainState,
 }
 
 /// The last refusal the prelude reported in a run.
@@ -472,6 +474,7 @@ pub(crate) fn build(
     if memory > 0 {
         lua.set_memory_limit(lua.used_memory() + memory)?;
     }
+    let main = crate::convert::MainState::of(&lua)?;
     Ok(Sandbox {
         lua,
         run,
@@ -479,6 +482,7 @@ pub(crate) fn build(
         top,
         deadline,
         refusal,
+        main,
     })
 }
 
