@@ -887,7 +887,7 @@ mod lazy_tests {
             let pick = self.next() % if depth >= 4 { 7 } else { 10 };
             match pick {
                 0 => Value::Null,
-                1 => Value::Bool(self.next() % 2 == 0),
+                1 => Value::Bool(self.next().is_multiple_of(2)),
                 2 => json!(self.next() % 1000),
                 3 => [
                     json!(-5),
