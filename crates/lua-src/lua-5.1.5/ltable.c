@@ -339,59 +339,13 @@ Table *luaH_new (lua_State *L, int narray, int nhash) {
 
 
 /*
-** karmada-interpreter: a new table with the contents, layout, insertion
-** order, array length and metatable of `src' (`next' visits the copy as it
-** visits `src'). Used for the fresh global environment of every run.
+** karmada-interpreter: copies the contents, layout, insertion order, array
+** length and metatable of `src' into `t', whose array part, node vector
+** and order vector already have `src''s sizes (at least, for the order
+** vector).
 */
-Table *luaH_clone (lua_State *L, Table *src) {
+static void copycontents (lua_State *L, Table *t, Table *src) {
   int i;
-  Table *t;
-  luaH_lazycheck(src);
-  t = luaH_new(L, src->sizearray, 0);
-  for (i = 0; i < src->sizearray; i++)
-    setobj2t(L, &t->array[i], &src->array[i]);
-  t->alen = src->alen;
-  if (src->node != dummynode) {
-    int size = sizenode(src);
-    setnodevector(L, t, size);
-    for (i = 0; i < size; i++) {
-      Node *from = gnode(src, i);
-      Node *to = gnode(t, i);
-      setobj2t(L, gval(to), gval(from));
-      setobj2t(L, key2tval(to), key2tval(from));
-      gnext(to) = gnext(from) ? t->node + (gnext(from) - src->node) : NULL;
-      to->i_ord = from->i_ord;
-    }
-    t->lastfree = t->node + (src->lastfree - src->node);
-    if (src->sizeordv > 0) {
-      t->ordv = luaM_newvector(L, src->sizeordv, Node *);
-      t->sizeordv = src->sizeordv;
-      for (i = 0; i < src->nord; i++)
-        t->ordv[i] = src->ordv[i] ? t->node + (src->ordv[i] - src->node) : NULL;
-      t->nord = src->nord;
-    }
-  }
-  t->metatable = src->metatable;
-  t->flags = src->flags;
-  return t;
-}
-
-
-/*
-** karmada-interpreter: makes `t' a copy of `src' in place (contents,
-** layout, insertion order, array length, metatable) when both have the
-** same sizes; returns 0, leaving `t' alone, when they do not. A run's
-** global environment is reset this way from its template instead of being
-** copied anew.
-*/
-int luaH_reset (lua_State *L, Table *t, Table *src) {
-  int i;
-  luaH_lazycheck(src);
-  luaH_lazycheck(t);
-  if (t == src || t->sizearray != src->sizearray || t->lsizenode != src->lsizenode
-      || (t->node == dummynode) != (src->node == dummynode)
-      || t->sizeordv < src->nord)
-    return 0;
   for (i = 0; i < src->sizearray; i++)
     setobj2t(L, &t->array[i], &src->array[i]);
   t->alen = src->alen;
@@ -412,6 +366,44 @@ int luaH_reset (lua_State *L, Table *t, Table *src) {
   }
   t->metatable = src->metatable;
   t->flags = src->flags;
+}
+
+
+/*
+** karmada-interpreter: a new table with the contents, layout, insertion
+** order, array length and metatable of `src' (`next' visits the copy as it
+** visits `src'). Used for the fresh global environment of a run.
+*/
+Table *luaH_clone (lua_State *L, Table *src) {
+  Table *t;
+  luaH_lazycheck(src);
+  t = luaH_new(L, src->sizearray, 0);
+  if (src->node != dummynode) {
+    setnodevector(L, t, sizenode(src));
+    if (src->sizeordv > 0) {
+      t->ordv = luaM_newvector(L, src->sizeordv, Node *);
+      t->sizeordv = src->sizeordv;
+    }
+  }
+  copycontents(L, t, src);
+  return t;
+}
+
+
+/*
+** karmada-interpreter: makes `t' a copy of `src' in place when both have
+** the same sizes; returns 0, leaving `t' alone, when they do not. A run's
+** global environment is reset this way from its template instead of being
+** copied anew.
+*/
+int luaH_reset (lua_State *L, Table *t, Table *src) {
+  luaH_lazycheck(src);
+  luaH_lazycheck(t);
+  if (t == src || t->sizearray != src->sizearray || t->lsizenode != src->lsizenode
+      || (t->node == dummynode) != (src->node == dummynode)
+      || t->sizeordv < src->nord)
+    return 0;
+  copycontents(L, t, src);
   t->origin = NULL;
   if (isblack(obj2gco(t)))
     luaC_barrierback(L, t);  /* it may now hold white objects */
