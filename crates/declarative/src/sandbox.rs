@@ -417,8 +417,11 @@ pub(crate) fn build(
     let d = deadline.clone();
     // Soft limit: the collector runs with a large pause (below), so a script
     // with a big live heap could reach the hard limit before a cycle starts.
-    // Past 3/4 of the limit the hook forces a full collection, at most once
-    // per doubling of the heap since the previous forced one.
+    // Past 3/4 of the limit the hook forces a full collection once the heap
+    // has grown by half of the room the previous forced one left below the
+    // limit (so a script whose live heap is near the limit still gets its
+    // garbage collected, and one with little garbage is not collected over
+    // and over).
     let soft = memory.saturating_mul(3) / 4;
     let last_forced = Arc::new(AtomicU64::new(0));
     let mut triggers = HookTriggers::new().every_nth_instruction(HOOK_INTERVAL);
@@ -458,7 +461,8 @@ pub(crate) fn build(
         if soft > 0 {
             let used = lua.used_memory();
             let last = last_forced.load(Ordering::Relaxed) as usize;
-            if used > soft && used > last.saturating_mul(2) {
+            let room = memory.saturating_sub(last) / 2;
+            if used > soft && used.saturating_sub(last) > room {
                 lua.gc_collect()?;
                 last_forced.store(lua.used_memory() as u64, Ordering::Relaxed);
             }
