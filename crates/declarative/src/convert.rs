@@ -236,8 +236,11 @@ pub(crate) fn number_to_json(x: f64) -> Result<Value, String> {
             return Ok(Value::Number(Number::from(x as i64)));
         }
         // Rust's `Display` of a double is its shortest form, zero-padded.
-        let shortest = format!("{x}").parse::<i64>().unwrap_or(x as i64);
-        return Ok(Value::Number(Number::from(shortest)));
+        // -2^63 is written `-9223372036854776000`, beyond the integers: a
+        // double, as Go's decoding reads that text (a quantity `-9223372036854776k`).
+        if let Ok(shortest) = format!("{x}").parse::<i64>() {
+            return Ok(Value::Number(Number::from(shortest)));
+        }
     }
     Ok(Number::from_f64(x).map_or(Value::Null, Value::Number))
 }
@@ -594,6 +597,10 @@ mod tests {
             number_to_json(4_611_686_018_427_387_904.0).unwrap(),
             json!(4_611_686_018_427_388_000_i64)
         );
+        // -2^63: its shortest form `-9223372036854776000` is beyond the integers.
+        assert!(number_to_json(-9_223_372_036_854_775_808.0)
+            .unwrap()
+            .is_f64());
         assert_eq!(
             number_to_json(-9_007_199_254_740_994.0).unwrap(),
             json!(-9_007_199_254_740_994_i64)
