@@ -575,6 +575,18 @@ mod tests {
         assert_eq!(reconcile(json!([]), &[], Target::List), json!([]));
     }
 
+    /// Karmada deletes the empty tables of a list one by one by index while
+    /// the indices shift (`[A, {}, B, {}, C]` gives `[A, B, []]`): a
+    /// deliberate difference (COMPATIBILITY.md), every one is dropped here.
+    #[test]
+    fn every_empty_table_of_a_list_is_dropped() {
+        let v = json!({"status": {"conditions": [{"type": "A"}, [], {"type": "B"}, [], {"type": "C"}]}});
+        assert_eq!(
+            reconcile(v, &[], Target::Object),
+            json!({"status": {"conditions": [{"type": "A"}, {"type": "B"}, {"type": "C"}]}})
+        );
+    }
+
     #[test]
     fn keys_with_dots_are_escaped() {
         let r = json!({"metadata": {"annotations": {"a.b/c": {}}}});
