@@ -267,13 +267,32 @@ pub(crate) fn from_lua(lua: &Lua, value: &LuaValue) -> Result<Value, String> {
                 })
             };
             match res {
-                Ok(()) => out,
+                Ok(()) => out.map_err(marshal_error),
                 Err(e) => Err(e.to_string()),
             }
         }
+        LuaValue::Function(_) | LuaValue::Thread(_) | LuaValue::UserData(_) => Err(marshal_error(
+            format!("cannot encode {} to JSON", type_name(value)),
+        )),
         other => Err(format!("cannot encode {} to JSON", type_name(other))),
     }
 }
+
+/// The reference's JSON bridge encodes through Go's `json.Marshal`, which
+/// wraps an error of a value's `MarshalJSON` in `json: error calling
+/// MarshalJSON for type *json.jsonValue: ` once per level, from the value
+/// that failed up to the result. The engine's own limits (nesting, stack)
+/// are not the reference's and are said once.
+fn marshal_error(e: String) -> String {
+    if e == DEPTH_LIMIT || e == STACK_LIMIT {
+        return e;
+    }
+    format!("json: error calling MarshalJSON for type *json.jsonValue: {e}")
+}
+
+/// The engine's own encoding limits.
+const DEPTH_LIMIT: &str = "cannot encode tables nested deeper than 200 levels";
+const STACK_LIMIT: &str = "cannot encode: Lua stack exhausted";
 
 unsafe fn encode(
     state: *mut ffi::lua_State,
@@ -293,14 +312,14 @@ unsafe fn encode(
         }
         ffi::LUA_TTABLE => {
             if depth >= MAX_DEPTH {
-                return Err("cannot encode tables nested deeper than 200 levels".to_owned());
+                return Err(DEPTH_LIMIT.to_owned());
             }
             let ptr = ffi::lua_topointer(state, idx) as usize;
             if !seen.insert(ptr) {
                 return Err("cannot encode recursively nested tables to JSON".to_owned());
             }
             if ffi::lua_checkstack(state, 4) == 0 {
-                return Err("cannot encode: Lua stack exhausted".to_owned());
+                return Err(STACK_LIMIT.to_owned());
             }
             let t = ffi::lua_gettop(state) + idx + 1; // absolute index (idx < 0)
             let t = if idx > 0 { idx } else { t };
@@ -334,7 +353,7 @@ unsafe fn encode(
                 let v = match v {
                     Ok(v) => v,
                     Err(e) => {
-                        err = Some(e);
+                        err = Some(marshal_error(e));
                         ffi::lua_pop(state, 2);
                         break;
                     }
