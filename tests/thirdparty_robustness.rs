@@ -92,9 +92,19 @@ fn retyped(value: &Value, path: &[Value]) -> Vec<Value> {
         Value::Object(_) if path == [json!("metadata")] => {
             vec![json!("text"), json!(1.5), json!(true), json!(["text"])]
         }
-        Value::Object(_) => vec![json!("text"), json!(7), json!(true), json!([{"key": "text"}])],
+        Value::Object(_) => vec![
+            json!("text"),
+            json!(7),
+            json!(true),
+            json!([{"key": "text"}]),
+        ],
         Value::Array(_) => vec![json!({"key": "text"}), json!("text"), json!(7), json!(true)],
-        Value::String(_) => vec![json!(1), json!(false), json!({"key": "text"}), json!(["text"])],
+        Value::String(_) => vec![
+            json!(1),
+            json!(false),
+            json!({"key": "text"}),
+            json!(["text"]),
+        ],
         Value::Number(_) => vec![
             json!("text"),
             json!(false),
@@ -350,8 +360,11 @@ fn mutated_inputs_never_raise_lua_runtime_errors_in_bundled_scripts() {
                 if let Err(e) = layer.interpret(&request) {
                     let message = e.to_string();
                     let indexed_scalar = scalar_for_object
-                        && (message.contains("attempt to index a non-table object(number) with key '")
-                            || message.contains("attempt to index a non-table object(boolean) with key '"));
+                        && (message
+                            .contains("attempt to index a non-table object(number) with key '")
+                            || message.contains(
+                                "attempt to index a non-table object(boolean) with key '",
+                            ));
                     if runtime_error(&message) && !indexed_scalar {
                         failures.push(format!(
                             "{kind} {} with {target:?} {path:?} {mutation:?}: {message}",

@@ -332,13 +332,7 @@ pub(crate) fn go_format(fmt: &[u8], args: &[FmtArg]) -> Result<Vec<u8>, String> 
 /// Go's `argNumber`: an explicit argument index `[n]` at `i` moves the next
 /// argument to the `n`th (1-based) of `count`; a malformed or out-of-range
 /// index marks the verb `BADINDEX`. Whether an index was read.
-fn arg_index(
-    fmt: &[u8],
-    i: &mut usize,
-    next: &mut usize,
-    count: usize,
-    good: &mut bool,
-) -> bool {
+fn arg_index(fmt: &[u8], i: &mut usize, next: &mut usize, count: usize, good: &mut bool) -> bool {
     if fmt.get(*i) != Some(&b'[') {
         return false;
     }

@@ -185,8 +185,7 @@ fn node(bytes: &[u8], i: usize, owner: usize) -> Result<State, usize> {
             // A plain scalar: a key when `: ` (or `:` at the end) follows.
             let mut j = i;
             while j < bytes.len() {
-                if bytes[j] == b':' && matches!(bytes.get(j + 1), None | Some(b' ') | Some(b'\t'))
-                {
+                if bytes[j] == b':' && matches!(bytes.get(j + 1), None | Some(b' ') | Some(b'\t')) {
                     let value = skip_blanks(bytes, j + 1);
                     return value_after_key(bytes, value, i);
                 }
