@@ -603,6 +603,12 @@ pub fn map_case(s: &[u8], upper: bool) -> String {
     let text = String::from_utf8_lossy(s);
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
+        // Go maps each rune by its simple case mapping; the one rune whose
+        // full lower case is longer than its simple one is U+0130 (`İ` → `i`).
+        if !upper && c == '\u{130}' {
+            out.push('i');
+            continue;
+        }
         let mut m: Vec<char> = if upper {
             c.to_uppercase().collect()
         } else {
