@@ -335,6 +335,10 @@ fn status_items_come_from_files_directories_and_patterns(
     "error: fail to get observed object: no object found in {file}, expect one"
 )]
 #[case::bad_yaml("a: [unclosed\n", "error: fail to get observed object: error parsing {file}: document 1 (line 1): line 1, column 4: unclosed bracket")]
+#[case::tab_as_indentation(
+    "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n  finalizers:\n  -\tx\n",
+    "error: fail to get observed object: error parsing {file}: document 1 (line 1): line 6, column 4: found a tab character where an indentation space is expected"
+)]
 fn object_inputs_hold_one_object(#[case] text: &str, #[case] expected: &str) {
     let dir = tree(
         &format!("object-{}", text.len()),

@@ -124,7 +124,7 @@ use InterpreterOperation as Op;
     "function GetComponents(o) error('x', 0) end",
     "failed to run 'GetComponents' script: x"
 )]
-#[case(Op::InterpretComponent, "function GetComponents(o) return {{name = print}} end", "failed to convert lua table for components: encode lua result to json failed: cannot encode function to JSON")]
+#[case(Op::InterpretComponent, "function GetComponents(o) return {{name = print}} end", "failed to convert lua table for components: encode lua result to json failed: json: error calling MarshalJSON for type *json.jsonValue: json: error calling MarshalJSON for type *json.jsonValue: json: error calling MarshalJSON for type *json.jsonValue: cannot encode function to JSON")]
 #[case(
     Op::ReviseReplica,
     "function ReviseReplica(o, n) return n end",
@@ -138,7 +138,7 @@ use InterpreterOperation as Op;
 #[case(
     Op::ReviseReplica,
     "function ReviseReplica(o, n) local t = {} o.a = t o.b = t return o end",
-    "encode lua result to json failed: cannot encode recursively nested tables to JSON"
+    "encode lua result to json failed: json: error calling MarshalJSON for type *json.jsonValue: json: error calling MarshalJSON for type *json.jsonValue: cannot encode recursively nested tables to JSON"
 )]
 #[case(
     Op::ReviseReplica,

@@ -8,6 +8,8 @@
 
 use serde_json::{Number, Value};
 
+mod tabs;
+
 /// One YAML document of a stream.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Document {
@@ -98,6 +100,18 @@ fn parse_document_within(
             index,
             line,
             value: None,
+        });
+    }
+    if let Some((tab_line, column)) = tabs::first_indenting_tab(chunk) {
+        return Err(YamlError {
+            index,
+            line,
+            message: format!(
+                "line {}, column {column}: found a tab character where an indentation space is \
+                 expected (go-yaml, which kubectl and karmadactl read files with, refuses a tab \
+                 used as indentation)",
+                tab_line + line - 1
+            ),
         });
     }
     let value = parse_like_go_yaml(chunk, limits).map_err(|e| YamlError {

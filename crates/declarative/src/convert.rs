@@ -476,8 +476,11 @@ pub(crate) fn number_to_json(x: f64) -> Result<Value, String> {
             return Ok(Value::Number(Number::from(x as i64)));
         }
         // Rust's `Display` of a double is its shortest form, zero-padded.
-        let shortest = format!("{x}").parse::<i64>().unwrap_or(x as i64);
-        return Ok(Value::Number(Number::from(shortest)));
+        // -2^63 is written `-9223372036854776000`, beyond the integers: a
+        // double, as Go's decoding reads that text (a quantity `-9223372036854776k`).
+        if let Ok(shortest) = format!("{x}").parse::<i64>() {
+            return Ok(Value::Number(Number::from(shortest)));
+        }
     }
     Ok(Number::from_f64(x).map_or(Value::Null, Value::Number))
 }
@@ -504,13 +507,32 @@ pub(crate) fn from_lua(lua: &Lua, value: &LuaValue) -> Result<Value, String> {
                 })
             };
             match res {
-                Ok(()) => out,
+                Ok(()) => out.map_err(marshal_error),
                 Err(e) => Err(e.to_string()),
             }
         }
+        LuaValue::Function(_) | LuaValue::Thread(_) | LuaValue::UserData(_) => Err(marshal_error(
+            format!("cannot encode {} to JSON", type_name(value)),
+        )),
         other => Err(format!("cannot encode {} to JSON", type_name(other))),
     }
 }
+
+/// The reference's JSON bridge encodes through Go's `json.Marshal`, which
+/// wraps an error of a value's `MarshalJSON` in `json: error calling
+/// MarshalJSON for type *json.jsonValue: ` once per level, from the value
+/// that failed up to the result. The engine's own limits (nesting, stack)
+/// are not the reference's and are said once.
+fn marshal_error(e: String) -> String {
+    if e == DEPTH_LIMIT || e == STACK_LIMIT {
+        return e;
+    }
+    format!("json: error calling MarshalJSON for type *json.jsonValue: {e}")
+}
+
+/// The engine's own encoding limits.
+const DEPTH_LIMIT: &str = "cannot encode tables nested deeper than 200 levels";
+const STACK_LIMIT: &str = "cannot encode: Lua stack exhausted";
 
 unsafe fn encode(
     state: *mut ffi::lua_State,
@@ -530,7 +552,7 @@ unsafe fn encode(
         }
         ffi::LUA_TTABLE => {
             if depth >= MAX_DEPTH {
-                return Err("cannot encode tables nested deeper than 200 levels".to_owned());
+                return Err(DEPTH_LIMIT.to_owned());
             }
             let table = ffi::lua_topointer(state, idx);
             if !seen.insert(table as usize) {
@@ -547,7 +569,7 @@ unsafe fn encode(
                 }
             }
             if ffi::lua_checkstack(state, 4) == 0 {
-                return Err("cannot encode: Lua stack exhausted".to_owned());
+                return Err(STACK_LIMIT.to_owned());
             }
             let t = ffi::lua_gettop(state) + idx + 1; // absolute index (idx < 0)
             let t = if idx > 0 { idx } else { t };
@@ -581,7 +603,7 @@ unsafe fn encode(
                 let v = match v {
                     Ok(v) => v,
                     Err(e) => {
-                        err = Some(e);
+                        err = Some(marshal_error(e));
                         ffi::lua_pop(state, 2);
                         break;
                     }
@@ -822,6 +844,18 @@ mod tests {
         assert_eq!(reconcile(json!([]), &[], Target::List), json!([]));
     }
 
+    /// Karmada deletes the empty tables of a list one by one by index while
+    /// the indices shift (`[A, {}, B, {}, C]` gives `[A, B, []]`): a
+    /// deliberate difference (COMPATIBILITY.md), every one is dropped here.
+    #[test]
+    fn every_empty_table_of_a_list_is_dropped() {
+        let v = json!({"status": {"conditions": [{"type": "A"}, [], {"type": "B"}, [], {"type": "C"}]}});
+        assert_eq!(
+            reconcile(v, &[], Target::Object),
+            json!({"status": {"conditions": [{"type": "A"}, {"type": "B"}, {"type": "C"}]}})
+        );
+    }
+
     #[test]
     fn keys_with_dots_are_escaped() {
         let r = json!({"metadata": {"annotations": {"a.b/c": {}}}});
@@ -844,6 +878,10 @@ mod tests {
             number_to_json(4_611_686_018_427_387_904.0).unwrap(),
             json!(4_611_686_018_427_388_000_i64)
         );
+        // -2^63: its shortest form `-9223372036854776000` is beyond the integers.
+        assert!(number_to_json(-9_223_372_036_854_775_808.0)
+            .unwrap()
+            .is_f64());
         assert_eq!(
             number_to_json(-9_007_199_254_740_994.0).unwrap(),
             json!(-9_007_199_254_740_994_i64)

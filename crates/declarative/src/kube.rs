@@ -73,6 +73,28 @@ fn drop_empty_lists(v: &mut Value) {
     }
 }
 
+/// The one list of the result Go writes without `omitempty`,
+/// `hardNodeAffinity.nodeSelectorTerms`, is a non-nil empty slice (written
+/// `[]`, an empty table in Lua) when the template holds the list and every
+/// term of it was an empty table (dropped by the conversion, as Karmada's
+/// does): `nodeSelectorTerms = {{}}` gives `hardNodeAffinity =
+/// {nodeSelectorTerms = {}}`, which a script's result then writes as
+/// `hardNodeAffinity: {nodeSelectorTerms: null}`.
+fn keep_written_terms(template: &Value, result: &mut Value) {
+    const TERMS: &str =
+        "/spec/affinity/nodeAffinity/requiredDuringSchedulingIgnoredDuringExecution/nodeSelectorTerms";
+    if !template.pointer(TERMS).is_some_and(Value::is_array) {
+        return;
+    }
+    if let Some(hard) = result
+        .pointer_mut("/nodeClaim/hardNodeAffinity")
+        .and_then(Value::as_object_mut)
+    {
+        hard.entry("nodeSelectorTerms")
+            .or_insert_with(|| Value::Array(Vec::new()));
+    }
+}
+
 /// Builds the module table.
 pub(crate) fn module(lua: &Lua) -> mlua::Result<Table> {
     let m = lua.create_table()?;
@@ -110,6 +132,7 @@ pub(crate) fn module(lua: &Lua) -> mlua::Result<Table> {
                 Some(r) => {
                     let mut v = serde_json::to_value(r).map_err(mlua::Error::external)?;
                     drop_empty_lists(&mut v);
+                    keep_written_terms(&template, &mut v);
                     convert::to_lua(lua, &v)
                 }
             }

@@ -260,20 +260,49 @@ pub(crate) fn go_format(fmt: &[u8], args: &[FmtArg]) -> Result<Vec<u8>, String> 
             }
             i += 1;
         }
+        // Go's explicit argument indexes (`%[2]d`) and `*` widths and
+        // precisions. A width or precision taken from an argument must be a
+        // Go integer, which a Lua value never is here: `%!(BADWIDTH)`.
+        let mut good_index = true;
+        let mut after_index = arg_index(fmt, &mut i, &mut next, args.len(), &mut good_index);
         let mut w = None;
-        while i < fmt.len() && fmt[i].is_ascii_digit() {
-            w = Some(w.unwrap_or(0usize).saturating_mul(10) + usize::from(fmt[i] - b'0'));
+        if fmt.get(i) == Some(&b'*') {
             i += 1;
+            next += 1;
+            out.extend_from_slice(b"%!(BADWIDTH)");
+            after_index = false;
+        } else {
+            while i < fmt.len() && fmt[i].is_ascii_digit() {
+                w = Some(w.unwrap_or(0usize).saturating_mul(10) + usize::from(fmt[i] - b'0'));
+                i += 1;
+            }
+            if after_index && w.is_some() {
+                good_index = false;
+            }
         }
         spec.width = w.map(|w| w.min(10_000));
         if i < fmt.len() && fmt[i] == b'.' {
             i += 1;
-            let mut p = 0usize;
-            while i < fmt.len() && fmt[i].is_ascii_digit() {
-                p = p.saturating_mul(10) + usize::from(fmt[i] - b'0');
-                i += 1;
+            if after_index {
+                good_index = false;
             }
-            spec.prec = Some(p.min(10_000));
+            after_index = arg_index(fmt, &mut i, &mut next, args.len(), &mut good_index);
+            if fmt.get(i) == Some(&b'*') {
+                i += 1;
+                next += 1;
+                out.extend_from_slice(b"%!(BADPREC)");
+                after_index = false;
+            } else {
+                let mut p = 0usize;
+                while i < fmt.len() && fmt[i].is_ascii_digit() {
+                    p = p.saturating_mul(10) + usize::from(fmt[i] - b'0');
+                    i += 1;
+                }
+                spec.prec = Some(p.min(10_000));
+            }
+        }
+        if !after_index {
+            arg_index(fmt, &mut i, &mut next, args.len(), &mut good_index);
         }
         let Some(&verb) = fmt.get(i) else {
             out.extend_from_slice(b"%!(NOVERB)");
@@ -282,6 +311,10 @@ pub(crate) fn go_format(fmt: &[u8], args: &[FmtArg]) -> Result<Vec<u8>, String> 
         i += 1;
         if verb == b'%' {
             out.push(b'%');
+            continue;
+        }
+        if !good_index {
+            let _ = write_bytes(&mut out, &format!("%!{}(BADINDEX)", verb as char));
             continue;
         }
         let Some(arg) = args.get(next) else {
@@ -294,6 +327,39 @@ pub(crate) fn go_format(fmt: &[u8], args: &[FmtArg]) -> Result<Vec<u8>, String> 
         out.extend_from_slice(&text);
     }
     Ok(out)
+}
+
+/// Go's `argNumber`: an explicit argument index `[n]` at `i` moves the next
+/// argument to the `n`th (1-based) of `count`; a malformed or out-of-range
+/// index marks the verb `BADINDEX`. Whether an index was read.
+fn arg_index(fmt: &[u8], i: &mut usize, next: &mut usize, count: usize, good: &mut bool) -> bool {
+    if fmt.get(*i) != Some(&b'[') {
+        return false;
+    }
+    let Some(close) = fmt[*i..].iter().position(|&b| b == b']') else {
+        *i += 1;
+        *good = false;
+        return false;
+    };
+    let digits = &fmt[*i + 1..*i + close];
+    *i += close + 1;
+    let n = (!digits.is_empty() && digits.iter().all(u8::is_ascii_digit))
+        .then(|| std::str::from_utf8(digits).ok()?.parse::<usize>().ok())
+        .flatten();
+    match n {
+        Some(n) if (1..=count).contains(&n) => {
+            *next = n - 1;
+            true
+        }
+        Some(_) => {
+            *good = false;
+            true
+        }
+        None => {
+            *good = false;
+            false
+        }
+    }
 }
 
 fn write_bytes(out: &mut Vec<u8>, s: &str) -> std::fmt::Result {
@@ -537,6 +603,12 @@ pub fn map_case(s: &[u8], upper: bool) -> String {
     let text = String::from_utf8_lossy(s);
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
+        // Go maps each rune by its simple case mapping; the one rune whose
+        // full lower case is longer than its simple one is U+0130 (`İ` → `i`).
+        if !upper && c == '\u{130}' {
+            out.push('i');
+            continue;
+        }
         let mut m: Vec<char> = if upper {
             c.to_uppercase().collect()
         } else {
@@ -624,6 +696,10 @@ mod tests {
     #[case("100%%", vec![], "100%")]
     // Karmada: format-d-bool in tests/data/gopher-probes/format.yaml
     #[case("%d", vec![FmtArg::Bool(true)], "%!d(lua.LBool=true)")]
+    // Karmada: format-index-arg and format-star-width in tests/data/gopher-probes/format.yaml
+    #[case("%[2]d %[1]d", vec![FmtArg::Number(1.0), FmtArg::Number(2.0)], "2 1")]
+    #[case("%*d", vec![FmtArg::Number(5.0)], "%!(BADWIDTH)%!d(MISSING)")]
+    #[case("%[3]d", vec![FmtArg::Number(1.0)], "%!d(BADINDEX)")]
     fn go_format_cases(#[case] f: &str, #[case] args: Vec<FmtArg>, #[case] want: &str) {
         assert_eq!(fmt(f, &args), want);
     }

@@ -189,18 +189,27 @@ static int math_random (lua_State *L) {
     }
     case 1: {  /* only upper limit */
       int u = luaL_checkint(L, 1);
-      luaL_argcheck(L, 1<=u, 1, "interval is empty");
+      /* karmada-interpreter: an empty interval is Go's rand.Intn panic,
+         without a position, as gopher-lua reports it */
+      if (u < 1) {
+        lua_pushliteral(L, "invalid argument to Intn");
+        return lua_error(L);
+      }
       lua_pushnumber(L, floor(r*u)+1);  /* int between 1 and `u' */
       break;
     }
-    case 2: {  /* lower and upper limits */
+    default: {  /* lower and upper limits */
+      /* karmada-interpreter: arguments after the second are ignored, as in
+         gopher-lua; an empty interval is Go's rand.Intn panic */
       int l = luaL_checkint(L, 1);
       int u = luaL_checkint(L, 2);
-      luaL_argcheck(L, l<=u, 2, "interval is empty");
+      if (l > u) {
+        lua_pushliteral(L, "invalid argument to Intn");
+        return lua_error(L);
+      }
       lua_pushnumber(L, floor(r*(u-l+1))+l);  /* int between `l' and `u' */
       break;
     }
-    default: return luaL_error(L, "wrong number of arguments");
   }
   return 1;
 }
