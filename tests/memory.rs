@@ -150,7 +150,7 @@ fn resident_memory_stays_flat_over_20k_operations() {
 
 /// The full check: one million operations.
 #[test]
-#[ignore = "minutes: cargo test --release --test memory -- --ignored --nocapture"]
+#[ignore = "long: cargo test --release --all-features --test tests -- memory::resident_memory_stays_flat_over_1m --ignored --nocapture"]
 fn resident_memory_stays_flat_over_1m_operations() {
     flat_memory(1_000_000, 50_000, 100_000, 4.0);
 }
