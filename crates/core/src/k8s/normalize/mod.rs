@@ -230,7 +230,8 @@ pub fn decode_item(
     decode_at(object, FieldPath::item(index, cluster), value, ty, true)
 }
 
-fn decode_at(
+/// [`decode`] at a path built on the stack (rendered only for an error).
+pub(crate) fn decode_at(
     object: &Value,
     root: FieldPath<'_>,
     value: &Value,
