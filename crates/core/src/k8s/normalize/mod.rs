@@ -28,6 +28,8 @@ mod schema_check;
 
 pub use super::time::Time;
 
+use std::cmp::Ordering;
+
 use base64::Engine as _;
 use serde_json::{Map, Number, Value};
 
@@ -98,7 +100,7 @@ pub enum Emit {
 impl Ty {
     /// The field named exactly `key`.
     pub fn field(&'static self, key: &str) -> Option<&'static Field> {
-        match self.fields.binary_search_by(|f| f.json.cmp(key)) {
+        match self.fields.binary_search_by(|f| name_order(f.json, key)) {
             Ok(i) => self.fields.get(i),
             Err(_) => self.base.and_then(|b| b.field(key)),
         }
@@ -113,6 +115,18 @@ impl Ty {
         self.fields
             .iter()
             .chain(self.base.into_iter().flat_map(|b| b.fields.iter()))
+    }
+}
+
+/// The order of field names (`str`'s order), deciding on the first byte
+/// when it differs: the walks compare every input key with the schema's
+/// sorted field names, and most pairs differ there, so most comparisons
+/// cost no call into `memcmp`.
+#[inline]
+fn name_order(a: &str, b: &str) -> Ordering {
+    match a.as_bytes().first().cmp(&b.as_bytes().first()) {
+        Ordering::Equal => a.cmp(b),
+        other => other,
     }
 }
 
@@ -293,7 +307,7 @@ fn walk_struct_skipping(
     };
     for (key, v) in input {
         while let Some(f) = fields.get(next) {
-            if f.json >= key.as_str() {
+            if name_order(f.json, key) != Ordering::Less {
                 break;
             }
             if encode && always(f) {
@@ -346,7 +360,11 @@ fn walk_struct_lookup(
     input: Option<&Map<String, Value>>,
     path: &FieldPath<'_>,
 ) -> Result<Map<String, Value>> {
-    let mut out = Map::new();
+    // The entries are gathered first and the map built from them in one go
+    // (sorted, the last of equal keys kept, as inserting one by one would):
+    // most inputs are already in field order, so this costs no key
+    // comparisons beyond the sort's one pass.
+    let mut out: Vec<(String, Value)> = Vec::with_capacity(input.map_or(0, Map::len));
     let strict = matches!(cx.mode, Mode::Decode { strict: true });
     if let Some(input) = input {
         for (key, v) in input {
@@ -361,7 +379,7 @@ fn walk_struct_lookup(
             };
             let Some(field) = field else {
                 if cx.keep_unknown {
-                    out.insert(key.clone(), v.clone());
+                    out.push((key.clone(), v.clone()));
                 }
                 continue;
             };
@@ -371,10 +389,11 @@ fn walk_struct_lookup(
             }
             let value = walk_value(cx, &field.kind, v, &here)?;
             if keep(cx.mode, field, &value) {
-                out.insert(field.json.to_owned(), value);
+                out.push((field.json.to_owned(), value));
             }
         }
     }
+    let mut out: Map<String, Value> = out.into_iter().collect();
     if cx.mode == Mode::Encode {
         for field in ty.all_fields() {
             if matches!(field.emit, Emit::AlwaysZero | Emit::AlwaysNull)
@@ -524,12 +543,13 @@ fn walk_value(cx: &Cx<'_>, kind: &'static Kind, v: &Value, path: &FieldPath<'_>)
         },
         Kind::Map(elem) => match v {
             Value::Object(m) => {
-                let mut out = Map::new();
+                // Keys come sorted and unique: the map is built in one go.
+                let mut out = Vec::with_capacity(m.len());
                 for (k, item) in m {
                     let here = path.key(k);
-                    out.insert(k.clone(), element(cx, elem, item, &here)?);
+                    out.push((k.clone(), element(cx, elem, item, &here)?));
                 }
-                Ok(Value::Object(out))
+                Ok(Value::Object(out.into_iter().collect()))
             }
             _ => Err(mismatch("an object")),
         },
@@ -661,7 +681,7 @@ fn check_struct(
     let fields = ty.fields;
     let mut next = 0;
     for (key, v) in input {
-        while fields.get(next).is_some_and(|f| f.json < key.as_str()) {
+        while fields.get(next).is_some_and(|f| name_order(f.json, key) == Ordering::Less) {
             next += 1;
         }
         let field = match fields.get(next) {
@@ -870,6 +890,20 @@ mod tests {
     use super::schema::*;
     use super::*;
     use serde_json::json;
+
+    /// The walks' name order is `str`'s order, for every pair of field
+    /// names of the schema and a few edge cases.
+    #[test]
+    fn name_order_is_str_order() {
+        let mut names: Vec<&str> = vec!["", "a", "A", "aa", "ab", "b", "é", "spec", "status"];
+        names.extend(DEPLOYMENT.fields.iter().map(|f| f.json));
+        names.extend(DEPLOYMENT_STATUS.fields.iter().map(|f| f.json));
+        for a in &names {
+            for b in &names {
+                assert_eq!(name_order(a, b), a.cmp(b), "{a:?} {b:?}");
+            }
+        }
+    }
 
     #[test]
     fn bare_deployment_gains_always_emitted_fields() {
