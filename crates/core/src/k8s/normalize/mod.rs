@@ -681,7 +681,10 @@ fn check_struct(
     let fields = ty.fields;
     let mut next = 0;
     for (key, v) in input {
-        while fields.get(next).is_some_and(|f| name_order(f.json, key) == Ordering::Less) {
+        while fields
+            .get(next)
+            .is_some_and(|f| name_order(f.json, key) == Ordering::Less)
+        {
             next += 1;
         }
         let field = match fields.get(next) {
