@@ -360,11 +360,7 @@ fn walk_struct_lookup(
     input: Option<&Map<String, Value>>,
     path: &FieldPath<'_>,
 ) -> Result<Map<String, Value>> {
-    // The entries are gathered first and the map built from them in one go
-    // (sorted, the last of equal keys kept, as inserting one by one would):
-    // most inputs are already in field order, so this costs no key
-    // comparisons beyond the sort's one pass.
-    let mut out: Vec<(String, Value)> = Vec::with_capacity(input.map_or(0, Map::len));
+    let mut out = Map::new();
     let strict = matches!(cx.mode, Mode::Decode { strict: true });
     if let Some(input) = input {
         for (key, v) in input {
@@ -379,7 +375,7 @@ fn walk_struct_lookup(
             };
             let Some(field) = field else {
                 if cx.keep_unknown {
-                    out.push((key.clone(), v.clone()));
+                    out.insert(key.clone(), v.clone());
                 }
                 continue;
             };
@@ -389,11 +385,10 @@ fn walk_struct_lookup(
             }
             let value = walk_value(cx, &field.kind, v, &here)?;
             if keep(cx.mode, field, &value) {
-                out.push((field.json.to_owned(), value));
+                out.insert(field.json.to_owned(), value);
             }
         }
     }
-    let mut out: Map<String, Value> = out.into_iter().collect();
     if cx.mode == Mode::Encode {
         for field in ty.all_fields() {
             if matches!(field.emit, Emit::AlwaysZero | Emit::AlwaysNull)
@@ -543,13 +538,12 @@ fn walk_value(cx: &Cx<'_>, kind: &'static Kind, v: &Value, path: &FieldPath<'_>)
         },
         Kind::Map(elem) => match v {
             Value::Object(m) => {
-                // Keys come sorted and unique: the map is built in one go.
-                let mut out = Vec::with_capacity(m.len());
+                let mut out = Map::new();
                 for (k, item) in m {
                     let here = path.key(k);
-                    out.push((k.clone(), element(cx, elem, item, &here)?));
+                    out.insert(k.clone(), element(cx, elem, item, &here)?);
                 }
-                Ok(Value::Object(out.into_iter().collect()))
+                Ok(Value::Object(out))
             }
             _ => Err(mismatch("an object")),
         },
