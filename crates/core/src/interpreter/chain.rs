@@ -136,10 +136,34 @@ impl Chain {
 
     /// Runs one operation whose object the caller hands over (no copy of it
     /// when the serving layer edits it in place, as the native one does).
+    ///
+    /// The object stays where the caller put it: the request runs as an
+    /// edit in place ([`Chain::interpret_in_place`]; a layer that does not
+    /// edit in place answers and its answer is stored), and the edited
+    /// object is handed back in the outcome.
     pub fn interpret_owned(&self, request: OwnedRequest<'_>) -> Result<Answer<Outcome>> {
-        let operation = request.operation();
-        let (outcome, source) = self.call(Call::Owned(request))?;
-        answered(outcome, operation, source)
+        match request {
+            OwnedRequest::ReviseReplica {
+                mut object,
+                replicas,
+            } => {
+                let answer = self.interpret_in_place(InPlaceRequest::ReviseReplica {
+                    object: &mut object,
+                    replicas,
+                })?;
+                Ok(answer.map(|()| Outcome::Revised(object)))
+            }
+            OwnedRequest::Retain {
+                mut desired,
+                observed,
+            } => {
+                let answer = self.interpret_in_place(InPlaceRequest::Retain {
+                    desired: &mut desired,
+                    observed,
+                })?;
+                Ok(answer.map(|()| Outcome::Retained(desired)))
+            }
+        }
     }
 
     /// Resolves `call` to the first layer serving its object and operation
