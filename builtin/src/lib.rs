@@ -63,7 +63,8 @@ mod workload;
 use crate::api::InterpreterOperation;
 use crate::error::Result;
 use crate::interpreter::{
-    CatalogEntry, InPlaceRequest, Layer, LayerKind, Outcome, OwnedRequest, Request, Source,
+    Call, CatalogEntry, InPlaceRequest, Layer, LayerKind, Outcome, OwnedRequest, Request, Route,
+    Source, TypeRef,
 };
 use kube::core::GroupVersionKind;
 use serde_json::Value;
@@ -199,62 +200,127 @@ pub fn layer() -> Arc<dyn Layer> {
 }
 
 impl NativeLayer {
-    /// The row serving objects of `gvk`, without allocating.
-    fn find(&self, gvk: &GroupVersionKind, operation: InterpreterOperation) -> Option<usize> {
-        let parsed = !(gvk.group.is_empty() && gvk.version.is_empty());
-        let (group, version) = (gvk.group.as_str(), gvk.version.as_str());
-        let matches = |api_version: &str| {
-            if group.is_empty() {
-                api_version == version
-            } else {
-                api_version.split_once('/') == Some((group, version))
-            }
-        };
-        find_row(parsed.then_some(matches), &gvk.kind, operation)
+    /// The row serving `object`.
+    fn find_for(&self, object: &Value, operation: InterpreterOperation) -> Result<usize> {
+        let ty = TypeRef::of(object);
+        find_row(ty, operation).ok_or_else(|| crate::Error::NotServed {
+            api_version: object
+                .get("apiVersion")
+                .and_then(Value::as_str)
+                .unwrap_or("")
+                .to_owned(),
+            kind: ty.kind.to_owned(),
+            operation,
+        })
     }
 
-    /// The row serving `object`.
-    fn find_for(&self, object: &Value, operation: InterpreterOperation) -> Result<&'static Row> {
-        // Dispatch without allocating: the object's own apiVersion and kind.
-        let field = |key: &str| object.get(key).and_then(Value::as_str);
-        let api_version = field("apiVersion").unwrap_or("");
-        let kind = field("kind").unwrap_or("");
-        let (group, version) = crate::k8s::object::split_api_version(api_version);
-        let parsed = !(group.is_empty() && version.is_empty());
-        let matches = |candidate: &str| candidate == api_version;
-        match find_row(parsed.then_some(matches), kind, operation).and_then(|i| TABLE.get(i)) {
-            Some(row) => Ok(row),
-            None => {
-                let gvk = crate::interpreter::gvk_of(object);
-                Err(crate::Error::NotServed {
-                    api_version: crate::k8s::object::api_version_of(&gvk),
-                    kind: gvk.kind,
-                    operation,
-                })
+    /// Answers `call` with the handler of table row `row`.
+    fn answer(&self, row: usize, call: Call<'_, '_>) -> Result<Option<Outcome>> {
+        let Some(row) = TABLE.get(row) else {
+            return Err(crate::Error::InvalidInput {
+                operation: call.operation(),
+                reason: format!("the native layer has no table row {row}"),
+            });
+        };
+        match (row.handler, call) {
+            (Handler::Read(handler), Call::Read(request)) => handler(request).map(Some),
+            (Handler::Edit(handler), Call::InPlace(request)) => handler(request).map(|()| None),
+            (Handler::Edit(handler), Call::Owned(request)) => {
+                edit_owned(handler, request).map(Some)
+            }
+            // A lent object: the answer is an edited copy.
+            (Handler::Edit(handler), Call::Read(request)) => {
+                let owned = match *request {
+                    Request::ReviseReplica { object, replicas } => OwnedRequest::ReviseReplica {
+                        object: object.clone(),
+                        replicas,
+                    },
+                    Request::Retain { desired, observed } => OwnedRequest::Retain {
+                        desired: desired.clone(),
+                        observed,
+                    },
+                    _ => return Err(workload::wrong_request(request, "editing")),
+                };
+                edit_owned(handler, owned).map(Some)
+            }
+            (Handler::Read(handler), Call::Owned(request)) => {
+                handler(&request.as_request()).map(Some)
+            }
+            // Pod Retain reads and normalizes: its answer replaces the object.
+            (Handler::Read(handler), Call::InPlace(request)) => {
+                let outcome = handler(&request.as_request())?;
+                request.store(outcome).map(|()| None)
             }
         }
     }
 }
 
-/// The index of the row serving (`api_version`, `kind`, `operation`), where
-/// `api_version` tells whether a row's apiVersion is the object's; it is
-/// `None` when Karmada cannot parse the object's (more than one `/`): such
-/// objects match no kind's row, only the `*/*` fallback (InterpretStatus).
-fn find_row(
-    api_version: Option<impl Fn(&str) -> bool>,
-    kind: &str,
-    operation: InterpreterOperation,
-) -> Option<usize> {
-    let exact = api_version.and_then(|matches| {
-        TABLE
+/// Runs an editing handler on an object handed over and hands it back.
+fn edit_owned(
+    handler: fn(InPlaceRequest<'_>) -> Result<()>,
+    request: OwnedRequest<'_>,
+) -> Result<Outcome> {
+    match request {
+        OwnedRequest::ReviseReplica {
+            mut object,
+            replicas,
+        } => {
+            handler(InPlaceRequest::ReviseReplica {
+                object: &mut object,
+                replicas,
+            })?;
+            Ok(Outcome::Revised(object))
+        }
+        OwnedRequest::Retain {
+            mut desired,
+            observed,
+        } => {
+            handler(InPlaceRequest::Retain {
+                desired: &mut desired,
+                observed,
+            })?;
+            Ok(Outcome::Retained(desired))
+        }
+    }
+}
+
+/// The rows of each operation, in table order, indexed by the operation's
+/// position in [`InterpreterOperation::ALL`]: a lookup scans only the rows
+/// of its operation. Built once from `TABLE`.
+fn rows_by_operation() -> &'static [Vec<usize>] {
+    static INDEX: OnceLock<Vec<Vec<usize>>> = OnceLock::new();
+    INDEX.get_or_init(|| {
+        Op::ALL
             .iter()
-            .position(|r| r.operation == operation && r.kind == kind && matches(r.api_version))
-    });
-    exact.or_else(|| {
-        TABLE
-            .iter()
-            .position(|r| r.operation == operation && r.api_version == "*" && r.kind == "*")
+            .map(|op| {
+                TABLE
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, r)| r.operation == *op)
+                    .map(|(i, _)| i)
+                    .collect()
+            })
+            .collect()
     })
+}
+
+/// The index of the row serving `operation` for objects of type `ty`,
+/// without allocating. An object whose apiVersion Karmada cannot parse
+/// (more than one `/`) matches no kind's row, only the `*/*` fallback
+/// (InterpretStatus).
+fn find_row(ty: TypeRef<'_>, operation: InterpreterOperation) -> Option<usize> {
+    let slot = Op::ALL.iter().position(|op| *op == operation)?;
+    let rows = rows_by_operation().get(slot)?;
+    let row = |i: &usize| TABLE.get(*i);
+    let exact = rows.iter().find(|i| {
+        row(i).is_some_and(|r| ty.parsed() && r.kind == ty.kind && ty.in_api_version(r.api_version))
+    });
+    exact
+        .or_else(|| {
+            rows.iter()
+                .find(|i| row(i).is_some_and(|r| r.api_version == "*" && r.kind == "*"))
+        })
+        .copied()
 }
 
 /// `Source.name` of each row (`apps/v1/Deployment Retain`), built once.
@@ -274,71 +340,44 @@ impl Layer for NativeLayer {
     }
 
     fn source(&self, gvk: &GroupVersionKind, operation: InterpreterOperation) -> Option<Source> {
-        let name = row_names().get(self.find(gvk, operation)?)?;
-        Some(Source {
-            layer: LayerKind::Native,
-            name: Cow::Borrowed(name.as_str()),
+        self.route(TypeRef::from_gvk(gvk), operation)
+            .map(|route| route.source)
+    }
+
+    /// The table row serving `ty`, found from the borrowed strings; its
+    /// index is the route's entry, so answering does not look it up again.
+    fn route(&self, ty: TypeRef<'_>, operation: InterpreterOperation) -> Option<Route> {
+        let entry = find_row(ty, operation)?;
+        let name = row_names().get(entry)?;
+        Some(Route {
+            source: Source {
+                layer: LayerKind::Native,
+                name: Cow::Borrowed(name.as_str()),
+            },
+            entry,
         })
+    }
+
+    fn interpret_routed(&self, entry: usize, call: Call<'_, '_>) -> Result<Option<Outcome>> {
+        self.answer(entry, call)
     }
 
     fn interpret(&self, request: &Request<'_>) -> Result<Outcome> {
         let row = self.find_for(request.object(), request.operation())?;
-        match row.handler {
-            Handler::Read(handler) => handler(request),
-            // A lent object: the answer is an edited copy.
-            Handler::Edit(_) => match *request {
-                Request::ReviseReplica { object, replicas } => {
-                    self.interpret_owned(OwnedRequest::ReviseReplica {
-                        object: object.clone(),
-                        replicas,
-                    })
-                }
-                Request::Retain { desired, observed } => {
-                    self.interpret_owned(OwnedRequest::Retain {
-                        desired: desired.clone(),
-                        observed,
-                    })
-                }
-                _ => Err(workload::wrong_request(request, "editing")),
-            },
-        }
+        self.answer(row, Call::Read(request))?
+            .ok_or_else(|| workload::wrong_request(request, "reading"))
     }
 
     fn interpret_owned(&self, request: OwnedRequest<'_>) -> Result<Outcome> {
-        match request {
-            OwnedRequest::ReviseReplica {
-                mut object,
-                replicas,
-            } => {
-                self.interpret_in_place(InPlaceRequest::ReviseReplica {
-                    object: &mut object,
-                    replicas,
-                })?;
-                Ok(Outcome::Revised(object))
-            }
-            OwnedRequest::Retain {
-                mut desired,
-                observed,
-            } => {
-                self.interpret_in_place(InPlaceRequest::Retain {
-                    desired: &mut desired,
-                    observed,
-                })?;
-                Ok(Outcome::Retained(desired))
-            }
-        }
+        let operation = request.operation();
+        let row = self.find_for(request.object(), operation)?;
+        self.answer(row, Call::Owned(request))?
+            .ok_or_else(|| workload::wrong_operation(operation, "editing"))
     }
 
     fn interpret_in_place(&self, request: InPlaceRequest<'_>) -> Result<()> {
         let row = self.find_for(request.object(), request.operation())?;
-        match row.handler {
-            Handler::Edit(handler) => handler(request),
-            // Pod Retain reads and normalizes: its answer replaces the object.
-            Handler::Read(handler) => {
-                let outcome = handler(&request.as_request())?;
-                request.store(outcome)
-            }
-        }
+        self.answer(row, Call::InPlace(request)).map(drop)
     }
 
     fn catalog(&self) -> Vec<CatalogEntry> {
@@ -362,6 +401,8 @@ impl Layer for NativeLayer {
 #[cfg(test)]
 mod tests {
     use serde_json::json;
+
+    use crate::api::InterpreterOperation as Op;
 
     use crate::interpreter::{Chain, InPlaceRequest};
 
@@ -428,6 +469,47 @@ mod tests {
             .expect_err("spec.replicas is not an integer");
         assert!(e.to_string().contains("spec.replicas"), "{e}");
         assert_eq!(object, desired);
+    }
+
+    /// Routing from an object's borrowed apiVersion and kind finds every
+    /// row of the table, names it as `source` does, and hands its index
+    /// back; an apiVersion Karmada cannot parse reaches only the `*/*` row.
+    #[test]
+    fn every_row_is_routed_from_borrowed_strings_to_itself() {
+        use crate::interpreter::{Layer, TypeRef};
+        let layer = super::NativeLayer;
+        for (i, row) in super::TABLE.iter().enumerate() {
+            let object = if row.kind == "*" {
+                json!({"apiVersion": "example.io/v1", "kind": "Thing"})
+            } else {
+                json!({"apiVersion": row.api_version, "kind": row.kind})
+            };
+            let ty = TypeRef::of(&object);
+            let route = layer.route(ty, row.operation).expect("routed");
+            assert_eq!(
+                route.entry, i,
+                "{}/{} {}",
+                row.api_version, row.kind, row.operation
+            );
+            assert_eq!(
+                Some(route.source),
+                layer.source(&ty.to_gvk(), row.operation),
+                "{}/{} {}",
+                row.api_version,
+                row.kind,
+                row.operation
+            );
+        }
+        let unparsed = json!({"apiVersion": "apps/v1/extra", "kind": "Deployment"});
+        let ty = TypeRef::of(&unparsed);
+        assert!(layer.route(ty, Op::InterpretReplica).is_none());
+        let status = layer.route(ty, Op::InterpretStatus).expect("the */* row");
+        assert_eq!(super::TABLE[status.entry].kind, "*");
+        // Right kind, wrong version: no row.
+        let other = json!({"apiVersion": "apps/v2", "kind": "Deployment"});
+        assert!(layer
+            .route(TypeRef::of(&other), Op::ReviseReplica)
+            .is_none());
     }
 
     #[test]

@@ -8,7 +8,8 @@ use kube::core::GroupVersionKind;
 use crate::api::InterpreterOperation;
 use crate::error::Result;
 use crate::interpreter::{
-    CatalogEntry, InPlaceRequest, Layer, LayerKind, Outcome, OwnedRequest, Request, Source,
+    CatalogEntry, InPlaceRequest, Layer, LayerKind, Outcome, OwnedRequest, Request, Route, Source,
+    TypeRef,
 };
 
 /// Delegates every call to the snapshot current when the call starts; the
@@ -30,6 +31,14 @@ impl<L: Layer> Layer for LiveLayer<L> {
 
     fn source(&self, gvk: &GroupVersionKind, operation: InterpreterOperation) -> Option<Source> {
         self.current.load().source(gvk, operation)
+    }
+
+    /// The current layer's route. Its entry is not used: the layer may be
+    /// replaced before the call is answered, so the answer goes through the
+    /// current layer's `interpret` methods (the default `interpret_routed`).
+    fn route(&self, ty: TypeRef<'_>, operation: InterpreterOperation) -> Option<Route> {
+        let route = self.current.load().route(ty, operation)?;
+        Some(Route::from(route.source))
     }
 
     fn interpret(&self, request: &Request<'_>) -> Result<Outcome> {

@@ -58,7 +58,9 @@ use crate::api::{
     InterpreterOperation, ResourceInterpreterWebhook, ResourceInterpreterWebhookConfiguration,
     RuleWithOperations,
 };
-use crate::interpreter::{CatalogEntry, Layer, LayerKind, Outcome, Request, Source};
+use crate::interpreter::{
+    CatalogEntry, Layer, LayerKind, Outcome, Request, Route, Source, TypeRef,
+};
 
 /// A webhook entry with its identity `"<configuration>/<webhook>"`.
 #[derive(Debug, Clone)]
@@ -152,7 +154,8 @@ impl WebhookLayer {
     /// The identity (`<configuration>/<webhook>`) of the hook that would be
     /// called for `operation` on objects of `gvk`.
     pub fn identity(&self, gvk: &GroupVersionKind, op: InterpreterOperation) -> Option<&str> {
-        self.select(gvk, op).map(|h| h.identity.as_str())
+        self.select(TypeRef::from_gvk(gvk), op)
+            .map(|h| h.identity.as_str())
     }
 
     /// Calls the matching hook and returns the whole exchange (what was
@@ -160,17 +163,16 @@ impl WebhookLayer {
     /// matches. The conformance suite uses this for its protocol checks.
     #[cfg(feature = "https")]
     pub fn call(&self, request: &Request<'_>) -> Option<(String, client::Exchange)> {
-        let gvk = crate::interpreter::gvk_of(request.object());
-        let hook = self.select(&gvk, request.operation())?;
+        let hook = self.select(TypeRef::of(request.object()), request.operation())?;
         Some((hook.identity.clone(), self.client.call(hook, request)))
     }
 
-    pub(crate) fn select(&self, gvk: &GroupVersionKind, op: InterpreterOperation) -> Option<&Hook> {
+    pub(crate) fn select(&self, ty: TypeRef<'_>, op: InterpreterOperation) -> Option<&Hook> {
         self.hooks.iter().find(|h| {
             h.webhook
                 .rules
                 .iter()
-                .any(|r| r.matches(&gvk.group, &gvk.version, &gvk.kind, op))
+                .any(|r| r.matches(ty.group, ty.version, ty.kind, op))
         })
     }
 }
@@ -181,9 +183,16 @@ impl Layer for WebhookLayer {
     }
 
     fn source(&self, gvk: &GroupVersionKind, operation: InterpreterOperation) -> Option<Source> {
-        self.select(gvk, operation).map(|h| Source {
-            layer: LayerKind::Webhook,
-            name: h.identity.clone().into(),
+        self.route(TypeRef::from_gvk(gvk), operation)
+            .map(|route| route.source)
+    }
+
+    fn route(&self, ty: TypeRef<'_>, operation: InterpreterOperation) -> Option<Route> {
+        self.select(ty, operation).map(|h| {
+            Route::from(Source {
+                layer: LayerKind::Webhook,
+                name: h.identity.clone().into(),
+            })
         })
     }
 

@@ -7,10 +7,10 @@ use kube::core::GroupVersionKind;
 use serde_json::Value;
 
 use super::layer::{
-    Answer, CatalogEntry, InPlaceRequest, Layer, Outcome, OwnedRequest, ReplicaResult, Request,
-    Source,
+    Answer, Call, CatalogEntry, InPlaceRequest, Layer, Outcome, OwnedRequest, ReplicaResult,
+    Request, Route, Source,
 };
-use super::object::gvk_of;
+use super::object::TypeRef;
 use super::typed::ObjectArg;
 use crate::api::{AggregatedStatusItem, Component, DependentObjectReference, InterpreterOperation};
 use crate::error::{Error, Result};
@@ -87,7 +87,20 @@ impl Chain {
         gvk: &GroupVersionKind,
         operation: InterpreterOperation,
     ) -> Option<Source> {
-        self.layers.iter().find_map(|l| l.source(gvk, operation))
+        self.route(TypeRef::from_gvk(gvk), operation)
+            .map(|(_, route)| route.source)
+    }
+
+    /// The first layer serving `operation` for objects of type `ty`, and
+    /// its route: resolved once per call, without allocating.
+    fn route(
+        &self,
+        ty: TypeRef<'_>,
+        operation: InterpreterOperation,
+    ) -> Option<(&dyn Layer, Route)> {
+        self.layers
+            .iter()
+            .find_map(|l| Some((l.as_ref(), l.route(ty, operation)?)))
     }
 
     /// Whether any layer serves `operation` for objects of `gvk`.
@@ -116,24 +129,48 @@ impl Chain {
 
     /// Runs one operation through the chain.
     pub fn interpret(&self, request: &Request<'_>) -> Result<Answer<Outcome>> {
-        let (layer, source) = self.dispatch(request.object(), request.operation())?;
-        checked(layer.interpret(request)?, request.operation(), source)
+        let operation = request.operation();
+        let (outcome, source) = self.call(Call::Read(request))?;
+        answered(outcome, operation, source)
     }
 
     /// Runs one operation whose object the caller hands over (no copy of it
     /// when the serving layer edits it in place, as the native one does).
+    ///
+    /// The object stays where the caller put it: the request runs as an
+    /// edit in place ([`Chain::interpret_in_place`]; a layer that does not
+    /// edit in place answers and its answer is stored), and the edited
+    /// object is handed back in the outcome.
     pub fn interpret_owned(&self, request: OwnedRequest<'_>) -> Result<Answer<Outcome>> {
-        let operation = request.operation();
-        let (layer, source) = self.dispatch(request.object(), operation)?;
-        checked(layer.interpret_owned(request)?, operation, source)
+        match request {
+            OwnedRequest::ReviseReplica {
+                mut object,
+                replicas,
+            } => {
+                let answer = self.interpret_in_place(InPlaceRequest::ReviseReplica {
+                    object: &mut object,
+                    replicas,
+                })?;
+                Ok(answer.map(|()| Outcome::Revised(object)))
+            }
+            OwnedRequest::Retain {
+                mut desired,
+                observed,
+            } => {
+                let answer = self.interpret_in_place(InPlaceRequest::Retain {
+                    desired: &mut desired,
+                    observed,
+                })?;
+                Ok(answer.map(|()| Outcome::Retained(desired)))
+            }
+        }
     }
 
-    /// The first layer serving `operation` for `object`, and what in it serves.
-    fn dispatch(
-        &self,
-        object: &Value,
-        operation: InterpreterOperation,
-    ) -> Result<(&dyn Layer, Source)> {
+    /// Resolves `call` to the first layer serving its object and operation
+    /// (once, from the object's borrowed apiVersion and kind) and has that
+    /// layer answer it.
+    fn call(&self, call: Call<'_, '_>) -> Result<(Option<Outcome>, Source)> {
+        let (object, operation) = (call.object(), call.operation());
         if !object.is_object() {
             return Err(Error::InvalidInput {
                 operation,
@@ -143,21 +180,20 @@ impl Chain {
                 ),
             });
         }
-        let gvk = gvk_of(object);
-        for layer in &self.layers {
-            if let Some(source) = layer.source(&gvk, operation) {
-                return Ok((layer.as_ref(), source));
-            }
-        }
-        Err(Error::NotServed {
-            api_version: object
-                .get("apiVersion")
-                .and_then(Value::as_str)
-                .unwrap_or("")
-                .to_owned(),
-            kind: gvk.kind,
-            operation,
-        })
+        let ty = TypeRef::of(object);
+        let Some((layer, route)) = self.route(ty, operation) else {
+            return Err(Error::NotServed {
+                api_version: object
+                    .get("apiVersion")
+                    .and_then(Value::as_str)
+                    .unwrap_or("")
+                    .to_owned(),
+                kind: ty.kind.to_owned(),
+                operation,
+            });
+        };
+        let outcome = layer.interpret_routed(route.entry, call)?;
+        Ok((outcome, route.source))
     }
 
     /// `InterpretReplica`: replica count and per-replica requirements.
@@ -244,12 +280,20 @@ impl Chain {
     /// (what `revise_replica(&mut object, n)` and `retain(&mut desired, ..)`
     /// do): on success the object is the answer, on error it is unchanged.
     pub fn interpret_in_place(&self, request: InPlaceRequest<'_>) -> Result<Answer<()>> {
-        let (layer, source) = self.dispatch(request.object(), request.operation())?;
-        layer.interpret_in_place(request)?;
-        Ok(Answer {
-            value: (),
-            served_by: source,
-        })
+        let operation = request.operation();
+        match self.call(Call::InPlace(request))? {
+            (None, served_by) => Ok(Answer {
+                value: (),
+                served_by,
+            }),
+            (Some(outcome), source) => Err(Error::InvalidInput {
+                operation,
+                reason: format!(
+                    "layer {source} answered {} instead of editing in place",
+                    outcome.operation()
+                ),
+            }),
+        }
     }
 
     /// `AggregateStatus`: the template with the members' statuses folded
@@ -462,6 +506,22 @@ fn checked(
         value,
         served_by: source,
     })
+}
+
+/// A routed call's outcome, which must be one: `None` is the answer of an
+/// edit in place only.
+fn answered(
+    outcome: Option<Outcome>,
+    operation: InterpreterOperation,
+    source: Source,
+) -> Result<Answer<Outcome>> {
+    match outcome {
+        Some(value) => checked(value, operation, source),
+        None => Err(Error::InvalidInput {
+            operation,
+            reason: format!("layer {source} answered no result"),
+        }),
+    }
 }
 
 fn unwrap_outcome<T>(

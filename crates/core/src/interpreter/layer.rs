@@ -11,6 +11,7 @@ use crate::api::{
     ReplicaRequirements,
 };
 use crate::error::Result;
+use crate::k8s::object::TypeRef;
 
 /// The layers, in the order the chain consults them: Karmada's four, named as
 /// Karmada names its interpreters (declarative, webhook, thirdparty,
@@ -331,17 +332,102 @@ pub struct CatalogEntry {
     pub source: Source,
 }
 
+/// What the chain resolved a request to in the layer that serves it: where
+/// the answer comes from, and the layer's own index of what serves it
+/// (the native layer's table row), handed back to
+/// [`Layer::interpret_routed`] so the layer does not look it up again.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Route {
+    /// What in the layer serves the request.
+    pub source: Source,
+    /// The layer's own index of it; `0` for layers that do not use one.
+    pub entry: usize,
+}
+
+impl From<Source> for Route {
+    /// A route without an index of the layer's own.
+    fn from(source: Source) -> Self {
+        Self { source, entry: 0 }
+    }
+}
+
+/// A request in the form the caller holds it, for [`Layer::interpret_routed`]:
+/// borrowed, with its object handed over, or with its object lent mutably.
+#[derive(Debug)]
+pub enum Call<'r, 'a> {
+    /// [`Layer::interpret`]'s request.
+    Read(&'r Request<'a>),
+    /// [`Layer::interpret_owned`]'s request.
+    Owned(OwnedRequest<'a>),
+    /// [`Layer::interpret_in_place`]'s request.
+    InPlace(InPlaceRequest<'a>),
+}
+
+impl Call<'_, '_> {
+    /// The operation.
+    pub fn operation(&self) -> InterpreterOperation {
+        match self {
+            Self::Read(request) => request.operation(),
+            Self::Owned(request) => request.operation(),
+            Self::InPlace(request) => request.operation(),
+        }
+    }
+
+    /// The object the chain dispatches on (the desired object for `Retain`).
+    pub fn object(&self) -> &Value {
+        match self {
+            Self::Read(request) => request.object(),
+            Self::Owned(request) => request.object(),
+            Self::InPlace(request) => request.object(),
+        }
+    }
+
+    /// Answers the call through `layer`'s `interpret`, `interpret_owned` or
+    /// `interpret_in_place`: the outcome, or `None` for an edit in place
+    /// (the lent object is the answer).
+    pub fn answer_by<L: Layer + ?Sized>(self, layer: &L) -> Result<Option<Outcome>> {
+        match self {
+            Self::Read(request) => layer.interpret(request).map(Some),
+            Self::Owned(request) => layer.interpret_owned(request).map(Some),
+            Self::InPlace(request) => layer.interpret_in_place(request).map(|()| None),
+        }
+    }
+}
+
 /// One layer of the chain.
 ///
 /// A layer says whether it serves a (kind, operation) and answers requests.
-/// The chain only calls [`Layer::interpret`] when [`Layer::source`] returned
-/// `Some` for the request's object and operation.
+/// The chain resolves each request once ([`Layer::route`], from the
+/// object's borrowed apiVersion and kind) and then asks the layer that
+/// serves it to answer ([`Layer::interpret_routed`]); it only calls the
+/// `interpret` methods of a layer that routed the request's object and
+/// operation.
 pub trait Layer: Send + Sync {
     /// Which layer this is.
     fn kind(&self) -> LayerKind;
 
     /// What in this layer serves `operation` for objects of `gvk`, or `None`.
     fn source(&self, gvk: &GroupVersionKind, operation: InterpreterOperation) -> Option<Source>;
+
+    /// What in this layer serves `operation` for objects of type `ty`, and
+    /// the layer's own index of it, or `None`. The chain calls it on every
+    /// request; the default asks [`Layer::source`] with an owned
+    /// group/version/kind, and layers on the hot path override it to look up
+    /// from the borrowed strings without allocating (their `source` then
+    /// answers through it).
+    fn route(&self, ty: TypeRef<'_>, operation: InterpreterOperation) -> Option<Route> {
+        self.source(&ty.to_gvk(), operation).map(Route::from)
+    }
+
+    /// Answers a call this layer routed, `entry` being [`Route::entry`]: the
+    /// outcome, or `None` for an edit in place (the lent object is the
+    /// answer). The default answers through `interpret`, `interpret_owned`
+    /// or `interpret_in_place` ([`Call::answer_by`]); a layer whose routes
+    /// carry an index overrides it to go straight to the handler.
+    fn interpret_routed(&self, entry: usize, call: Call<'_, '_>) -> Result<Option<Outcome>> {
+        let _ = entry;
+        call.answer_by(self)
+    }
 
     /// Runs one operation.
     fn interpret(&self, request: &Request<'_>) -> Result<Outcome>;

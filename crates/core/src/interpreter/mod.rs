@@ -32,9 +32,9 @@ mod typed;
 pub use chain::{Chain, EditedObject};
 pub use explain::{segment_match, LayerDecision};
 pub use layer::{
-    Answer, CatalogEntry, EditRequest, InPlaceRequest, Layer, LayerKind, Outcome, OwnedRequest,
-    ReplicaResult, Request, Source,
+    Answer, Call, CatalogEntry, EditRequest, InPlaceRequest, Layer, LayerKind, Outcome,
+    OwnedRequest, ReplicaResult, Request, Route, Source,
 };
-pub use object::{describe, from_dynamic, from_resource, gvk_of};
+pub use object::{describe, from_dynamic, from_resource, gvk_of, TypeRef};
 pub use operation::{result_names, results, results_map, InputError, Inputs, ObjectInput};
 pub use typed::{AsObject, ObjectArg, Typed};

@@ -4,7 +4,7 @@ use kube::core::DynamicObject;
 use serde_json::Value;
 
 use crate::error::{Error, Result};
-pub use crate::k8s::object::{describe, gvk_of};
+pub use crate::k8s::object::{describe, gvk_of, TypeRef};
 
 /// A typed k8s-openapi object as the chain's JSON form (with `apiVersion` and `kind`).
 ///

@@ -45,4 +45,4 @@ pub mod time;
 pub mod validation;
 
 pub use error::{ObjectError, Result};
-pub use object::{describe, gvk_of};
+pub use object::{describe, gvk_of, TypeRef};

@@ -17,13 +17,76 @@ use serde_json::Value;
 /// assert_eq!(gvk_of(&serde_json::json!({"apiVersion": "v1", "kind": "Pod"})).group, "");
 /// ```
 pub fn gvk_of(object: &Value) -> GroupVersionKind {
-    let api_version = object
-        .get("apiVersion")
-        .and_then(Value::as_str)
-        .unwrap_or("");
-    let kind = object.get("kind").and_then(Value::as_str).unwrap_or("");
-    let (group, version) = split_api_version(api_version);
-    GroupVersionKind::gvk(group, version, kind)
+    TypeRef::of(object).to_gvk()
+}
+
+/// An object's group, version and kind borrowed from it (or from a
+/// [`GroupVersionKind`]): what the chain dispatches on, read once per call
+/// without allocating. Parsed as [`gvk_of`] parses (`"v1"` is the core
+/// group; an `apiVersion` with more than one `/` gives empty group and
+/// version).
+///
+/// ```
+/// use karmada_interpreter::k8s::object::TypeRef;
+///
+/// let object = serde_json::json!({"apiVersion": "apps/v1", "kind": "Deployment"});
+/// let ty = TypeRef::of(&object);
+/// assert_eq!((ty.group, ty.version, ty.kind), ("apps", "v1", "Deployment"));
+/// assert_eq!(TypeRef::from_gvk(&ty.to_gvk()), ty);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct TypeRef<'a> {
+    /// The API group (`""` for the core group).
+    pub group: &'a str,
+    /// The version.
+    pub version: &'a str,
+    /// The kind.
+    pub kind: &'a str,
+}
+
+impl<'a> TypeRef<'a> {
+    /// The type of `object`, from its own `apiVersion` and `kind` (absent or
+    /// not a string: empty).
+    pub fn of(object: &'a Value) -> Self {
+        let field = |key: &str| object.get(key).and_then(Value::as_str).unwrap_or("");
+        let (group, version) = split_api_version(field("apiVersion"));
+        Self {
+            group,
+            version,
+            kind: field("kind"),
+        }
+    }
+
+    /// The same type, borrowed from `gvk`.
+    pub fn from_gvk(gvk: &'a GroupVersionKind) -> Self {
+        Self {
+            group: &gvk.group,
+            version: &gvk.version,
+            kind: &gvk.kind,
+        }
+    }
+
+    /// An owned copy.
+    pub fn to_gvk(self) -> GroupVersionKind {
+        GroupVersionKind::gvk(self.group, self.version, self.kind)
+    }
+
+    /// Whether the object's `apiVersion` could be parsed (Karmada cannot
+    /// parse one with more than one `/`; such an object has neither group
+    /// nor version).
+    pub fn parsed(self) -> bool {
+        !(self.group.is_empty() && self.version.is_empty())
+    }
+
+    /// Whether `api_version` (`group/version`, or `version` for the core
+    /// group) names this type's group and version.
+    pub fn in_api_version(self, api_version: &str) -> bool {
+        if self.group.is_empty() {
+            api_version == self.version
+        } else {
+            api_version.split_once('/') == Some((self.group, self.version))
+        }
+    }
 }
 
 /// Splits `group/version` (`version` alone for the core group).

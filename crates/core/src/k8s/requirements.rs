@@ -205,16 +205,16 @@ impl Ctx<'_> {
     }
 
     /// A part of the pod spec as its typed value (Go's decoding: nulls and
-    /// unknown keys dropped).
+    /// unknown keys dropped). The path is rendered only for an error.
     fn typed<T: serde::de::DeserializeOwned>(
         &self,
-        path: &str,
+        path: &FieldPath<'_>,
         value: &Value,
         ty: &'static Ty,
     ) -> Result<T> {
-        let decoded = normalize::decode(self.object, path, value, ty, false)?;
+        let decoded = normalize::decode_at(self.object, *path, value, ty, false)?;
         serde_json::from_value(Value::Object(decoded))
-            .map_err(|e| ObjectError::field(self.object, path, e.to_string()))
+            .map_err(|e| ObjectError::field(self.object, path.to_string(), e.to_string()))
     }
 
     fn node_claim(&self, spec: Option<&Value>) -> Result<Option<NodeClaim>> {
@@ -227,28 +227,20 @@ impl Ctx<'_> {
         if selector.is_none() && hard.is_none() && tolerations.is_empty() {
             return Ok(None);
         }
-        let field = |rest: &str| {
-            if self.prefix.is_empty() {
-                rest.to_owned()
-            } else {
-                format!("{}.{rest}", self.prefix)
-            }
-        };
+        let root = FieldPath::root(self.prefix);
         let hard_node_affinity = match hard {
-            Some(h) => Some(self.typed(
-                &field("affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution"),
-                h,
-                &schema::NODE_SELECTOR,
-            )?),
+            Some(h) => {
+                let affinity = root.key("affinity");
+                let node = affinity.key("nodeAffinity");
+                let path = node.key("requiredDuringSchedulingIgnoredDuringExecution");
+                Some(self.typed(&path, h, &schema::NODE_SELECTOR)?)
+            }
             None => None,
         };
         let mut typed_tolerations = Vec::with_capacity(tolerations.len());
+        let at_tolerations = root.key("tolerations");
         for (i, t) in tolerations.iter().enumerate() {
-            typed_tolerations.push(self.typed(
-                &field(&format!("tolerations[{i}]")),
-                t,
-                &schema::TOLERATION,
-            )?);
+            typed_tolerations.push(self.typed(&at_tolerations.index(i), t, &schema::TOLERATION)?);
         }
         Ok(Some(NodeClaim {
             hard_node_affinity,

@@ -28,6 +28,8 @@ mod schema_check;
 
 pub use super::time::Time;
 
+use std::cmp::Ordering;
+
 use base64::Engine as _;
 use serde_json::{Map, Number, Value};
 
@@ -98,7 +100,7 @@ pub enum Emit {
 impl Ty {
     /// The field named exactly `key`.
     pub fn field(&'static self, key: &str) -> Option<&'static Field> {
-        match self.fields.binary_search_by(|f| f.json.cmp(key)) {
+        match self.fields.binary_search_by(|f| name_order(f.json, key)) {
             Ok(i) => self.fields.get(i),
             Err(_) => self.base.and_then(|b| b.field(key)),
         }
@@ -113,6 +115,18 @@ impl Ty {
         self.fields
             .iter()
             .chain(self.base.into_iter().flat_map(|b| b.fields.iter()))
+    }
+}
+
+/// The order of field names (`str`'s order), deciding on the first byte
+/// when it differs: the walks compare every input key with the schema's
+/// sorted field names, and most pairs differ there, so most comparisons
+/// cost no call into `memcmp`.
+#[inline]
+fn name_order(a: &str, b: &str) -> Ordering {
+    match a.as_bytes().first().cmp(&b.as_bytes().first()) {
+        Ordering::Equal => a.cmp(b),
+        other => other,
     }
 }
 
@@ -230,7 +244,8 @@ pub fn decode_item(
     decode_at(object, FieldPath::item(index, cluster), value, ty, true)
 }
 
-fn decode_at(
+/// [`decode`] at a path built on the stack (rendered only for an error).
+pub(crate) fn decode_at(
     object: &Value,
     root: FieldPath<'_>,
     value: &Value,
@@ -292,7 +307,7 @@ fn walk_struct_skipping(
     };
     for (key, v) in input {
         while let Some(f) = fields.get(next) {
-            if f.json >= key.as_str() {
+            if name_order(f.json, key) != Ordering::Less {
                 break;
             }
             if encode && always(f) {
@@ -660,7 +675,10 @@ fn check_struct(
     let fields = ty.fields;
     let mut next = 0;
     for (key, v) in input {
-        while fields.get(next).is_some_and(|f| f.json < key.as_str()) {
+        while fields
+            .get(next)
+            .is_some_and(|f| name_order(f.json, key) == Ordering::Less)
+        {
             next += 1;
         }
         let field = match fields.get(next) {
@@ -869,6 +887,20 @@ mod tests {
     use super::schema::*;
     use super::*;
     use serde_json::json;
+
+    /// The walks' name order is `str`'s order, for every pair of field
+    /// names of the schema and a few edge cases.
+    #[test]
+    fn name_order_is_str_order() {
+        let mut names: Vec<&str> = vec!["", "a", "A", "aa", "ab", "b", "é", "spec", "status"];
+        names.extend(DEPLOYMENT.fields.iter().map(|f| f.json));
+        names.extend(DEPLOYMENT_STATUS.fields.iter().map(|f| f.json));
+        for a in &names {
+            for b in &names {
+                assert_eq!(name_order(a, b), a.cmp(b), "{a:?} {b:?}");
+            }
+        }
+    }
 
     #[test]
     fn bare_deployment_gains_always_emitted_fields() {
