@@ -1,6 +1,13 @@
 //! `karmada-interpreter`: check customizations, run operations, run golden
 //! cases against any backend, and list what the built-in set serves.
 
+/// mimalloc instead of the system allocator: decoding JSON into
+/// `serde_json::Value` and the native operations allocate many small
+/// strings and map nodes, and `bench` measured them 4–14% (from bytes) and
+/// up to 30% (edits) cheaper with it, interleaved A/B on the same machine.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 mod args;
 mod bench;
 mod check;
