@@ -203,15 +203,7 @@ impl NativeLayer {
     /// The row serving `object`.
     fn find_for(&self, object: &Value, operation: InterpreterOperation) -> Result<usize> {
         let ty = TypeRef::of(object);
-        find_row(ty, operation).ok_or_else(|| crate::Error::NotServed {
-            api_version: object
-                .get("apiVersion")
-                .and_then(Value::as_str)
-                .unwrap_or("")
-                .to_owned(),
-            kind: ty.kind.to_owned(),
-            operation,
-        })
+        find_row(ty, operation).ok_or_else(|| crate::Error::not_served(object, operation))
     }
 
     /// Answers `call` with the handler of table row `row`.

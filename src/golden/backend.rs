@@ -267,11 +267,7 @@ mod webhook {
                 Err(e) => return failed(e.into()),
             };
             let Some((identity, exchange)) = self.layer.call(&request) else {
-                return failed(Error::NotServed {
-                    api_version: gvk_of(request.object()).api_version(),
-                    kind: gvk_of(request.object()).kind,
-                    operation: case.operation,
-                });
+                return failed(Error::not_served(request.object(), case.operation));
             };
             let source = Source {
                 layer: LayerKind::Webhook,

@@ -289,15 +289,7 @@ impl Layer for ArgoCdHealth {
 
     fn interpret(&self, request: &Request<'_>) -> Result<Outcome> {
         let object = request.object();
-        let not_served = || Error::NotServed {
-            api_version: object
-                .get("apiVersion")
-                .and_then(Value::as_str)
-                .unwrap_or_default()
-                .to_owned(),
-            kind: gvk_of(object).kind,
-            operation: request.operation(),
-        };
+        let not_served = || Error::not_served(object, request.operation());
         if !matches!(request, Request::InterpretHealth { .. }) {
             return Err(not_served());
         }

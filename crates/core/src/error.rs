@@ -138,6 +138,23 @@ pub enum Error {
 }
 
 impl Error {
+    /// [`Error::NotServed`] for `object` (its own `apiVersion` and `kind`,
+    /// empty when absent or not a string) and `operation`.
+    pub fn not_served(object: &serde_json::Value, operation: InterpreterOperation) -> Self {
+        let field = |key: &str| {
+            object
+                .get(key)
+                .and_then(serde_json::Value::as_str)
+                .unwrap_or_default()
+                .to_owned()
+        };
+        Error::NotServed {
+            api_version: field("apiVersion"),
+            kind: field("kind"),
+            operation,
+        }
+    }
+
     /// The first error of type `E` in this error's chain of sources: a
     /// layer's typed error behind [`Error::Layer`], an I/O error, ...
     ///

@@ -256,61 +256,38 @@ unsafe fn lazy_set(
     value: &Value,
 ) {
     let (kp, kl) = key.map_or((std::ptr::null(), 0), |k| (k.as_ptr().cast(), k.len()));
-    let none = std::ptr::null_mut();
-    match value {
-        Value::Null => {}
-        Value::Bool(b) => lua_lazyset(
-            state,
-            t,
-            kp,
-            kl,
-            index,
-            ffi::LUA_TBOOLEAN,
-            if *b { 1.0 } else { 0.0 },
-            std::ptr::null(),
-            0,
-            none,
-        ),
-        Value::Number(n) => lua_lazyset(
-            state,
-            t,
-            kp,
-            kl,
-            index,
-            ffi::LUA_TNUMBER,
-            n.as_f64().unwrap_or(0.0),
-            std::ptr::null(),
-            0,
-            none,
-        ),
-        Value::String(s) => lua_lazyset(
-            state,
-            t,
-            kp,
-            kl,
-            index,
-            ffi::LUA_TSTRING,
-            0.0,
-            s.as_ptr().cast(),
-            s.len(),
-            none,
-        ),
-        Value::Array(_) | Value::Object(_) => {
-            let child = lua_lazytable(state, (value as *const Value).cast());
-            lua_lazyset(
-                state,
-                t,
-                kp,
-                kl,
-                index,
-                ffi::LUA_TTABLE,
-                0.0,
-                std::ptr::null(),
-                0,
-                child,
-            );
+    let (mut n, mut text, mut child) = (0.0, "", std::ptr::null_mut());
+    let kind = match value {
+        Value::Null => return,
+        Value::Bool(b) => {
+            n = if *b { 1.0 } else { 0.0 };
+            ffi::LUA_TBOOLEAN
         }
-    }
+        Value::Number(x) => {
+            n = x.as_f64().unwrap_or(0.0);
+            ffi::LUA_TNUMBER
+        }
+        Value::String(s) => {
+            text = s;
+            ffi::LUA_TSTRING
+        }
+        Value::Array(_) | Value::Object(_) => {
+            child = lua_lazytable(state, (value as *const Value).cast());
+            ffi::LUA_TTABLE
+        }
+    };
+    lua_lazyset(
+        state,
+        t,
+        kp,
+        kl,
+        index,
+        kind,
+        n,
+        text.as_ptr().cast(),
+        text.len(),
+        child,
+    );
 }
 
 /// Pushes a value whose objects and lists become lazy tables.

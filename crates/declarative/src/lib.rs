@@ -369,16 +369,7 @@ impl Layer for LuaLayer {
     fn interpret(&self, request: &Request<'_>) -> Result<Outcome> {
         let op = request.operation();
         let ty = TypeRef::of(request.object());
-        let not_enabled = || Error::NotServed {
-            api_version: request
-                .object()
-                .get("apiVersion")
-                .and_then(Value::as_str)
-                .unwrap_or_default()
-                .to_owned(),
-            kind: ty.kind.to_owned(),
-            operation: op,
-        };
+        let not_enabled = || Error::not_served(request.object(), op);
         let rules = self.rules_for(ty).ok_or_else(not_enabled)?;
 
         if let Request::InterpretDependency { object } = *request {

@@ -182,15 +182,7 @@ impl Chain {
         }
         let ty = TypeRef::of(object);
         let Some((layer, route)) = self.route(ty, operation) else {
-            return Err(Error::NotServed {
-                api_version: object
-                    .get("apiVersion")
-                    .and_then(Value::as_str)
-                    .unwrap_or("")
-                    .to_owned(),
-                kind: ty.kind.to_owned(),
-                operation,
-            });
+            return Err(Error::not_served(object, operation));
         };
         let outcome = layer.interpret_routed(route.entry, call)?;
         Ok((outcome, route.source))
