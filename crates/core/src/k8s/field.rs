@@ -22,6 +22,41 @@ use serde_json::{Map, Value};
 
 use super::error::{ObjectError, Result};
 
+/// The most members a map may have for [`member`] to scan it instead of
+/// searching it: a B-tree leaf's worth (the maps of Kubernetes objects are
+/// mostly this small).
+const SCAN_MAX: usize = 11;
+
+/// Whether two keys are equal: lengths first, then the bytes in an inlined
+/// loop (keys are short; a library `memcmp` call costs more than the
+/// comparison).
+#[inline]
+fn same_key(a: &str, b: &str) -> bool {
+    a.len() == b.len() && a.bytes().zip(b.bytes()).all(|(x, y)| x == y)
+}
+
+/// The member `key` of `map`: the same answer as `map.get(key)`, found
+/// without ordering comparisons in small maps (a search compares `key`
+/// with each smaller key byte by byte; a scan skips every key of another
+/// length without reading it).
+#[inline]
+pub fn member<'a>(map: &'a Map<String, Value>, key: &str) -> Option<&'a Value> {
+    if map.len() > SCAN_MAX {
+        return map.get(key);
+    }
+    map.iter().find(|(k, _)| same_key(k, key)).map(|(_, v)| v)
+}
+
+/// The member `key` of `value` when it is an object ([`Value::get`] for a
+/// key, found by [`member`]).
+#[inline]
+pub fn child<'a>(value: &'a Value, key: &str) -> Option<&'a Value> {
+    match value {
+        Value::Object(map) => member(map, key),
+        _ => None,
+    }
+}
+
 /// An [`ObjectError::Field`] for `field` of `object`.
 pub fn invalid(object: &Value, field: &str, reason: impl Into<String>) -> ObjectError {
     ObjectError::field(object, field, reason)
@@ -64,7 +99,7 @@ pub fn get_any<'a>(object: &Value, root: &'a Value, path: &[&str]) -> Result<Opt
     let mut current = root;
     for (i, key) in path.iter().enumerate() {
         match current {
-            Value::Object(map) => match map.get(*key) {
+            Value::Object(map) => match member(map, key) {
                 Some(next) => current = next,
                 None => return Ok(None),
             },
@@ -152,7 +187,7 @@ pub fn get_list<'a>(object: &'a Value, path: &[&str]) -> Result<Option<&'a Vec<V
 /// missing or a value on the way is `null` or not an object).
 pub fn get<'a>(object: &'a Value, path: &[&str]) -> Option<&'a Value> {
     path.iter()
-        .try_fold(object, |v, key| v.get(key))
+        .try_fold(object, |v, key| child(v, key))
         .filter(|v| !v.is_null())
 }
 
@@ -194,13 +229,13 @@ pub trait Node {
 
 impl Node for Value {
     fn child(&self, key: &str) -> Option<&Value> {
-        self.get(key)
+        child(self, key)
     }
 }
 
 impl Node for Map<String, Value> {
     fn child(&self, key: &str) -> Option<&Value> {
-        self.get(key)
+        member(self, key)
     }
 }
 
@@ -240,7 +275,10 @@ pub fn get_int_mut<'a>(object: &'a mut Value, path: &[&str]) -> Result<Option<&'
     if get_int(object, path)?.is_none() {
         return Ok(None);
     }
-    Ok(path.iter().try_fold(object, |v, key| v.get_mut(*key)))
+    Ok(path.iter().try_fold(object, |v, key| match v {
+        Value::Object(map) => map.get_mut(*key),
+        _ => None,
+    }))
 }
 
 /// Whether [`set`] at `path` would succeed: the path is non-empty and every
@@ -252,7 +290,7 @@ pub fn check_set(object: &Value, path: &[&str]) -> Result<()> {
     let mut current: &Value = object;
     for (i, key) in parents.iter().enumerate() {
         match current {
-            Value::Object(map) => match map.get(*key) {
+            Value::Object(map) => match member(map, key) {
                 Some(next) => current = next,
                 None => break,
             },
@@ -285,7 +323,7 @@ pub fn set(object: &mut Value, path: &[&str], value: Value) -> Result<()> {
             // Ruled out by the check above.
             return Ok(());
         };
-        if !map.contains_key(*key) {
+        if member(map, key).is_none() {
             map.insert((*key).to_owned(), Value::Object(Map::new()));
         }
         let Some(next) = map.get_mut(*key) else {
@@ -308,6 +346,53 @@ pub fn set(object: &mut Value, path: &[&str], value: Value) -> Result<()> {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    /// `member` answers as `Map::get` for every probe key, in maps below,
+    /// at and above the scan size, with keys of equal length, a common
+    /// prefix, the empty key and multi-byte characters.
+    #[test]
+    fn member_finds_what_get_finds() {
+        let keys = [
+            "",
+            "a",
+            "b",
+            "ab",
+            "ba",
+            "spec",
+            "kind",
+            "kinds",
+            "status",
+            "metadata",
+            "apiVersion",
+            "é",
+            "e\u{301}",
+            "ü",
+            "replicas",
+            "replicaz",
+            "x1",
+            "x2",
+            "x3",
+            "x4",
+        ];
+        for size in [0, 1, 2, SCAN_MAX - 1, SCAN_MAX, SCAN_MAX + 1, keys.len()] {
+            let map: Map<String, Value> = keys
+                .iter()
+                .take(size)
+                .enumerate()
+                .map(|(i, k)| ((*k).to_owned(), json!(i)))
+                .collect();
+            for probe in keys
+                .iter()
+                .chain(["missing", "spe", "specs", "Spec"].iter())
+            {
+                assert_eq!(member(&map, probe), map.get(*probe), "{size} {probe:?}");
+                let value = Value::Object(map.clone());
+                assert_eq!(child(&value, probe), map.get(*probe), "{size} {probe:?}");
+            }
+        }
+        assert_eq!(child(&json!([1]), "a"), None);
+        assert_eq!(child(&json!("a"), "a"), None);
+    }
 
     #[test]
     fn walking_distinguishes_absent_null_and_wrong_types() {

@@ -48,7 +48,11 @@ impl<'a> TypeRef<'a> {
     /// The type of `object`, from its own `apiVersion` and `kind` (absent or
     /// not a string: empty).
     pub fn of(object: &'a Value) -> Self {
-        let field = |key: &str| object.get(key).and_then(Value::as_str).unwrap_or("");
+        let field = |key: &str| {
+            super::field::child(object, key)
+                .and_then(Value::as_str)
+                .unwrap_or("")
+        };
         let (group, version) = split_api_version(field("apiVersion"));
         Self {
             group,
@@ -84,16 +88,23 @@ impl<'a> TypeRef<'a> {
         if self.group.is_empty() {
             api_version == self.version
         } else {
-            api_version.split_once('/') == Some((self.group, self.version))
+            // `group/version` compared in place, without searching for the `/`.
+            let (g, v) = (self.group.len(), self.version.len());
+            api_version.len() == g + 1 + v
+                && api_version.as_bytes().get(g) == Some(&b'/')
+                && api_version.get(..g) == Some(self.group)
+                && api_version.get(g + 1..) == Some(self.version)
         }
     }
 }
 
 /// Splits `group/version` (`version` alone for the core group).
 pub fn split_api_version(api_version: &str) -> (&str, &str) {
-    match api_version.split_once('/') {
+    // A byte search: `/` is ASCII, so it never splits a character.
+    let bytes = api_version.as_bytes();
+    match bytes.iter().position(|&b| b == b'/') {
         None => ("", api_version),
-        Some((g, v)) if !v.contains('/') => (g, v),
+        Some(i) if !bytes[i + 1..].contains(&b'/') => (&api_version[..i], &api_version[i + 1..]),
         Some(_) => ("", ""),
     }
 }
