@@ -118,16 +118,42 @@ impl Ty {
     }
 }
 
-/// The order of field names (`str`'s order), deciding on the first byte
-/// when it differs: the walks compare every input key with the schema's
-/// sorted field names, and most pairs differ there, so most comparisons
-/// cost no call into `memcmp`.
+/// The order of field names (`str`'s order), compared in an inlined byte
+/// loop: the walks compare every input key with the schema's sorted field
+/// names, short strings that mostly differ early, where a call into
+/// `memcmp` costs more than the comparison.
 #[inline]
 fn name_order(a: &str, b: &str) -> Ordering {
-    match a.as_bytes().first().cmp(&b.as_bytes().first()) {
-        Ordering::Equal => a.cmp(b),
-        other => other,
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    for (x, y) in a.iter().zip(b) {
+        if x != y {
+            return x.cmp(y);
+        }
     }
+    a.len().cmp(&b.len())
+}
+
+/// The schema field named `key` among the sorted `fields`, starting at
+/// `*next`: fields named before `key` are passed to `passed` and skipped
+/// (`*next` moves past them), the match (if any) is left at `*next`.
+#[inline]
+fn seek_field<E>(
+    fields: &'static [Field],
+    next: &mut usize,
+    key: &str,
+    mut passed: impl FnMut(&'static Field) -> std::result::Result<(), E>,
+) -> std::result::Result<Option<&'static Field>, E> {
+    while let Some(f) = fields.get(*next) {
+        match name_order(f.json, key) {
+            Ordering::Less => {
+                passed(f)?;
+                *next += 1;
+            }
+            Ordering::Equal => return Ok(Some(f)),
+            Ordering::Greater => return Ok(None),
+        }
+    }
+    Ok(None)
 }
 
 /// How [`walk_struct`] treats its input.
@@ -306,25 +332,22 @@ fn walk_struct_skipping(
         }
     };
     for (key, v) in input {
-        while let Some(f) = fields.get(next) {
-            if name_order(f.json, key) != Ordering::Less {
-                break;
-            }
+        let found = seek_field(fields, &mut next, key, |f| {
             if encode && always(f) {
                 out.push((f.json.to_owned(), zero(f)?));
             }
-            next += 1;
-        }
-        let field = match fields.get(next) {
-            Some(f) if skip == Some(key.as_str()) && f.json == key.as_str() => {
+            Ok(())
+        })?;
+        let field = match found {
+            Some(_) if skip == Some(key.as_str()) => {
                 next += 1;
                 continue;
             }
-            Some(f) if f.json == key.as_str() => {
+            Some(f) => {
                 next += 1;
                 f
             }
-            _ => {
+            None => {
                 if cx.keep_unknown {
                     out.push((key.clone(), v.clone()));
                 }
@@ -675,14 +698,11 @@ fn check_struct(
     let fields = ty.fields;
     let mut next = 0;
     for (key, v) in input {
-        while fields
-            .get(next)
-            .is_some_and(|f| name_order(f.json, key) == Ordering::Less)
-        {
-            next += 1;
-        }
-        let field = match fields.get(next) {
-            Some(f) if f.json == key.as_str() => f,
+        let found = seek_field(fields, &mut next, key, |_| {
+            Ok::<(), std::convert::Infallible>(())
+        });
+        let field = match found {
+            Ok(Some(f)) => f,
             _ => match ty.base.and_then(|b| b.field(key)) {
                 Some(f) => f,
                 None => continue,
