@@ -143,9 +143,42 @@ struct ErrorLabels {
     code: i32,
 }
 
+/// The per-label-set metrics of one (operation, kind, layer,
+/// customization): found in the families once, then reused.
+struct Handles {
+    operation: String,
+    kind: kube::core::GroupVersionKind,
+    layer: String,
+    customization: String,
+    requests: Counter,
+    latency: Histogram,
+}
+
+impl Handles {
+    fn matches(
+        &self,
+        operation: &str,
+        kind: &kube::core::GroupVersionKind,
+        layer: &str,
+        customization: &str,
+    ) -> bool {
+        self.operation == operation
+            && self.kind == *kind
+            && self.layer == layer
+            && self.customization == customization
+    }
+}
+
+/// Label sets whose handles are kept (a server sees a handful: one per
+/// kind and operation it serves); requests beyond them use the families.
+const HANDLES_KEPT: usize = 64;
+
 /// The metrics `serve` exports, and the registry they are encoded from.
 pub struct Metrics {
     registry: Registry,
+    /// The request counter and latency histogram of recent label sets, so
+    /// a request builds no label strings and hashes nothing.
+    handles: Mutex<Vec<Handles>>,
     requests: Family<Labels, Counter>,
     errors: Family<ErrorLabels, Counter>,
     latency: Family<Labels, Histogram>,
@@ -202,6 +235,7 @@ impl Default for Metrics {
         );
         Self {
             registry,
+            handles: Mutex::new(Vec::new()),
             requests,
             errors,
             latency,
@@ -231,6 +265,41 @@ impl Observer for Metrics {
     fn finished(&self, record: &RequestRecord<'_>) {
         self.in_flight.dec();
         let served = record.served;
+        let layer = served.layer.map_or("", |l| l.as_str());
+        let customization = served.name.as_deref().unwrap_or("");
+        if served.successful && !served.script_timeout && record.on_io_thread {
+            // The common case: counted through the kept handles.
+            if let Ok(mut kept) = self.handles.lock() {
+                let found = kept
+                    .iter()
+                    .find(|h| h.matches(record.operation, record.kind, layer, customization));
+                if let Some(h) = found {
+                    h.latency.observe(record.duration.as_secs_f64());
+                    h.requests.inc();
+                    return;
+                }
+                if kept.len() < HANDLES_KEPT {
+                    let labels = Labels {
+                        operation: record.operation.to_owned(),
+                        kind: KindLabel(record.kind).to_string(),
+                        layer: layer.to_owned(),
+                        customization: customization.to_owned(),
+                    };
+                    let h = Handles {
+                        operation: labels.operation.clone(),
+                        kind: record.kind.clone(),
+                        layer: labels.layer.clone(),
+                        customization: labels.customization.clone(),
+                        requests: self.requests.get_or_create(&labels).clone(),
+                        latency: self.latency.get_or_create(&labels).clone(),
+                    };
+                    h.latency.observe(record.duration.as_secs_f64());
+                    h.requests.inc();
+                    kept.push(h);
+                    return;
+                }
+            }
+        }
         let labels = Labels {
             operation: record.operation.to_owned(),
             kind: KindLabel(record.kind).to_string(),

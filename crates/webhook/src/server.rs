@@ -426,7 +426,10 @@ const DRAIN_LIMIT: usize = 16 << 20;
 /// Reads at most `max` bytes; `Err(None)` when the body is longer (the rest
 /// is discarded up to [`DRAIN_LIMIT`]), `Err(Some(reason))` on read errors.
 async fn read_body(mut body: Incoming, max: usize) -> Result<Bytes, Option<String>> {
-    let mut buf: Vec<u8> = Vec::new();
+    // A body that arrives in one frame (the usual case) is kept as it is;
+    // the frames of a longer one are joined.
+    let mut first: Option<Bytes> = None;
+    let mut joined: Vec<u8> = Vec::new();
     let mut total: usize = 0;
     while let Some(frame) = body.frame().await {
         let frame = frame.map_err(|e| Some(e.to_string()))?;
@@ -435,18 +438,26 @@ async fn read_body(mut body: Incoming, max: usize) -> Result<Bytes, Option<Strin
         };
         total = total.saturating_add(data.len());
         if total > max {
-            buf = Vec::new();
+            first = None;
+            joined = Vec::new();
             if total > DRAIN_LIMIT {
                 break;
             }
             continue;
         }
-        buf.extend_from_slice(&data);
+        match first.take() {
+            None if joined.is_empty() => first = Some(data),
+            None => joined.extend_from_slice(&data),
+            Some(earlier) => {
+                joined.extend_from_slice(&earlier);
+                joined.extend_from_slice(&data);
+            }
+        }
     }
     if total > max {
         Err(None)
     } else {
-        Ok(Bytes::from(buf))
+        Ok(first.unwrap_or_else(|| Bytes::from(joined)))
     }
 }
 
