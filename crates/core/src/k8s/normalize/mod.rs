@@ -599,9 +599,8 @@ fn integer(cx: &Cx<'_>, v: &Value, strict: bool, path: &FieldPath<'_>) -> Result
         return Err(cx.err(path, format!("{n} does not fit a 64-bit integer field")));
     }
     match n.as_f64() {
-        Some(f) if !strict && f.fract() == 0.0 => integer_of_double(f).ok_or_else(|| {
-            cx.err(path, format!("{n} does not fit a 64-bit integer field"))
-        }),
+        Some(f) if !strict && f.fract() == 0.0 => integer_of_double(f)
+            .ok_or_else(|| cx.err(path, format!("{n} does not fit a 64-bit integer field"))),
         _ => Err(cx.err(path, format!("expected an integer, got {n}"))),
     }
 }
