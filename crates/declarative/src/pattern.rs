@@ -562,6 +562,12 @@ pub fn find(
     is_find: bool,
     expired: &dyn Fn() -> bool,
 ) -> R<Option<Found>> {
+    // gopher-lua parses the pattern before anything else (a plain `find`
+    // has none); a pattern that passes has no `)` outside a capture, so one
+    // without specials is a plain text
+    if !(is_find && plain) {
+        check(pat)?;
+    }
     let Some(init) = start_offset(init, src.len()) else {
         return Ok(None);
     };
@@ -582,7 +588,6 @@ pub fn find(
                 captures: Vec::new(),
             }));
     }
-    check(pat)?;
     let (anchor, pat) = match pat.split_first() {
         Some((b'^', rest)) => (true, rest),
         _ => (false, pat),
@@ -724,6 +729,12 @@ mod tests {
         let e = find(b"zzz", pat.as_bytes(), 1, false, false, &never).unwrap_err();
         assert_eq!(e, message);
         assert_eq!(gmatch(b"zzz", pat.as_bytes(), &never).unwrap_err(), message);
+        // also from past the end of the subject, and in `find` (unless plain)
+        let e = find(b"zzz", pat.as_bytes(), 10, false, false, &never).unwrap_err();
+        assert_eq!(e, message);
+        let e = find(b"zzz", pat.as_bytes(), 1, false, true, &never).unwrap_err();
+        assert_eq!(e, message);
+        assert!(find(b"zzz", pat.as_bytes(), 1, true, true, &never).is_ok());
     }
 
     /// gopher-lua: a trailing `%` and a one-character `%b` match nothing,
