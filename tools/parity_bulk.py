@@ -358,7 +358,9 @@ def main():
         k = karmada.get(c.get("name"), "")
         c["karmadaError"] = k
         mutation = c["name"].split(" ~ ", 1)[-1]
-        by = f"{c.get('servedBy') or ''} {kind} {op}"
+        # the serving layer, or (when our side failed and no layer is named)
+        # the kind as the bundled customizations are named, lower case
+        by = f"{c.get('servedBy') or ''} {kind} {op} {kind.lower()}"
         rule = next((r for r, test in RULES if test(mutation, diff, k, by)), None)
         if rule:
             ruled[rule] += 1

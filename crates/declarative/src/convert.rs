@@ -24,6 +24,7 @@ use mlua::{ffi, Lua, Value as LuaValue};
 use serde_json::{Map, Number, Value};
 
 use crate::api::AggregatedStatusItem;
+use crate::k8s::field::integer_of_double;
 
 /// Hasher for table addresses (already well distributed).
 #[derive(Default)]
@@ -447,17 +448,10 @@ pub(crate) fn number_to_json(x: f64) -> Result<Value, String> {
         let sign = if x > 0.0 { "+" } else { "-" };
         return Err(format!("json: unsupported value: {sign}Inf"));
     }
-    if x.fract() == 0.0 && (-9.223_372_036_854_776e18..9.223_372_036_854_776e18).contains(&x) {
-        const EXACT: f64 = 9_007_199_254_740_992.0; // 2^53
-        if x.abs() < EXACT {
-            return Ok(Value::Number(Number::from(x as i64)));
-        }
-        // Rust's `Display` of a double is its shortest form, zero-padded.
-        // -2^63 is written `-9223372036854776000`, beyond the integers: a
-        // double, as Go's decoding reads that text (a quantity `-9223372036854776k`).
-        if let Ok(shortest) = format!("{x}").parse::<i64>() {
-            return Ok(Value::Number(Number::from(shortest)));
-        }
+    // -2^63 is written `-9223372036854776000`, beyond the integers: a
+    // double, as Go's decoding reads that text (a quantity `-9223372036854776k`).
+    if let Some(i) = integer_of_double(x) {
+        return Ok(Value::Number(Number::from(i)));
     }
     Ok(Number::from_f64(x).map_or(Value::Null, Value::Number))
 }

@@ -137,7 +137,10 @@ pub(crate) fn is_memory_error(e: &mlua::Error) -> bool {
 pub fn lua_message(e: &mlua::Error) -> String {
     let raw = match e {
         mlua::Error::CallbackError { cause, traceback } => {
-            let message = lua_message(cause);
+            let mut message = lua_message(cause);
+            if called_from_host(traceback) {
+                message = anonymous_argument_error(message);
+            }
             // A host helper's error carries the position of the script line
             // that called it, as gopher-lua's do (host panics excepted).
             return match (cause.as_ref(), caller_line(traceback)) {
@@ -169,6 +172,43 @@ fn caller_line(traceback: &str) -> Option<u32> {
         let rest = frame.trim_start().strip_prefix("<string>:")?;
         rest.split(':').next()?.parse().ok()
     })
+}
+
+/// Whether the host helper that failed was called straight from another
+/// host function (`pcall(string.sub)`, a `table.sort` comparator): the
+/// traceback's first frame is the helper itself, the prelude's frames stand
+/// for it too (its functions are gopher-lua's Go functions), and the next
+/// frame is a C function's, not a script line.
+fn called_from_host(traceback: &str) -> bool {
+    traceback
+        .lines()
+        .skip_while(|line| !line.starts_with("stack traceback:"))
+        .skip(2)
+        .map(str::trim_start)
+        .find(|frame| !frame.starts_with("prelude:"))
+        .is_some_and(|frame| frame.starts_with("[C]:"))
+}
+
+/// gopher-lua names a Go function called from another Go function
+/// `(anonymous)` in its argument errors (`bad argument #1 to (anonymous)
+/// (string expected, got nil)`): it finds names in the calling script's
+/// code only.
+fn anonymous_argument_error(message: String) -> String {
+    let Some(rest) = message.strip_prefix("bad argument #") else {
+        return message;
+    };
+    let Some(to) = rest.find(" to ") else {
+        return message;
+    };
+    let name_at = "bad argument #".len() + to + " to ".len();
+    match message[name_at..].find(" (") {
+        Some(end) => format!(
+            "{}(anonymous){}",
+            &message[..name_at],
+            &message[name_at + end..]
+        ),
+        None => message,
+    }
 }
 
 /// A host failure gopher-lua reports as a Go panic: its text, without the

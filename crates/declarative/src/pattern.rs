@@ -2,9 +2,9 @@
 //! ported from `lstrlib.c` so the matcher can observe the run's deadline: the
 //! C matcher backtracks without ever returning to the VM, so a pathological
 //! pattern could otherwise run for hours. Recursion is bounded (200 levels,
-//! `pattern too complex`) so no pattern can exhaust the native stack.
+//! `pattern too complex`) so no pattern can exhaust the native stack. As in
+//! gopher-lua, the number of captures is not limited.
 
-const MAXCAPTURES: usize = 32;
 const MAXDEPTH: usize = 200;
 const CAP_UNFINISHED: isize = -1;
 const CAP_POSITION: isize = -2;
@@ -22,8 +22,12 @@ pub enum Capture {
 struct Matcher<'a> {
     src: &'a [u8],
     pat: &'a [u8],
+    /// How many bytes of the pattern as written precede `pat` (a leading
+    /// `^`), for positions in messages.
+    offset: usize,
     level: usize,
-    capture: [(usize, isize); MAXCAPTURES],
+    /// The open and closed captures; the first `level` are current.
+    capture: Vec<(usize, isize)>,
     depth: usize,
     steps: u32,
     expired: &'a dyn Fn() -> bool,
@@ -32,12 +36,13 @@ struct Matcher<'a> {
 type R<T> = Result<T, String>;
 
 impl<'a> Matcher<'a> {
-    fn new(src: &'a [u8], pat: &'a [u8], expired: &'a dyn Fn() -> bool) -> Self {
+    fn new(src: &'a [u8], pat: &'a [u8], offset: usize, expired: &'a dyn Fn() -> bool) -> Self {
         Self {
             src,
             pat,
+            offset,
             level: 0,
-            capture: [(0, 0); MAXCAPTURES],
+            capture: Vec::new(),
             depth: 0,
             steps: 0,
             expired,
@@ -74,7 +79,7 @@ impl<'a> Matcher<'a> {
                     // gopher-lua's compiler stops at the last character
                     return Err(format!(
                         "unexpected EOS at {}",
-                        self.pat.len().saturating_sub(1)
+                        (self.offset + self.pat.len()).saturating_sub(1)
                     ));
                 }
                 let cc = self.p(p);
@@ -247,10 +252,8 @@ impl<'a> Matcher<'a> {
     }
 
     fn start_capture(&mut self, s: usize, p: usize, what: isize) -> R<Option<usize>> {
-        if self.level >= MAXCAPTURES {
-            return Err("too many captures".to_owned());
-        }
-        self.capture[self.level] = (s, what);
+        self.capture.truncate(self.level);
+        self.capture.push((s, what));
         self.level += 1;
         let r = self.do_match(s, p)?;
         if r.is_none() {
@@ -263,7 +266,11 @@ impl<'a> Matcher<'a> {
         let l = (0..self.level)
             .rev()
             .find(|&l| self.capture[l].1 == CAP_UNFINISHED)
-            .ok_or_else(|| "invalid pattern capture".to_owned())?;
+            .ok_or_else(|| {
+                // gopher-lua's pattern compiler names the position of the
+                // character before the `)` (0 when there is none)
+                format!("invalid ')' at {}", (self.offset + p).saturating_sub(2))
+            })?;
         self.capture[l].1 = (s - self.capture[l].0) as isize;
         let r = self.do_match(s, p)?;
         if r.is_none() {
@@ -379,6 +386,173 @@ pub struct Found {
     pub captures: Vec<Capture>,
 }
 
+/// gopher-lua's pattern scanner (`pm.scanner`), for [`check`]: a position
+/// (`None` once past the end, gopher-lua's `EOS`), a `peek` that steps back
+/// as gopher-lua's does, and the positions its messages name.
+struct Scanner<'a> {
+    src: &'a [u8],
+    pos: Option<usize>,
+    started: bool,
+    saved: (Option<usize>, bool),
+}
+
+impl Scanner<'_> {
+    fn next_pos(&self) -> Option<usize> {
+        let p = self.pos?;
+        if p + 1 >= self.src.len() {
+            None
+        } else if !self.started {
+            Some(0)
+        } else {
+            Some(p + 1)
+        }
+    }
+
+    fn next(&mut self) -> Option<u8> {
+        if !self.started {
+            self.started = true;
+            if self.src.is_empty() {
+                self.pos = None;
+            }
+        } else {
+            self.pos = self.next_pos();
+        }
+        self.src.get(self.pos?).copied()
+    }
+
+    fn peek(&mut self) -> Option<u8> {
+        let at_end = self.pos.is_none();
+        let ch = self.next();
+        if !at_end {
+            self.pos = match self.pos {
+                None => Some(self.src.len().saturating_sub(1)),
+                Some(0) => {
+                    self.started = false;
+                    Some(0)
+                }
+                Some(p) => Some(p - 1),
+            };
+        }
+        ch
+    }
+
+    fn error(&self, message: &str) -> String {
+        match self.pos {
+            Some(p) => format!("{message} at {p}"),
+            None => format!("{message} at EOS"),
+        }
+    }
+}
+
+/// gopher-lua compiles the whole pattern before matching, so a malformed
+/// pattern fails whatever the subject (`string.match('xyz', 'a)')` is
+/// `invalid ')' at 0`, not `nil`): its parser's errors, at its positions.
+/// Nesting beyond the matcher's depth is left to the matcher.
+fn check(pat: &[u8]) -> R<()> {
+    let mut sc = Scanner {
+        src: pat,
+        pos: Some(0),
+        started: false,
+        saved: (Some(0), false),
+    };
+    check_sequence(&mut sc, true, 0)
+}
+
+fn check_sequence(sc: &mut Scanner<'_>, toplevel: bool, depth: usize) -> R<()> {
+    if depth > MAXDEPTH {
+        return Ok(());
+    }
+    if toplevel && sc.peek() == Some(b'^') {
+        sc.next();
+    }
+    loop {
+        match sc.peek() {
+            Some(b'%') => {
+                sc.saved = (sc.pos, sc.started);
+                sc.next();
+                match sc.peek() {
+                    Some(b'0') => return Err(sc.error("invalid capture index")),
+                    Some(b'1'..=b'9') => {
+                        sc.next();
+                    }
+                    Some(b'b') => {
+                        sc.next();
+                        sc.next();
+                        sc.next();
+                    }
+                    _ => {
+                        (sc.pos, sc.started) = sc.saved;
+                        check_class(sc, true)?;
+                    }
+                }
+            }
+            Some(b'.' | b'[' | b']') => check_class(sc, true)?,
+            Some(b')') if toplevel => return Err(sc.error("invalid ')'")),
+            Some(b')') => return Ok(()),
+            Some(b'(') => {
+                sc.next();
+                if sc.peek() == Some(b')') {
+                    sc.next();
+                } else {
+                    check_sequence(sc, false, depth + 1)?;
+                    if sc.peek() != Some(b')') {
+                        return Err(sc.error("unfinished capture"));
+                    }
+                    sc.next();
+                }
+            }
+            None => {
+                sc.next();
+                return Ok(());
+            }
+            Some(_) => {
+                sc.next();
+            }
+        }
+    }
+}
+
+fn check_class(sc: &mut Scanner<'_>, allow_set: bool) -> R<()> {
+    match sc.next() {
+        Some(b'%') => {
+            sc.next();
+        }
+        Some(b'[') if allow_set => {
+            if sc.peek() == Some(b'^') {
+                sc.next();
+            }
+            // classes so far; a range counts as one
+            let mut classes = 0usize;
+            let mut range = false;
+            loop {
+                match sc.peek() {
+                    None => return Err(sc.error("unexpected EOS")),
+                    Some(b']') if classes > 0 => {
+                        sc.next();
+                        return Ok(());
+                    }
+                    Some(b'-') if classes > 0 => {
+                        sc.next();
+                        range = true;
+                        continue;
+                    }
+                    Some(_) => {
+                        check_class(sc, false)?;
+                        if range {
+                            range = false;
+                        } else {
+                            classes += 1;
+                        }
+                    }
+                }
+            }
+        }
+        None => return Err(sc.error("unexpected EOS")),
+        Some(_) => {}
+    }
+    Ok(())
+}
+
 /// `string.find` (plain or pattern) and `string.match`.
 pub fn find(
     src: &[u8],
@@ -388,6 +562,12 @@ pub fn find(
     is_find: bool,
     expired: &dyn Fn() -> bool,
 ) -> R<Option<Found>> {
+    // gopher-lua parses the pattern before anything else (a plain `find`
+    // has none); a pattern that passes has no `)` outside a capture, so one
+    // without specials is a plain text
+    if !(is_find && plain) {
+        check(pat)?;
+    }
     let Some(init) = start_offset(init, src.len()) else {
         return Ok(None);
     };
@@ -415,7 +595,7 @@ pub fn find(
     if trailing_escape(pat) {
         return Ok(None);
     }
-    let mut m = Matcher::new(src, pat, expired);
+    let mut m = Matcher::new(src, pat, usize::from(anchor), expired);
     let mut s1 = init;
     loop {
         m.level = 0;
@@ -437,6 +617,7 @@ pub fn find(
 /// `string.gmatch`, computed eagerly: the captures of every match.
 /// As in gopher-lua, a leading `^` anchors it: at most one match, at the start.
 pub fn gmatch(src: &[u8], pat: &[u8], expired: &dyn Fn() -> bool) -> R<Vec<Vec<Capture>>> {
+    check(pat)?;
     let (anchor, pat) = match pat.split_first() {
         Some((b'^', rest)) => (true, rest),
         _ => (false, pat),
@@ -445,7 +626,7 @@ pub fn gmatch(src: &[u8], pat: &[u8], expired: &dyn Fn() -> bool) -> R<Vec<Vec<C
     if trailing_escape(pat) {
         return Ok(out);
     }
-    let mut m = Matcher::new(src, pat, expired);
+    let mut m = Matcher::new(src, pat, usize::from(anchor), expired);
     let mut s = 0usize;
     while s <= src.len() && !(anchor && s > 0) {
         m.level = 0;
@@ -527,8 +708,33 @@ mod tests {
         let e = |p: &str| find(b"abc", p.as_bytes(), 1, false, false, &never).unwrap_err();
         assert_eq!(e("[a"), "unexpected EOS at 1");
         assert_eq!(e("(a"), "unfinished capture at EOS");
-        assert_eq!(e("a)"), "invalid pattern capture");
+        assert_eq!(e("a)"), "invalid ')' at 0");
+        assert_eq!(e("ab)"), "invalid ')' at 1");
+        assert_eq!(e(")"), "invalid ')' at 0");
+        assert_eq!(e("^ab)"), "invalid ')' at 2");
         assert_eq!(e("%1"), "invalid capture index");
+    }
+
+    /// gopher-lua parses the whole pattern first: its errors do not depend
+    /// on the subject (positions as its scanner reports them).
+    #[rstest::rstest]
+    #[case("a)", "invalid ')' at 0")]
+    #[case("xy)", "invalid ')' at 1")]
+    #[case("a[b", "unexpected EOS at 2")]
+    #[case("a[%", "unexpected EOS at EOS")]
+    #[case("a(b", "unfinished capture at EOS")]
+    #[case("a%0", "invalid capture index at 1")]
+    #[case("^a)", "invalid ')' at 1")]
+    fn malformed_patterns_fail_whatever_the_subject(#[case] pat: &str, #[case] message: &str) {
+        let e = find(b"zzz", pat.as_bytes(), 1, false, false, &never).unwrap_err();
+        assert_eq!(e, message);
+        assert_eq!(gmatch(b"zzz", pat.as_bytes(), &never).unwrap_err(), message);
+        // also from past the end of the subject, and in `find` (unless plain)
+        let e = find(b"zzz", pat.as_bytes(), 10, false, false, &never).unwrap_err();
+        assert_eq!(e, message);
+        let e = find(b"zzz", pat.as_bytes(), 1, false, true, &never).unwrap_err();
+        assert_eq!(e, message);
+        assert!(find(b"zzz", pat.as_bytes(), 1, true, true, &never).is_ok());
     }
 
     /// gopher-lua: a trailing `%` and a one-character `%b` match nothing,

@@ -418,10 +418,43 @@ for _, name in ipairs({ "collectgarbage", "dofile", "getfenv", "getmetatable", "
   proto[name] = disabled(name)
 end
 
-local smeta = { __index = S, __metatable = false }
-local tmeta = { __index = T, __metatable = false }
-local mmeta = { __index = M, __metatable = false }
-local ometa = { __index = O, __metatable = false }
+-- `pairs` over a run's library overlay (the engine's `__pairs`) visits the
+-- library's entries (with the run's own value where it wrote one), then the
+-- keys the run added, as over gopher-lua's library tables.
+local rawnext = pairs({}) -- the engine's plain `next` (the global one steps overlays)
+local function overlay(lib)
+  local function step(t, k)
+    local v
+    if k == nil or rawget(lib, k) ~= nil then
+      k, v = rawnext(lib, k)
+      if k ~= nil then
+        local own = rawget(t, k)
+        if own ~= nil then
+          v = own
+        end
+        return k, v
+      end
+    end
+    repeat
+      k, v = rawnext(t, k)
+    until k == nil or rawget(lib, k) == nil
+    return k, v
+  end
+  return {
+    __index = lib,
+    __metatable = false,
+    __pairs = function(t)
+      return step, t, nil
+    end,
+  }
+end
+-- gopher-lua's string library holds itself as `__index` (it is the strings'
+-- metatable)
+S.__index = S
+local smeta = overlay(S)
+local tmeta = overlay(T)
+local mmeta = overlay(M)
+local ometa = overlay(O)
 
 -- A fresh global environment: writes stay in it (also writes into the
 -- library tables, which are per-run overlays of the shared libraries).

@@ -55,8 +55,11 @@ LUALIB_API int luaL_argerror (lua_State *L, int narg, const char *extramsg) {
 
 
 LUALIB_API int luaL_typerror (lua_State *L, int narg, const char *tname) {
-  const char *msg = lua_pushfstring(L, "%s expected, got %s",
-                                    tname, luaL_typename(L, narg));
+  /* karmada-interpreter: a missing argument is `nil', as gopher-lua's
+     `Get' gives it (not `no value') */
+  const char *msg = lua_pushfstring(L, "%s expected, got %s", tname,
+                                    lua_isnone(L, narg) ? "nil"
+                                                        : luaL_typename(L, narg));
   return luaL_argerror(L, narg, msg);
 }
 

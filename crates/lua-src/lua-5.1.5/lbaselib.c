@@ -235,8 +235,37 @@ static int luaB_next (lua_State *L) {
 }
 
 
+/* karmada-interpreter: the global `next' steps a table with `__pairs' (a
+   library overlay) as its `pairs' does; `pairs' of other tables keeps
+   `luaB_next' as its generator, which does not look */
+static int luaB_nextmeta (lua_State *L) {
+  luaL_checktype(L, 1, LUA_TTABLE);
+  lua_settop(L, 2);
+  if (luaL_getmetafield(L, 1, "__pairs")) {  /* t k __pairs */
+    lua_pushvalue(L, 1);
+    lua_call(L, 1, 1);  /* t k step */
+    lua_insert(L, 1);  /* step t k */
+    lua_call(L, 2, 2);  /* key, value */
+    if (lua_isnil(L, 1)) {
+      lua_settop(L, 1);
+      return 1;
+    }
+    return 2;
+  }
+  return luaB_next(L);
+}
+
+
 static int luaB_pairs (lua_State *L) {
   luaL_checktype(L, 1, LUA_TTABLE);
+  /* karmada-interpreter: Lua 5.2's `__pairs': the per-run library overlays
+     (empty tables reading through to the shared library) iterate the
+     library's entries and their own, as gopher-lua's library tables do */
+  if (luaL_getmetafield(L, 1, "__pairs")) {
+    lua_pushvalue(L, 1);
+    lua_call(L, 1, 3);
+    return 3;
+  }
   lua_pushvalue(L, lua_upvalueindex(1));  /* return generator, */
   lua_pushvalue(L, 1);  /* state, */
   lua_pushnil(L);  /* and initial value */
@@ -375,6 +404,9 @@ static int luaB_pcall (lua_State *L) {
   int status;
   luaL_checkany(L, 1);
   status = lua_pcall(L, lua_gettop(L) - 1, LUA_MULTRET, 0);
+  /* karmada-interpreter: room for the status after many results (a
+     match with more than 32 captures returns them all) */
+  luaL_checkstack(L, 1, "too many results");
   lua_pushboolean(L, (status == 0));
   lua_insert(L, 1);
   return lua_gettop(L);  /* return status + all results */
@@ -387,6 +419,7 @@ static int luaB_xpcall (lua_State *L) {
   lua_settop(L, 2);
   lua_insert(L, 1);  /* put error function under function to be called */
   status = lua_pcall(L, 0, LUA_MULTRET, 1);
+  luaL_checkstack(L, 1, "too many results");  /* karmada-interpreter */
   lua_pushboolean(L, (status == 0));
   lua_replace(L, 1);
   return lua_gettop(L);  /* return status + all results */
@@ -455,7 +488,7 @@ static const luaL_Reg base_funcs[] = {
   {"loadfile", luaB_loadfile},
   {"load", luaB_load},
   {"loadstring", luaB_loadstring},
-  {"next", luaB_next},
+  {"next", luaB_nextmeta},  /* karmada-interpreter */
   {"pcall", luaB_pcall},
   {"print", luaB_print},
   {"rawequal", luaB_rawequal},

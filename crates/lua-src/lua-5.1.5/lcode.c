@@ -21,6 +21,7 @@
 #include "lobject.h"
 #include "lopcodes.h"
 #include "lparser.h"
+#include "lstring.h"  /* karmada-interpreter */
 #include "ltable.h"
 
 
@@ -257,6 +258,17 @@ int luaK_stringK (FuncState *fs, TString *s) {
 int luaK_numberK (FuncState *fs, lua_Number r) {
   TValue o;
   setnvalue(&o, r);
+  /* karmada-interpreter: a NaN (a folded `0/0', a hexadecimal literal
+     beyond 64 bits) is no table key: keyed by its bytes, as Lua 5.2 does */
+  if (r != r) {
+    lua_State *L = fs->L;
+    int n;
+    setsvalue2s(L, L->top, luaS_newlstr(L, (const char *)&r, sizeof(r)));
+    incr_top(L);
+    n = addk(fs, L->top - 1, &o);
+    L->top--;
+    return n;
+  }
   return addk(fs, &o, &o);
 }
 
@@ -633,18 +645,17 @@ static int constfolding (OpCode op, expdesc *e1, expdesc *e2) {
     case OP_ADD: r = luai_numadd(v1, v2); break;
     case OP_SUB: r = luai_numsub(v1, v2); break;
     case OP_MUL: r = luai_nummul(v1, v2); break;
-    case OP_DIV:
-      if (v2 == 0) return 0;  /* do not attempt to divide by 0 */
-      r = luai_numdiv(v1, v2); break;
-    case OP_MOD:
-      if (v2 == 0) return 0;  /* do not attempt to divide by 0 */
-      r = luai_nummod(v1, v2); break;
+    /* karmada-interpreter: gopher-lua folds every arithmetic on two number
+       literals, a division by zero and a NaN result included: `1/0' is +Inf
+       even where a `-0.0' literal of the same function shares its constant
+       with the `0' */
+    case OP_DIV: r = luai_numdiv(v1, v2); break;
+    case OP_MOD: r = luai_nummod(v1, v2); break;
     case OP_POW: r = luai_numpow(v1, v2); break;
     case OP_UNM: r = luai_numunm(v1); break;
     case OP_LEN: return 0;  /* no constant folding for 'len' */
     default: lua_assert(0); r = 0; break;
   }
-  if (luai_numisnan(r)) return 0;  /* do not attempt to produce NaN */
   e1->u.nval = r;
   return 1;
 }

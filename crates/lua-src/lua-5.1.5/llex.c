@@ -6,6 +6,7 @@
 
 
 #include <ctype.h>
+#include <math.h>  /* karmada-interpreter: NAN */
 #include <locale.h>
 #include <string.h>
 
@@ -278,9 +279,23 @@ static void read_numeral (LexState *ls, SemInfo *seminfo) {
     save_and_next(ls);
     if (ls->current == 'x' || ls->current == 'X') {
       save_and_next(ls);
-      while (isxdigit(ls->current))
+      int digits = 0, big = 0;
+      unsigned long long v = 0;
+      while (isxdigit(ls->current)) {
+        int d = isdigit(ls->current) ? ls->current - '0'
+                                     : (tolower(ls->current) - 'a') + 10;
+        if (v > (0x7fffffffffffffffULL - d) / 16) big = 1;
+        else v = v * 16 + d;
+        digits++;
         save_and_next(ls);
+      }
       save(ls, '\0');
+      /* a value beyond the signed 64-bit range is NaN: Go's ParseInt fails
+         and ParseFloat refuses hexadecimal without a `p' exponent */
+      if (digits > 0 && big) {
+        seminfo->r = (lua_Number)NAN;
+        return;
+      }
       if (!luaO_str2d(luaZ_buffer(ls->buff), &seminfo->r))
         luaX_lexerror(ls, "malformed number", TK_NUMBER);
       return;

@@ -29,6 +29,14 @@
 
 
 
+/* karmada-interpreter: a function of the project's prelude (chunk
+** "=prelude") */
+static int isprelude (const Proto *p) {
+  const char *s = getstr(p->source);
+  return s[0] == '=' && strcmp(s, "=prelude") == 0;
+}
+
+
 /* limit for table tag-method chains (to avoid loops) */
 #define MAXTAGLOOP	100
 
@@ -830,6 +838,15 @@ void luaV_execute (lua_State *L, int nexeccalls) {
             int aux;
             StkId func = ci->func;
             StkId pfunc = (ci+1)->func;  /* previous function index */
+            /* karmada-interpreter: the prelude's functions stand for
+               gopher-lua's Go functions, which a tail call does not replace
+               the caller's frame for: an ordinary call, so their errors
+               name the calling line (the `OP_RETURN' after this one
+               returns what it returns) */
+            if (isprelude(clvalue(pfunc)->l.p)) {
+              nexeccalls++;
+              goto reentry;
+            }
             if (L->openupval) luaF_close(L, ci->base);
             L->base = ci->base = ci->func + ((ci+1)->base - pfunc);
             for (aux = 0; pfunc+aux < L->top; aux++)  /* move frame down */

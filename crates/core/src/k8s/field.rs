@@ -75,6 +75,29 @@ pub(crate) fn type_name(value: &Value) -> &'static str {
     }
 }
 
+/// The 64-bit integer Go reads from Go's JSON text of the double `x`, the
+/// one rule for an integral double in an integer field: Go writes a double
+/// in its shortest decimal form (`1537228672809129200` for the double
+/// nearest `1537228672809129216`, `-9223372036854776000` for -2^63) and
+/// decoding reads that text as an integer or fails. `None` for a fraction,
+/// NaN, an infinity, and a text beyond the 64-bit range (-2^63, 2^63 and
+/// beyond; from 1e21 on Go writes an exponent, which no integer field reads).
+pub fn integer_of_double(x: f64) -> Option<i64> {
+    const EXACT: f64 = 9_007_199_254_740_992.0; // 2^53
+    if !x.is_finite() || x.fract() != 0.0 {
+        return None;
+    }
+    if x.abs() < EXACT {
+        // Every integer below 2^53 is its own shortest form.
+        return Some(x as i64);
+    }
+    if x.abs() >= 1e21 {
+        return None;
+    }
+    // Rust's `Display` of a double is its shortest form, zero-padded, as Go's.
+    format!("{x}").parse().ok()
+}
+
 /// "a string", "an array", ... for messages about a JSON value of the wrong type.
 pub fn type_phrase(v: &Value) -> &'static str {
     match v {
@@ -392,6 +415,29 @@ mod tests {
         }
         assert_eq!(child(&json!([1]), "a"), None);
         assert_eq!(child(&json!("a"), "a"), None);
+    }
+
+    /// What Go's decoding reads into an int64 from Go's text of the double.
+    #[rstest::rstest]
+    #[case(3.0, Some(3))]
+    #[case(-0.0, Some(0))]
+    #[case(2.5, None)]
+    #[case(9_007_199_254_740_992.0, Some(9_007_199_254_740_992))]
+    #[case(-9_007_199_254_740_994.0, Some(-9_007_199_254_740_994))]
+    #[case(1_537_228_672_809_129_216.0, Some(1_537_228_672_809_129_200))]
+    #[case(4_611_686_018_427_387_904.0, Some(4_611_686_018_427_388_000))]
+    // the largest double below 2^63, and its negative: shortest forms fit
+    #[case(9_223_372_036_854_774_784.0, Some(9_223_372_036_854_775_000))]
+    #[case(-9_223_372_036_854_774_784.0, Some(-9_223_372_036_854_775_000))]
+    // -2^63 is written -9223372036854776000, beyond the range; so is 2^63
+    #[case(-9_223_372_036_854_775_808.0, None)]
+    #[case(9_223_372_036_854_775_808.0, None)]
+    #[case(1e20, None)]
+    #[case(-1e300, None)]
+    #[case(f64::NAN, None)]
+    #[case(f64::INFINITY, None)]
+    fn integral_doubles_read_as_go_reads_their_text(#[case] x: f64, #[case] want: Option<i64>) {
+        assert_eq!(integer_of_double(x), want);
     }
 
     #[test]

@@ -34,7 +34,7 @@ use base64::Engine as _;
 use serde_json::{Map, Number, Value};
 
 use super::error::{ObjectError, Result};
-use super::field::type_phrase;
+use super::field::{integer_of_double, type_phrase};
 use super::path::FieldPath;
 use super::quantity::Quantity;
 
@@ -609,7 +609,8 @@ fn is_canonical_quantity(text: &str) -> bool {
 }
 
 /// An integer field's value: integer literals; outside status items also
-/// floats with an integral value (`2.0`).
+/// floats with an integral value (`2.0`) that Go reads from its text of the
+/// double ([`integer_of_double`]: -2^63 as a double is out of range).
 fn integer(cx: &Cx<'_>, v: &Value, strict: bool, path: &FieldPath<'_>) -> Result<i64> {
     let Value::Number(n) = v else {
         return Err(cx.err(path, format!("expected an integer, got {}", type_phrase(v))));
@@ -621,9 +622,8 @@ fn integer(cx: &Cx<'_>, v: &Value, strict: bool, path: &FieldPath<'_>) -> Result
         return Err(cx.err(path, format!("{n} does not fit a 64-bit integer field")));
     }
     match n.as_f64() {
-        Some(f) if !strict && f.fract() == 0.0 && f >= -(2f64.powi(63)) && f < 2f64.powi(63) => {
-            Ok(f as i64)
-        }
+        Some(f) if !strict && f.fract() == 0.0 => integer_of_double(f)
+            .ok_or_else(|| cx.err(path, format!("{n} does not fit a 64-bit integer field"))),
         _ => Err(cx.err(path, format!("expected an integer, got {n}"))),
     }
 }
@@ -1054,6 +1054,28 @@ mod tests {
             "{object}"
         );
         assert!(check(&object, "", &object, &DEPLOYMENT).is_err());
+    }
+
+    /// A 64-bit field holding an integral double is read as Go reads Go's
+    /// text of that double: -2^63 is written `-9223372036854776000`, which
+    /// overflows; the largest double below 2^63 fits.
+    #[rstest::rstest]
+    #[case::two(2.0, true)]
+    #[case::largest_below_2_63(9_223_372_036_854_774_784.0, true)]
+    #[case::minus_2_63(-9_223_372_036_854_775_808.0, false)]
+    #[case::two_63(9_223_372_036_854_775_808.0, false)]
+    fn integral_doubles_in_64_bit_fields_are_read_from_go_text(
+        #[case] x: f64,
+        #[case] accepted: bool,
+    ) {
+        let template = json!({"spec": {"terminationGracePeriodSeconds": x, "containers": []}});
+        let result = check(&template, "", &template, &POD_TEMPLATE_SPEC);
+        assert_eq!(result.is_ok(), accepted, "{result:?}");
+        if let Err(e) = result {
+            let e = e.to_string();
+            assert!(e.contains("spec.terminationGracePeriodSeconds"), "{e}");
+            assert!(e.contains("does not fit a 64-bit integer field"), "{e}");
+        }
     }
 
     #[test]
