@@ -298,14 +298,22 @@ pub fn run(args: ServeArgs) -> karmada_interpreter::Result<ExitCode> {
         customizations.extend(found);
     }
     let logs = metrics::init_logging(args.log_format, args.log_level);
-    let runtime = match args.io_threads {
-        None => crate::cluster::runtime()?,
-        Some(n) => tokio::runtime::Builder::new_multi_thread()
-            .worker_threads(usize::from(n))
-            .enable_all()
-            .build()
-            .map_err(|e| cli_error(e.to_string()))?,
-    };
+    let threads = args.io_threads.map_or_else(
+        || std::thread::available_parallelism().map_or(1, usize::from),
+        usize::from,
+    );
+    // One I/O thread: a single-threaded runtime (no work-stealing queues or
+    // cross-thread wake-ups to pay for); more: one worker per thread.
+    let runtime = if threads == 1 {
+        tokio::runtime::Builder::new_current_thread()
+    } else {
+        let mut builder = tokio::runtime::Builder::new_multi_thread();
+        builder.worker_threads(threads);
+        builder
+    }
+    .enable_all()
+    .build()
+    .map_err(|e| cli_error(e.to_string()))?;
     // Kept alive for as long as we serve: its watchers update the chain.
     let mut cluster_args = args.cluster.clone();
     cluster_args.lua_limits = Some(args.timeout.limits());
