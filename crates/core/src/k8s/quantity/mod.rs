@@ -626,6 +626,78 @@ impl Quantity {
     /// assert_eq!(q("1.500").to_string(), "1.500");
     /// ```
     pub fn to_canonical_string(&self) -> String {
+        if let Some(text) = self.canonical_small() {
+            return text;
+        }
+        self.canonical_general()
+    }
+
+    /// [`Quantity::to_canonical_string`] in machine integers, for the usual
+    /// quantities (a magnitude below 2^64, at most 10^18 times it for a
+    /// binary format); `None` for the others. The same steps as
+    /// [`Quantity::canonical_general`], which a test checks it against.
+    fn canonical_small(&self) -> Option<String> {
+        use std::fmt::Write as _;
+        let v = &self.value;
+        let mag = u64::try_from(v.mag.to_u128()?).ok()?;
+        if mag == 0 {
+            return Some("0".to_owned());
+        }
+        let mut out = String::with_capacity(24);
+        if v.neg {
+            out.push('-');
+        }
+        let mut format = self.format;
+        if format == Format::BinarySI {
+            // The integer value, when it is one (`exp >= 0`) and fits.
+            let integer = u32::try_from(v.exp)
+                .ok()
+                .and_then(|e| 10_u128.checked_pow(e))
+                .and_then(|p| u128::from(mag).checked_mul(p));
+            match integer {
+                Some(n) if n >= 1024 => {
+                    let (mut n, mut k) = (n, 0);
+                    while k < 6 && n % 1024 == 0 {
+                        n /= 1024;
+                        k += 1;
+                    }
+                    const BINARY: [&str; 7] = ["", "Ki", "Mi", "Gi", "Ti", "Pi", "Ei"];
+                    let _ = write!(out, "{n}{}", BINARY[k]);
+                    return Some(out);
+                }
+                // Below 1024, or not an integer: decimal.
+                Some(_) => format = Format::DecimalSI,
+                None if v.exp < 0 => format = Format::DecimalSI,
+                None => return None,
+            }
+        }
+        let r = v.exp.rem_euclid(3);
+        let mantissa = u128::from(mag) * u128::from(POW10_U64[r as usize]);
+        let exp = v.exp - r;
+        let _ = write!(out, "{mantissa}");
+        match format {
+            Format::DecimalExponent if exp == 0 => {}
+            Format::DecimalExponent => {
+                let _ = write!(out, "e{exp}");
+            }
+            _ => out.push_str(match exp {
+                -9 => "n",
+                -6 => "u",
+                -3 => "m",
+                3 => "k",
+                6 => "M",
+                9 => "G",
+                12 => "T",
+                15 => "P",
+                18 => "E",
+                _ => "", // 0, or a pair missing from Go's suffix table
+            }),
+        }
+        Some(out)
+    }
+
+    /// [`Quantity::to_canonical_string`] in arbitrary precision.
+    fn canonical_general(&self) -> String {
         let v = &self.value;
         if v.is_zero() {
             return "0".to_string();

@@ -622,3 +622,66 @@ fn odd_inputs_never_panic() {
     }
     assert!(parsed > 15_000, "only {parsed} inputs parsed");
 }
+
+/// The machine-integer rendering gives the arbitrary-precision one's text
+/// for every magnitude size, exponent, sign and format it takes on, and
+/// declines only values beyond its range.
+#[test]
+fn canonical_small_agrees_with_canonical_general() {
+    let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
+    let mut next = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    let mut magnitudes: Vec<u128> = vec![
+        1,
+        7,
+        10,
+        999,
+        1000,
+        1023,
+        1024,
+        1536,
+        1 << 20,
+        3 << 30,
+        1 << 60,
+        u128::from(u64::MAX),
+        u128::from(u64::MAX) + 1,
+    ];
+    for _ in 0..400 {
+        let bits = next() % 64 + 1;
+        magnitudes.push(u128::from(next() >> (64 - bits)).max(1));
+        // multiples of powers of 1024
+        magnitudes.push(u128::from(next() % 5000 + 1) << (10 * (next() % 6)));
+    }
+    let mut compared = 0;
+    for &mag in &magnitudes {
+        for exp in -21..=21 {
+            for neg in [false, true] {
+                for format in [Format::BinarySI, Format::DecimalSI, Format::DecimalExponent] {
+                    let value = Decimal::new(neg, natural::Nat::from_u128(mag), exp);
+                    let quantity = Quantity {
+                        value,
+                        format,
+                        repr: GoRepr::Dec { scale: 0 },
+                        cached: None,
+                    };
+                    let general = quantity.canonical_general();
+                    match quantity.canonical_small() {
+                        Some(small) => {
+                            assert_eq!(small, general, "{mag}e{exp} neg={neg} {format:?}");
+                            compared += 1;
+                        }
+                        None => assert!(
+                            mag > u128::from(u64::MAX) || (format == Format::BinarySI && exp > 0),
+                            "declined {mag}e{exp} {format:?}"
+                        ),
+                    }
+                }
+            }
+        }
+    }
+    assert!(compared > 80_000, "{compared}");
+}
