@@ -101,7 +101,8 @@ pub struct ServeArgs {
     /// started again there); 0 hands every request over.
     #[arg(long, default_value_t = 1000, value_name = "MICROSECONDS")]
     inline_budget_us: u64,
-    /// I/O threads (default: one per CPU the process may run on).
+    /// I/O threads (default: one per CPU the process may run on); with one,
+    /// a single-threaded runtime.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
     io_threads: Option<u16>,
     /// Serve the cluster's customizations and webhook configurations too,
