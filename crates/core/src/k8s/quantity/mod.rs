@@ -45,6 +45,34 @@ const MAX_INTEGER_DIGITS: i64 = 100_000;
 /// Limb base of [`Nat`]: 10^9, so decimal conversion is linear.
 const LIMB_BASE: u64 = 1_000_000_000;
 const LIMB_DIGITS: usize = 9;
+/// The binary suffixes of a canonical text, by power of 1024.
+const BINARY_SUFFIXES: [&str; 7] = ["", "Ki", "Mi", "Gi", "Ti", "Pi", "Ei"];
+
+/// Appends the suffix of a canonical decimal text whose exponent (a
+/// multiple of 3) is `exp`: `e<exp>` for the exponent format, else the SI
+/// suffix (none for 0, or for a power Go's suffix table lacks).
+fn push_decimal_suffix(out: &mut String, format: Format, exp: i64) {
+    match format {
+        Format::DecimalExponent if exp == 0 => {}
+        Format::DecimalExponent => {
+            out.push('e');
+            out.push_str(&exp.to_string());
+        }
+        _ => out.push_str(match exp {
+            -9 => "n",
+            -6 => "u",
+            -3 => "m",
+            3 => "k",
+            6 => "M",
+            9 => "G",
+            12 => "T",
+            15 => "P",
+            18 => "E",
+            _ => "",
+        }),
+    }
+}
+
 const POW10_U64: [u64; 20] = [
     1,
     10,
@@ -661,8 +689,7 @@ impl Quantity {
                         n /= 1024;
                         k += 1;
                     }
-                    const BINARY: [&str; 7] = ["", "Ki", "Mi", "Gi", "Ti", "Pi", "Ei"];
-                    let _ = write!(out, "{n}{}", BINARY[k]);
+                    let _ = write!(out, "{n}{}", BINARY_SUFFIXES[k]);
                     return Some(out);
                 }
                 // Below 1024, or not an integer: decimal.
@@ -675,24 +702,7 @@ impl Quantity {
         let mantissa = u128::from(mag) * u128::from(POW10_U64[r as usize]);
         let exp = v.exp - r;
         let _ = write!(out, "{mantissa}");
-        match format {
-            Format::DecimalExponent if exp == 0 => {}
-            Format::DecimalExponent => {
-                let _ = write!(out, "e{exp}");
-            }
-            _ => out.push_str(match exp {
-                -9 => "n",
-                -6 => "u",
-                -3 => "m",
-                3 => "k",
-                6 => "M",
-                9 => "G",
-                12 => "T",
-                15 => "P",
-                18 => "E",
-                _ => "", // 0, or a pair missing from Go's suffix table
-            }),
-        }
+        push_decimal_suffix(&mut out, format, exp);
         Some(out)
     }
 
@@ -720,8 +730,7 @@ impl Quantity {
                 n = divided;
                 k += 1;
             }
-            const BINARY: [&str; 7] = ["", "Ki", "Mi", "Gi", "Ti", "Pi", "Ei"];
-            return format!("{sign}{n}{}", BINARY[k]);
+            return format!("{sign}{n}{}", BINARY_SUFFIXES[k]);
         }
         let mut mantissa = v.mag.clone();
         let mut exp = v.exp;
@@ -730,24 +739,9 @@ impl Quantity {
             mantissa.mul_small(POW10_U64[r as usize]);
             exp -= r;
         }
-        let suffix = match format {
-            Format::DecimalExponent if exp == 0 => String::new(),
-            Format::DecimalExponent => format!("e{exp}"),
-            _ => match exp {
-                -9 => "n",
-                -6 => "u",
-                -3 => "m",
-                3 => "k",
-                6 => "M",
-                9 => "G",
-                12 => "T",
-                15 => "P",
-                18 => "E",
-                _ => "", // 0, or a pair missing from Go's suffix table
-            }
-            .to_string(),
-        };
-        format!("{sign}{mantissa}{suffix}")
+        let mut out = format!("{sign}{mantissa}");
+        push_decimal_suffix(&mut out, format, exp);
+        out
     }
 
     fn go_scaled_value(&self, scale: i32) -> i64 {
