@@ -143,6 +143,18 @@ struct ErrorLabels {
     code: i32,
 }
 
+impl Labels {
+    /// The labels of `record`, answered by `layer` with `customization`.
+    fn of(record: &RequestRecord<'_>, layer: &str, customization: &str) -> Self {
+        Self {
+            operation: record.operation.to_owned(),
+            kind: KindLabel(record.kind).to_string(),
+            layer: layer.to_owned(),
+            customization: customization.to_owned(),
+        }
+    }
+}
+
 /// The per-label-set metrics of one (operation, kind, layer,
 /// customization): found in the families once, then reused.
 struct Handles {
@@ -279,12 +291,7 @@ impl Observer for Metrics {
                     return;
                 }
                 if kept.len() < HANDLES_KEPT {
-                    let labels = Labels {
-                        operation: record.operation.to_owned(),
-                        kind: KindLabel(record.kind).to_string(),
-                        layer: layer.to_owned(),
-                        customization: customization.to_owned(),
-                    };
+                    let labels = Labels::of(record, layer, customization);
                     let h = Handles {
                         operation: labels.operation.clone(),
                         kind: record.kind.clone(),
@@ -300,12 +307,7 @@ impl Observer for Metrics {
                 }
             }
         }
-        let labels = Labels {
-            operation: record.operation.to_owned(),
-            kind: KindLabel(record.kind).to_string(),
-            layer: served.layer.map_or("", |l| l.as_str()).to_owned(),
-            customization: served.name.as_deref().unwrap_or("").to_owned(),
-        };
+        let labels = Labels::of(record, layer, customization);
         if !served.successful {
             self.errors
                 .get_or_create(&ErrorLabels {
