@@ -312,16 +312,87 @@ fn walk_struct_skipping(
     path: &FieldPath<'_>,
     skip: Option<&str>,
 ) -> Result<Map<String, Value>> {
+    let empty = Map::new();
+    let input = input.unwrap_or(&empty);
+    Ok(walk_struct_cow(cx, ty, input, path, skip)?.unwrap_or_else(|| input.clone()))
+}
+
+/// The output of a walk over a map's entries in order, built only once it
+/// differs from the input: until then, the input's entries passed so far
+/// are the output.
+struct Output<'i> {
+    input: &'i Map<String, Value>,
+    /// Input entries passed unchanged while nothing differed.
+    passed: usize,
+    out: Option<Vec<(String, Value)>>,
+}
+
+impl<'i> Output<'i> {
+    fn new(input: &'i Map<String, Value>) -> Self {
+        Self {
+            input,
+            passed: 0,
+            out: None,
+        }
+    }
+
+    /// The input entry `key`: `value` is written as it is.
+    fn same(&mut self, key: &str, value: &Value) {
+        match &mut self.out {
+            None => self.passed += 1,
+            Some(out) => out.push((key.to_owned(), value.clone())),
+        }
+    }
+
+    /// The output differs from the input from here on: the entries to
+    /// write, with those passed unchanged so far copied in.
+    fn differ(&mut self) -> &mut Vec<(String, Value)> {
+        let (input, passed) = (self.input, self.passed);
+        self.out.get_or_insert_with(|| {
+            let mut out = Vec::with_capacity(input.len() + 2);
+            out.extend(
+                input
+                    .iter()
+                    .take(passed)
+                    .map(|(k, v)| (k.clone(), v.clone())),
+            );
+            out
+        })
+    }
+
+    /// The input entry `key` written as `new` (the same when equal).
+    fn put(&mut self, key: &str, old: &Value, new: Value) {
+        if *old == new {
+            self.same(key, old);
+        } else {
+            self.differ().push((key.to_owned(), new));
+        }
+    }
+
+    /// The output map, `None` when it equals the input.
+    fn finish(self) -> Option<Map<String, Value>> {
+        self.out.map(|out| out.into_iter().collect())
+    }
+}
+
+/// The sorted walk of a struct's fields beside the input's keys; `None`
+/// when the output equals the input (nothing dropped, added or changed),
+/// so the caller can keep the input instead of a rebuilt copy.
+fn walk_struct_cow(
+    cx: &Cx<'_>,
+    ty: &'static Ty,
+    input: &Map<String, Value>,
+    path: &FieldPath<'_>,
+    skip: Option<&str>,
+) -> Result<Option<Map<String, Value>>> {
     let strict = matches!(cx.mode, Mode::Decode { strict: true });
     if strict || ty.base.is_some() {
-        return walk_struct_lookup(cx, ty, input, path);
+        return walk_struct_lookup(cx, ty, Some(input), path).map(Some);
     }
     // Input keys and schema fields are both sorted: walk them side by side.
     let encode = cx.mode == Mode::Encode;
     let fields = ty.fields;
-    let empty = Map::new();
-    let input = input.unwrap_or(&empty);
-    let mut out: Vec<(String, Value)> = Vec::with_capacity(input.len() + 2);
+    let mut w = Output::new(input);
     let mut next = 0;
     let always = |f: &Field| matches!(f.emit, Emit::AlwaysZero | Emit::AlwaysNull);
     let zero = |f: &'static Field| -> Result<Value> {
@@ -334,13 +405,15 @@ fn walk_struct_skipping(
     for (key, v) in input {
         let found = seek_field(fields, &mut next, key, |f| {
             if encode && always(f) {
-                out.push((f.json.to_owned(), zero(f)?));
+                let z = zero(f)?;
+                w.differ().push((f.json.to_owned(), z));
             }
             Ok(())
         })?;
         let field = match found {
             Some(_) if skip == Some(key.as_str()) => {
                 next += 1;
+                w.differ();
                 continue;
             }
             Some(f) => {
@@ -349,30 +422,40 @@ fn walk_struct_skipping(
             }
             None => {
                 if cx.keep_unknown {
-                    out.push((key.clone(), v.clone()));
+                    w.same(key, v);
+                } else {
+                    w.differ();
                 }
                 continue;
             }
         };
         if v.is_null() {
             if encode && always(field) {
-                out.push((field.json.to_owned(), zero(field)?));
+                w.put(key, v, zero(field)?);
+            } else {
+                w.differ();
             }
             continue;
         }
-        let value = walk_value(cx, &field.kind, v, &path.key(key))?;
-        if keep(cx.mode, field, &value) {
-            out.push((field.json.to_owned(), value));
+        match walk_value(cx, &field.kind, v, &path.key(key))? {
+            None if keep(cx.mode, field, v) => w.same(key, v),
+            Some(value) if keep(cx.mode, field, &value) => {
+                w.differ().push((field.json.to_owned(), value));
+            }
+            _ => {
+                w.differ();
+            }
         }
     }
     if encode {
         for f in fields.get(next..).unwrap_or(&[]) {
             if always(f) {
-                out.push((f.json.to_owned(), zero(f)?));
+                let z = zero(f)?;
+                w.differ().push((f.json.to_owned(), z));
             }
         }
     }
-    Ok(out.into_iter().collect())
+    Ok(w.finish())
 }
 
 /// [`walk_struct`] by field lookup: status items (case-insensitive keys) and
@@ -406,7 +489,7 @@ fn walk_struct_lookup(
             if v.is_null() {
                 continue;
             }
-            let value = walk_value(cx, &field.kind, v, &here)?;
+            let value = walk_value(cx, &field.kind, v, &here)?.unwrap_or_else(|| v.clone());
             if keep(cx.mode, field, &value) {
                 out.insert(field.json.to_owned(), value);
             }
@@ -492,46 +575,54 @@ fn zero_of(cx: &Cx<'_>, kind: &'static Kind, path: &FieldPath<'_>) -> Result<Val
     })
 }
 
-fn walk_value(cx: &Cx<'_>, kind: &'static Kind, v: &Value, path: &FieldPath<'_>) -> Result<Value> {
+/// The walked form of `v` (typed `kind`): `None` when it is `v` itself
+/// unchanged, so a caller copies `v` only where it needs an owned value.
+fn walk_value(
+    cx: &Cx<'_>,
+    kind: &'static Kind,
+    v: &Value,
+    path: &FieldPath<'_>,
+) -> Result<Option<Value>> {
     let strict = matches!(cx.mode, Mode::Decode { strict: true });
     let mismatch = |want: &str| cx.err(path, format!("expected {want}, got {}", type_phrase(v)));
+    let changed = |new: Value| (new != *v).then_some(new);
     match kind {
         Kind::Str => match v {
-            Value::String(_) => Ok(v.clone()),
+            Value::String(_) => Ok(None),
             _ => Err(mismatch("a string")),
         },
         Kind::Bool => match v {
-            Value::Bool(_) => Ok(v.clone()),
+            Value::Bool(_) => Ok(None),
             _ => Err(mismatch("a boolean")),
         },
         Kind::I32 => {
             let n = integer(cx, v, strict, path)?;
             i32::try_from(n)
-                .map(Value::from)
+                .map(|n| changed(Value::from(n)))
                 .map_err(|_| cx.err(path, format!("{n} does not fit a 32-bit integer field")))
         }
-        Kind::I64 => integer(cx, v, strict, path).map(Value::from),
+        Kind::I64 => integer(cx, v, strict, path).map(|n| changed(Value::from(n))),
         Kind::F64 => match v {
-            Value::Number(n) => Ok(Value::Number(n.clone())),
+            Value::Number(_) => Ok(None),
             _ => Err(mismatch("a number")),
         },
         Kind::Quantity => match v {
-            Value::String(text) if is_canonical_quantity(text) => Ok(v.clone()),
+            Value::String(text) if is_canonical_quantity(text) => Ok(None),
             Value::String(_) | Value::Number(_) => Quantity::from_json(v)
-                .map(|q| Value::String(q.to_canonical_string()))
+                .map(|q| changed(Value::String(q.to_canonical_string())))
                 .map_err(|e| cx.err(path, e.to_string())),
             _ => Err(mismatch("a quantity (string or number)")),
         },
         Kind::Time | Kind::MicroTime => match v {
-            Value::String(s) => time(cx, s, matches!(kind, Kind::MicroTime), path),
+            Value::String(s) => time(cx, s, matches!(kind, Kind::MicroTime), path).map(changed),
             _ => Err(mismatch("an RFC 3339 time string")),
         },
         Kind::IntOrString => match v {
-            Value::String(_) => Ok(v.clone()),
+            Value::String(_) => Ok(None),
             Value::Number(_) => {
                 let n = integer(cx, v, strict, path)?;
                 i32::try_from(n)
-                    .map(Value::from)
+                    .map(|n| changed(Value::from(n)))
                     .map_err(|_| cx.err(path, format!("{n} does not fit an int-or-string")))
             }
             _ => Err(mismatch("an integer or a string")),
@@ -539,48 +630,68 @@ fn walk_value(cx: &Cx<'_>, kind: &'static Kind, v: &Value, path: &FieldPath<'_>)
         Kind::Bytes => match v {
             Value::String(s) => base64::engine::general_purpose::STANDARD
                 .decode(s)
-                .map(|_| v.clone())
+                .map(|_| None)
                 .map_err(|e| cx.err(path, format!("not base64: {e}"))),
             _ => Err(mismatch("a base64 string")),
         },
-        Kind::Any => Ok(v.clone()),
+        Kind::Any => Ok(None),
         Kind::Struct(ty) => match v {
-            Value::Object(m) => Ok(Value::Object(walk_struct(cx, ty, Some(m), path)?)),
+            Value::Object(m) => Ok(walk_struct_cow(cx, ty, m, path, None)?.map(Value::Object)),
             _ => Err(mismatch(&format!("an object ({})", ty.name))),
         },
         Kind::List(elem) => match v {
             Value::Array(items) => {
-                let mut out = Vec::with_capacity(items.len());
+                let mut out: Option<Vec<Value>> = None;
                 for (i, item) in items.iter().enumerate() {
                     let here = path.index(i);
-                    out.push(element(cx, elem, item, &here)?);
+                    match (element(cx, elem, item, &here)?, &mut out) {
+                        (None, None) => {}
+                        (None, Some(out)) => out.push(item.clone()),
+                        (Some(new), out) => out
+                            .get_or_insert_with(|| {
+                                let mut o = Vec::with_capacity(items.len());
+                                o.extend(items.iter().take(i).cloned());
+                                o
+                            })
+                            .push(new),
+                    }
                 }
-                Ok(Value::Array(out))
+                Ok(out.map(Value::Array))
             }
             _ => Err(mismatch("an array")),
         },
         Kind::Map(elem) => match v {
             Value::Object(m) => {
-                let mut out = Map::new();
+                let mut w = Output::new(m);
                 for (k, item) in m {
                     let here = path.key(k);
-                    out.insert(k.clone(), element(cx, elem, item, &here)?);
+                    match element(cx, elem, item, &here)? {
+                        None => w.same(k, item),
+                        Some(new) => w.differ().push((k.clone(), new)),
+                    }
                 }
-                Ok(Value::Object(out))
+                Ok(w.finish().map(Value::Object))
             }
             _ => Err(mismatch("an object")),
         },
     }
 }
 
-/// A list element or map value: `null` stands for the element type's zero value.
-fn element(cx: &Cx<'_>, kind: &'static Kind, v: &Value, path: &FieldPath<'_>) -> Result<Value> {
+/// A list element or map value: `null` stands for the element type's zero
+/// value. `None` when the walked value is `v` itself.
+fn element(
+    cx: &Cx<'_>,
+    kind: &'static Kind,
+    v: &Value,
+    path: &FieldPath<'_>,
+) -> Result<Option<Value>> {
     if v.is_null() {
-        return match (cx.mode, kind) {
-            (Mode::Encode, _) => zero_of(cx, kind, path),
-            (Mode::Decode { .. }, Kind::Struct(_)) => Ok(Value::Object(Map::new())),
-            (Mode::Decode { .. }, _) => zero_of(cx, kind, path),
+        let zero = match (cx.mode, kind) {
+            (Mode::Encode, _) => zero_of(cx, kind, path)?,
+            (Mode::Decode { .. }, Kind::Struct(_)) => Value::Object(Map::new()),
+            (Mode::Decode { .. }, _) => zero_of(cx, kind, path)?,
         };
+        return Ok((!zero.is_null()).then_some(zero));
     }
     walk_value(cx, kind, v, path)
 }
@@ -919,6 +1030,40 @@ mod tests {
             for b in &names {
                 assert_eq!(name_order(a, b), a.cmp(b), "{a:?} {b:?}");
             }
+        }
+    }
+
+    /// An encoded object encodes to itself, and the walk says so (it hands
+    /// back nothing to build); an object the encoding changes is rebuilt,
+    /// with its unchanged parts copied.
+    #[test]
+    fn the_walk_keeps_what_the_encoding_leaves_unchanged() {
+        let objects = [
+            json!({"apiVersion": "apps/v1", "kind": "Deployment"}),
+            json!({"apiVersion": "apps/v1", "kind": "Deployment",
+                   "metadata": {"name": "web", "labels": {"app": "web"}, "x-unknown": 1},
+                   "spec": {"replicas": 2.0, "paused": null,
+                            "template": {"spec": {"containers": [
+                                {"name": "c", "resources": {"requests": {"cpu": "0.5", "memory": "1Gi"}}},
+                                null]}}},
+                   "status": {"replicas": 2, "conditions": [
+                       {"type": "Available", "status": "True",
+                        "lastUpdateTime": "2024-03-01T10:04:30.123Z"}]}}),
+        ];
+        for object in objects {
+            let once = encode(&object, "", &object, &DEPLOYMENT).unwrap();
+            assert_ne!(once, object, "the inputs all need encoding");
+            let twice = encode(&once, "", &once, &DEPLOYMENT).unwrap();
+            assert_eq!(twice, once);
+            let cx = Cx {
+                object: &once,
+                mode: Mode::Encode,
+                keep_unknown: true,
+                wrap_i32: false,
+            };
+            let map = once.as_object().unwrap();
+            let walked = walk_struct_cow(&cx, &DEPLOYMENT, map, &FieldPath::root(""), None);
+            assert_eq!(walked.unwrap(), None, "{once}");
         }
     }
 
