@@ -809,12 +809,12 @@ fn check_struct(
     let fields = ty.fields;
     let mut next = 0;
     for (key, v) in input {
-        let found = seek_field(fields, &mut next, key, |_| {
+        let Ok(found) = seek_field(fields, &mut next, key, |_| {
             Ok::<(), std::convert::Infallible>(())
         });
         let field = match found {
-            Ok(Some(f)) => f,
-            _ => match ty.base.and_then(|b| b.field(key)) {
+            Some(f) => f,
+            None => match ty.base.and_then(|b| b.field(key)) {
                 Some(f) => f,
                 None => continue,
             },
