@@ -3,7 +3,7 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::{is_false, null_default};
+use super::is_false;
 
 /// The status one member cluster reported, as handed to `AggregateStatus`
 /// (Karmada's `AggregatedStatusItem`).
@@ -64,50 +64,52 @@ const MEMBERS: [&str; 5] = [
 #[derive(Deserialize)]
 struct GoItem(Option<serde_json::Map<String, Value>>);
 
-/// The item decoded from canonical member names (the derived decoding).
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct CanonicalItem {
-    #[serde(default, deserialize_with = "null_default")]
-    cluster_name: String,
-    #[serde(default)]
-    status: Option<Value>,
-    #[serde(default, deserialize_with = "null_default")]
-    applied: bool,
-    #[serde(default, deserialize_with = "null_default")]
-    applied_message: String,
-    #[serde(default)]
-    health: Option<ResourceHealth>,
-}
-
 impl TryFrom<GoItem> for AggregatedStatusItem {
     type Error = serde_json::Error;
 
+    /// Each member is converted from the value already decoded, in the
+    /// order of their names (the first failing member is the one reported);
+    /// `status` is moved, never decoded a second time.
     fn try_from(GoItem(members): GoItem) -> Result<Self, Self::Error> {
         let Some(members) = members else {
             return Ok(Self::default());
         };
-        let mut canonical = serde_json::Map::new();
-        let mut folded = Vec::new();
+        // One slot per member, in the order of `MEMBERS`: an exact name
+        // replaces a folded one, and among folded names the first (in name
+        // order) stays.
+        let mut slots: [Option<Value>; 5] = Default::default();
         for (key, value) in members {
-            if MEMBERS.contains(&key.as_str()) {
-                canonical.insert(key, value);
-            } else if let Some(name) = MEMBERS.iter().find(|m| m.eq_ignore_ascii_case(&key)) {
-                folded.push((*name, value));
+            if let Some(i) = MEMBERS.iter().position(|m| *m == key) {
+                slots[i] = Some(value);
+            } else if let Some(i) = MEMBERS.iter().position(|m| m.eq_ignore_ascii_case(&key)) {
+                slots[i].get_or_insert(value);
             }
         }
-        for (name, value) in folded {
-            canonical.entry(name).or_insert(value);
+        let [cluster_name, status, applied, applied_message, health] = slots;
+        let mut item = Self::default();
+        // Converted in name order, so the first failing member in that
+        // order is the one reported.
+        if let Some(v) = applied {
+            item.applied = null_or(v)?;
         }
-        let item: CanonicalItem = serde_json::from_value(Value::Object(canonical))?;
-        Ok(Self {
-            cluster_name: item.cluster_name,
-            status: item.status,
-            applied: item.applied,
-            applied_message: item.applied_message,
-            health: item.health,
-        })
+        if let Some(v) = applied_message {
+            item.applied_message = null_or(v)?;
+        }
+        if let Some(v) = cluster_name {
+            item.cluster_name = null_or(v)?;
+        }
+        if let Some(v) = health {
+            item.health = serde_json::from_value(v)?;
+        }
+        item.status = status.filter(|v| !v.is_null());
+        Ok(item)
     }
+}
+
+/// A member's value as Go decodes it into a plain field: `null` leaves the
+/// zero value.
+fn null_or<T: Default + serde::de::DeserializeOwned>(value: Value) -> Result<T, serde_json::Error> {
+    Ok(serde_json::from_value::<Option<T>>(value)?.unwrap_or_default())
 }
 
 /// `health` of a status item. Karmada writes `Healthy`, `Unhealthy` or
@@ -168,5 +170,59 @@ impl From<ResourceHealth> for String {
 impl fmt::Display for ResourceHealth {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rstest::rstest;
+    use serde_json::json;
+
+    #[rstest]
+    // An exact name wins over a folded one, whichever sorts first.
+    #[case(r#"{"ClusterName":"folded","clusterName":"exact"}"#, "exact")]
+    #[case(r#"{"clusterName":"exact","clusternamE":"folded"}"#, "exact")]
+    // Among folded names the first in name order stays.
+    #[case(r#"{"ClusterName":"second","CLUSTERNAME":"first"}"#, "first")]
+    #[case(r#"{"clusterName":null}"#, "")]
+    #[case(r#"{"unknown":1}"#, "")]
+    fn member_names_match_as_go_reads_them(#[case] text: &str, #[case] cluster: &str) {
+        let item: AggregatedStatusItem = serde_json::from_str(text).unwrap();
+        assert_eq!(item.cluster_name, cluster);
+    }
+
+    #[test]
+    fn every_member_is_read_and_status_kept_whole() {
+        let status = json!({"loadBalancer": {"ingress": [{"ip": "192.0.2.1"}]}});
+        let text = json!({"clusterName": "a", "status": status, "applied": true,
+                          "appliedMessage": "m", "HEALTH": "Unhealthy"})
+        .to_string();
+        let item: AggregatedStatusItem = serde_json::from_str(&text).unwrap();
+        assert_eq!(
+            item,
+            AggregatedStatusItem {
+                cluster_name: "a".into(),
+                status: Some(status),
+                applied: true,
+                applied_message: "m".into(),
+                health: Some(ResourceHealth::Unhealthy),
+            }
+        );
+        let null_status: AggregatedStatusItem =
+            serde_json::from_str(r#"{"status":null,"applied":null}"#).unwrap();
+        assert_eq!(null_status, AggregatedStatusItem::default());
+    }
+
+    #[test]
+    fn the_first_bad_member_in_name_order_is_reported() {
+        let e = serde_json::from_str::<AggregatedStatusItem>(r#"{"clusterName":1,"applied":"x"}"#)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("expected a boolean"), "{e}");
+        let e = serde_json::from_str::<AggregatedStatusItem>(r#"{"health":1,"clusterName":2}"#)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("integer `2`, expected a string"), "{e}");
     }
 }
