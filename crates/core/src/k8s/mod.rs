@@ -33,6 +33,7 @@ pub mod dependencies;
 pub mod error;
 #[doc(hidden)] // shared with the layer crates; not a stable API
 pub mod field;
+pub mod keep;
 #[doc(hidden)] // shared with the layer crates; not a stable API
 pub mod normalize;
 pub mod object;

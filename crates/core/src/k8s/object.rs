@@ -53,11 +53,16 @@ impl<'a> TypeRef<'a> {
                 .and_then(Value::as_str)
                 .unwrap_or("")
         };
-        let (group, version) = split_api_version(field("apiVersion"));
+        Self::new(field("apiVersion"), field("kind"))
+    }
+
+    /// The type named by an `apiVersion` and a `kind`.
+    pub fn new(api_version: &'a str, kind: &'a str) -> Self {
+        let (group, version) = split_api_version(api_version);
         Self {
             group,
             version,
-            kind: field("kind"),
+            kind,
         }
     }
 
