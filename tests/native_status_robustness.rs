@@ -19,16 +19,16 @@ use karmada_interpreter::interpreter::{Outcome, Request};
 use serde_json::{json, Map, Value};
 
 /// xorshift64*: deterministic, dependency-free.
-struct Rng(u64);
+pub(crate) struct Rng(pub(crate) u64);
 
 impl Rng {
-    fn next(&mut self) -> u64 {
+    pub(crate) fn next(&mut self) -> u64 {
         self.0 ^= self.0 >> 12;
         self.0 ^= self.0 << 25;
         self.0 ^= self.0 >> 27;
         self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
     }
-    fn below(&mut self, n: usize) -> usize {
+    pub(crate) fn below(&mut self, n: usize) -> usize {
         (self.next() % n.max(1) as u64) as usize
     }
 }
@@ -107,7 +107,7 @@ fn random_value(rng: &mut Rng, depth: usize) -> Value {
 }
 
 /// Applies one random mutation somewhere inside `v`.
-fn mutate(rng: &mut Rng, v: &mut Value, depth: usize) {
+pub(crate) fn mutate(rng: &mut Rng, v: &mut Value, depth: usize) {
     let descend = depth < 8 && rng.below(4) != 0;
     match v {
         Value::Object(m) if descend && !m.is_empty() => {

@@ -19,6 +19,7 @@ mod fuzz_properties;
 mod golden_runner;
 mod gopher_probes;
 mod health;
+mod json_inputs;
 mod karmada_corpora;
 mod library_consumer;
 mod lua_engine;

@@ -12,9 +12,14 @@ use crate::error::Result;
 use crate::interpreter::{InPlaceRequest, Outcome, Request};
 use crate::k8s::field;
 use crate::k8s::field::{generation, get, int};
+use crate::k8s::keep::Keep;
 use crate::k8s::normalize::schema::DEPLOYMENT;
 use crate::k8s::normalize::{schema, Reads};
 use serde_json::Value;
+
+/// What Retain reads of the member's object.
+pub(crate) const RETAIN_KEEPS: Keep =
+    Keep::Members(&[("spec", Keep::Members(&[("replicas", Keep::All)]))]);
 
 /// Opt-in label: keep the member's replica count.
 pub(crate) const RETAIN_REPLICAS_LABEL: &str = "resourcetemplate.karmada.io/retain-replicas";

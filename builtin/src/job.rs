@@ -15,9 +15,22 @@ use crate::error::Result;
 use crate::interpreter::{InPlaceRequest, Outcome, Request};
 use crate::k8s::field;
 use crate::k8s::field::{get, int32};
+use crate::k8s::keep::Keep;
 use crate::k8s::normalize::schema::JOB;
 use crate::k8s::normalize::{self, parse_time, schema, Reads, Time};
 use serde_json::{Map, Value};
+
+/// What Retain reads of the member's object.
+pub(crate) const RETAIN_KEEPS: Keep = Keep::Members(&[(
+    "spec",
+    Keep::Members(&[
+        ("selector", Keep::Members(&[("matchLabels", Keep::All)])),
+        (
+            "template",
+            Keep::Members(&[("metadata", Keep::Members(&[("labels", Keep::All)]))]),
+        ),
+    ]),
+)]);
 
 /// What InterpretReplica reads.
 const REPLICA_READS: Reads = Reads::Fields(&[(

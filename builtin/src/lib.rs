@@ -66,6 +66,7 @@ use crate::interpreter::{
     Call, CatalogEntry, InPlaceRequest, Layer, LayerKind, Outcome, OwnedRequest, Request, Route,
     Source, TypeRef,
 };
+use crate::k8s::keep::Keep;
 use kube::core::GroupVersionKind;
 use serde_json::Value;
 use std::borrow::Cow;
@@ -89,6 +90,20 @@ struct Row {
     kind: &'static str,
     operation: InterpreterOperation,
     handler: Handler,
+    /// What the handler looks at of the object it only reads, when that is
+    /// less than all of it ([`Layer::keeps`]). A test runs every golden
+    /// case from its bytes both ways.
+    keep: Option<Keep>,
+}
+
+impl Row {
+    /// The row with the part of its read-only object the handler looks at.
+    const fn keeping(self, keep: Keep) -> Self {
+        Self {
+            keep: Some(keep),
+            ..self
+        }
+    }
 }
 
 const fn row(
@@ -102,6 +117,7 @@ const fn row(
         kind,
         operation,
         handler: Handler::Read(handler),
+        keep: None,
     }
 }
 
@@ -117,6 +133,7 @@ const fn edit(
         kind,
         operation,
         handler: Handler::Edit(handler),
+        keep: None,
     }
 }
 
@@ -126,7 +143,7 @@ static TABLE: &[Row] = &[
     // apps/v1
     row("apps/v1", "Deployment", Op::InterpretReplica, deployment::interpret_replica),
     edit("apps/v1", "Deployment", Op::ReviseReplica, deployment::revise_replica),
-    edit("apps/v1", "Deployment", Op::Retain, deployment::retain),
+    edit("apps/v1", "Deployment", Op::Retain, deployment::retain).keeping(deployment::RETAIN_KEEPS),
     row("apps/v1", "Deployment", Op::InterpretHealth, deployment::interpret_health),
     row("apps/v1", "Deployment", Op::InterpretDependency, deployment::interpret_dependency),
     row("apps/v1", "ReplicaSet", Op::InterpretReplica, replicaset::interpret_replica),
@@ -142,7 +159,7 @@ static TABLE: &[Row] = &[
     // batch/v1
     row("batch/v1", "Job", Op::InterpretReplica, job::interpret_replica),
     edit("batch/v1", "Job", Op::ReviseReplica, job::revise_replica),
-    edit("batch/v1", "Job", Op::Retain, job::retain),
+    edit("batch/v1", "Job", Op::Retain, job::retain).keeping(job::RETAIN_KEEPS),
     row("batch/v1", "Job", Op::InterpretDependency, job::interpret_dependency),
     row("batch/v1", "CronJob", Op::InterpretDependency, cronjob::interpret_dependency),
     // v1
@@ -150,13 +167,13 @@ static TABLE: &[Row] = &[
     row("v1", "Pod", Op::InterpretHealth, pod::interpret_health),
     row("v1", "Pod", Op::Retain, pod::retain),
     row("v1", "Pod", Op::InterpretDependency, pod::interpret_dependency),
-    edit("v1", "Service", Op::Retain, service::retain),
+    edit("v1", "Service", Op::Retain, service::retain).keeping(service::RETAIN_KEEPS),
     row("v1", "Service", Op::InterpretHealth, service::interpret_health),
-    edit("v1", "ServiceAccount", Op::Retain, serviceaccount::retain),
-    edit("v1", "PersistentVolumeClaim", Op::Retain, persistentvolumeclaim::retain),
+    edit("v1", "ServiceAccount", Op::Retain, serviceaccount::retain).keeping(serviceaccount::RETAIN_KEEPS),
+    edit("v1", "PersistentVolumeClaim", Op::Retain, persistentvolumeclaim::retain).keeping(persistentvolumeclaim::RETAIN_KEEPS),
     row("v1", "PersistentVolumeClaim", Op::InterpretHealth, persistentvolumeclaim::interpret_health),
-    edit("v1", "PersistentVolume", Op::Retain, persistentvolume::retain),
-    edit("v1", "Secret", Op::Retain, secret::retain),
+    edit("v1", "PersistentVolume", Op::Retain, persistentvolume::retain).keeping(persistentvolume::RETAIN_KEEPS),
+    edit("v1", "Secret", Op::Retain, secret::retain).keeping(secret::RETAIN_KEEPS),
     // networking.k8s.io/v1, policy/v1, multicluster.x-k8s.io/v1alpha1
     row("networking.k8s.io/v1", "Ingress", Op::InterpretHealth, ingress::interpret_health),
     row("networking.k8s.io/v1", "Ingress", Op::InterpretDependency, ingress::interpret_dependency),
@@ -177,10 +194,10 @@ static TABLE: &[Row] = &[
     row("policy/v1", "PodDisruptionBudget", Op::AggregateStatus, poddisruptionbudget::aggregate),
     row("autoscaling/v2", "HorizontalPodAutoscaler", Op::AggregateStatus, horizontalpodautoscaler::aggregate),
     // InterpretStatus: dedicated handlers
-    row("apps/v1", "Deployment", Op::InterpretStatus, deployment::reflect),
-    row("apps/v1", "ReplicaSet", Op::InterpretStatus, replicaset::reflect),
-    row("apps/v1", "StatefulSet", Op::InterpretStatus, statefulset::reflect),
-    row("apps/v1", "DaemonSet", Op::InterpretStatus, daemonset::reflect),
+    row("apps/v1", "Deployment", Op::InterpretStatus, deployment::reflect).keeping(status::REFLECT_WORKLOAD_KEEPS),
+    row("apps/v1", "ReplicaSet", Op::InterpretStatus, replicaset::reflect).keeping(status::REFLECT_WORKLOAD_KEEPS),
+    row("apps/v1", "StatefulSet", Op::InterpretStatus, statefulset::reflect).keeping(status::REFLECT_WORKLOAD_KEEPS),
+    row("apps/v1", "DaemonSet", Op::InterpretStatus, daemonset::reflect).keeping(status::REFLECT_WORKLOAD_KEEPS),
     row("v1", "Service", Op::InterpretStatus, service::reflect),
     row("batch/v1", "Job", Op::InterpretStatus, job::reflect),
     row("policy/v1", "PodDisruptionBudget", Op::InterpretStatus, poddisruptionbudget::reflect),
@@ -352,6 +369,10 @@ impl Layer for NativeLayer {
 
     fn interpret_routed(&self, entry: usize, call: Call<'_, '_>) -> Result<Option<Outcome>> {
         self.answer(entry, call)
+    }
+
+    fn keeps(&self, entry: usize) -> Option<Keep> {
+        TABLE.get(entry)?.keep
     }
 
     fn interpret(&self, request: &Request<'_>) -> Result<Outcome> {

@@ -10,8 +10,13 @@ use super::workload::retain_args;
 use crate::error::Result;
 use crate::interpreter::{InPlaceRequest, Outcome, Request};
 use crate::k8s::field;
+use crate::k8s::keep::Keep;
 use crate::k8s::normalize::schema;
 use serde_json::{Map, Value};
+
+/// What Retain reads of the member's object.
+pub(crate) const RETAIN_KEEPS: Keep =
+    Keep::Members(&[("spec", Keep::Members(&[("claimRef", Keep::All)]))]);
 
 /// Keeps the member's `spec.claimRef` whenever the member has the key
 /// (even `null`).

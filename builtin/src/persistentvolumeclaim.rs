@@ -11,10 +11,15 @@ use crate::error::Result;
 use crate::interpreter::{InPlaceRequest, Outcome, Request};
 use crate::k8s::field;
 use crate::k8s::field::get;
+use crate::k8s::keep::Keep;
 use crate::k8s::normalize::schema;
 use crate::k8s::normalize::schema::PERSISTENT_VOLUME_CLAIM;
 use crate::k8s::normalize::Reads;
 use serde_json::{Map, Value};
+
+/// What Retain reads of the member's object.
+pub(crate) const RETAIN_KEEPS: Keep =
+    Keep::Members(&[("spec", Keep::Members(&[("volumeName", Keep::All)]))]);
 
 /// Keeps the member's bound `spec.volumeName` when non-empty.
 pub(crate) fn retain(edit: InPlaceRequest<'_>) -> Result<()> {

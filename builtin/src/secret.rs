@@ -4,7 +4,11 @@ use super::workload::retain_args;
 use crate::error::Result;
 use crate::interpreter::InPlaceRequest;
 use crate::k8s::field;
+use crate::k8s::keep::Keep;
 use serde_json::Value;
+
+/// What Retain reads of the member's object.
+pub(crate) const RETAIN_KEEPS: Keep = Keep::Members(&[("data", Keep::All)]);
 
 /// Secrets whose `data` the member cluster fills in.
 const SERVICE_ACCOUNT_TOKEN: &str = "kubernetes.io/service-account-token";

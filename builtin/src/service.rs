@@ -9,9 +9,16 @@ use crate::error::Result;
 use crate::interpreter::{InPlaceRequest, Outcome, Request};
 use crate::k8s::field;
 use crate::k8s::field::get;
+use crate::k8s::keep::Keep;
 use crate::k8s::normalize::schema::SERVICE;
 use crate::k8s::normalize::{self, schema, Reads};
 use serde_json::{Map, Value};
+
+/// What Retain reads of the member's object.
+pub(crate) const RETAIN_KEEPS: Keep = Keep::Members(&[(
+    "spec",
+    Keep::Members(&[("healthCheckNodePort", Keep::All), ("clusterIP", Keep::All)]),
+)]);
 
 /// Keeps the member's `spec.healthCheckNodePort` (when > 0) and
 /// `spec.clusterIP` (when non-empty); nothing else.

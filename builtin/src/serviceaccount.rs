@@ -4,7 +4,12 @@ use super::workload::retain_args;
 use crate::error::Result;
 use crate::interpreter::InPlaceRequest;
 use crate::k8s::field;
+use crate::k8s::keep::Keep;
 use serde_json::Value;
+
+/// What Retain reads of the member's object.
+pub(crate) const RETAIN_KEEPS: Keep =
+    Keep::Members(&[("secrets", Keep::All), ("imagePullSecrets", Keep::All)]);
 
 /// The `name` of each entry of the list at `field`; entries must be objects
 /// with a string `name` (the reference crashes otherwise).

@@ -5,8 +5,18 @@ use crate::api::AggregatedStatusItem;
 use crate::error::{Error, Result};
 use crate::interpreter::{describe, Outcome, Request};
 use crate::k8s::field;
+use crate::k8s::keep::Keep;
 use crate::k8s::normalize::{self, Emit, Ty};
 use serde_json::{Map, Value};
+
+/// What [`reflect_workload`] reads of the object (and [`generation_keys`]).
+pub(crate) const REFLECT_WORKLOAD_KEEPS: Keep = Keep::Members(&[
+    ("status", Keep::All),
+    (
+        "metadata",
+        Keep::Members(&[("generation", Keep::All), ("annotations", Keep::All)]),
+    ),
+]);
 
 /// A decoded (typed) JSON object, see [`normalize::decode`].
 pub(crate) type Decoded = Map<String, Value>;

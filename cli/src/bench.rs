@@ -6,13 +6,12 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
-use karmada_interpreter::api::{AggregatedStatusItem, InterpreterOperation};
+use karmada_interpreter::api::InterpreterOperation;
 use karmada_interpreter::golden::{
     discover, is_webhook_only, load_cases, ChainBackend, GoldenCase, Runner, Verdict,
 };
-use karmada_interpreter::interpreter::{Answer, Inputs, Outcome, OwnedRequest, Request};
+use karmada_interpreter::interpreter::{Answer, JsonInputs, Outcome, OwnedRequest, Request};
 use karmada_interpreter::{Error, Interpreter, Result};
-use serde_json::Value;
 
 use crate::args::ChainArgs;
 use crate::ux::{self, Output};
@@ -108,51 +107,18 @@ impl Encoded {
     }
 
     /// Decodes the inputs and runs the operation: what a caller holding
-    /// bytes pays. The edit operations hand the decoded object over.
+    /// bytes pays, through [`Interpreter::interpret_json`] (the edit
+    /// operations get the decoded object handed over).
     fn run(&self, chain: &Interpreter) -> Result<Answer<Outcome>> {
-        use InterpreterOperation as Op;
-        let invalid = |e: serde_json::Error| Error::InvalidInput {
-            operation: self.operation,
-            reason: e.to_string(),
-        };
-        let decode = |bytes: &Option<Vec<u8>>| -> Result<Option<Value>> {
-            bytes
-                .as_deref()
-                .map(serde_json::from_slice)
-                .transpose()
-                .map_err(invalid)
-        };
-        let desired = decode(&self.desired)?;
-        let observed = decode(&self.observed)?;
-        Ok(match (self.operation, desired, observed) {
-            (Op::Retain, Some(desired), Some(observed)) => {
-                chain.interpret_owned(OwnedRequest::Retain {
-                    desired,
-                    observed: &observed,
-                })?
-            }
-            (Op::ReviseReplica, Some(object), None) | (Op::ReviseReplica, None, Some(object)) => {
-                chain.interpret_owned(OwnedRequest::ReviseReplica {
-                    object,
-                    replicas: self.replicas,
-                })?
-            }
-            (operation, desired, observed) => {
-                let status_items: Option<Vec<AggregatedStatusItem>> = self
-                    .status_items
-                    .as_deref()
-                    .map(serde_json::from_slice)
-                    .transpose()
-                    .map_err(invalid)?;
-                let inputs = Inputs {
-                    desired: desired.as_ref(),
-                    observed: observed.as_ref(),
-                    replicas: self.replicas,
-                    status_items: status_items.as_deref(),
-                };
-                chain.interpret(&inputs.request(operation)?)?
-            }
-        })
+        chain.interpret_json(
+            self.operation,
+            JsonInputs {
+                desired: self.desired.as_deref(),
+                observed: self.observed.as_deref(),
+                replicas: self.replicas,
+                status_items: self.status_items.as_deref(),
+            },
+        )
     }
 }
 

@@ -44,6 +44,21 @@ pub enum Error {
     #[error(transparent)]
     Input(#[from] InputError),
 
+    /// An input given as JSON text ([`Chain::interpret_json`]) does not
+    /// decode.
+    ///
+    /// [`Chain::interpret_json`]: crate::interpreter::Chain::interpret_json
+    #[error("{operation}: the {input} is not valid JSON: {source}")]
+    Json {
+        /// The operation.
+        operation: InterpreterOperation,
+        /// Which input.
+        input: JsonInput,
+        /// The decoder's error (with its line and column).
+        #[source]
+        source: serde_json::Error,
+    },
+
     /// A layer failed to answer: a customization's script (declarative or
     /// thirdparty layer) or an interpreter webhook. The layer's own typed
     /// error is the `source` (the declarative crate's `ScriptFailure`, the
@@ -312,6 +327,24 @@ pub enum LoadError {
         /// How many objects the input holds.
         count: usize,
     },
+}
+
+/// An input of [`Chain::interpret_json`](crate::interpreter::Chain::interpret_json).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum JsonInput {
+    /// One of the objects.
+    Object(ObjectInput),
+    /// The status items of `AggregateStatus`.
+    StatusItems,
+}
+
+impl std::fmt::Display for JsonInput {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Object(input) => input.fmt(f),
+            Self::StatusItems => f.write_str("status items list"),
+        }
+    }
 }
 
 /// The two object inputs of an operation.

@@ -93,7 +93,7 @@ impl Chain {
 
     /// The first layer serving `operation` for objects of type `ty`, and
     /// its route: resolved once per call, without allocating.
-    fn route(
+    pub(super) fn route(
         &self,
         ty: TypeRef<'_>,
         operation: InterpreterOperation,

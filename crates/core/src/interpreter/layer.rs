@@ -11,6 +11,7 @@ use crate::api::{
     ReplicaRequirements,
 };
 use crate::error::Result;
+use crate::k8s::keep::Keep;
 use crate::k8s::object::TypeRef;
 
 /// The layers, in the order the chain consults them: Karmada's four, named as
@@ -427,6 +428,15 @@ pub trait Layer: Send + Sync {
     fn interpret_routed(&self, entry: usize, call: Call<'_, '_>) -> Result<Option<Outcome>> {
         let _ = entry;
         call.answer_by(self)
+    }
+
+    /// What the handler of route `entry` looks at of the object it only
+    /// reads (the object of a reading operation, the observed object of
+    /// `Retain`): [`Chain::interpret_json`](super::Chain::interpret_json)
+    /// builds only that from the bytes. `None`, the default: all of it.
+    fn keeps(&self, entry: usize) -> Option<Keep> {
+        let _ = entry;
+        None
     }
 
     /// Runs one operation.

@@ -19,18 +19,24 @@
 //!   runner and the webhook SDK.
 //! - `object`: object identity (gvk, `Kind namespace/name`).
 //! - `typed`: [`Typed`] objects (k8s-openapi, `kube` dynamic objects).
+//! - `json`: [`Chain::interpret_json`], the operations on inputs held as
+//!   JSON text ([`JsonInputs`]), decoding only what the serving handler
+//!   looks at.
 //! - `explain`: [`Chain::decisions`], which layer serves a (kind,
 //!   operation) and why each earlier one does not ([`LayerDecision`]).
 
 mod chain;
 mod explain;
+mod json;
 mod layer;
 mod object;
 mod operation;
 mod typed;
 
+pub use crate::error::JsonInput;
 pub use chain::{Chain, EditedObject};
 pub use explain::{segment_match, LayerDecision};
+pub use json::JsonInputs;
 pub use layer::{
     Answer, Call, CatalogEntry, EditRequest, InPlaceRequest, Layer, LayerKind, Outcome,
     OwnedRequest, ReplicaResult, Request, Route, Source,

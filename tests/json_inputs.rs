@@ -1,0 +1,206 @@
+//! `interpret_json` answers as `interpret` does on the decoded inputs.
+//!
+//! It decodes an object the serving handler only reads no further than the
+//! handler looks (the native table's `keeping` rows). These tests hold that
+//! to the whole-object answer: every golden case (the project's and, when
+//! present, Karmada's corpora), then mutated copies of every case a
+//! `keeping` row serves, compared answer by answer, errors included.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use karmada_interpreter::api::{AggregatedStatusItem, InterpreterOperation as Op};
+use karmada_interpreter::golden::{discover, load_cases, ChainBackend, GoldenCase};
+use karmada_interpreter::interpreter::{Inputs, JsonInputs};
+use karmada_interpreter::{Error, Interpreter};
+use serde_json::{json, Value};
+
+use crate::native_status_robustness::{mutate, Rng};
+use crate::support::{shared, ROOT};
+
+/// The operations and kinds whose read-only object is decoded in part.
+fn keeps_part(operation: Op, kind: &str) -> bool {
+    match operation {
+        Op::Retain => matches!(
+            kind,
+            "Deployment"
+                | "Job"
+                | "Service"
+                | "ServiceAccount"
+                | "PersistentVolumeClaim"
+                | "PersistentVolume"
+                | "Secret"
+        ),
+        Op::InterpretStatus => {
+            matches!(
+                kind,
+                "Deployment" | "ReplicaSet" | "StatefulSet" | "DaemonSet"
+            )
+        }
+        _ => false,
+    }
+}
+
+/// Runs the case's operation on the objects given as JSON text both ways
+/// (decoded whole, then `interpret`; `interpret_json`) and checks the
+/// answers, or the errors, are the same.
+fn compare(
+    chain: &Interpreter,
+    case: &GoldenCase,
+    desired: Option<Vec<u8>>,
+    observed: Option<Vec<u8>>,
+    label: &str,
+) {
+    let items = case
+        .status_items
+        .as_ref()
+        .map(|i| serde_json::to_vec(i).expect("encodes"));
+    let decode = |b: &Vec<u8>| serde_json::from_slice::<Value>(b).expect("decodes");
+    let (whole_desired, whole_observed) =
+        (desired.as_ref().map(decode), observed.as_ref().map(decode));
+    let whole_items: Option<Vec<AggregatedStatusItem>> = items
+        .as_ref()
+        .map(|b| serde_json::from_slice(b).expect("decodes"));
+    let whole = Inputs {
+        desired: whole_desired.as_ref(),
+        observed: whole_observed.as_ref(),
+        replicas: case.input_replicas,
+        status_items: whole_items.as_deref(),
+    }
+    .request(case.operation)
+    .map_err(Error::from)
+    .and_then(|request| chain.interpret(&request));
+    let from_bytes = chain.interpret_json(
+        case.operation,
+        JsonInputs {
+            desired: desired.as_deref(),
+            observed: observed.as_deref(),
+            replicas: case.input_replicas,
+            status_items: items.as_deref(),
+        },
+    );
+    match (whole, from_bytes) {
+        (Ok(a), Ok(b)) => {
+            assert_eq!(a.value, b.value, "{label}");
+            assert_eq!(a.served_by, b.served_by, "{label}");
+        }
+        (Err(a), Err(b)) => assert_eq!(a.to_string(), b.to_string(), "{label}"),
+        (a, b) => panic!("{label}: whole {a:?}, from bytes {b:?}"),
+    }
+}
+
+fn encode(v: &Option<Value>) -> Option<Vec<u8>> {
+    v.as_ref().map(|v| serde_json::to_vec(v).expect("encodes"))
+}
+
+/// Every case under `roots`, with the chain its file runs in.
+fn cases(roots: &[PathBuf]) -> Vec<(Interpreter, GoldenCase)> {
+    let backend = ChainBackend::new(Vec::new(), Vec::new());
+    let mut chains: HashMap<Option<PathBuf>, Option<Interpreter>> = HashMap::new();
+    let mut out = Vec::new();
+    for file in discover(roots).expect("case folders exist") {
+        let chain = chains
+            .entry(file.customization.clone())
+            .or_insert_with(|| backend.chain(file.customization.as_deref()).ok());
+        let Some(chain) = chain else { continue };
+        for case in load_cases(&file.path).into_iter().flatten() {
+            if case.status_items_error.is_none() {
+                out.push((chain.clone(), case));
+            }
+        }
+    }
+    out
+}
+
+fn kind_of(case: &GoldenCase) -> &str {
+    case.desired
+        .as_ref()
+        .or(case.observed.as_ref())
+        .and_then(|o| o.get("kind"))
+        .and_then(Value::as_str)
+        .unwrap_or("")
+}
+
+fn project_roots() -> Vec<PathBuf> {
+    ["conformance", "thirdparty"]
+        .iter()
+        .map(|d| Path::new(ROOT).join(d))
+        .collect()
+}
+
+#[test]
+fn every_golden_case_answers_the_same_from_bytes() {
+    let mut roots = project_roots();
+    roots.extend(
+        ["reference-cases", "karmada-customizations"]
+            .iter()
+            .filter_map(|d| shared(d)),
+    );
+    let all = cases(&roots);
+    let mut in_part = 0;
+    for (chain, case) in &all {
+        if keeps_part(case.operation, kind_of(case)) {
+            in_part += 1;
+        }
+        compare(
+            chain,
+            case,
+            encode(&case.desired),
+            encode(&case.observed),
+            &case.label(),
+        );
+    }
+    assert!(all.len() > 1000, "only {} cases", all.len());
+    assert!(in_part > 40, "only {in_part} cases decoded in part");
+}
+
+#[test]
+fn mutated_objects_answer_the_same_from_bytes() {
+    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+    let mut runs = 0;
+    for (chain, case) in cases(&project_roots()) {
+        if !keeps_part(case.operation, kind_of(&case)) {
+            continue;
+        }
+        for round in 0..40 {
+            let mut desired = case.desired.clone();
+            let mut observed = case.observed.clone();
+            // The object read only: the observed one of Retain, else the one given.
+            let target = if case.operation == Op::Retain || desired.is_none() {
+                &mut observed
+            } else {
+                &mut desired
+            };
+            let Some(object) = target.as_mut() else {
+                continue;
+            };
+            for _ in 0..1 + rng.below(3) {
+                mutate(&mut rng, object, 0);
+            }
+            // Now and then a member repeated after the object's own, which
+            // a full decode takes: the dispatch key, or a kept member.
+            let mut text = serde_json::to_string(object).expect("encodes");
+            if round % 5 == 4 && text.len() > 2 && text.ends_with('}') {
+                let extra = match rng.below(3) {
+                    0 => json!({"kind": "ConfigMap"}),
+                    1 => json!({"status": {"replicas": 7}}),
+                    _ => json!({"spec": {"clusterIP": "192.0.2.9", "replicas": 9}}),
+                };
+                let extra = extra.to_string();
+                text.pop();
+                text.push(',');
+                text.push_str(&extra[1..]);
+            }
+            let label = format!("{} round {round}: {text}", case.label());
+            let text = Some(text.into_bytes());
+            let (desired, observed) = if case.operation == Op::Retain || case.desired.is_none() {
+                (encode(&desired), text)
+            } else {
+                (text, encode(&observed))
+            };
+            compare(&chain, &case, desired, observed, &label);
+            runs += 1;
+        }
+    }
+    assert!(runs > 1000, "only {runs} mutated runs");
+}
