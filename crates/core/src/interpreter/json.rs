@@ -75,7 +75,7 @@ impl Chain {
         };
         let full = |bytes: Option<&[u8]>, input: ObjectInput| {
             bytes
-                .map(serde_json::from_slice::<Value>)
+                .map(keep::from_bytes::<Value>)
                 .transpose()
                 .map_err(json_error(JsonInput::Object(input)))
         };
@@ -111,7 +111,7 @@ impl Chain {
         };
         let items = inputs
             .status_items
-            .map(serde_json::from_slice::<Vec<AggregatedStatusItem>>)
+            .map(keep::from_bytes::<Vec<AggregatedStatusItem>>)
             .transpose()
             .map_err(json_error(JsonInput::StatusItems))?;
         let request = Inputs {
@@ -162,13 +162,13 @@ impl Chain {
         let Some(keep) = leading_type(bytes).and_then(|(api_version, kind)| {
             self.keeps(TypeRef::new(&api_version, &kind), operation)
         }) else {
-            return serde_json::from_slice(bytes);
+            return keep::from_bytes(bytes);
         };
         let object = keep::decode(bytes, keep)?;
         if self.keeps(TypeRef::of(&object), operation) == Some(keep) {
             Ok(object)
         } else {
-            serde_json::from_slice(bytes)
+            keep::from_bytes(bytes)
         }
     }
 }
@@ -177,7 +177,7 @@ impl Chain {
 fn decode_kept(bytes: &[u8], keep: Option<Keep>) -> serde_json::Result<Value> {
     match keep {
         Some(keep) => keep::decode(bytes, keep),
-        None => serde_json::from_slice(bytes),
+        None => keep::from_bytes(bytes),
     }
 }
 
