@@ -399,6 +399,7 @@ print("#![allow(missing_docs)]")
 print("use super::{Emit, Field, Kind, Ty};")
 print()
 unused_always = {k: set(v) for k, v in ALWAYS.items()}
+emitted = {}
 for name in order:
     path, fields = seen[name]
     root = path in ["api::" + r.split("api::", 1)[1] for r in ROOTS]
@@ -425,28 +426,28 @@ for name in order:
             emit = "Emit::Omit"
         fl.append((json, k, emit))
     fl.sort(key=lambda f: f[0])
+    emitted[name] = fl
     print("pub static %s: Ty = Ty {" % static_name(name))
     print('    name: "%s",' % name)
     print("    fields: &[")
     for json, k, emit in fl:
         print('        Field { json: "%s", kind: %s, emit: %s },' % (json, k, emit))
     print("    ],")
-    print("    base: None,")
     print("};")
 # Member statuses as Karmada's InterpretStatus writes them for the
-# generation-aware workloads: the kind's status plus two int64 keys.
+# generation-aware workloads: the kind's status plus two int64 keys, in one
+# sorted field list (the walks go through a type's fields in order).
 for wrapped in ["DeploymentStatus", "ReplicaSetStatus", "StatefulSetStatus", "DaemonSetStatus"]:
     path, fields = seen[wrapped]
     fl = [("generation", "Kind::I64", "Emit::OmitZero"), ("resourceTemplateGeneration", "Kind::I64", "Emit::OmitZero")]
+    fl += emitted[wrapped]
+    fl.sort(key=lambda f: f[0])
     print("pub static WRAPPED_%s: Ty = Ty {" % static_name(wrapped))
     print('    name: "Wrapped%s",' % wrapped)
     print("    fields: &[")
-    base = "%s.fields" % static_name(wrapped)
-    fl.sort(key=lambda f: f[0])
     for json, k, emit in fl:
         print('        Field { json: "%s", kind: %s, emit: %s },' % (json, k, emit))
     print("    ],")
-    print("    base: Some(&%s)," % static_name(wrapped))
     print("};")
 for n, left in unused_always.items():
     if left and n in seen:

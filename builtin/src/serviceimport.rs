@@ -42,7 +42,6 @@ static SERVICE_IMPORT: Ty = Ty {
             emit: Emit::Omit,
         },
     ],
-    base: None,
 };
 
 static SERVICE_IMPORT_SPEC: Ty = Ty {
@@ -74,7 +73,6 @@ static SERVICE_IMPORT_SPEC: Ty = Ty {
             emit: Emit::Omit,
         },
     ],
-    base: None,
 };
 
 static SERVICE_PORT: Ty = Ty {
@@ -101,7 +99,6 @@ static SERVICE_PORT: Ty = Ty {
             emit: Emit::Omit,
         },
     ],
-    base: None,
 };
 
 static SERVICE_IMPORT_STATUS: Ty = Ty {
@@ -111,7 +108,6 @@ static SERVICE_IMPORT_STATUS: Ty = Ty {
         kind: Kind::List(&Kind::Struct(&CLUSTER_STATUS)),
         emit: Emit::Omit,
     }],
-    base: None,
 };
 
 static CLUSTER_STATUS: Ty = Ty {
@@ -121,7 +117,6 @@ static CLUSTER_STATUS: Ty = Ty {
         kind: Kind::Str,
         emit: Emit::Omit,
     }],
-    base: None,
 };
 
 /// What InterpretDependency reads.

@@ -1,6 +1,8 @@
 //! Pieces shared by the kinds' AggregateStatus and InterpretStatus
 //! handlers, which live in each kind's module.
 
+use std::borrow::Cow;
+
 use crate::api::AggregatedStatusItem;
 use crate::error::{Error, Result};
 use crate::interpreter::{describe, Outcome, Request};
@@ -34,13 +36,14 @@ pub(crate) fn aggregate_inputs<'a>(
     }
 }
 
-/// Decodes one item's status; `None` when it has none.
-pub(crate) fn decode_item(
+/// Decodes one item's status; `None` when it has none. A status already
+/// in its decoded form is borrowed, not copied.
+pub(crate) fn decode_item<'a>(
     template: &Value,
     index: usize,
-    item: &AggregatedStatusItem,
+    item: &'a AggregatedStatusItem,
     ty: &'static Ty,
-) -> Result<Option<Decoded>> {
+) -> Result<Option<Cow<'a, Decoded>>> {
     match &item.status {
         None | Some(Value::Null) => Ok(None),
         Some(status) => Ok(Some(normalize::decode_item(

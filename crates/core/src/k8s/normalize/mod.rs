@@ -28,6 +28,7 @@ mod schema_check;
 
 pub use super::time::Time;
 
+use std::borrow::Cow;
 use std::cmp::Ordering;
 
 use base64::Engine as _;
@@ -43,10 +44,9 @@ use super::quantity::Quantity;
 pub struct Ty {
     /// Go type name, for messages.
     pub name: &'static str,
-    /// Fields sorted by JSON name.
+    /// Fields sorted by JSON name (an embedded struct's fields included,
+    /// as in Karmada's wrapped member statuses).
     pub fields: &'static [Field],
-    /// A type whose fields this one embeds (Karmada's wrapped member statuses).
-    pub base: Option<&'static Ty>,
 }
 
 /// One field of a [`Ty`].
@@ -102,19 +102,13 @@ impl Ty {
     pub fn field(&'static self, key: &str) -> Option<&'static Field> {
         match self.fields.binary_search_by(|f| name_order(f.json, key)) {
             Ok(i) => self.fields.get(i),
-            Err(_) => self.base.and_then(|b| b.field(key)),
+            Err(_) => None,
         }
     }
 
     /// The field whose name matches `key` ignoring ASCII case.
     fn field_ci(&'static self, key: &str) -> Option<&'static Field> {
-        self.all_fields().find(|f| f.json.eq_ignore_ascii_case(key))
-    }
-
-    fn all_fields(&'static self) -> impl Iterator<Item = &'static Field> {
-        self.fields
-            .iter()
-            .chain(self.base.into_iter().flat_map(|b| b.fields.iter()))
+        self.fields.iter().find(|f| f.json.eq_ignore_ascii_case(key))
     }
 }
 
@@ -260,14 +254,29 @@ pub fn decode(
 
 /// [`decode`] with the strict status-item rules for the status of
 /// item `index` (reported by cluster `cluster`).
-pub fn decode_item(
+pub fn decode_item<'v>(
     object: &Value,
     index: usize,
     cluster: &str,
-    value: &Value,
+    value: &'v Value,
     ty: &'static Ty,
-) -> Result<Map<String, Value>> {
-    decode_at(object, FieldPath::item(index, cluster), value, ty, true)
+) -> Result<Cow<'v, Map<String, Value>>> {
+    let root = FieldPath::item(index, cluster);
+    let cx = Cx {
+        object,
+        mode: Mode::Decode { strict: true },
+        keep_unknown: false,
+        wrap_i32: false,
+    };
+    match value {
+        // A status already in its decoded form (the common case) is read
+        // where it is.
+        Value::Object(m) => Ok(match walk_struct_cow(&cx, ty, m, &root, None)? {
+            None => Cow::Borrowed(m),
+            Some(decoded) => Cow::Owned(decoded),
+        }),
+        _ => decode_at(object, root, value, ty, true).map(Cow::Owned),
+    }
 }
 
 /// [`decode`] at a path built on the stack (rendered only for an error).
@@ -386,9 +395,6 @@ fn walk_struct_cow(
     skip: Option<&str>,
 ) -> Result<Option<Map<String, Value>>> {
     let strict = matches!(cx.mode, Mode::Decode { strict: true });
-    if strict || ty.base.is_some() {
-        return walk_struct_lookup(cx, ty, Some(input), path).map(Some);
-    }
     // Input keys and schema fields are both sorted: walk them side by side.
     let encode = cx.mode == Mode::Encode;
     let fields = ty.fields;
@@ -419,6 +425,11 @@ fn walk_struct_cow(
             Some(f) => {
                 next += 1;
                 f
+            }
+            // A strict decode matches an unknown key case-insensitively:
+            // the lookup walk does that.
+            None if strict => {
+                return walk_struct_lookup(cx, ty, Some(input), path).map(Some);
             }
             None => {
                 if cx.keep_unknown {
@@ -496,7 +507,7 @@ fn walk_struct_lookup(
         }
     }
     if cx.mode == Mode::Encode {
-        for field in ty.all_fields() {
+        for field in ty.fields.iter() {
             if matches!(field.emit, Emit::AlwaysZero | Emit::AlwaysNull)
                 && !out.contains_key(field.json)
             {
@@ -812,12 +823,8 @@ fn check_struct(
         let Ok(found) = seek_field(fields, &mut next, key, |_| {
             Ok::<(), std::convert::Infallible>(())
         });
-        let field = match found {
-            Some(f) => f,
-            None => match ty.base.and_then(|b| b.field(key)) {
-                Some(f) => f,
-                None => continue,
-            },
+        let Some(field) = found else {
+            continue;
         };
         if !v.is_null() {
             check_value(cx, &field.kind, v, &path.key(key))?;

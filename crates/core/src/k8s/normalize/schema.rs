@@ -12,7 +12,6 @@ pub static DEPLOYMENT: Ty = Ty {
         Field { json: "spec", kind: Kind::Struct(&DEPLOYMENT_SPEC), emit: Emit::AlwaysZero },
         Field { json: "status", kind: Kind::Struct(&DEPLOYMENT_STATUS), emit: Emit::AlwaysZero },
     ],
-    base: None,
 };
 pub static OBJECT_META: Ty = Ty {
     name: "ObjectMeta",
@@ -33,7 +32,6 @@ pub static OBJECT_META: Ty = Ty {
         Field { json: "selfLink", kind: Kind::Str, emit: Emit::OmitZero },
         Field { json: "uid", kind: Kind::Str, emit: Emit::OmitZero },
     ],
-    base: None,
 };
 pub static MANAGED_FIELDS_ENTRY: Ty = Ty {
     name: "ManagedFieldsEntry",
@@ -46,7 +44,6 @@ pub static MANAGED_FIELDS_ENTRY: Ty = Ty {
         Field { json: "subresource", kind: Kind::Str, emit: Emit::OmitZero },
         Field { json: "time", kind: Kind::Time, emit: Emit::Omit },
     ],
-    base: None,
 };
 pub static OWNER_REFERENCE: Ty = Ty {
     name: "OwnerReference",
@@ -58,7 +55,6 @@ pub static OWNER_REFERENCE: Ty = Ty {
         Field { json: "name", kind: Kind::Str, emit: Emit::AlwaysZero },
         Field { json: "uid", kind: Kind::Str, emit: Emit::AlwaysZero },
     ],
-    base: None,
 };
 pub static DEPLOYMENT_SPEC: Ty = Ty {
     name: "DeploymentSpec",
@@ -72,7 +68,6 @@ pub static DEPLOYMENT_SPEC: Ty = Ty {
         Field { json: "strategy", kind: Kind::Struct(&DEPLOYMENT_STRATEGY), emit: Emit::AlwaysZero },
         Field { json: "template", kind: Kind::Struct(&POD_TEMPLATE_SPEC), emit: Emit::AlwaysZero },
     ],
-    base: None,
 };
 pub static LABEL_SELECTOR: Ty = Ty {
     name: "LabelSelector",
@@ -80,7 +75,6 @@ pub static LABEL_SELECTOR: Ty = Ty {
         Field { json: "matchExpressions", kind: Kind::List(&Kind::Struct(&LABEL_SELECTOR_REQUIREMENT)), emit: Emit::Omit },
         Field { json: "matchLabels", kind: Kind::Map(&Kind::Str), emit: Emit::Omit },
     ],
-    base: None,
 };
 pub static LABEL_SELECTOR_REQUIREMENT: Ty = Ty {
     name: "LabelSelectorRequirement",
@@ -89,7 +83,6 @@ pub static LABEL_SELECTOR_REQUIREMENT: Ty = Ty {
         Field { json: "operator", kind: Kind::Str, emit: Emit::AlwaysZero },
         Field { json: "values", kind: Kind::List(&Kind::Str), emit: Emit::Omit },
     ],
-    base: None,
 };
 pub static DEPLOYMENT_STRATEGY: Ty = Ty {
     name: "DeploymentStrategy",
@@ -97,7 +90,6 @@ pub static DEPLOYMENT_STRATEGY: Ty = Ty {
         Field { json: "rollingUpdate", kind: Kind::Struct(&ROLLING_UPDATE_DEPLOYMENT), emit: Emit::Omit },
         Field { json: "type", kind: Kind::Str, emit: Emit::OmitZero },
     ],
-    base: None,
 };
 pub static ROLLING_UPDATE_DEPLOYMENT: Ty = Ty {
     name: "RollingUpdateDeployment",
@@ -105,7 +97,6 @@ pub static ROLLING_UPDATE_DEPLOYMENT: Ty = Ty {
         Field { json: "maxSurge", kind: Kind::IntOrString, emit: Emit::Omit },
         Field { json: "maxUnavailable", kind: Kind::IntOrString, emit: Emit::Omit },
     ],
-    base: None,
 };
 pub static POD_TEMPLATE_SPEC: Ty = Ty {
     name: "PodTemplateSpec",
@@ -113,7 +104,6 @@ pub static POD_TEMPLATE_SPEC: Ty = Ty {
         Field { json: "metadata", kind: Kind::Struct(&OBJECT_META), emit: Emit::AlwaysZero },
         Field { json: "spec", kind: Kind::Struct(&POD_SPEC), emit: Emit::AlwaysZero },
     ],
-    base: None,
 };
 pub static POD_SPEC: Ty = Ty {
     name: "PodSpec",
@@ -161,7 +151,6 @@ pub static POD_SPEC: Ty = Ty {
         Field { json: "topologySpreadConstraints", kind: Kind::List(&Kind::Struct(&TOPOLOGY_SPREAD_CONSTRAINT)), emit: Emit::Omit },
         Field { json: "volumes", kind: Kind::List(&Kind::Struct(&VOLUME)), emit: Emit::Omit },
     ],
-    base: None,
 };
 pub static AFFINITY: Ty = Ty {
     name: "Affinity",
@@ -170,7 +159,6 @@ pub static AFFINITY: Ty = Ty {
         Field { json: "podAffinity", kind: Kind::Struct(&POD_AFFINITY), emit: Emit::Omit },
         Field { json: "podAntiAffinity", kind: Kind::Struct(&POD_ANTI_AFFINITY), emit: Emit::Omit },
     ],
-    base: None,
 };
 pub static NODE_AFFINITY: Ty = Ty {
     name: "NodeAffinity",
@@ -178,7 +166,6 @@ pub static NODE_AFFINITY: Ty = Ty {
         Field { json: "preferredDuringSchedulingIgnoredDuringExecution", kind: Kind::List(&Kind::Struct(&PREFERRED_SCHEDULING_TERM)), emit: Emit::Omit },
         Field { json: "requiredDuringSchedulingIgnoredDuringExecution", kind: Kind::Struct(&NODE_SELECTOR), emit: Emit::Omit },
     ],
-    base: None,
 };
 pub static PREFERRED_SCHEDULING_TERM: Ty = Ty {
     name: "PreferredSchedulingTerm",
@@ -186,7 +173,6 @@ pub static PREFERRED_SCHEDULING_TERM: Ty = Ty {
         Field { json: "preference", kind: Kind::Struct(&NODE_SELECTOR_TERM), emit: Emit::AlwaysZero },
         Field { json: "weight", kind: Kind::I32, emit: Emit::AlwaysZero },
     ],
-    base: None,
 };
 pub static NODE_SELECTOR_TERM: Ty = Ty {
     name: "NodeSelectorTerm",
@@ -194,7 +180,6 @@ pub static NODE_SELECTOR_TERM: Ty = Ty {
         Field { json: "matchExpressions", kind: Kind::List(&Kind::Struct(&NODE_SELECTOR_REQUIREMENT)), emit: Emit::Omit },
         Field { json: "matchFields", kind: Kind::List(&Kind::Struct(&NODE_SELECTOR_REQUIREMENT)), emit: Emit::Omit },
     ],
-    base: None,
 };
 pub static NODE_SELECTOR_REQUIREMENT: Ty = Ty {
     name: "NodeSelectorRequirement",
@@ -203,14 +188,12 @@ pub static NODE_SELECTOR_REQUIREMENT: Ty = Ty {
         Field { json: "operator", kind: Kind::Str, emit: Emit::AlwaysZero },
         Field { json: "values", kind: Kind::List(&Kind::Str), emit: Emit::Omit },
     ],
-    base: None,
 };
 pub static NODE_SELECTOR: Ty = Ty {
     name: "NodeSelector",
     fields: &[
         Field { json: "nodeSelectorTerms", kind: Kind::List(&Kind::Struct(&NODE_SELECTOR_TERM)), emit: Emit::AlwaysNull },
     ],
-    base: None,
 };
 pub static POD_AFFINITY: Ty = Ty {
     name: "PodAffinity",
@@ -218,7 +201,6 @@ pub static POD_AFFINITY: Ty = Ty {
         Field { json: "preferredDuringSchedulingIgnoredDuringExecution", kind: Kind::List(&Kind::Struct(&WEIGHTED_POD_AFFINITY_TERM)), emit: Emit::Omit },
         Field { json: "requiredDuringSchedulingIgnoredDuringExecution", kind: Kind::List(&Kind::Struct(&POD_AFFINITY_TERM)), emit: Emit::Omit },
     ],
-    base: None,
 };
 pub static WEIGHTED_POD_AFFINITY_TERM: Ty = Ty {
     name: "WeightedPodAffinityTerm",
@@ -226,7 +208,6 @@ pub static WEIGHTED_POD_AFFINITY_TERM: Ty = Ty {
         Field { json: "podAffinityTerm", kind: Kind::Struct(&POD_AFFINITY_TERM), emit: Emit::AlwaysZero },
         Field { json: "weight", kind: Kind::I32, emit: Emit::AlwaysZero },
     ],
-    base: None,
 };
 pub static POD_AFFINITY_TERM: Ty = Ty {
     name: "PodAffinityTerm",
@@ -238,7 +219,6 @@ pub static POD_AFFINITY_TERM: Ty = Ty {
         Field { json: "namespaces", kind: Kind::List(&Kind::Str), emit: Emit::Omit },
         Field { json: "topologyKey", kind: Kind::Str, emit: Emit::AlwaysZero },
     ],
-    base: None,
 };
 pub static POD_ANTI_AFFINITY: Ty = Ty {
     name: "PodAntiAffinity",
@@ -246,7 +226,6 @@ pub static POD_ANTI_AFFINITY: Ty = Ty {
         Field { json: "preferredDuringSchedulingIgnoredDuringExecution", kind: Kind::List(&Kind::Struct(&WEIGHTED_POD_AFFINITY_TERM)), emit: Emit::Omit },
         Field { json: "requiredDuringSchedulingIgnoredDuringExecution", kind: Kind::List(&Kind::Struct(&POD_AFFINITY_TERM)), emit: Emit::Omit },
     ],
-    base: None,
 };
 pub static CONTAINER: Ty = Ty {
     name: "Container",
@@ -277,7 +256,6 @@ pub static CONTAINER: Ty = Ty {
         Field { json: "volumeMounts", kind: Kind::List(&Kind::Struct(&VOLUME_MOUNT)), emit: Emit::Omit },
         Field { json: "workingDir", kind: Kind::Str, emit: Emit::OmitZero },
     ],
-    base: None,
 };
 pub static ENV_VAR: Ty = Ty {
     name: "EnvVar",
@@ -286,7 +264,6 @@ pub static ENV_VAR: Ty = Ty {
         Field { json: "value", kind: Kind::Str, emit: Emit::OmitZero },
         Field { json: "valueFrom", kind: Kind::Struct(&ENV_VAR_SOURCE), emit: Emit::Omit },
     ],
-    base: None,
 };
 pub static ENV_VAR_SOURCE: Ty = Ty {
     name: "EnvVarSource",
@@ -297,7 +274,6 @@ pub static ENV_VAR_SOURCE: Ty = Ty {
         Field { json: "resourceFieldRef", kind: Kind::Struct(&RESOURCE_FIELD_SELECTOR), emit: Emit::Omit },
         Field { json: "secretKeyRef", kind: Kind::Struct(&SECRET_KEY_SELECTOR), emit: Emit::Omit },
     ],
-    base: None,
 };
 pub static CONFIG_MAP_KEY_SELECTOR: Ty = Ty {
     name: "ConfigMapKeySelector",
@@ -306,7 +282,6 @@ pub static CONFIG_MAP_KEY_SELECTOR: Ty = Ty {
         Field { json: "name", kind: Kind::Str, emit: Emit::OmitZero },
         Field { json: "optional", kind: Kind::Bool, emit: Emit::Omit },
     ],
-    base: None,
 };
 pub static OBJECT_FIELD_SELECTOR: Ty = Ty {
     name: "ObjectFieldSelector",
@@ -314,7 +289,6 @@ pub static OBJECT_FIELD_SELECTOR: Ty = Ty {
         Field { json: "apiVersion", kind: Kind::Str, emit: Emit::OmitZero },
         Field { json: "fieldPath", kind: Kind::Str, emit: Emit::AlwaysZero },
     ],
-    base: None,
 };
 pub static FILE_KEY_SELECTOR: Ty = Ty {
     name: "FileKeySelector",
@@ -324,7 +298,6 @@ pub static FILE_KEY_SELECTOR: Ty = Ty {
         Field { json: "path", kind: Kind::Str, emit: Emit::AlwaysZero },
         Field { json: "volumeName", kind: Kind::Str, emit: Emit::AlwaysZero },
     ],
-    base: None,
 };
 pub static RESOURCE_FIELD_SELECTOR: Ty = Ty {
     name: "ResourceFieldSelector",
@@ -333,7 +306,6 @@ pub static RESOURCE_FIELD_SELECTOR: Ty = Ty {
         Field { json: "divisor", kind: Kind::Quantity, emit: Emit::AlwaysZero },
         Field { json: "resource", kind: Kind::Str, emit: Emit::AlwaysZero },
     ],
-    base: None,
 };
 pub static SECRET_KEY_SELECTOR: Ty = Ty {
     name: "SecretKeySelector",
@@ -342,7 +314,6 @@ pub static SECRET_KEY_SELECTOR: Ty = Ty {
         Field { json: "name", kind: Kind::Str, emit: Emit::OmitZero },
         Field { json: "optional", kind: Kind::Bool, emit: Emit::Omit },
     ],
-    base: None,
 };
 pub static ENV_FROM_SOURCE: Ty = Ty {
     name: "EnvFromSource",
@@ -351,7 +322,6 @@ pub static ENV_FROM_SOURCE: Ty = Ty {
         Field { json: "prefix", kind: Kind::Str, emit: Emit::OmitZero },
         Field { json: "secretRef", kind: Kind::Struct(&SECRET_ENV_SOURCE), emit: Emit::Omit },
     ],
-    base: None,
 };
 pub static CONFIG_MAP_ENV_SOURCE: Ty = Ty {
     name: "ConfigMapEnvSource",
@@ -359,7 +329,6 @@ pub static CONFIG_MAP_ENV_SOURCE: Ty = Ty {
         Field { json: "name", kind: Kind::Str, emit: Emit::OmitZero },
         Field { json: "optional", kind: Kind::Bool, emit: Emit::Omit },
     ],
-    base: None,
 };
 pub static SECRET_ENV_SOURCE: Ty = Ty {
     name: "SecretEnvSource",
@@ -367,7 +336,6 @@ pub static SECRET_ENV_SOURCE: Ty = Ty {
         Field { json: "name", kind: Kind::Str, emit: Emit::OmitZero },
         Field { json: "optional", kind: Kind::Bool, emit: Emit::Omit },
     ],
-    base: None,
 };
 pub static LIFECYCLE: Ty = Ty {
     name: "Lifecycle",
@@ -376,7 +344,6 @@ pub static LIFECYCLE: Ty = Ty {
         Field { json: "preStop", kind: Kind::Struct(&LIFECYCLE_HANDLER), emit: Emit::Omit },
         Field { json: "stopSignal", kind: Kind::Str, emit: Emit::Omit },
     ],
-    base: None,
 };
 pub static LIFECYCLE_HANDLER: Ty = Ty {
     name: "LifecycleHandler",
@@ -386,14 +353,12 @@ pub static LIFECYCLE_HANDLER: Ty = Ty {
         Field { json: "sleep", kind: Kind::Struct(&SLEEP_ACTION), emit: Emit::Omit },
         Field { json: "tcpSocket", kind: Kind::Struct(&TCP_SOCKET_ACTION), emit: Emit::Omit },
     ],
-    base: None,
 };
 pub static EXEC_ACTION: Ty = Ty {
     name: "ExecAction",
     fields: &[
         Field { json: "command", kind: Kind::List(&Kind::Str), emit: Emit::Omit },
     ],
-    base: None,
 };
 pub static HTTP_GET_ACTION: Ty = Ty {
     name: "HTTPGetAction",
@@ -404,7 +369,6 @@ pub static HTTP_GET_ACTION: Ty = Ty {
         Field { json: "port", kind: Kind::IntOrString, emit: Emit::AlwaysZero },
         Field { json: "scheme", kind: Kind::Str, emit: Emit::OmitZero },
     ],
-    base: None,
 };
 pub static HTTP_HEADER: Ty = Ty {
     name: "HTTPHeader",
@@ -412,14 +376,12 @@ pub static HTTP_HEADER: Ty = Ty {
         Field { json: "name", kind: Kind::Str, emit: Emit::AlwaysZero },
         Field { json: "value", kind: Kind::Str, emit: Emit::AlwaysZero },
     ],
-    base: None,
 };
 pub static SLEEP_ACTION: Ty = Ty {
     name: "SleepAction",
     fields: &[
         Field { json: "seconds", kind: Kind::I64, emit: Emit::AlwaysZero },
     ],
-    base: None,
 };
 pub static TCP_SOCKET_ACTION: Ty = Ty {
     name: "TCPSocketAction",
@@ -427,7 +389,6 @@ pub static TCP_SOCKET_ACTION: Ty = Ty {
         Field { json: "host", kind: Kind::Str, emit: Emit::OmitZero },
         Field { json: "port", kind: Kind::IntOrString, emit: Emit::AlwaysZero },
     ],
-    base: None,
 };
 pub static PROBE: Ty = Ty {
     name: "Probe",
@@ -443,7 +404,6 @@ pub static PROBE: Ty = Ty {
         Field { json: "terminationGracePeriodSeconds", kind: Kind::I64, emit: Emit::Omit },
         Field { json: "timeoutSeconds", kind: Kind::I32, emit: Emit::OmitZero },
     ],
-    base: None,
 };
 pub static GRPC_ACTION: Ty = Ty {
     name: "GRPCAction",
@@ -451,7 +411,6 @@ pub static GRPC_ACTION: Ty = Ty {
         Field { json: "port", kind: Kind::I32, emit: Emit::AlwaysZero },
         Field { json: "service", kind: Kind::Str, emit: Emit::AlwaysNull },
     ],
-    base: None,
 };
 pub static CONTAINER_PORT: Ty = Ty {
     name: "ContainerPort",
@@ -462,7 +421,6 @@ pub static CONTAINER_PORT: Ty = Ty {
         Field { json: "name", kind: Kind::Str, emit: Emit::OmitZero },
         Field { json: "protocol", kind: Kind::Str, emit: Emit::OmitZero },
     ],
-    base: None,
 };
 pub static CONTAINER_RESIZE_POLICY: Ty = Ty {
     name: "ContainerResizePolicy",
@@ -470,7 +428,6 @@ pub static CONTAINER_RESIZE_POLICY: Ty = Ty {
         Field { json: "resourceName", kind: Kind::Str, emit: Emit::AlwaysZero },
         Field { json: "restartPolicy", kind: Kind::Str, emit: Emit::AlwaysZero },
     ],
-    base: None,
 };
 pub static RESOURCE_REQUIREMENTS: Ty = Ty {
     name: "ResourceRequirements",
@@ -479,7 +436,6 @@ pub static RESOURCE_REQUIREMENTS: Ty = Ty {
         Field { json: "limits", kind: Kind::Map(&Kind::Quantity), emit: Emit::Omit },
         Field { json: "requests", kind: Kind::Map(&Kind::Quantity), emit: Emit::Omit },
     ],
-    base: None,
 };
 pub static RESOURCE_CLAIM: Ty = Ty {
     name: "ResourceClaim",
@@ -487,7 +443,6 @@ pub static RESOURCE_CLAIM: Ty = Ty {
         Field { json: "name", kind: Kind::Str, emit: Emit::AlwaysZero },
         Field { json: "request", kind: Kind::Str, emit: Emit::OmitZero },
     ],
-    base: None,
 };
 pub static CONTAINER_RESTART_RULE: Ty = Ty {
     name: "ContainerRestartRule",
@@ -495,7 +450,6 @@ pub static CONTAINER_RESTART_RULE: Ty = Ty {
         Field { json: "action", kind: Kind::Str, emit: Emit::OmitZero },
         Field { json: "exitCodes", kind: Kind::Struct(&CONTAINER_RESTART_RULE_ON_EXIT_CODES), emit: Emit::Omit },
     ],
-    base: None,
 };
 pub static CONTAINER_RESTART_RULE_ON_EXIT_CODES: Ty = Ty {
     name: "ContainerRestartRuleOnExitCodes",
@@ -503,7 +457,6 @@ pub static CONTAINER_RESTART_RULE_ON_EXIT_CODES: Ty = Ty {
         Field { json: "operator", kind: Kind::Str, emit: Emit::OmitZero },
         Field { json: "values", kind: Kind::List(&Kind::I32), emit: Emit::Omit },
     ],
-    base: None,
 };
 pub static SECURITY_CONTEXT: Ty = Ty {
     name: "SecurityContext",
@@ -521,7 +474,6 @@ pub static SECURITY_CONTEXT: Ty = Ty {
         Field { json: "seccompProfile", kind: Kind::Struct(&SECCOMP_PROFILE), emit: Emit::Omit },
         Field { json: "windowsOptions", kind: Kind::Struct(&WINDOWS_SECURITY_CONTEXT_OPTIONS), emit: Emit::Omit },
     ],
-    base: None,
 };
 pub static APP_ARMOR_PROFILE: Ty = Ty {
     name: "AppArmorProfile",
@@ -529,7 +481,6 @@ pub static APP_ARMOR_PROFILE: Ty = Ty {
         Field { json: "localhostProfile", kind: Kind::Str, emit: Emit::Omit },
         Field { json: "type", kind: Kind::Str, emit: Emit::AlwaysZero },
     ],
-    base: None,
 };
 pub static CAPABILITIES: Ty = Ty {
     name: "Capabilities",
@@ -537,7 +488,6 @@ pub static CAPABILITIES: Ty = Ty {
         Field { json: "add", kind: Kind::List(&Kind::Str), emit: Emit::Omit },
         Field { json: "drop", kind: Kind::List(&Kind::Str), emit: Emit::Omit },
     ],
-    base: None,
 };
 pub static SE_LINUX_OPTIONS: Ty = Ty {
     name: "SELinuxOptions",
@@ -547,7 +497,6 @@ pub static SE_LINUX_OPTIONS: Ty = Ty {
         Field { json: "type", kind: Kind::Str, emit: Emit::OmitZero },
         Field { json: "user", kind: Kind::Str, emit: Emit::OmitZero },
     ],
-    base: None,
 };
 pub static SECCOMP_PROFILE: Ty = Ty {
     name: "SeccompProfile",
@@ -555,7 +504,6 @@ pub static SECCOMP_PROFILE: Ty = Ty {
         Field { json: "localhostProfile", kind: Kind::Str, emit: Emit::Omit },
         Field { json: "type", kind: Kind::Str, emit: Emit::AlwaysZero },
     ],
-    base: None,
 };
 pub static WINDOWS_SECURITY_CONTEXT_OPTIONS: Ty = Ty {
     name: "WindowsSecurityContextOptions",
@@ -565,7 +513,6 @@ pub static WINDOWS_SECURITY_CONTEXT_OPTIONS: Ty = Ty {
         Field { json: "hostProcess", kind: Kind::Bool, emit: Emit::Omit },
         Field { json: "runAsUserName", kind: Kind::Str, emit: Emit::Omit },
     ],
-    base: None,
 };
 pub static VOLUME_DEVICE: Ty = Ty {
     name: "VolumeDevice",
@@ -573,7 +520,6 @@ pub static VOLUME_DEVICE: Ty = Ty {
         Field { json: "devicePath", kind: Kind::Str, emit: Emit::AlwaysZero },
         Field { json: "name", kind: Kind::Str, emit: Emit::AlwaysZero },
     ],
-    base: None,
 };
 pub static VOLUME_MOUNT: Ty = Ty {
     name: "VolumeMount",
@@ -586,7 +532,6 @@ pub static VOLUME_MOUNT: Ty = Ty {
         Field { json: "subPath", kind: Kind::Str, emit: Emit::OmitZero },
         Field { json: "subPathExpr", kind: Kind::Str, emit: Emit::OmitZero },
     ],
-    base: None,
 };
 pub static POD_DNS_CONFIG: Ty = Ty {
     name: "PodDNSConfig",
@@ -595,7 +540,6 @@ pub static POD_DNS_CONFIG: Ty = Ty {
         Field { json: "options", kind: Kind::List(&Kind::Struct(&POD_DNS_CONFIG_OPTION)), emit: Emit::Omit },
         Field { json: "searches", kind: Kind::List(&Kind::Str), emit: Emit::Omit },
     ],
-    base: None,
 };
 pub static POD_DNS_CONFIG_OPTION: Ty = Ty {
     name: "PodDNSConfigOption",
@@ -603,7 +547,6 @@ pub static POD_DNS_CONFIG_OPTION: Ty = Ty {
         Field { json: "name", kind: Kind::Str, emit: Emit::OmitZero },
         Field { json: "value", kind: Kind::Str, emit: Emit::Omit },
     ],
-    base: None,
 };
 pub static EPHEMERAL_CONTAINER: Ty = Ty {
     name: "EphemeralContainer",
@@ -635,7 +578,6 @@ pub static EPHEMERAL_CONTAINER: Ty = Ty {
         Field { json: "volumeMounts", kind: Kind::List(&Kind::Struct(&VOLUME_MOUNT)), emit: Emit::Omit },
         Field { json: "workingDir", kind: Kind::Str, emit: Emit::OmitZero },
     ],
-    base: None,
 };
 pub static HOST_ALIAS: Ty = Ty {
     name: "HostAlias",
@@ -643,28 +585,24 @@ pub static HOST_ALIAS: Ty = Ty {
         Field { json: "hostnames", kind: Kind::List(&Kind::Str), emit: Emit::Omit },
         Field { json: "ip", kind: Kind::Str, emit: Emit::AlwaysZero },
     ],
-    base: None,
 };
 pub static LOCAL_OBJECT_REFERENCE: Ty = Ty {
     name: "LocalObjectReference",
     fields: &[
         Field { json: "name", kind: Kind::Str, emit: Emit::OmitZero },
     ],
-    base: None,
 };
 pub static POD_OS: Ty = Ty {
     name: "PodOS",
     fields: &[
         Field { json: "name", kind: Kind::Str, emit: Emit::AlwaysZero },
     ],
-    base: None,
 };
 pub static POD_READINESS_GATE: Ty = Ty {
     name: "PodReadinessGate",
     fields: &[
         Field { json: "conditionType", kind: Kind::Str, emit: Emit::AlwaysZero },
     ],
-    base: None,
 };
 pub static POD_RESOURCE_CLAIM: Ty = Ty {
     name: "PodResourceClaim",
@@ -673,21 +611,18 @@ pub static POD_RESOURCE_CLAIM: Ty = Ty {
         Field { json: "resourceClaimName", kind: Kind::Str, emit: Emit::Omit },
         Field { json: "resourceClaimTemplateName", kind: Kind::Str, emit: Emit::Omit },
     ],
-    base: None,
 };
 pub static POD_SCHEDULING_GATE: Ty = Ty {
     name: "PodSchedulingGate",
     fields: &[
         Field { json: "name", kind: Kind::Str, emit: Emit::AlwaysZero },
     ],
-    base: None,
 };
 pub static POD_SCHEDULING_GROUP: Ty = Ty {
     name: "PodSchedulingGroup",
     fields: &[
         Field { json: "podGroupName", kind: Kind::Str, emit: Emit::Omit },
     ],
-    base: None,
 };
 pub static POD_SECURITY_CONTEXT: Ty = Ty {
     name: "PodSecurityContext",
@@ -706,7 +641,6 @@ pub static POD_SECURITY_CONTEXT: Ty = Ty {
         Field { json: "sysctls", kind: Kind::List(&Kind::Struct(&SYSCTL)), emit: Emit::Omit },
         Field { json: "windowsOptions", kind: Kind::Struct(&WINDOWS_SECURITY_CONTEXT_OPTIONS), emit: Emit::Omit },
     ],
-    base: None,
 };
 pub static SYSCTL: Ty = Ty {
     name: "Sysctl",
@@ -714,7 +648,6 @@ pub static SYSCTL: Ty = Ty {
         Field { json: "name", kind: Kind::Str, emit: Emit::AlwaysZero },
         Field { json: "value", kind: Kind::Str, emit: Emit::AlwaysZero },
     ],
-    base: None,
 };
 pub static TOLERATION: Ty = Ty {
     name: "Toleration",
@@ -725,7 +658,6 @@ pub static TOLERATION: Ty = Ty {
         Field { json: "tolerationSeconds", kind: Kind::I64, emit: Emit::Omit },
         Field { json: "value", kind: Kind::Str, emit: Emit::OmitZero },
     ],
-    base: None,
 };
 pub static TOPOLOGY_SPREAD_CONSTRAINT: Ty = Ty {
     name: "TopologySpreadConstraint",
@@ -739,7 +671,6 @@ pub static TOPOLOGY_SPREAD_CONSTRAINT: Ty = Ty {
         Field { json: "topologyKey", kind: Kind::Str, emit: Emit::AlwaysZero },
         Field { json: "whenUnsatisfiable", kind: Kind::Str, emit: Emit::AlwaysZero },
     ],
-    base: None,
 };
 pub static VOLUME: Ty = Ty {
     name: "Volume",
@@ -776,7 +707,6 @@ pub static VOLUME: Ty = Ty {
         Field { json: "storageos", kind: Kind::Struct(&STORAGE_OS_VOLUME_SOURCE), emit: Emit::Omit },
         Field { json: "vsphereVolume", kind: Kind::Struct(&VSPHERE_VIRTUAL_DISK_VOLUME_SOURCE), emit: Emit::Omit },
     ],
-    base: None,
 };
 pub static AWS_ELASTIC_BLOCK_STORE_VOLUME_SOURCE: Ty = Ty {
     name: "AWSElasticBlockStoreVolumeSource",
@@ -786,7 +716,6 @@ pub static AWS_ELASTIC_BLOCK_STORE_VOLUME_SOURCE: Ty = Ty {
         Field { json: "readOnly", kind: Kind::Bool, emit: Emit::OmitZero },
         Field { json: "volumeID", kind: Kind::Str, emit: Emit::AlwaysZero },
     ],
-    base: None,
 };
 pub static AZURE_DISK_VOLUME_SOURCE: Ty = Ty {
     name: "AzureDiskVolumeSource",
@@ -798,7 +727,6 @@ pub static AZURE_DISK_VOLUME_SOURCE: Ty = Ty {
         Field { json: "kind", kind: Kind::Str, emit: Emit::Omit },
         Field { json: "readOnly", kind: Kind::Bool, emit: Emit::Omit },
     ],
-    base: None,
 };
 pub static AZURE_FILE_VOLUME_SOURCE: Ty = Ty {
     name: "AzureFileVolumeSource",
@@ -807,7 +735,6 @@ pub static AZURE_FILE_VOLUME_SOURCE: Ty = Ty {
         Field { json: "secretName", kind: Kind::Str, emit: Emit::AlwaysZero },
         Field { json: "shareName", kind: Kind::Str, emit: Emit::AlwaysZero },
     ],
-    base: None,
 };
 pub static CEPH_FS_VOLUME_SOURCE: Ty = Ty {
     name: "CephFSVolumeSource",
@@ -819,7 +746,6 @@ pub static CEPH_FS_VOLUME_SOURCE: Ty = Ty {
         Field { json: "secretRef", kind: Kind::Struct(&LOCAL_OBJECT_REFERENCE), emit: Emit::Omit },
         Field { json: "user", kind: Kind::Str, emit: Emit::OmitZero },
     ],
-    base: None,
 };
 pub static CINDER_VOLUME_SOURCE: Ty = Ty {
     name: "CinderVolumeSource",
@@ -829,7 +755,6 @@ pub static CINDER_VOLUME_SOURCE: Ty = Ty {
         Field { json: "secretRef", kind: Kind::Struct(&LOCAL_OBJECT_REFERENCE), emit: Emit::Omit },
         Field { json: "volumeID", kind: Kind::Str, emit: Emit::AlwaysZero },
     ],
-    base: None,
 };
 pub static CONFIG_MAP_VOLUME_SOURCE: Ty = Ty {
     name: "ConfigMapVolumeSource",
@@ -839,7 +764,6 @@ pub static CONFIG_MAP_VOLUME_SOURCE: Ty = Ty {
         Field { json: "name", kind: Kind::Str, emit: Emit::OmitZero },
         Field { json: "optional", kind: Kind::Bool, emit: Emit::Omit },
     ],
-    base: None,
 };
 pub static KEY_TO_PATH: Ty = Ty {
     name: "KeyToPath",
@@ -848,7 +772,6 @@ pub static KEY_TO_PATH: Ty = Ty {
         Field { json: "mode", kind: Kind::I32, emit: Emit::Omit },
         Field { json: "path", kind: Kind::Str, emit: Emit::AlwaysZero },
     ],
-    base: None,
 };
 pub static CSI_VOLUME_SOURCE: Ty = Ty {
     name: "CSIVolumeSource",
@@ -859,7 +782,6 @@ pub static CSI_VOLUME_SOURCE: Ty = Ty {
         Field { json: "readOnly", kind: Kind::Bool, emit: Emit::Omit },
         Field { json: "volumeAttributes", kind: Kind::Map(&Kind::Str), emit: Emit::Omit },
     ],
-    base: None,
 };
 pub static DOWNWARD_API_VOLUME_SOURCE: Ty = Ty {
     name: "DownwardAPIVolumeSource",
@@ -867,7 +789,6 @@ pub static DOWNWARD_API_VOLUME_SOURCE: Ty = Ty {
         Field { json: "defaultMode", kind: Kind::I32, emit: Emit::Omit },
         Field { json: "items", kind: Kind::List(&Kind::Struct(&DOWNWARD_API_VOLUME_FILE)), emit: Emit::Omit },
     ],
-    base: None,
 };
 pub static DOWNWARD_API_VOLUME_FILE: Ty = Ty {
     name: "DownwardAPIVolumeFile",
@@ -877,7 +798,6 @@ pub static DOWNWARD_API_VOLUME_FILE: Ty = Ty {
         Field { json: "path", kind: Kind::Str, emit: Emit::AlwaysZero },
         Field { json: "resourceFieldRef", kind: Kind::Struct(&RESOURCE_FIELD_SELECTOR), emit: Emit::Omit },
     ],
-    base: None,
 };
 pub static EMPTY_DIR_VOLUME_SOURCE: Ty = Ty {
     name: "EmptyDirVolumeSource",
@@ -885,14 +805,12 @@ pub static EMPTY_DIR_VOLUME_SOURCE: Ty = Ty {
         Field { json: "medium", kind: Kind::Str, emit: Emit::OmitZero },
         Field { json: "sizeLimit", kind: Kind::Quantity, emit: Emit::Omit },
     ],
-    base: None,
 };
 pub static EPHEMERAL_VOLUME_SOURCE: Ty = Ty {
     name: "EphemeralVolumeSource",
     fields: &[
         Field { json: "volumeClaimTemplate", kind: Kind::Struct(&PERSISTENT_VOLUME_CLAIM_TEMPLATE), emit: Emit::Omit },
     ],
-    base: None,
 };
 pub static PERSISTENT_VOLUME_CLAIM_TEMPLATE: Ty = Ty {
     name: "PersistentVolumeClaimTemplate",
@@ -900,7 +818,6 @@ pub static PERSISTENT_VOLUME_CLAIM_TEMPLATE: Ty = Ty {
         Field { json: "metadata", kind: Kind::Struct(&OBJECT_META), emit: Emit::AlwaysZero },
         Field { json: "spec", kind: Kind::Struct(&PERSISTENT_VOLUME_CLAIM_SPEC), emit: Emit::AlwaysZero },
     ],
-    base: None,
 };
 pub static PERSISTENT_VOLUME_CLAIM_SPEC: Ty = Ty {
     name: "PersistentVolumeClaimSpec",
@@ -915,7 +832,6 @@ pub static PERSISTENT_VOLUME_CLAIM_SPEC: Ty = Ty {
         Field { json: "volumeMode", kind: Kind::Str, emit: Emit::Omit },
         Field { json: "volumeName", kind: Kind::Str, emit: Emit::OmitZero },
     ],
-    base: None,
 };
 pub static TYPED_LOCAL_OBJECT_REFERENCE: Ty = Ty {
     name: "TypedLocalObjectReference",
@@ -924,7 +840,6 @@ pub static TYPED_LOCAL_OBJECT_REFERENCE: Ty = Ty {
         Field { json: "kind", kind: Kind::Str, emit: Emit::AlwaysZero },
         Field { json: "name", kind: Kind::Str, emit: Emit::AlwaysZero },
     ],
-    base: None,
 };
 pub static TYPED_OBJECT_REFERENCE: Ty = Ty {
     name: "TypedObjectReference",
@@ -934,7 +849,6 @@ pub static TYPED_OBJECT_REFERENCE: Ty = Ty {
         Field { json: "name", kind: Kind::Str, emit: Emit::AlwaysZero },
         Field { json: "namespace", kind: Kind::Str, emit: Emit::Omit },
     ],
-    base: None,
 };
 pub static VOLUME_RESOURCE_REQUIREMENTS: Ty = Ty {
     name: "VolumeResourceRequirements",
@@ -942,7 +856,6 @@ pub static VOLUME_RESOURCE_REQUIREMENTS: Ty = Ty {
         Field { json: "limits", kind: Kind::Map(&Kind::Quantity), emit: Emit::Omit },
         Field { json: "requests", kind: Kind::Map(&Kind::Quantity), emit: Emit::Omit },
     ],
-    base: None,
 };
 pub static FC_VOLUME_SOURCE: Ty = Ty {
     name: "FCVolumeSource",
@@ -953,7 +866,6 @@ pub static FC_VOLUME_SOURCE: Ty = Ty {
         Field { json: "targetWWNs", kind: Kind::List(&Kind::Str), emit: Emit::Omit },
         Field { json: "wwids", kind: Kind::List(&Kind::Str), emit: Emit::Omit },
     ],
-    base: None,
 };
 pub static FLEX_VOLUME_SOURCE: Ty = Ty {
     name: "FlexVolumeSource",
@@ -964,7 +876,6 @@ pub static FLEX_VOLUME_SOURCE: Ty = Ty {
         Field { json: "readOnly", kind: Kind::Bool, emit: Emit::OmitZero },
         Field { json: "secretRef", kind: Kind::Struct(&LOCAL_OBJECT_REFERENCE), emit: Emit::Omit },
     ],
-    base: None,
 };
 pub static FLOCKER_VOLUME_SOURCE: Ty = Ty {
     name: "FlockerVolumeSource",
@@ -972,7 +883,6 @@ pub static FLOCKER_VOLUME_SOURCE: Ty = Ty {
         Field { json: "datasetName", kind: Kind::Str, emit: Emit::OmitZero },
         Field { json: "datasetUUID", kind: Kind::Str, emit: Emit::OmitZero },
     ],
-    base: None,
 };
 pub static GCE_PERSISTENT_DISK_VOLUME_SOURCE: Ty = Ty {
     name: "GCEPersistentDiskVolumeSource",
@@ -982,7 +892,6 @@ pub static GCE_PERSISTENT_DISK_VOLUME_SOURCE: Ty = Ty {
         Field { json: "pdName", kind: Kind::Str, emit: Emit::AlwaysZero },
         Field { json: "readOnly", kind: Kind::Bool, emit: Emit::OmitZero },
     ],
-    base: None,
 };
 pub static GIT_REPO_VOLUME_SOURCE: Ty = Ty {
     name: "GitRepoVolumeSource",
@@ -991,7 +900,6 @@ pub static GIT_REPO_VOLUME_SOURCE: Ty = Ty {
         Field { json: "repository", kind: Kind::Str, emit: Emit::AlwaysZero },
         Field { json: "revision", kind: Kind::Str, emit: Emit::OmitZero },
     ],
-    base: None,
 };
 pub static GLUSTERFS_VOLUME_SOURCE: Ty = Ty {
     name: "GlusterfsVolumeSource",
@@ -1000,7 +908,6 @@ pub static GLUSTERFS_VOLUME_SOURCE: Ty = Ty {
         Field { json: "path", kind: Kind::Str, emit: Emit::AlwaysZero },
         Field { json: "readOnly", kind: Kind::Bool, emit: Emit::OmitZero },
     ],
-    base: None,
 };
 pub static HOST_PATH_VOLUME_SOURCE: Ty = Ty {
     name: "HostPathVolumeSource",
@@ -1008,7 +915,6 @@ pub static HOST_PATH_VOLUME_SOURCE: Ty = Ty {
         Field { json: "path", kind: Kind::Str, emit: Emit::AlwaysZero },
         Field { json: "type", kind: Kind::Str, emit: Emit::Omit },
     ],
-    base: None,
 };
 pub static IMAGE_VOLUME_SOURCE: Ty = Ty {
     name: "ImageVolumeSource",
@@ -1016,7 +922,6 @@ pub static IMAGE_VOLUME_SOURCE: Ty = Ty {
         Field { json: "pullPolicy", kind: Kind::Str, emit: Emit::OmitZero },
         Field { json: "reference", kind: Kind::Str, emit: Emit::OmitZero },
     ],
-    base: None,
 };
 pub static ISCSI_VOLUME_SOURCE: Ty = Ty {
     name: "ISCSIVolumeSource",
@@ -1033,7 +938,6 @@ pub static ISCSI_VOLUME_SOURCE: Ty = Ty {
         Field { json: "secretRef", kind: Kind::Struct(&LOCAL_OBJECT_REFERENCE), emit: Emit::Omit },
         Field { json: "targetPortal", kind: Kind::Str, emit: Emit::AlwaysZero },
     ],
-    base: None,
 };
 pub static NFS_VOLUME_SOURCE: Ty = Ty {
     name: "NFSVolumeSource",
@@ -1042,7 +946,6 @@ pub static NFS_VOLUME_SOURCE: Ty = Ty {
         Field { json: "readOnly", kind: Kind::Bool, emit: Emit::OmitZero },
         Field { json: "server", kind: Kind::Str, emit: Emit::AlwaysZero },
     ],
-    base: None,
 };
 pub static PERSISTENT_VOLUME_CLAIM_VOLUME_SOURCE: Ty = Ty {
     name: "PersistentVolumeClaimVolumeSource",
@@ -1050,7 +953,6 @@ pub static PERSISTENT_VOLUME_CLAIM_VOLUME_SOURCE: Ty = Ty {
         Field { json: "claimName", kind: Kind::Str, emit: Emit::AlwaysZero },
         Field { json: "readOnly", kind: Kind::Bool, emit: Emit::OmitZero },
     ],
-    base: None,
 };
 pub static PHOTON_PERSISTENT_DISK_VOLUME_SOURCE: Ty = Ty {
     name: "PhotonPersistentDiskVolumeSource",
@@ -1058,7 +960,6 @@ pub static PHOTON_PERSISTENT_DISK_VOLUME_SOURCE: Ty = Ty {
         Field { json: "fsType", kind: Kind::Str, emit: Emit::OmitZero },
         Field { json: "pdID", kind: Kind::Str, emit: Emit::AlwaysZero },
     ],
-    base: None,
 };
 pub static PORTWORX_VOLUME_SOURCE: Ty = Ty {
     name: "PortworxVolumeSource",
@@ -1067,7 +968,6 @@ pub static PORTWORX_VOLUME_SOURCE: Ty = Ty {
         Field { json: "readOnly", kind: Kind::Bool, emit: Emit::OmitZero },
         Field { json: "volumeID", kind: Kind::Str, emit: Emit::AlwaysZero },
     ],
-    base: None,
 };
 pub static PROJECTED_VOLUME_SOURCE: Ty = Ty {
     name: "ProjectedVolumeSource",
@@ -1075,7 +975,6 @@ pub static PROJECTED_VOLUME_SOURCE: Ty = Ty {
         Field { json: "defaultMode", kind: Kind::I32, emit: Emit::Omit },
         Field { json: "sources", kind: Kind::List(&Kind::Struct(&VOLUME_PROJECTION)), emit: Emit::AlwaysNull },
     ],
-    base: None,
 };
 pub static VOLUME_PROJECTION: Ty = Ty {
     name: "VolumeProjection",
@@ -1087,7 +986,6 @@ pub static VOLUME_PROJECTION: Ty = Ty {
         Field { json: "secret", kind: Kind::Struct(&SECRET_PROJECTION), emit: Emit::Omit },
         Field { json: "serviceAccountToken", kind: Kind::Struct(&SERVICE_ACCOUNT_TOKEN_PROJECTION), emit: Emit::Omit },
     ],
-    base: None,
 };
 pub static CLUSTER_TRUST_BUNDLE_PROJECTION: Ty = Ty {
     name: "ClusterTrustBundleProjection",
@@ -1098,7 +996,6 @@ pub static CLUSTER_TRUST_BUNDLE_PROJECTION: Ty = Ty {
         Field { json: "path", kind: Kind::Str, emit: Emit::AlwaysZero },
         Field { json: "signerName", kind: Kind::Str, emit: Emit::Omit },
     ],
-    base: None,
 };
 pub static CONFIG_MAP_PROJECTION: Ty = Ty {
     name: "ConfigMapProjection",
@@ -1107,14 +1004,12 @@ pub static CONFIG_MAP_PROJECTION: Ty = Ty {
         Field { json: "name", kind: Kind::Str, emit: Emit::OmitZero },
         Field { json: "optional", kind: Kind::Bool, emit: Emit::Omit },
     ],
-    base: None,
 };
 pub static DOWNWARD_API_PROJECTION: Ty = Ty {
     name: "DownwardAPIProjection",
     fields: &[
         Field { json: "items", kind: Kind::List(&Kind::Struct(&DOWNWARD_API_VOLUME_FILE)), emit: Emit::Omit },
     ],
-    base: None,
 };
 pub static POD_CERTIFICATE_PROJECTION: Ty = Ty {
     name: "PodCertificateProjection",
@@ -1127,7 +1022,6 @@ pub static POD_CERTIFICATE_PROJECTION: Ty = Ty {
         Field { json: "signerName", kind: Kind::Str, emit: Emit::OmitZero },
         Field { json: "userAnnotations", kind: Kind::Map(&Kind::Str), emit: Emit::Omit },
     ],
-    base: None,
 };
 pub static SECRET_PROJECTION: Ty = Ty {
     name: "SecretProjection",
@@ -1136,7 +1030,6 @@ pub static SECRET_PROJECTION: Ty = Ty {
         Field { json: "name", kind: Kind::Str, emit: Emit::OmitZero },
         Field { json: "optional", kind: Kind::Bool, emit: Emit::Omit },
     ],
-    base: None,
 };
 pub static SERVICE_ACCOUNT_TOKEN_PROJECTION: Ty = Ty {
     name: "ServiceAccountTokenProjection",
@@ -1145,7 +1038,6 @@ pub static SERVICE_ACCOUNT_TOKEN_PROJECTION: Ty = Ty {
         Field { json: "expirationSeconds", kind: Kind::I64, emit: Emit::Omit },
         Field { json: "path", kind: Kind::Str, emit: Emit::AlwaysZero },
     ],
-    base: None,
 };
 pub static QUOBYTE_VOLUME_SOURCE: Ty = Ty {
     name: "QuobyteVolumeSource",
@@ -1157,7 +1049,6 @@ pub static QUOBYTE_VOLUME_SOURCE: Ty = Ty {
         Field { json: "user", kind: Kind::Str, emit: Emit::OmitZero },
         Field { json: "volume", kind: Kind::Str, emit: Emit::AlwaysZero },
     ],
-    base: None,
 };
 pub static RBD_VOLUME_SOURCE: Ty = Ty {
     name: "RBDVolumeSource",
@@ -1171,7 +1062,6 @@ pub static RBD_VOLUME_SOURCE: Ty = Ty {
         Field { json: "secretRef", kind: Kind::Struct(&LOCAL_OBJECT_REFERENCE), emit: Emit::Omit },
         Field { json: "user", kind: Kind::Str, emit: Emit::OmitZero },
     ],
-    base: None,
 };
 pub static SCALE_IO_VOLUME_SOURCE: Ty = Ty {
     name: "ScaleIOVolumeSource",
@@ -1187,7 +1077,6 @@ pub static SCALE_IO_VOLUME_SOURCE: Ty = Ty {
         Field { json: "system", kind: Kind::Str, emit: Emit::AlwaysZero },
         Field { json: "volumeName", kind: Kind::Str, emit: Emit::OmitZero },
     ],
-    base: None,
 };
 pub static SECRET_VOLUME_SOURCE: Ty = Ty {
     name: "SecretVolumeSource",
@@ -1197,7 +1086,6 @@ pub static SECRET_VOLUME_SOURCE: Ty = Ty {
         Field { json: "optional", kind: Kind::Bool, emit: Emit::Omit },
         Field { json: "secretName", kind: Kind::Str, emit: Emit::OmitZero },
     ],
-    base: None,
 };
 pub static STORAGE_OS_VOLUME_SOURCE: Ty = Ty {
     name: "StorageOSVolumeSource",
@@ -1208,7 +1096,6 @@ pub static STORAGE_OS_VOLUME_SOURCE: Ty = Ty {
         Field { json: "volumeName", kind: Kind::Str, emit: Emit::OmitZero },
         Field { json: "volumeNamespace", kind: Kind::Str, emit: Emit::OmitZero },
     ],
-    base: None,
 };
 pub static VSPHERE_VIRTUAL_DISK_VOLUME_SOURCE: Ty = Ty {
     name: "VsphereVirtualDiskVolumeSource",
@@ -1218,7 +1105,6 @@ pub static VSPHERE_VIRTUAL_DISK_VOLUME_SOURCE: Ty = Ty {
         Field { json: "storagePolicyName", kind: Kind::Str, emit: Emit::OmitZero },
         Field { json: "volumePath", kind: Kind::Str, emit: Emit::AlwaysZero },
     ],
-    base: None,
 };
 pub static DEPLOYMENT_STATUS: Ty = Ty {
     name: "DeploymentStatus",
@@ -1233,7 +1119,6 @@ pub static DEPLOYMENT_STATUS: Ty = Ty {
         Field { json: "unavailableReplicas", kind: Kind::I32, emit: Emit::OmitZero },
         Field { json: "updatedReplicas", kind: Kind::I32, emit: Emit::OmitZero },
     ],
-    base: None,
 };
 pub static DEPLOYMENT_CONDITION: Ty = Ty {
     name: "DeploymentCondition",
@@ -1245,7 +1130,6 @@ pub static DEPLOYMENT_CONDITION: Ty = Ty {
         Field { json: "status", kind: Kind::Str, emit: Emit::AlwaysZero },
         Field { json: "type", kind: Kind::Str, emit: Emit::AlwaysZero },
     ],
-    base: None,
 };
 pub static REPLICA_SET: Ty = Ty {
     name: "ReplicaSet",
@@ -1256,7 +1140,6 @@ pub static REPLICA_SET: Ty = Ty {
         Field { json: "spec", kind: Kind::Struct(&REPLICA_SET_SPEC), emit: Emit::AlwaysZero },
         Field { json: "status", kind: Kind::Struct(&REPLICA_SET_STATUS), emit: Emit::AlwaysZero },
     ],
-    base: None,
 };
 pub static REPLICA_SET_SPEC: Ty = Ty {
     name: "ReplicaSetSpec",
@@ -1266,7 +1149,6 @@ pub static REPLICA_SET_SPEC: Ty = Ty {
         Field { json: "selector", kind: Kind::Struct(&LABEL_SELECTOR), emit: Emit::AlwaysNull },
         Field { json: "template", kind: Kind::Struct(&POD_TEMPLATE_SPEC), emit: Emit::AlwaysZero },
     ],
-    base: None,
 };
 pub static REPLICA_SET_STATUS: Ty = Ty {
     name: "ReplicaSetStatus",
@@ -1279,7 +1161,6 @@ pub static REPLICA_SET_STATUS: Ty = Ty {
         Field { json: "replicas", kind: Kind::I32, emit: Emit::AlwaysZero },
         Field { json: "terminatingReplicas", kind: Kind::I32, emit: Emit::Omit },
     ],
-    base: None,
 };
 pub static REPLICA_SET_CONDITION: Ty = Ty {
     name: "ReplicaSetCondition",
@@ -1290,7 +1171,6 @@ pub static REPLICA_SET_CONDITION: Ty = Ty {
         Field { json: "status", kind: Kind::Str, emit: Emit::AlwaysZero },
         Field { json: "type", kind: Kind::Str, emit: Emit::AlwaysZero },
     ],
-    base: None,
 };
 pub static STATEFUL_SET: Ty = Ty {
     name: "StatefulSet",
@@ -1301,7 +1181,6 @@ pub static STATEFUL_SET: Ty = Ty {
         Field { json: "spec", kind: Kind::Struct(&STATEFUL_SET_SPEC), emit: Emit::AlwaysZero },
         Field { json: "status", kind: Kind::Struct(&STATEFUL_SET_STATUS), emit: Emit::AlwaysZero },
     ],
-    base: None,
 };
 pub static STATEFUL_SET_SPEC: Ty = Ty {
     name: "StatefulSetSpec",
@@ -1318,14 +1197,12 @@ pub static STATEFUL_SET_SPEC: Ty = Ty {
         Field { json: "updateStrategy", kind: Kind::Struct(&STATEFUL_SET_UPDATE_STRATEGY), emit: Emit::AlwaysZero },
         Field { json: "volumeClaimTemplates", kind: Kind::List(&Kind::Struct(&PERSISTENT_VOLUME_CLAIM)), emit: Emit::Omit },
     ],
-    base: None,
 };
 pub static STATEFUL_SET_ORDINALS: Ty = Ty {
     name: "StatefulSetOrdinals",
     fields: &[
         Field { json: "start", kind: Kind::I32, emit: Emit::AlwaysZero },
     ],
-    base: None,
 };
 pub static STATEFUL_SET_PERSISTENT_VOLUME_CLAIM_RETENTION_POLICY: Ty = Ty {
     name: "StatefulSetPersistentVolumeClaimRetentionPolicy",
@@ -1333,7 +1210,6 @@ pub static STATEFUL_SET_PERSISTENT_VOLUME_CLAIM_RETENTION_POLICY: Ty = Ty {
         Field { json: "whenDeleted", kind: Kind::Str, emit: Emit::OmitZero },
         Field { json: "whenScaled", kind: Kind::Str, emit: Emit::OmitZero },
     ],
-    base: None,
 };
 pub static STATEFUL_SET_UPDATE_STRATEGY: Ty = Ty {
     name: "StatefulSetUpdateStrategy",
@@ -1341,7 +1217,6 @@ pub static STATEFUL_SET_UPDATE_STRATEGY: Ty = Ty {
         Field { json: "rollingUpdate", kind: Kind::Struct(&ROLLING_UPDATE_STATEFUL_SET_STRATEGY), emit: Emit::Omit },
         Field { json: "type", kind: Kind::Str, emit: Emit::OmitZero },
     ],
-    base: None,
 };
 pub static ROLLING_UPDATE_STATEFUL_SET_STRATEGY: Ty = Ty {
     name: "RollingUpdateStatefulSetStrategy",
@@ -1349,7 +1224,6 @@ pub static ROLLING_UPDATE_STATEFUL_SET_STRATEGY: Ty = Ty {
         Field { json: "maxUnavailable", kind: Kind::IntOrString, emit: Emit::Omit },
         Field { json: "partition", kind: Kind::I32, emit: Emit::Omit },
     ],
-    base: None,
 };
 pub static PERSISTENT_VOLUME_CLAIM: Ty = Ty {
     name: "PersistentVolumeClaim",
@@ -1360,7 +1234,6 @@ pub static PERSISTENT_VOLUME_CLAIM: Ty = Ty {
         Field { json: "spec", kind: Kind::Struct(&PERSISTENT_VOLUME_CLAIM_SPEC), emit: Emit::AlwaysZero },
         Field { json: "status", kind: Kind::Struct(&PERSISTENT_VOLUME_CLAIM_STATUS), emit: Emit::AlwaysZero },
     ],
-    base: None,
 };
 pub static PERSISTENT_VOLUME_CLAIM_STATUS: Ty = Ty {
     name: "PersistentVolumeClaimStatus",
@@ -1374,7 +1247,6 @@ pub static PERSISTENT_VOLUME_CLAIM_STATUS: Ty = Ty {
         Field { json: "modifyVolumeStatus", kind: Kind::Struct(&MODIFY_VOLUME_STATUS), emit: Emit::Omit },
         Field { json: "phase", kind: Kind::Str, emit: Emit::OmitZero },
     ],
-    base: None,
 };
 pub static PERSISTENT_VOLUME_CLAIM_CONDITION: Ty = Ty {
     name: "PersistentVolumeClaimCondition",
@@ -1386,7 +1258,6 @@ pub static PERSISTENT_VOLUME_CLAIM_CONDITION: Ty = Ty {
         Field { json: "status", kind: Kind::Str, emit: Emit::AlwaysZero },
         Field { json: "type", kind: Kind::Str, emit: Emit::AlwaysZero },
     ],
-    base: None,
 };
 pub static MODIFY_VOLUME_STATUS: Ty = Ty {
     name: "ModifyVolumeStatus",
@@ -1394,7 +1265,6 @@ pub static MODIFY_VOLUME_STATUS: Ty = Ty {
         Field { json: "status", kind: Kind::Str, emit: Emit::AlwaysZero },
         Field { json: "targetVolumeAttributesClassName", kind: Kind::Str, emit: Emit::OmitZero },
     ],
-    base: None,
 };
 pub static STATEFUL_SET_STATUS: Ty = Ty {
     name: "StatefulSetStatus",
@@ -1410,7 +1280,6 @@ pub static STATEFUL_SET_STATUS: Ty = Ty {
         Field { json: "updateRevision", kind: Kind::Str, emit: Emit::OmitZero },
         Field { json: "updatedReplicas", kind: Kind::I32, emit: Emit::OmitZero },
     ],
-    base: None,
 };
 pub static STATEFUL_SET_CONDITION: Ty = Ty {
     name: "StatefulSetCondition",
@@ -1421,7 +1290,6 @@ pub static STATEFUL_SET_CONDITION: Ty = Ty {
         Field { json: "status", kind: Kind::Str, emit: Emit::AlwaysZero },
         Field { json: "type", kind: Kind::Str, emit: Emit::AlwaysZero },
     ],
-    base: None,
 };
 pub static DAEMON_SET: Ty = Ty {
     name: "DaemonSet",
@@ -1432,7 +1300,6 @@ pub static DAEMON_SET: Ty = Ty {
         Field { json: "spec", kind: Kind::Struct(&DAEMON_SET_SPEC), emit: Emit::AlwaysZero },
         Field { json: "status", kind: Kind::Struct(&DAEMON_SET_STATUS), emit: Emit::AlwaysZero },
     ],
-    base: None,
 };
 pub static DAEMON_SET_SPEC: Ty = Ty {
     name: "DaemonSetSpec",
@@ -1443,7 +1310,6 @@ pub static DAEMON_SET_SPEC: Ty = Ty {
         Field { json: "template", kind: Kind::Struct(&POD_TEMPLATE_SPEC), emit: Emit::AlwaysZero },
         Field { json: "updateStrategy", kind: Kind::Struct(&DAEMON_SET_UPDATE_STRATEGY), emit: Emit::AlwaysZero },
     ],
-    base: None,
 };
 pub static DAEMON_SET_UPDATE_STRATEGY: Ty = Ty {
     name: "DaemonSetUpdateStrategy",
@@ -1451,7 +1317,6 @@ pub static DAEMON_SET_UPDATE_STRATEGY: Ty = Ty {
         Field { json: "rollingUpdate", kind: Kind::Struct(&ROLLING_UPDATE_DAEMON_SET), emit: Emit::Omit },
         Field { json: "type", kind: Kind::Str, emit: Emit::OmitZero },
     ],
-    base: None,
 };
 pub static ROLLING_UPDATE_DAEMON_SET: Ty = Ty {
     name: "RollingUpdateDaemonSet",
@@ -1459,7 +1324,6 @@ pub static ROLLING_UPDATE_DAEMON_SET: Ty = Ty {
         Field { json: "maxSurge", kind: Kind::IntOrString, emit: Emit::Omit },
         Field { json: "maxUnavailable", kind: Kind::IntOrString, emit: Emit::Omit },
     ],
-    base: None,
 };
 pub static DAEMON_SET_STATUS: Ty = Ty {
     name: "DaemonSetStatus",
@@ -1475,7 +1339,6 @@ pub static DAEMON_SET_STATUS: Ty = Ty {
         Field { json: "observedGeneration", kind: Kind::I64, emit: Emit::OmitZero },
         Field { json: "updatedNumberScheduled", kind: Kind::I32, emit: Emit::OmitZero },
     ],
-    base: None,
 };
 pub static DAEMON_SET_CONDITION: Ty = Ty {
     name: "DaemonSetCondition",
@@ -1486,7 +1349,6 @@ pub static DAEMON_SET_CONDITION: Ty = Ty {
         Field { json: "status", kind: Kind::Str, emit: Emit::AlwaysZero },
         Field { json: "type", kind: Kind::Str, emit: Emit::AlwaysZero },
     ],
-    base: None,
 };
 pub static JOB: Ty = Ty {
     name: "Job",
@@ -1497,7 +1359,6 @@ pub static JOB: Ty = Ty {
         Field { json: "spec", kind: Kind::Struct(&JOB_SPEC), emit: Emit::AlwaysZero },
         Field { json: "status", kind: Kind::Struct(&JOB_STATUS), emit: Emit::AlwaysZero },
     ],
-    base: None,
 };
 pub static JOB_SPEC: Ty = Ty {
     name: "JobSpec",
@@ -1519,14 +1380,12 @@ pub static JOB_SPEC: Ty = Ty {
         Field { json: "template", kind: Kind::Struct(&POD_TEMPLATE_SPEC), emit: Emit::AlwaysZero },
         Field { json: "ttlSecondsAfterFinished", kind: Kind::I32, emit: Emit::Omit },
     ],
-    base: None,
 };
 pub static POD_FAILURE_POLICY: Ty = Ty {
     name: "PodFailurePolicy",
     fields: &[
         Field { json: "rules", kind: Kind::List(&Kind::Struct(&POD_FAILURE_POLICY_RULE)), emit: Emit::AlwaysNull },
     ],
-    base: None,
 };
 pub static POD_FAILURE_POLICY_RULE: Ty = Ty {
     name: "PodFailurePolicyRule",
@@ -1535,7 +1394,6 @@ pub static POD_FAILURE_POLICY_RULE: Ty = Ty {
         Field { json: "onExitCodes", kind: Kind::Struct(&POD_FAILURE_POLICY_ON_EXIT_CODES_REQUIREMENT), emit: Emit::Omit },
         Field { json: "onPodConditions", kind: Kind::List(&Kind::Struct(&POD_FAILURE_POLICY_ON_POD_CONDITIONS_PATTERN)), emit: Emit::Omit },
     ],
-    base: None,
 };
 pub static POD_FAILURE_POLICY_ON_EXIT_CODES_REQUIREMENT: Ty = Ty {
     name: "PodFailurePolicyOnExitCodesRequirement",
@@ -1544,7 +1402,6 @@ pub static POD_FAILURE_POLICY_ON_EXIT_CODES_REQUIREMENT: Ty = Ty {
         Field { json: "operator", kind: Kind::Str, emit: Emit::AlwaysZero },
         Field { json: "values", kind: Kind::List(&Kind::I32), emit: Emit::AlwaysNull },
     ],
-    base: None,
 };
 pub static POD_FAILURE_POLICY_ON_POD_CONDITIONS_PATTERN: Ty = Ty {
     name: "PodFailurePolicyOnPodConditionsPattern",
@@ -1552,14 +1409,12 @@ pub static POD_FAILURE_POLICY_ON_POD_CONDITIONS_PATTERN: Ty = Ty {
         Field { json: "status", kind: Kind::Str, emit: Emit::AlwaysZero },
         Field { json: "type", kind: Kind::Str, emit: Emit::AlwaysZero },
     ],
-    base: None,
 };
 pub static SUCCESS_POLICY: Ty = Ty {
     name: "SuccessPolicy",
     fields: &[
         Field { json: "rules", kind: Kind::List(&Kind::Struct(&SUCCESS_POLICY_RULE)), emit: Emit::AlwaysNull },
     ],
-    base: None,
 };
 pub static SUCCESS_POLICY_RULE: Ty = Ty {
     name: "SuccessPolicyRule",
@@ -1567,7 +1422,6 @@ pub static SUCCESS_POLICY_RULE: Ty = Ty {
         Field { json: "succeededCount", kind: Kind::I32, emit: Emit::Omit },
         Field { json: "succeededIndexes", kind: Kind::Str, emit: Emit::Omit },
     ],
-    base: None,
 };
 pub static JOB_STATUS: Ty = Ty {
     name: "JobStatus",
@@ -1584,7 +1438,6 @@ pub static JOB_STATUS: Ty = Ty {
         Field { json: "terminating", kind: Kind::I32, emit: Emit::Omit },
         Field { json: "uncountedTerminatedPods", kind: Kind::Struct(&UNCOUNTED_TERMINATED_PODS), emit: Emit::Omit },
     ],
-    base: None,
 };
 pub static JOB_CONDITION: Ty = Ty {
     name: "JobCondition",
@@ -1596,7 +1449,6 @@ pub static JOB_CONDITION: Ty = Ty {
         Field { json: "status", kind: Kind::Str, emit: Emit::AlwaysZero },
         Field { json: "type", kind: Kind::Str, emit: Emit::AlwaysZero },
     ],
-    base: None,
 };
 pub static UNCOUNTED_TERMINATED_PODS: Ty = Ty {
     name: "UncountedTerminatedPods",
@@ -1604,7 +1456,6 @@ pub static UNCOUNTED_TERMINATED_PODS: Ty = Ty {
         Field { json: "failed", kind: Kind::List(&Kind::Str), emit: Emit::Omit },
         Field { json: "succeeded", kind: Kind::List(&Kind::Str), emit: Emit::Omit },
     ],
-    base: None,
 };
 pub static CRON_JOB: Ty = Ty {
     name: "CronJob",
@@ -1615,7 +1466,6 @@ pub static CRON_JOB: Ty = Ty {
         Field { json: "spec", kind: Kind::Struct(&CRON_JOB_SPEC), emit: Emit::AlwaysZero },
         Field { json: "status", kind: Kind::Struct(&CRON_JOB_STATUS), emit: Emit::AlwaysZero },
     ],
-    base: None,
 };
 pub static CRON_JOB_SPEC: Ty = Ty {
     name: "CronJobSpec",
@@ -1629,7 +1479,6 @@ pub static CRON_JOB_SPEC: Ty = Ty {
         Field { json: "suspend", kind: Kind::Bool, emit: Emit::Omit },
         Field { json: "timeZone", kind: Kind::Str, emit: Emit::Omit },
     ],
-    base: None,
 };
 pub static JOB_TEMPLATE_SPEC: Ty = Ty {
     name: "JobTemplateSpec",
@@ -1637,7 +1486,6 @@ pub static JOB_TEMPLATE_SPEC: Ty = Ty {
         Field { json: "metadata", kind: Kind::Struct(&OBJECT_META), emit: Emit::AlwaysZero },
         Field { json: "spec", kind: Kind::Struct(&JOB_SPEC), emit: Emit::AlwaysZero },
     ],
-    base: None,
 };
 pub static CRON_JOB_STATUS: Ty = Ty {
     name: "CronJobStatus",
@@ -1646,7 +1494,6 @@ pub static CRON_JOB_STATUS: Ty = Ty {
         Field { json: "lastScheduleTime", kind: Kind::Time, emit: Emit::Omit },
         Field { json: "lastSuccessfulTime", kind: Kind::Time, emit: Emit::Omit },
     ],
-    base: None,
 };
 pub static OBJECT_REFERENCE: Ty = Ty {
     name: "ObjectReference",
@@ -1659,7 +1506,6 @@ pub static OBJECT_REFERENCE: Ty = Ty {
         Field { json: "resourceVersion", kind: Kind::Str, emit: Emit::OmitZero },
         Field { json: "uid", kind: Kind::Str, emit: Emit::OmitZero },
     ],
-    base: None,
 };
 pub static POD: Ty = Ty {
     name: "Pod",
@@ -1670,7 +1516,6 @@ pub static POD: Ty = Ty {
         Field { json: "spec", kind: Kind::Struct(&POD_SPEC), emit: Emit::AlwaysZero },
         Field { json: "status", kind: Kind::Struct(&POD_STATUS), emit: Emit::AlwaysZero },
     ],
-    base: None,
 };
 pub static POD_STATUS: Ty = Ty {
     name: "PodStatus",
@@ -1697,7 +1542,6 @@ pub static POD_STATUS: Ty = Ty {
         Field { json: "resources", kind: Kind::Struct(&RESOURCE_REQUIREMENTS), emit: Emit::Omit },
         Field { json: "startTime", kind: Kind::Time, emit: Emit::Omit },
     ],
-    base: None,
 };
 pub static POD_CONDITION: Ty = Ty {
     name: "PodCondition",
@@ -1710,7 +1554,6 @@ pub static POD_CONDITION: Ty = Ty {
         Field { json: "status", kind: Kind::Str, emit: Emit::AlwaysZero },
         Field { json: "type", kind: Kind::Str, emit: Emit::AlwaysZero },
     ],
-    base: None,
 };
 pub static CONTAINER_STATUS: Ty = Ty {
     name: "ContainerStatus",
@@ -1731,7 +1574,6 @@ pub static CONTAINER_STATUS: Ty = Ty {
         Field { json: "user", kind: Kind::Struct(&CONTAINER_USER), emit: Emit::Omit },
         Field { json: "volumeMounts", kind: Kind::List(&Kind::Struct(&VOLUME_MOUNT_STATUS)), emit: Emit::Omit },
     ],
-    base: None,
 };
 pub static RESOURCE_STATUS: Ty = Ty {
     name: "ResourceStatus",
@@ -1739,7 +1581,6 @@ pub static RESOURCE_STATUS: Ty = Ty {
         Field { json: "name", kind: Kind::Str, emit: Emit::AlwaysZero },
         Field { json: "resources", kind: Kind::List(&Kind::Struct(&RESOURCE_HEALTH)), emit: Emit::Omit },
     ],
-    base: None,
 };
 pub static RESOURCE_HEALTH: Ty = Ty {
     name: "ResourceHealth",
@@ -1748,7 +1589,6 @@ pub static RESOURCE_HEALTH: Ty = Ty {
         Field { json: "message", kind: Kind::Str, emit: Emit::Omit },
         Field { json: "resourceID", kind: Kind::Str, emit: Emit::AlwaysZero },
     ],
-    base: None,
 };
 pub static CONTAINER_STATE: Ty = Ty {
     name: "ContainerState",
@@ -1757,14 +1597,12 @@ pub static CONTAINER_STATE: Ty = Ty {
         Field { json: "terminated", kind: Kind::Struct(&CONTAINER_STATE_TERMINATED), emit: Emit::Omit },
         Field { json: "waiting", kind: Kind::Struct(&CONTAINER_STATE_WAITING), emit: Emit::Omit },
     ],
-    base: None,
 };
 pub static CONTAINER_STATE_RUNNING: Ty = Ty {
     name: "ContainerStateRunning",
     fields: &[
         Field { json: "startedAt", kind: Kind::Time, emit: Emit::AlwaysNull },
     ],
-    base: None,
 };
 pub static CONTAINER_STATE_TERMINATED: Ty = Ty {
     name: "ContainerStateTerminated",
@@ -1777,7 +1615,6 @@ pub static CONTAINER_STATE_TERMINATED: Ty = Ty {
         Field { json: "signal", kind: Kind::I32, emit: Emit::OmitZero },
         Field { json: "startedAt", kind: Kind::Time, emit: Emit::AlwaysNull },
     ],
-    base: None,
 };
 pub static CONTAINER_STATE_WAITING: Ty = Ty {
     name: "ContainerStateWaiting",
@@ -1785,14 +1622,12 @@ pub static CONTAINER_STATE_WAITING: Ty = Ty {
         Field { json: "message", kind: Kind::Str, emit: Emit::OmitZero },
         Field { json: "reason", kind: Kind::Str, emit: Emit::OmitZero },
     ],
-    base: None,
 };
 pub static CONTAINER_USER: Ty = Ty {
     name: "ContainerUser",
     fields: &[
         Field { json: "linux", kind: Kind::Struct(&LINUX_CONTAINER_USER), emit: Emit::Omit },
     ],
-    base: None,
 };
 pub static LINUX_CONTAINER_USER: Ty = Ty {
     name: "LinuxContainerUser",
@@ -1801,7 +1636,6 @@ pub static LINUX_CONTAINER_USER: Ty = Ty {
         Field { json: "supplementalGroups", kind: Kind::List(&Kind::I64), emit: Emit::Omit },
         Field { json: "uid", kind: Kind::I64, emit: Emit::AlwaysZero },
     ],
-    base: None,
 };
 pub static VOLUME_MOUNT_STATUS: Ty = Ty {
     name: "VolumeMountStatus",
@@ -1812,21 +1646,18 @@ pub static VOLUME_MOUNT_STATUS: Ty = Ty {
         Field { json: "recursiveReadOnly", kind: Kind::Str, emit: Emit::Omit },
         Field { json: "volumeStatus", kind: Kind::Struct(&VOLUME_STATUS), emit: Emit::Omit },
     ],
-    base: None,
 };
 pub static VOLUME_STATUS: Ty = Ty {
     name: "VolumeStatus",
     fields: &[
         Field { json: "image", kind: Kind::Struct(&IMAGE_VOLUME_STATUS), emit: Emit::Omit },
     ],
-    base: None,
 };
 pub static IMAGE_VOLUME_STATUS: Ty = Ty {
     name: "ImageVolumeStatus",
     fields: &[
         Field { json: "imageRef", kind: Kind::Str, emit: Emit::OmitZero },
     ],
-    base: None,
 };
 pub static POD_EXTENDED_RESOURCE_CLAIM_STATUS: Ty = Ty {
     name: "PodExtendedResourceClaimStatus",
@@ -1834,7 +1665,6 @@ pub static POD_EXTENDED_RESOURCE_CLAIM_STATUS: Ty = Ty {
         Field { json: "requestMappings", kind: Kind::List(&Kind::Struct(&CONTAINER_EXTENDED_RESOURCE_REQUEST)), emit: Emit::AlwaysNull },
         Field { json: "resourceClaimName", kind: Kind::Str, emit: Emit::AlwaysZero },
     ],
-    base: None,
 };
 pub static CONTAINER_EXTENDED_RESOURCE_REQUEST: Ty = Ty {
     name: "ContainerExtendedResourceRequest",
@@ -1843,14 +1673,12 @@ pub static CONTAINER_EXTENDED_RESOURCE_REQUEST: Ty = Ty {
         Field { json: "requestName", kind: Kind::Str, emit: Emit::AlwaysZero },
         Field { json: "resourceName", kind: Kind::Str, emit: Emit::AlwaysZero },
     ],
-    base: None,
 };
 pub static HOST_IP: Ty = Ty {
     name: "HostIP",
     fields: &[
         Field { json: "ip", kind: Kind::Str, emit: Emit::AlwaysZero },
     ],
-    base: None,
 };
 pub static NODE_ALLOCATABLE_RESOURCE_CLAIM_STATUS: Ty = Ty {
     name: "NodeAllocatableResourceClaimStatus",
@@ -1859,14 +1687,12 @@ pub static NODE_ALLOCATABLE_RESOURCE_CLAIM_STATUS: Ty = Ty {
         Field { json: "resourceClaimName", kind: Kind::Str, emit: Emit::AlwaysZero },
         Field { json: "resources", kind: Kind::Map(&Kind::Quantity), emit: Emit::AlwaysNull },
     ],
-    base: None,
 };
 pub static POD_IP: Ty = Ty {
     name: "PodIP",
     fields: &[
         Field { json: "ip", kind: Kind::Str, emit: Emit::AlwaysZero },
     ],
-    base: None,
 };
 pub static POD_RESOURCE_CLAIM_STATUS: Ty = Ty {
     name: "PodResourceClaimStatus",
@@ -1874,7 +1700,6 @@ pub static POD_RESOURCE_CLAIM_STATUS: Ty = Ty {
         Field { json: "name", kind: Kind::Str, emit: Emit::AlwaysZero },
         Field { json: "resourceClaimName", kind: Kind::Str, emit: Emit::Omit },
     ],
-    base: None,
 };
 pub static SERVICE: Ty = Ty {
     name: "Service",
@@ -1885,7 +1710,6 @@ pub static SERVICE: Ty = Ty {
         Field { json: "spec", kind: Kind::Struct(&SERVICE_SPEC), emit: Emit::AlwaysZero },
         Field { json: "status", kind: Kind::Struct(&SERVICE_STATUS), emit: Emit::AlwaysZero },
     ],
-    base: None,
 };
 pub static SERVICE_SPEC: Ty = Ty {
     name: "ServiceSpec",
@@ -1911,7 +1735,6 @@ pub static SERVICE_SPEC: Ty = Ty {
         Field { json: "trafficDistribution", kind: Kind::Str, emit: Emit::Omit },
         Field { json: "type", kind: Kind::Str, emit: Emit::OmitZero },
     ],
-    base: None,
 };
 pub static SERVICE_PORT: Ty = Ty {
     name: "ServicePort",
@@ -1923,21 +1746,18 @@ pub static SERVICE_PORT: Ty = Ty {
         Field { json: "protocol", kind: Kind::Str, emit: Emit::OmitZero },
         Field { json: "targetPort", kind: Kind::IntOrString, emit: Emit::AlwaysZero },
     ],
-    base: None,
 };
 pub static SESSION_AFFINITY_CONFIG: Ty = Ty {
     name: "SessionAffinityConfig",
     fields: &[
         Field { json: "clientIP", kind: Kind::Struct(&CLIENT_IP_CONFIG), emit: Emit::Omit },
     ],
-    base: None,
 };
 pub static CLIENT_IP_CONFIG: Ty = Ty {
     name: "ClientIPConfig",
     fields: &[
         Field { json: "timeoutSeconds", kind: Kind::I32, emit: Emit::Omit },
     ],
-    base: None,
 };
 pub static SERVICE_STATUS: Ty = Ty {
     name: "ServiceStatus",
@@ -1945,7 +1765,6 @@ pub static SERVICE_STATUS: Ty = Ty {
         Field { json: "conditions", kind: Kind::List(&Kind::Struct(&CONDITION)), emit: Emit::Omit },
         Field { json: "loadBalancer", kind: Kind::Struct(&LOAD_BALANCER_STATUS), emit: Emit::AlwaysZero },
     ],
-    base: None,
 };
 pub static CONDITION: Ty = Ty {
     name: "Condition",
@@ -1957,14 +1776,12 @@ pub static CONDITION: Ty = Ty {
         Field { json: "status", kind: Kind::Str, emit: Emit::AlwaysZero },
         Field { json: "type", kind: Kind::Str, emit: Emit::AlwaysZero },
     ],
-    base: None,
 };
 pub static LOAD_BALANCER_STATUS: Ty = Ty {
     name: "LoadBalancerStatus",
     fields: &[
         Field { json: "ingress", kind: Kind::List(&Kind::Struct(&LOAD_BALANCER_INGRESS)), emit: Emit::Omit },
     ],
-    base: None,
 };
 pub static LOAD_BALANCER_INGRESS: Ty = Ty {
     name: "LoadBalancerIngress",
@@ -1974,7 +1791,6 @@ pub static LOAD_BALANCER_INGRESS: Ty = Ty {
         Field { json: "ipMode", kind: Kind::Str, emit: Emit::Omit },
         Field { json: "ports", kind: Kind::List(&Kind::Struct(&PORT_STATUS)), emit: Emit::Omit },
     ],
-    base: None,
 };
 pub static PORT_STATUS: Ty = Ty {
     name: "PortStatus",
@@ -1983,7 +1799,6 @@ pub static PORT_STATUS: Ty = Ty {
         Field { json: "port", kind: Kind::I32, emit: Emit::AlwaysZero },
         Field { json: "protocol", kind: Kind::Str, emit: Emit::AlwaysZero },
     ],
-    base: None,
 };
 pub static PERSISTENT_VOLUME: Ty = Ty {
     name: "PersistentVolume",
@@ -1994,7 +1809,6 @@ pub static PERSISTENT_VOLUME: Ty = Ty {
         Field { json: "spec", kind: Kind::Struct(&PERSISTENT_VOLUME_SPEC), emit: Emit::AlwaysZero },
         Field { json: "status", kind: Kind::Struct(&PERSISTENT_VOLUME_STATUS), emit: Emit::AlwaysZero },
     ],
-    base: None,
 };
 pub static PERSISTENT_VOLUME_SPEC: Ty = Ty {
     name: "PersistentVolumeSpec",
@@ -2031,7 +1845,6 @@ pub static PERSISTENT_VOLUME_SPEC: Ty = Ty {
         Field { json: "volumeMode", kind: Kind::Str, emit: Emit::Omit },
         Field { json: "vsphereVolume", kind: Kind::Struct(&VSPHERE_VIRTUAL_DISK_VOLUME_SOURCE), emit: Emit::Omit },
     ],
-    base: None,
 };
 pub static AZURE_FILE_PERSISTENT_VOLUME_SOURCE: Ty = Ty {
     name: "AzureFilePersistentVolumeSource",
@@ -2041,7 +1854,6 @@ pub static AZURE_FILE_PERSISTENT_VOLUME_SOURCE: Ty = Ty {
         Field { json: "secretNamespace", kind: Kind::Str, emit: Emit::AlwaysNull },
         Field { json: "shareName", kind: Kind::Str, emit: Emit::AlwaysZero },
     ],
-    base: None,
 };
 pub static CEPH_FS_PERSISTENT_VOLUME_SOURCE: Ty = Ty {
     name: "CephFSPersistentVolumeSource",
@@ -2053,7 +1865,6 @@ pub static CEPH_FS_PERSISTENT_VOLUME_SOURCE: Ty = Ty {
         Field { json: "secretRef", kind: Kind::Struct(&SECRET_REFERENCE), emit: Emit::Omit },
         Field { json: "user", kind: Kind::Str, emit: Emit::OmitZero },
     ],
-    base: None,
 };
 pub static SECRET_REFERENCE: Ty = Ty {
     name: "SecretReference",
@@ -2061,7 +1872,6 @@ pub static SECRET_REFERENCE: Ty = Ty {
         Field { json: "name", kind: Kind::Str, emit: Emit::OmitZero },
         Field { json: "namespace", kind: Kind::Str, emit: Emit::OmitZero },
     ],
-    base: None,
 };
 pub static CINDER_PERSISTENT_VOLUME_SOURCE: Ty = Ty {
     name: "CinderPersistentVolumeSource",
@@ -2071,7 +1881,6 @@ pub static CINDER_PERSISTENT_VOLUME_SOURCE: Ty = Ty {
         Field { json: "secretRef", kind: Kind::Struct(&SECRET_REFERENCE), emit: Emit::Omit },
         Field { json: "volumeID", kind: Kind::Str, emit: Emit::AlwaysZero },
     ],
-    base: None,
 };
 pub static CSI_PERSISTENT_VOLUME_SOURCE: Ty = Ty {
     name: "CSIPersistentVolumeSource",
@@ -2087,7 +1896,6 @@ pub static CSI_PERSISTENT_VOLUME_SOURCE: Ty = Ty {
         Field { json: "volumeAttributes", kind: Kind::Map(&Kind::Str), emit: Emit::Omit },
         Field { json: "volumeHandle", kind: Kind::Str, emit: Emit::AlwaysZero },
     ],
-    base: None,
 };
 pub static FLEX_PERSISTENT_VOLUME_SOURCE: Ty = Ty {
     name: "FlexPersistentVolumeSource",
@@ -2098,7 +1906,6 @@ pub static FLEX_PERSISTENT_VOLUME_SOURCE: Ty = Ty {
         Field { json: "readOnly", kind: Kind::Bool, emit: Emit::OmitZero },
         Field { json: "secretRef", kind: Kind::Struct(&SECRET_REFERENCE), emit: Emit::Omit },
     ],
-    base: None,
 };
 pub static GLUSTERFS_PERSISTENT_VOLUME_SOURCE: Ty = Ty {
     name: "GlusterfsPersistentVolumeSource",
@@ -2108,7 +1915,6 @@ pub static GLUSTERFS_PERSISTENT_VOLUME_SOURCE: Ty = Ty {
         Field { json: "path", kind: Kind::Str, emit: Emit::AlwaysZero },
         Field { json: "readOnly", kind: Kind::Bool, emit: Emit::OmitZero },
     ],
-    base: None,
 };
 pub static ISCSI_PERSISTENT_VOLUME_SOURCE: Ty = Ty {
     name: "ISCSIPersistentVolumeSource",
@@ -2125,7 +1931,6 @@ pub static ISCSI_PERSISTENT_VOLUME_SOURCE: Ty = Ty {
         Field { json: "secretRef", kind: Kind::Struct(&SECRET_REFERENCE), emit: Emit::Omit },
         Field { json: "targetPortal", kind: Kind::Str, emit: Emit::AlwaysZero },
     ],
-    base: None,
 };
 pub static LOCAL_VOLUME_SOURCE: Ty = Ty {
     name: "LocalVolumeSource",
@@ -2133,14 +1938,12 @@ pub static LOCAL_VOLUME_SOURCE: Ty = Ty {
         Field { json: "fsType", kind: Kind::Str, emit: Emit::Omit },
         Field { json: "path", kind: Kind::Str, emit: Emit::AlwaysZero },
     ],
-    base: None,
 };
 pub static VOLUME_NODE_AFFINITY: Ty = Ty {
     name: "VolumeNodeAffinity",
     fields: &[
         Field { json: "required", kind: Kind::Struct(&NODE_SELECTOR), emit: Emit::Omit },
     ],
-    base: None,
 };
 pub static RBD_PERSISTENT_VOLUME_SOURCE: Ty = Ty {
     name: "RBDPersistentVolumeSource",
@@ -2154,7 +1957,6 @@ pub static RBD_PERSISTENT_VOLUME_SOURCE: Ty = Ty {
         Field { json: "secretRef", kind: Kind::Struct(&SECRET_REFERENCE), emit: Emit::Omit },
         Field { json: "user", kind: Kind::Str, emit: Emit::OmitZero },
     ],
-    base: None,
 };
 pub static SCALE_IO_PERSISTENT_VOLUME_SOURCE: Ty = Ty {
     name: "ScaleIOPersistentVolumeSource",
@@ -2170,7 +1972,6 @@ pub static SCALE_IO_PERSISTENT_VOLUME_SOURCE: Ty = Ty {
         Field { json: "system", kind: Kind::Str, emit: Emit::AlwaysZero },
         Field { json: "volumeName", kind: Kind::Str, emit: Emit::OmitZero },
     ],
-    base: None,
 };
 pub static STORAGE_OS_PERSISTENT_VOLUME_SOURCE: Ty = Ty {
     name: "StorageOSPersistentVolumeSource",
@@ -2181,7 +1982,6 @@ pub static STORAGE_OS_PERSISTENT_VOLUME_SOURCE: Ty = Ty {
         Field { json: "volumeName", kind: Kind::Str, emit: Emit::OmitZero },
         Field { json: "volumeNamespace", kind: Kind::Str, emit: Emit::OmitZero },
     ],
-    base: None,
 };
 pub static PERSISTENT_VOLUME_STATUS: Ty = Ty {
     name: "PersistentVolumeStatus",
@@ -2191,7 +1991,6 @@ pub static PERSISTENT_VOLUME_STATUS: Ty = Ty {
         Field { json: "phase", kind: Kind::Str, emit: Emit::OmitZero },
         Field { json: "reason", kind: Kind::Str, emit: Emit::OmitZero },
     ],
-    base: None,
 };
 pub static INGRESS: Ty = Ty {
     name: "Ingress",
@@ -2202,7 +2001,6 @@ pub static INGRESS: Ty = Ty {
         Field { json: "spec", kind: Kind::Struct(&INGRESS_SPEC), emit: Emit::AlwaysZero },
         Field { json: "status", kind: Kind::Struct(&INGRESS_STATUS), emit: Emit::AlwaysZero },
     ],
-    base: None,
 };
 pub static INGRESS_SPEC: Ty = Ty {
     name: "IngressSpec",
@@ -2212,7 +2010,6 @@ pub static INGRESS_SPEC: Ty = Ty {
         Field { json: "rules", kind: Kind::List(&Kind::Struct(&INGRESS_RULE)), emit: Emit::Omit },
         Field { json: "tls", kind: Kind::List(&Kind::Struct(&INGRESS_TLS)), emit: Emit::Omit },
     ],
-    base: None,
 };
 pub static INGRESS_BACKEND: Ty = Ty {
     name: "IngressBackend",
@@ -2220,7 +2017,6 @@ pub static INGRESS_BACKEND: Ty = Ty {
         Field { json: "resource", kind: Kind::Struct(&TYPED_LOCAL_OBJECT_REFERENCE), emit: Emit::Omit },
         Field { json: "service", kind: Kind::Struct(&INGRESS_SERVICE_BACKEND), emit: Emit::Omit },
     ],
-    base: None,
 };
 pub static INGRESS_SERVICE_BACKEND: Ty = Ty {
     name: "IngressServiceBackend",
@@ -2228,7 +2024,6 @@ pub static INGRESS_SERVICE_BACKEND: Ty = Ty {
         Field { json: "name", kind: Kind::Str, emit: Emit::AlwaysZero },
         Field { json: "port", kind: Kind::Struct(&SERVICE_BACKEND_PORT), emit: Emit::AlwaysZero },
     ],
-    base: None,
 };
 pub static SERVICE_BACKEND_PORT: Ty = Ty {
     name: "ServiceBackendPort",
@@ -2236,7 +2031,6 @@ pub static SERVICE_BACKEND_PORT: Ty = Ty {
         Field { json: "name", kind: Kind::Str, emit: Emit::OmitZero },
         Field { json: "number", kind: Kind::I32, emit: Emit::OmitZero },
     ],
-    base: None,
 };
 pub static INGRESS_RULE: Ty = Ty {
     name: "IngressRule",
@@ -2244,14 +2038,12 @@ pub static INGRESS_RULE: Ty = Ty {
         Field { json: "host", kind: Kind::Str, emit: Emit::OmitZero },
         Field { json: "http", kind: Kind::Struct(&HTTP_INGRESS_RULE_VALUE), emit: Emit::Omit },
     ],
-    base: None,
 };
 pub static HTTP_INGRESS_RULE_VALUE: Ty = Ty {
     name: "HTTPIngressRuleValue",
     fields: &[
         Field { json: "paths", kind: Kind::List(&Kind::Struct(&HTTP_INGRESS_PATH)), emit: Emit::AlwaysNull },
     ],
-    base: None,
 };
 pub static HTTP_INGRESS_PATH: Ty = Ty {
     name: "HTTPIngressPath",
@@ -2260,7 +2052,6 @@ pub static HTTP_INGRESS_PATH: Ty = Ty {
         Field { json: "path", kind: Kind::Str, emit: Emit::OmitZero },
         Field { json: "pathType", kind: Kind::Str, emit: Emit::AlwaysNull },
     ],
-    base: None,
 };
 pub static INGRESS_TLS: Ty = Ty {
     name: "IngressTLS",
@@ -2268,21 +2059,18 @@ pub static INGRESS_TLS: Ty = Ty {
         Field { json: "hosts", kind: Kind::List(&Kind::Str), emit: Emit::Omit },
         Field { json: "secretName", kind: Kind::Str, emit: Emit::OmitZero },
     ],
-    base: None,
 };
 pub static INGRESS_STATUS: Ty = Ty {
     name: "IngressStatus",
     fields: &[
         Field { json: "loadBalancer", kind: Kind::Struct(&INGRESS_LOAD_BALANCER_STATUS), emit: Emit::AlwaysZero },
     ],
-    base: None,
 };
 pub static INGRESS_LOAD_BALANCER_STATUS: Ty = Ty {
     name: "IngressLoadBalancerStatus",
     fields: &[
         Field { json: "ingress", kind: Kind::List(&Kind::Struct(&INGRESS_LOAD_BALANCER_INGRESS)), emit: Emit::Omit },
     ],
-    base: None,
 };
 pub static INGRESS_LOAD_BALANCER_INGRESS: Ty = Ty {
     name: "IngressLoadBalancerIngress",
@@ -2291,7 +2079,6 @@ pub static INGRESS_LOAD_BALANCER_INGRESS: Ty = Ty {
         Field { json: "ip", kind: Kind::Str, emit: Emit::OmitZero },
         Field { json: "ports", kind: Kind::List(&Kind::Struct(&INGRESS_PORT_STATUS)), emit: Emit::Omit },
     ],
-    base: None,
 };
 pub static INGRESS_PORT_STATUS: Ty = Ty {
     name: "IngressPortStatus",
@@ -2300,7 +2087,6 @@ pub static INGRESS_PORT_STATUS: Ty = Ty {
         Field { json: "port", kind: Kind::I32, emit: Emit::AlwaysZero },
         Field { json: "protocol", kind: Kind::Str, emit: Emit::AlwaysZero },
     ],
-    base: None,
 };
 pub static POD_DISRUPTION_BUDGET: Ty = Ty {
     name: "PodDisruptionBudget",
@@ -2311,7 +2097,6 @@ pub static POD_DISRUPTION_BUDGET: Ty = Ty {
         Field { json: "spec", kind: Kind::Struct(&POD_DISRUPTION_BUDGET_SPEC), emit: Emit::AlwaysZero },
         Field { json: "status", kind: Kind::Struct(&POD_DISRUPTION_BUDGET_STATUS), emit: Emit::AlwaysZero },
     ],
-    base: None,
 };
 pub static POD_DISRUPTION_BUDGET_SPEC: Ty = Ty {
     name: "PodDisruptionBudgetSpec",
@@ -2321,7 +2106,6 @@ pub static POD_DISRUPTION_BUDGET_SPEC: Ty = Ty {
         Field { json: "selector", kind: Kind::Struct(&LABEL_SELECTOR), emit: Emit::Omit },
         Field { json: "unhealthyPodEvictionPolicy", kind: Kind::Str, emit: Emit::Omit },
     ],
-    base: None,
 };
 pub static POD_DISRUPTION_BUDGET_STATUS: Ty = Ty {
     name: "PodDisruptionBudgetStatus",
@@ -2334,7 +2118,6 @@ pub static POD_DISRUPTION_BUDGET_STATUS: Ty = Ty {
         Field { json: "expectedPods", kind: Kind::I32, emit: Emit::AlwaysZero },
         Field { json: "observedGeneration", kind: Kind::I64, emit: Emit::OmitZero },
     ],
-    base: None,
 };
 pub static HORIZONTAL_POD_AUTOSCALER: Ty = Ty {
     name: "HorizontalPodAutoscaler",
@@ -2345,7 +2128,6 @@ pub static HORIZONTAL_POD_AUTOSCALER: Ty = Ty {
         Field { json: "spec", kind: Kind::Struct(&HORIZONTAL_POD_AUTOSCALER_SPEC), emit: Emit::AlwaysZero },
         Field { json: "status", kind: Kind::Struct(&HORIZONTAL_POD_AUTOSCALER_STATUS), emit: Emit::AlwaysZero },
     ],
-    base: None,
 };
 pub static HORIZONTAL_POD_AUTOSCALER_SPEC: Ty = Ty {
     name: "HorizontalPodAutoscalerSpec",
@@ -2356,7 +2138,6 @@ pub static HORIZONTAL_POD_AUTOSCALER_SPEC: Ty = Ty {
         Field { json: "minReplicas", kind: Kind::I32, emit: Emit::Omit },
         Field { json: "scaleTargetRef", kind: Kind::Struct(&CROSS_VERSION_OBJECT_REFERENCE), emit: Emit::AlwaysZero },
     ],
-    base: None,
 };
 pub static HORIZONTAL_POD_AUTOSCALER_BEHAVIOR: Ty = Ty {
     name: "HorizontalPodAutoscalerBehavior",
@@ -2364,7 +2145,6 @@ pub static HORIZONTAL_POD_AUTOSCALER_BEHAVIOR: Ty = Ty {
         Field { json: "scaleDown", kind: Kind::Struct(&HPA_SCALING_RULES), emit: Emit::Omit },
         Field { json: "scaleUp", kind: Kind::Struct(&HPA_SCALING_RULES), emit: Emit::Omit },
     ],
-    base: None,
 };
 pub static HPA_SCALING_RULES: Ty = Ty {
     name: "HPAScalingRules",
@@ -2374,7 +2154,6 @@ pub static HPA_SCALING_RULES: Ty = Ty {
         Field { json: "stabilizationWindowSeconds", kind: Kind::I32, emit: Emit::Omit },
         Field { json: "tolerance", kind: Kind::Quantity, emit: Emit::Omit },
     ],
-    base: None,
 };
 pub static HPA_SCALING_POLICY: Ty = Ty {
     name: "HPAScalingPolicy",
@@ -2383,7 +2162,6 @@ pub static HPA_SCALING_POLICY: Ty = Ty {
         Field { json: "type", kind: Kind::Str, emit: Emit::AlwaysZero },
         Field { json: "value", kind: Kind::I32, emit: Emit::AlwaysZero },
     ],
-    base: None,
 };
 pub static METRIC_SPEC: Ty = Ty {
     name: "MetricSpec",
@@ -2395,7 +2173,6 @@ pub static METRIC_SPEC: Ty = Ty {
         Field { json: "resource", kind: Kind::Struct(&RESOURCE_METRIC_SOURCE), emit: Emit::Omit },
         Field { json: "type", kind: Kind::Str, emit: Emit::AlwaysZero },
     ],
-    base: None,
 };
 pub static CONTAINER_RESOURCE_METRIC_SOURCE: Ty = Ty {
     name: "ContainerResourceMetricSource",
@@ -2404,7 +2181,6 @@ pub static CONTAINER_RESOURCE_METRIC_SOURCE: Ty = Ty {
         Field { json: "name", kind: Kind::Str, emit: Emit::AlwaysZero },
         Field { json: "target", kind: Kind::Struct(&METRIC_TARGET), emit: Emit::AlwaysZero },
     ],
-    base: None,
 };
 pub static METRIC_TARGET: Ty = Ty {
     name: "MetricTarget",
@@ -2414,7 +2190,6 @@ pub static METRIC_TARGET: Ty = Ty {
         Field { json: "type", kind: Kind::Str, emit: Emit::AlwaysZero },
         Field { json: "value", kind: Kind::Quantity, emit: Emit::Omit },
     ],
-    base: None,
 };
 pub static EXTERNAL_METRIC_SOURCE: Ty = Ty {
     name: "ExternalMetricSource",
@@ -2422,7 +2197,6 @@ pub static EXTERNAL_METRIC_SOURCE: Ty = Ty {
         Field { json: "metric", kind: Kind::Struct(&METRIC_IDENTIFIER), emit: Emit::AlwaysZero },
         Field { json: "target", kind: Kind::Struct(&METRIC_TARGET), emit: Emit::AlwaysZero },
     ],
-    base: None,
 };
 pub static METRIC_IDENTIFIER: Ty = Ty {
     name: "MetricIdentifier",
@@ -2430,7 +2204,6 @@ pub static METRIC_IDENTIFIER: Ty = Ty {
         Field { json: "name", kind: Kind::Str, emit: Emit::AlwaysZero },
         Field { json: "selector", kind: Kind::Struct(&LABEL_SELECTOR), emit: Emit::Omit },
     ],
-    base: None,
 };
 pub static OBJECT_METRIC_SOURCE: Ty = Ty {
     name: "ObjectMetricSource",
@@ -2439,7 +2212,6 @@ pub static OBJECT_METRIC_SOURCE: Ty = Ty {
         Field { json: "metric", kind: Kind::Struct(&METRIC_IDENTIFIER), emit: Emit::AlwaysZero },
         Field { json: "target", kind: Kind::Struct(&METRIC_TARGET), emit: Emit::AlwaysZero },
     ],
-    base: None,
 };
 pub static CROSS_VERSION_OBJECT_REFERENCE: Ty = Ty {
     name: "CrossVersionObjectReference",
@@ -2448,7 +2220,6 @@ pub static CROSS_VERSION_OBJECT_REFERENCE: Ty = Ty {
         Field { json: "kind", kind: Kind::Str, emit: Emit::AlwaysZero },
         Field { json: "name", kind: Kind::Str, emit: Emit::AlwaysZero },
     ],
-    base: None,
 };
 pub static PODS_METRIC_SOURCE: Ty = Ty {
     name: "PodsMetricSource",
@@ -2456,7 +2227,6 @@ pub static PODS_METRIC_SOURCE: Ty = Ty {
         Field { json: "metric", kind: Kind::Struct(&METRIC_IDENTIFIER), emit: Emit::AlwaysZero },
         Field { json: "target", kind: Kind::Struct(&METRIC_TARGET), emit: Emit::AlwaysZero },
     ],
-    base: None,
 };
 pub static RESOURCE_METRIC_SOURCE: Ty = Ty {
     name: "ResourceMetricSource",
@@ -2464,7 +2234,6 @@ pub static RESOURCE_METRIC_SOURCE: Ty = Ty {
         Field { json: "name", kind: Kind::Str, emit: Emit::AlwaysZero },
         Field { json: "target", kind: Kind::Struct(&METRIC_TARGET), emit: Emit::AlwaysZero },
     ],
-    base: None,
 };
 pub static HORIZONTAL_POD_AUTOSCALER_STATUS: Ty = Ty {
     name: "HorizontalPodAutoscalerStatus",
@@ -2476,7 +2245,6 @@ pub static HORIZONTAL_POD_AUTOSCALER_STATUS: Ty = Ty {
         Field { json: "lastScaleTime", kind: Kind::Time, emit: Emit::Omit },
         Field { json: "observedGeneration", kind: Kind::I64, emit: Emit::Omit },
     ],
-    base: None,
 };
 pub static HORIZONTAL_POD_AUTOSCALER_CONDITION: Ty = Ty {
     name: "HorizontalPodAutoscalerCondition",
@@ -2487,7 +2255,6 @@ pub static HORIZONTAL_POD_AUTOSCALER_CONDITION: Ty = Ty {
         Field { json: "status", kind: Kind::Str, emit: Emit::AlwaysZero },
         Field { json: "type", kind: Kind::Str, emit: Emit::AlwaysZero },
     ],
-    base: None,
 };
 pub static METRIC_STATUS: Ty = Ty {
     name: "MetricStatus",
@@ -2499,7 +2266,6 @@ pub static METRIC_STATUS: Ty = Ty {
         Field { json: "resource", kind: Kind::Struct(&RESOURCE_METRIC_STATUS), emit: Emit::Omit },
         Field { json: "type", kind: Kind::Str, emit: Emit::AlwaysZero },
     ],
-    base: None,
 };
 pub static CONTAINER_RESOURCE_METRIC_STATUS: Ty = Ty {
     name: "ContainerResourceMetricStatus",
@@ -2508,7 +2274,6 @@ pub static CONTAINER_RESOURCE_METRIC_STATUS: Ty = Ty {
         Field { json: "current", kind: Kind::Struct(&METRIC_VALUE_STATUS), emit: Emit::AlwaysZero },
         Field { json: "name", kind: Kind::Str, emit: Emit::AlwaysZero },
     ],
-    base: None,
 };
 pub static METRIC_VALUE_STATUS: Ty = Ty {
     name: "MetricValueStatus",
@@ -2517,7 +2282,6 @@ pub static METRIC_VALUE_STATUS: Ty = Ty {
         Field { json: "averageValue", kind: Kind::Quantity, emit: Emit::Omit },
         Field { json: "value", kind: Kind::Quantity, emit: Emit::Omit },
     ],
-    base: None,
 };
 pub static EXTERNAL_METRIC_STATUS: Ty = Ty {
     name: "ExternalMetricStatus",
@@ -2525,7 +2289,6 @@ pub static EXTERNAL_METRIC_STATUS: Ty = Ty {
         Field { json: "current", kind: Kind::Struct(&METRIC_VALUE_STATUS), emit: Emit::AlwaysZero },
         Field { json: "metric", kind: Kind::Struct(&METRIC_IDENTIFIER), emit: Emit::AlwaysZero },
     ],
-    base: None,
 };
 pub static OBJECT_METRIC_STATUS: Ty = Ty {
     name: "ObjectMetricStatus",
@@ -2534,7 +2297,6 @@ pub static OBJECT_METRIC_STATUS: Ty = Ty {
         Field { json: "describedObject", kind: Kind::Struct(&CROSS_VERSION_OBJECT_REFERENCE), emit: Emit::AlwaysZero },
         Field { json: "metric", kind: Kind::Struct(&METRIC_IDENTIFIER), emit: Emit::AlwaysZero },
     ],
-    base: None,
 };
 pub static PODS_METRIC_STATUS: Ty = Ty {
     name: "PodsMetricStatus",
@@ -2542,7 +2304,6 @@ pub static PODS_METRIC_STATUS: Ty = Ty {
         Field { json: "current", kind: Kind::Struct(&METRIC_VALUE_STATUS), emit: Emit::AlwaysZero },
         Field { json: "metric", kind: Kind::Struct(&METRIC_IDENTIFIER), emit: Emit::AlwaysZero },
     ],
-    base: None,
 };
 pub static RESOURCE_METRIC_STATUS: Ty = Ty {
     name: "ResourceMetricStatus",
@@ -2550,37 +2311,68 @@ pub static RESOURCE_METRIC_STATUS: Ty = Ty {
         Field { json: "current", kind: Kind::Struct(&METRIC_VALUE_STATUS), emit: Emit::AlwaysZero },
         Field { json: "name", kind: Kind::Str, emit: Emit::AlwaysZero },
     ],
-    base: None,
 };
 pub static WRAPPED_DEPLOYMENT_STATUS: Ty = Ty {
     name: "WrappedDeploymentStatus",
     fields: &[
+        Field { json: "availableReplicas", kind: Kind::I32, emit: Emit::OmitZero },
+        Field { json: "collisionCount", kind: Kind::I32, emit: Emit::Omit },
+        Field { json: "conditions", kind: Kind::List(&Kind::Struct(&DEPLOYMENT_CONDITION)), emit: Emit::Omit },
         Field { json: "generation", kind: Kind::I64, emit: Emit::OmitZero },
+        Field { json: "observedGeneration", kind: Kind::I64, emit: Emit::OmitZero },
+        Field { json: "readyReplicas", kind: Kind::I32, emit: Emit::OmitZero },
+        Field { json: "replicas", kind: Kind::I32, emit: Emit::OmitZero },
         Field { json: "resourceTemplateGeneration", kind: Kind::I64, emit: Emit::OmitZero },
+        Field { json: "terminatingReplicas", kind: Kind::I32, emit: Emit::Omit },
+        Field { json: "unavailableReplicas", kind: Kind::I32, emit: Emit::OmitZero },
+        Field { json: "updatedReplicas", kind: Kind::I32, emit: Emit::OmitZero },
     ],
-    base: Some(&DEPLOYMENT_STATUS),
 };
 pub static WRAPPED_REPLICA_SET_STATUS: Ty = Ty {
     name: "WrappedReplicaSetStatus",
     fields: &[
+        Field { json: "availableReplicas", kind: Kind::I32, emit: Emit::OmitZero },
+        Field { json: "conditions", kind: Kind::List(&Kind::Struct(&REPLICA_SET_CONDITION)), emit: Emit::Omit },
+        Field { json: "fullyLabeledReplicas", kind: Kind::I32, emit: Emit::OmitZero },
         Field { json: "generation", kind: Kind::I64, emit: Emit::OmitZero },
+        Field { json: "observedGeneration", kind: Kind::I64, emit: Emit::OmitZero },
+        Field { json: "readyReplicas", kind: Kind::I32, emit: Emit::OmitZero },
+        Field { json: "replicas", kind: Kind::I32, emit: Emit::AlwaysZero },
         Field { json: "resourceTemplateGeneration", kind: Kind::I64, emit: Emit::OmitZero },
+        Field { json: "terminatingReplicas", kind: Kind::I32, emit: Emit::Omit },
     ],
-    base: Some(&REPLICA_SET_STATUS),
 };
 pub static WRAPPED_STATEFUL_SET_STATUS: Ty = Ty {
     name: "WrappedStatefulSetStatus",
     fields: &[
+        Field { json: "availableReplicas", kind: Kind::I32, emit: Emit::AlwaysZero },
+        Field { json: "collisionCount", kind: Kind::I32, emit: Emit::Omit },
+        Field { json: "conditions", kind: Kind::List(&Kind::Struct(&STATEFUL_SET_CONDITION)), emit: Emit::Omit },
+        Field { json: "currentReplicas", kind: Kind::I32, emit: Emit::OmitZero },
+        Field { json: "currentRevision", kind: Kind::Str, emit: Emit::OmitZero },
         Field { json: "generation", kind: Kind::I64, emit: Emit::OmitZero },
+        Field { json: "observedGeneration", kind: Kind::I64, emit: Emit::OmitZero },
+        Field { json: "readyReplicas", kind: Kind::I32, emit: Emit::OmitZero },
+        Field { json: "replicas", kind: Kind::I32, emit: Emit::AlwaysZero },
         Field { json: "resourceTemplateGeneration", kind: Kind::I64, emit: Emit::OmitZero },
+        Field { json: "updateRevision", kind: Kind::Str, emit: Emit::OmitZero },
+        Field { json: "updatedReplicas", kind: Kind::I32, emit: Emit::OmitZero },
     ],
-    base: Some(&STATEFUL_SET_STATUS),
 };
 pub static WRAPPED_DAEMON_SET_STATUS: Ty = Ty {
     name: "WrappedDaemonSetStatus",
     fields: &[
+        Field { json: "collisionCount", kind: Kind::I32, emit: Emit::Omit },
+        Field { json: "conditions", kind: Kind::List(&Kind::Struct(&DAEMON_SET_CONDITION)), emit: Emit::Omit },
+        Field { json: "currentNumberScheduled", kind: Kind::I32, emit: Emit::AlwaysZero },
+        Field { json: "desiredNumberScheduled", kind: Kind::I32, emit: Emit::AlwaysZero },
         Field { json: "generation", kind: Kind::I64, emit: Emit::OmitZero },
+        Field { json: "numberAvailable", kind: Kind::I32, emit: Emit::OmitZero },
+        Field { json: "numberMisscheduled", kind: Kind::I32, emit: Emit::AlwaysZero },
+        Field { json: "numberReady", kind: Kind::I32, emit: Emit::AlwaysZero },
+        Field { json: "numberUnavailable", kind: Kind::I32, emit: Emit::OmitZero },
+        Field { json: "observedGeneration", kind: Kind::I64, emit: Emit::OmitZero },
         Field { json: "resourceTemplateGeneration", kind: Kind::I64, emit: Emit::OmitZero },
+        Field { json: "updatedNumberScheduled", kind: Kind::I32, emit: Emit::OmitZero },
     ],
-    base: Some(&DAEMON_SET_STATUS),
 };
