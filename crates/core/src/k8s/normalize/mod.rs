@@ -108,7 +108,9 @@ impl Ty {
 
     /// The field whose name matches `key` ignoring ASCII case.
     fn field_ci(&'static self, key: &str) -> Option<&'static Field> {
-        self.fields.iter().find(|f| f.json.eq_ignore_ascii_case(key))
+        self.fields
+            .iter()
+            .find(|f| f.json.eq_ignore_ascii_case(key))
     }
 }
 
@@ -1183,6 +1185,33 @@ mod tests {
             err.contains(r#"statusItems[1] (cluster "west").status.conditions[0].lastUpdateTime"#),
             "{err}"
         );
+    }
+
+    /// A member status already in decoded form is borrowed; names that
+    /// match a field only ignoring case are read as Go reads them (an exact
+    /// name wins), and unknown names are left out.
+    #[rstest::rstest]
+    #[case::decoded(json!({"replicas": 3, "generation": 2, "conditions": [{"type": "Available", "status": "True"}]}), None)]
+    #[case::folded_name(json!({"READYREPLICAS": 2, "replicas": 3}), Some(json!({"readyReplicas": 2, "replicas": 3})))]
+    #[case::exact_name_wins(json!({"REPLICAS": 9, "replicas": 3}), Some(json!({"replicas": 3})))]
+    #[case::unknown_name(json!({"replicas": 3, "zzz": 1}), Some(json!({"replicas": 3})))]
+    #[case::zero_left_out(json!({"replicas": 0, "readyReplicas": 1}), Some(json!({"readyReplicas": 1})))]
+    fn status_items_in_decoded_form_are_borrowed(
+        #[case] status: Value,
+        #[case] decoded: Option<Value>,
+    ) {
+        let template = json!({"kind": "Deployment", "metadata": {"name": "web"}});
+        let out = decode_item(&template, 0, "east", &status, &WRAPPED_DEPLOYMENT_STATUS).unwrap();
+        match decoded {
+            None => {
+                assert!(matches!(out, Cow::Borrowed(_)), "{out:?}");
+                assert_eq!(Value::Object(out.into_owned()), status);
+            }
+            Some(want) => {
+                assert!(matches!(out, Cow::Owned(_)), "{out:?}");
+                assert_eq!(Value::Object(out.into_owned()), want);
+            }
+        }
     }
 
     /// Go's conversion answers for an integral number beyond an integer
