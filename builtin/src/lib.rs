@@ -10,6 +10,10 @@
 //! the handlers need the kind's typed shape, add the kind to the generator's
 //! roots in `tools/gen_k8s_schema.py` and regenerate
 //! `crates/core/src/k8s/normalize/schema.rs` (a test checks it matches).
+//! A row whose handler reads only a few members of its read-only object
+//! (Retain's observed object, a reading operation's object) may say which
+//! with `.keeping(..)`: `Chain::interpret_json` then decodes only those
+//! from bytes (the `json_inputs` tests compare every golden case both ways).
 //!
 //! Module map:
 //!
