@@ -47,6 +47,15 @@ pub fn member<'a>(map: &'a Map<String, Value>, key: &str) -> Option<&'a Value> {
     map.iter().find(|(k, _)| same_key(k, key)).map(|(_, v)| v)
 }
 
+/// [`member`] for writing: the same answer as `map.get_mut(key)`.
+#[inline]
+pub fn member_mut<'a>(map: &'a mut Map<String, Value>, key: &str) -> Option<&'a mut Value> {
+    if map.len() > SCAN_MAX {
+        return map.get_mut(key);
+    }
+    map.iter_mut().find(|(k, _)| same_key(k, key)).map(|(_, v)| v)
+}
+
 /// The member `key` of `value` when it is an object ([`Value::get`] for a
 /// key, found by [`member`]).
 #[inline]
@@ -299,7 +308,7 @@ pub fn get_int_mut<'a>(object: &'a mut Value, path: &[&str]) -> Result<Option<&'
         return Ok(None);
     }
     Ok(path.iter().try_fold(object, |v, key| match v {
-        Value::Object(map) => map.get_mut(*key),
+        Value::Object(map) => member_mut(map, key),
         _ => None,
     }))
 }
@@ -349,13 +358,13 @@ pub fn set(object: &mut Value, path: &[&str], value: Value) -> Result<()> {
         if member(map, key).is_none() {
             map.insert((*key).to_owned(), Value::Object(Map::new()));
         }
-        let Some(next) = map.get_mut(*key) else {
+        let Some(next) = member_mut(map, key) else {
             return Ok(());
         };
         current = next;
     }
     if let Value::Object(map) = current {
-        match map.get_mut(*leaf) {
+        match member_mut(map, leaf) {
             Some(slot) => *slot = value,
             None => {
                 map.insert((*leaf).to_owned(), value);
@@ -370,11 +379,11 @@ mod tests {
     use super::*;
     use serde_json::json;
 
-    /// `member` answers as `Map::get` for every probe key, in maps below,
+    /// `member` and `member_mut` answer as `Map::get` for every probe key, in maps below,
     /// at and above the scan size, with keys of equal length, a common
     /// prefix, the empty key and multi-byte characters.
     #[test]
-    fn member_finds_what_get_finds() {
+    fn member_and_member_mut_find_what_get_finds() {
         let keys = [
             "",
             "a",
@@ -411,6 +420,9 @@ mod tests {
                 assert_eq!(member(&map, probe), map.get(*probe), "{size} {probe:?}");
                 let value = Value::Object(map.clone());
                 assert_eq!(child(&value, probe), map.get(*probe), "{size} {probe:?}");
+                let mut copy = map.clone();
+                let found = member_mut(&mut copy, probe).map(|v| v.clone());
+                assert_eq!(found.as_ref(), map.get(*probe), "{size} {probe:?}");
             }
         }
         assert_eq!(child(&json!([1]), "a"), None);
