@@ -116,7 +116,7 @@ pub(crate) fn with_status(
     status: Decoded,
     status_ty: &'static Ty,
 ) -> Result<Outcome> {
-    let status = normalize::encode(template, "status", &Value::Object(status), status_ty)?;
+    let status = normalize::encode_owned(template, "status", status, status_ty)?;
     Ok(Outcome::Aggregated(normalize::encode_replacing(
         template, root_ty, "status", status,
     )?))

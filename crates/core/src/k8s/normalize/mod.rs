@@ -185,6 +185,24 @@ pub fn encode(object: &Value, path: &str, value: &Value, ty: &'static Ty) -> Res
     encode_with(object, path, value, ty, true)
 }
 
+/// [`encode`] of an object the caller hands over: handed back as it is when
+/// the encoding leaves it unchanged, instead of copied.
+pub fn encode_owned(
+    object: &Value,
+    path: &str,
+    value: Map<String, Value>,
+    ty: &'static Ty,
+) -> Result<Value> {
+    let cx = Cx {
+        object,
+        mode: Mode::Encode,
+        keep_unknown: true,
+        wrap_i32: false,
+    };
+    let encoded = walk_struct_cow(&cx, ty, &value, &FieldPath::root(path), None)?;
+    Ok(Value::Object(encoded.unwrap_or(value)))
+}
+
 /// Like [`encode`], but drops keys the schema does not know: for values the
 /// operation builds itself (reflected statuses), exactly Go's typed output.
 pub fn encode_known(object: &Value, path: &str, value: &Value, ty: &'static Ty) -> Result<Value> {
