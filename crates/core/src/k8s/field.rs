@@ -53,7 +53,9 @@ pub fn member_mut<'a>(map: &'a mut Map<String, Value>, key: &str) -> Option<&'a 
     if map.len() > SCAN_MAX {
         return map.get_mut(key);
     }
-    map.iter_mut().find(|(k, _)| same_key(k, key)).map(|(_, v)| v)
+    map.iter_mut()
+        .find(|(k, _)| same_key(k, key))
+        .map(|(_, v)| v)
 }
 
 /// The member `key` of `value` when it is an object ([`Value::get`] for a
