@@ -213,7 +213,7 @@ impl Ctx<'_> {
         ty: &'static Ty,
     ) -> Result<T> {
         let decoded = normalize::decode_at(self.object, *path, value, ty, false)?;
-        serde_json::from_value(Value::Object(decoded))
+        serde_json::from_value(Value::Object(decoded.into_owned()))
             .map_err(|e| ObjectError::field(self.object, path.to_string(), e.to_string()))
     }
 

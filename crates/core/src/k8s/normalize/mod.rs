@@ -269,7 +269,7 @@ pub fn decode(
     ty: &'static Ty,
     strict: bool,
 ) -> Result<Map<String, Value>> {
-    decode_at(object, FieldPath::root(path), value, ty, strict)
+    decode_at(object, FieldPath::root(path), value, ty, strict).map(Cow::into_owned)
 }
 
 /// [`decode`] with the strict status-item rules for the status of
@@ -281,32 +281,18 @@ pub fn decode_item<'v>(
     value: &'v Value,
     ty: &'static Ty,
 ) -> Result<Cow<'v, Map<String, Value>>> {
-    let root = FieldPath::item(index, cluster);
-    let cx = Cx {
-        object,
-        mode: Mode::Decode { strict: true },
-        keep_unknown: false,
-        wrap_i32: false,
-    };
-    match value {
-        // A status already in its decoded form (the common case) is read
-        // where it is.
-        Value::Object(m) => Ok(match walk_struct_cow(&cx, ty, m, &root, None)? {
-            None => Cow::Borrowed(m),
-            Some(decoded) => Cow::Owned(decoded),
-        }),
-        _ => decode_at(object, root, value, ty, true).map(Cow::Owned),
-    }
+    decode_at(object, FieldPath::item(index, cluster), value, ty, true)
 }
 
 /// [`decode`] at a path built on the stack (rendered only for an error).
-pub(crate) fn decode_at(
+/// A value already in its decoded form (the common case) is borrowed.
+pub(crate) fn decode_at<'v>(
     object: &Value,
     root: FieldPath<'_>,
-    value: &Value,
+    value: &'v Value,
     ty: &'static Ty,
     strict: bool,
-) -> Result<Map<String, Value>> {
+) -> Result<Cow<'v, Map<String, Value>>> {
     let cx = Cx {
         object,
         mode: Mode::Decode { strict },
@@ -314,8 +300,11 @@ pub(crate) fn decode_at(
         wrap_i32: false,
     };
     match value {
-        Value::Object(m) => walk_struct(&cx, ty, Some(m), &root),
-        Value::Null => Ok(Map::new()),
+        Value::Object(m) => Ok(match walk_struct_cow(&cx, ty, m, &root, None)? {
+            None => Cow::Borrowed(m),
+            Some(decoded) => Cow::Owned(decoded),
+        }),
+        Value::Null => Ok(Cow::Owned(Map::new())),
         other => Err(cx.err(
             &root,
             format!("expected an object, got {}", type_phrase(other)),
