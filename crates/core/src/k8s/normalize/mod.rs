@@ -172,7 +172,18 @@ struct Cx<'a> {
     wrap_i32: bool,
 }
 
-impl Cx<'_> {
+impl<'a> Cx<'a> {
+    /// The context of an encoding of `object` (keeping keys the schema
+    /// does not know when `keep_unknown`).
+    fn encoding(object: &'a Value, keep_unknown: bool) -> Self {
+        Self {
+            object,
+            mode: Mode::Encode,
+            keep_unknown,
+            wrap_i32: false,
+        }
+    }
+
     fn err(&self, path: &FieldPath<'_>, reason: impl Into<String>) -> ObjectError {
         ObjectError::field(self.object, path.to_string(), reason)
     }
@@ -193,12 +204,7 @@ pub fn encode_owned(
     value: Map<String, Value>,
     ty: &'static Ty,
 ) -> Result<Value> {
-    let cx = Cx {
-        object,
-        mode: Mode::Encode,
-        keep_unknown: true,
-        wrap_i32: false,
-    };
+    let cx = Cx::encoding(object, true);
     let encoded = walk_struct_cow(&cx, ty, &value, &FieldPath::root(path), None)?;
     Ok(Value::Object(encoded.unwrap_or(value)))
 }
@@ -216,12 +222,7 @@ fn encode_with(
     ty: &'static Ty,
     keep_unknown: bool,
 ) -> Result<Value> {
-    let cx = Cx {
-        object,
-        mode: Mode::Encode,
-        keep_unknown,
-        wrap_i32: false,
-    };
+    let cx = Cx::encoding(object, keep_unknown);
     let root = FieldPath::root(path);
     match value {
         Value::Object(m) => Ok(Value::Object(walk_struct(&cx, ty, Some(m), &root)?)),
@@ -239,12 +240,7 @@ fn encode_with(
 /// status it computed this way (nothing of the template's old status
 /// survives unless the operation put it in `value`).
 pub fn encode_replacing(object: &Value, ty: &'static Ty, key: &str, value: Value) -> Result<Value> {
-    let cx = Cx {
-        object,
-        mode: Mode::Encode,
-        keep_unknown: true,
-        wrap_i32: false,
-    };
+    let cx = Cx::encoding(object, true);
     let root = FieldPath::root("");
     let mut out = match object {
         Value::Object(m) => walk_struct_skipping(&cx, ty, Some(m), &root, Some(key))?,
@@ -436,9 +432,9 @@ fn walk_struct_cow(
                 f
             }
             // A strict decode matches an unknown key case-insensitively:
-            // the lookup walk does that.
+            // the folding walk does that.
             None if strict => {
-                return walk_struct_lookup(cx, ty, Some(input), path).map(Some);
+                return walk_struct_folding(cx, ty, input, path).map(Some);
             }
             None => {
                 if cx.keep_unknown {
@@ -478,55 +474,36 @@ fn walk_struct_cow(
     Ok(w.finish())
 }
 
-/// [`walk_struct`] by field lookup: status items (case-insensitive keys) and
-/// wrapped types.
-fn walk_struct_lookup(
+/// [`walk_struct`] of a strict decode (member clusters' statuses) whose
+/// input has a key that is not a field's exact name: each key is looked up,
+/// and matches a field ignoring ASCII case unless the field's exact name is
+/// also there, as Go's decoder does.
+fn walk_struct_folding(
     cx: &Cx<'_>,
     ty: &'static Ty,
-    input: Option<&Map<String, Value>>,
+    input: &Map<String, Value>,
     path: &FieldPath<'_>,
 ) -> Result<Map<String, Value>> {
     let mut out = Map::new();
-    let strict = matches!(cx.mode, Mode::Decode { strict: true });
-    if let Some(input) = input {
-        for (key, v) in input {
-            let field = match ty.field(key) {
-                Some(f) => Some(f),
-                None if strict => match ty.field_ci(key) {
-                    // An exact-case key for the same field wins.
-                    Some(f) if !input.contains_key(f.json) => Some(f),
-                    _ => None,
-                },
-                None => None,
-            };
-            let Some(field) = field else {
-                if cx.keep_unknown {
-                    out.insert(key.clone(), v.clone());
-                }
-                continue;
-            };
-            let here = path.key(key);
-            if v.is_null() {
-                continue;
-            }
-            let value = walk_value(cx, &field.kind, v, &here)?.unwrap_or_else(|| v.clone());
-            if keep(cx.mode, field, &value) {
-                out.insert(field.json.to_owned(), value);
-            }
+    for (key, v) in input {
+        let field = match ty.field(key) {
+            Some(f) => Some(f),
+            None => match ty.field_ci(key) {
+                // An exact-case key for the same field wins.
+                Some(f) if !input.contains_key(f.json) => Some(f),
+                _ => None,
+            },
+        };
+        // Unknown keys and nulls are left out.
+        let Some(field) = field else {
+            continue;
+        };
+        if v.is_null() {
+            continue;
         }
-    }
-    if cx.mode == Mode::Encode {
-        for field in ty.fields.iter() {
-            if matches!(field.emit, Emit::AlwaysZero | Emit::AlwaysNull)
-                && !out.contains_key(field.json)
-            {
-                let zero = if field.emit == Emit::AlwaysNull {
-                    Value::Null
-                } else {
-                    zero_of(cx, &field.kind, path)?
-                };
-                out.insert(field.json.to_owned(), zero);
-            }
+        let value = walk_value(cx, &field.kind, v, &path.key(key))?.unwrap_or_else(|| v.clone());
+        if keep(cx.mode, field, &value) {
+            out.insert(field.json.to_owned(), value);
         }
     }
     Ok(out)
