@@ -87,7 +87,7 @@ impl Chain {
                     .and_then(|d| self.keeps(TypeRef::of(d), operation));
                 let observed = inputs
                     .observed
-                    .map(|b| decode_kept(b, keep))
+                    .map(|b| keep::decode(b, keep.unwrap_or(Keep::All)))
                     .transpose()
                     .map_err(json_error(JsonInput::Object(ObjectInput::Observed)))?;
                 (desired, observed)
@@ -170,14 +170,6 @@ impl Chain {
         } else {
             keep::from_bytes(bytes)
         }
-    }
-}
-
-/// `bytes` decoded as far as `keep` says (whole when `None`).
-fn decode_kept(bytes: &[u8], keep: Option<Keep>) -> serde_json::Result<Value> {
-    match keep {
-        Some(keep) => keep::decode(bytes, keep),
-        None => keep::from_bytes(bytes),
     }
 }
 

@@ -67,32 +67,33 @@ pub fn decode(bytes: &[u8], keep: Keep) -> serde_json::Result<Value> {
             also: IDENTITY,
         },
     };
-    // Checking all of the text as UTF-8 at once is much faster than
-    // checking each string as it is read. Text that is not UTF-8 is never
-    // JSON: the full decode reports where.
-    let Ok(text) = std::str::from_utf8(bytes) else {
-        return serde_json::from_slice(bytes);
-    };
-    let mut de = serde_json::Deserializer::from_str(text);
-    match seed
-        .deserialize(&mut de)
-        .and_then(|value| de.end().map(|()| value))
-    {
-        Ok(value) => Ok(value),
-        // The error as the full decode words it (the same fault, perhaps
-        // found at another column when it lies in a member read past).
-        Err(_) => serde_json::from_slice(bytes),
-    }
+    // A member read past may hold the fault a full decode finds at another
+    // column: the error is the full decode's.
+    on_text(bytes, |text| {
+        let mut de = serde_json::Deserializer::from_str(text);
+        let value = seed.deserialize(&mut de)?;
+        de.end().map(|()| value)
+    })
 }
 
 /// A `T` decoded from JSON text: what `serde_json::from_slice` gives, errors
 /// included, but faster, the text being checked as UTF-8 once rather than
 /// string by string.
 pub fn from_bytes<T: DeserializeOwned>(bytes: &[u8]) -> serde_json::Result<T> {
-    match std::str::from_utf8(bytes) {
-        Ok(text) => serde_json::from_str(text),
-        // Text that is not UTF-8 is never JSON: the decoder says where.
-        Err(_) => serde_json::from_slice(bytes),
+    on_text(bytes, |text| serde_json::from_str(text))
+}
+
+/// `decode` run on `bytes` checked as UTF-8 at once (much faster than
+/// checking each string as it is read); on any failure, including text that
+/// is not UTF-8 (never JSON), the answer is `serde_json::from_slice`'s, so
+/// errors read as a full decode words them.
+fn on_text<T: DeserializeOwned>(
+    bytes: &[u8],
+    decode: impl FnOnce(&str) -> serde_json::Result<T>,
+) -> serde_json::Result<T> {
+    match std::str::from_utf8(bytes).map(decode) {
+        Ok(Ok(value)) => Ok(value),
+        _ => serde_json::from_slice(bytes),
     }
 }
 
