@@ -5,13 +5,19 @@
 //! to the whole-object answer: every golden case (the project's and, when
 //! present, Karmada's corpora), then mutated copies of every case a
 //! `keeping` row serves, compared answer by answer, errors included.
+//!
+//! AggregateStatus edits a template handed over where the answer differs
+//! from it instead of building a new object: the last test holds that to
+//! the answer for a lent template, on every case and mutated templates.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use karmada_interpreter::api::{AggregatedStatusItem, InterpreterOperation as Op};
 use karmada_interpreter::golden::{discover, load_cases, ChainBackend, GoldenCase};
-use karmada_interpreter::interpreter::{Inputs, JsonInputs};
+use karmada_interpreter::interpreter::{
+    InPlaceRequest, Inputs, JsonInputs, Outcome, OwnedRequest, Request,
+};
 use karmada_interpreter::{Error, Interpreter};
 use serde_json::{json, Value};
 
@@ -203,4 +209,87 @@ fn mutated_objects_answer_the_same_from_bytes() {
         }
     }
     assert!(runs > 1000, "only {runs} mutated runs");
+}
+
+/// AggregateStatus on `template` lent (`interpret`), handed over
+/// (`interpret_owned`) and lent mutably (`interpret_in_place`): the same
+/// answer or error each way, and a template edited in place is left
+/// unchanged by an error.
+fn aggregate_three_ways(
+    chain: &Interpreter,
+    template: &Value,
+    items: Option<&[AggregatedStatusItem]>,
+    label: &str,
+) {
+    let lent = chain.interpret(&Request::AggregateStatus {
+        object: template,
+        items,
+    });
+    let owned = chain.interpret_owned(OwnedRequest::AggregateStatus {
+        object: template.clone(),
+        items,
+    });
+    let mut edited = template.clone();
+    let in_place = chain.interpret_in_place(InPlaceRequest::AggregateStatus {
+        object: &mut edited,
+        items,
+    });
+    match (lent, owned, in_place) {
+        (Ok(a), Ok(b), Ok(c)) => {
+            let Outcome::Aggregated(answer) = a.value else {
+                panic!("{label}: {:?}", a.value)
+            };
+            assert_eq!(b.value, Outcome::Aggregated(answer.clone()), "{label}");
+            assert_eq!(edited, answer, "{label}");
+            assert_eq!(
+                (&a.served_by, &b.served_by),
+                (&c.served_by, &c.served_by),
+                "{label}"
+            );
+        }
+        (Err(a), Err(b), Err(c)) => {
+            assert_eq!(a.to_string(), b.to_string(), "{label}");
+            assert_eq!(a.to_string(), c.to_string(), "{label}");
+            assert_eq!(&edited, template, "{label}: an error changed the template");
+        }
+        (a, b, c) => panic!("{label}: lent {a:?}, handed over {b:?}, in place {c:?}"),
+    }
+}
+
+#[test]
+fn aggregate_status_answers_the_same_on_a_template_handed_over() {
+    let project = project_roots();
+    let mut roots = project.clone();
+    roots.extend(
+        ["reference-cases", "karmada-customizations"]
+            .iter()
+            .filter_map(|d| shared(d)),
+    );
+    let mut rng = Rng(0x2545_F491_4F6C_DD1D);
+    let (mut cases_run, mut mutated) = (0, 0);
+    for (chain, case) in cases(&roots) {
+        let Some(template) = case.desired.as_ref().or(case.observed.as_ref()) else {
+            continue;
+        };
+        if case.operation != Op::AggregateStatus {
+            continue;
+        }
+        let items = case.status_items.as_deref();
+        aggregate_three_ways(&chain, template, items, &case.label());
+        cases_run += 1;
+        if !project.iter().any(|root| case.file.starts_with(root)) {
+            continue;
+        }
+        for round in 0..20 {
+            let mut template = template.clone();
+            for _ in 0..1 + rng.below(3) {
+                mutate(&mut rng, &mut template, 0);
+            }
+            let label = format!("{} round {round}: {template}", case.label());
+            aggregate_three_ways(&chain, &template, items, &label);
+            mutated += 1;
+        }
+    }
+    assert!(cases_run > 100, "only {cases_run} AggregateStatus cases");
+    assert!(mutated > 1000, "only {mutated} mutated templates");
 }

@@ -3,7 +3,9 @@
 //! Status: AggregateStatus. InterpretStatus is the
 //! whole-status reflection.
 
-use super::status::{aggregate_inputs, decode_item, list, template_status, unchanged, with_status};
+use super::status::{
+    aggregate_inputs, decode_item, list, template_status, unchanged, with_status, Aggregated,
+};
 use super::workload::{check, dependencies_of, NAMESPACE, TEMPLATE_DEPENDENCIES};
 use crate::error::Result;
 use crate::interpreter::{Outcome, Request};
@@ -38,7 +40,7 @@ pub(crate) fn interpret_dependency(request: &Request<'_>) -> Result<Outcome> {
 }
 
 /// Concatenates the members' active jobs; latest schedule and success times.
-pub(crate) fn aggregate(request: &Request<'_>) -> Result<Outcome> {
+pub(crate) fn aggregate(request: &Request<'_>) -> Result<Aggregated> {
     let (template, items) = aggregate_inputs(request)?;
     let old = template_status(template, &schema::CRON_JOB_STATUS)?;
     let mut active: Vec<Value> = Vec::new();

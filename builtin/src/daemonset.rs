@@ -2,7 +2,7 @@
 //!
 //! Status: AggregateStatus and InterpretStatus.
 
-use super::status::{aggregate_workload, reflect_workload, Workload};
+use super::status::{aggregate_workload, reflect_workload, Aggregated, Workload};
 use super::workload::{check, dependencies_of, GENERATION, SPEC_TEMPLATE_DEPENDENCIES};
 use crate::error::Result;
 use crate::interpreter::{Outcome, Request};
@@ -75,7 +75,7 @@ const WORKLOAD: Workload = Workload {
 
 /// Sums the members' counters; `observedGeneration` follows the template
 /// once every member is fresh.
-pub(crate) fn aggregate(request: &Request<'_>) -> Result<Outcome> {
+pub(crate) fn aggregate(request: &Request<'_>) -> Result<Aggregated> {
     aggregate_workload(request, &WORKLOAD)
 }
 

@@ -3,7 +3,7 @@
 //!
 //! Status: AggregateStatus and InterpretStatus.
 
-use super::status::{aggregate_workload, reflect_workload, Workload};
+use super::status::{aggregate_workload, reflect_workload, Aggregated, Workload};
 use super::workload::{
     check, dependencies_of, retain_args, revise_int_field, spec_replicas, GENERATION,
     SPEC_TEMPLATE_DEPENDENCIES,
@@ -116,7 +116,7 @@ const WORKLOAD: Workload = Workload {
 
 /// Sums the members' counters; `observedGeneration` follows the template
 /// once every member is fresh.
-pub(crate) fn aggregate(request: &Request<'_>) -> Result<Outcome> {
+pub(crate) fn aggregate(request: &Request<'_>) -> Result<Aggregated> {
     aggregate_workload(request, &WORKLOAD)
 }
 

@@ -3,7 +3,7 @@
 
 use super::status::{
     aggregate_inputs, check_int32_sum, decode_item, int, put_int, reflected_status,
-    template_status, unchanged, with_status,
+    template_status, unchanged, with_status, Aggregated,
 };
 use crate::error::Result;
 use crate::interpreter::{Outcome, Request};
@@ -12,7 +12,7 @@ use crate::k8s::normalize::{self, schema};
 use serde_json::{Map, Value};
 
 /// Sums current and desired replicas.
-pub(crate) fn aggregate(request: &Request<'_>) -> Result<Outcome> {
+pub(crate) fn aggregate(request: &Request<'_>) -> Result<Aggregated> {
     let (template, items) = aggregate_inputs(request)?;
     let ty = &schema::HORIZONTAL_POD_AUTOSCALER_STATUS;
     let old = template_status(template, ty)?;

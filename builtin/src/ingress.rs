@@ -3,7 +3,7 @@
 //! Status: AggregateStatus. InterpretStatus is
 //! the whole-status reflection.
 
-use super::status::aggregate_load_balancer;
+use super::status::{aggregate_load_balancer, Aggregated};
 use super::workload::{check, NAMESPACE};
 use crate::api::DependentObjectReference;
 use crate::error::Result;
@@ -82,6 +82,6 @@ pub(crate) fn has_load_balancer_address(object: &Value) -> bool {
 }
 
 /// The members' load-balancer ingress entries, merged and sorted.
-pub(crate) fn aggregate(request: &Request<'_>) -> Result<Outcome> {
+pub(crate) fn aggregate(request: &Request<'_>) -> Result<Aggregated> {
     aggregate_load_balancer(request, &schema::INGRESS, &schema::INGRESS_STATUS, false)
 }

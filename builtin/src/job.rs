@@ -5,7 +5,7 @@
 
 use super::status::{
     aggregate_inputs, check_int32_sum, decode_item, int, list, put_int, reflected_status, string,
-    template_status, unchanged, with_status, Decoded,
+    template_status, unchanged, with_status, Aggregated, Decoded,
 };
 use super::workload::{
     check, dependencies_of, replicas_of, retain_args, revise_int_field, SPEC_TEMPLATE_DEPENDENCIES,
@@ -125,7 +125,7 @@ fn condition(kind: &str, reason: &str, message: String, now: &str) -> Value {
 
 /// Sums the members' counters and derives Failed / Complete /
 /// SuccessCriteriaMet conditions; a finished template is left alone.
-pub(crate) fn aggregate(request: &Request<'_>) -> Result<Outcome> {
+pub(crate) fn aggregate(request: &Request<'_>) -> Result<Aggregated> {
     let (template, items) = aggregate_inputs(request)?;
     let old = template_status(template, &schema::JOB_STATUS)?;
     if finished_state(&old).is_some() {

@@ -85,6 +85,9 @@ pub(crate) enum Handler {
     /// Edits the object in place (ReviseReplica, Retain), touching only the
     /// fields it writes; on error the object is unchanged.
     Edit(fn(InPlaceRequest<'_>) -> Result<()>),
+    /// Computes an AggregateStatus answer from the template it reads: a
+    /// new object for a lent template, written into one handed over.
+    Aggregate(fn(&Request<'_>) -> Result<status::Aggregated>),
 }
 
 /// One row of the native table. `"*"` in `api_version` and `kind` marks a
@@ -141,6 +144,21 @@ const fn edit(
     }
 }
 
+/// An AggregateStatus row ([`Handler::Aggregate`]).
+const fn aggregation(
+    api_version: &'static str,
+    kind: &'static str,
+    handler: fn(&Request<'_>) -> Result<status::Aggregated>,
+) -> Row {
+    Row {
+        api_version,
+        kind,
+        operation: Op::AggregateStatus,
+        handler: Handler::Aggregate(handler),
+        keep: None,
+    }
+}
+
 /// Every (kind, operation) Karmada's native interpreter serves.
 #[rustfmt::skip]
 static TABLE: &[Row] = &[
@@ -184,19 +202,19 @@ static TABLE: &[Row] = &[
     row("policy/v1", "PodDisruptionBudget", Op::InterpretHealth, poddisruptionbudget::interpret_health),
     row("multicluster.x-k8s.io/v1alpha1", "ServiceImport", Op::InterpretDependency, serviceimport::interpret_dependency),
     // AggregateStatus
-    row("apps/v1", "Deployment", Op::AggregateStatus, deployment::aggregate),
-    row("apps/v1", "ReplicaSet", Op::AggregateStatus, replicaset::aggregate),
-    row("apps/v1", "StatefulSet", Op::AggregateStatus, statefulset::aggregate),
-    row("apps/v1", "DaemonSet", Op::AggregateStatus, daemonset::aggregate),
-    row("batch/v1", "Job", Op::AggregateStatus, job::aggregate),
-    row("batch/v1", "CronJob", Op::AggregateStatus, cronjob::aggregate),
-    row("v1", "Pod", Op::AggregateStatus, pod::aggregate),
-    row("v1", "Service", Op::AggregateStatus, service::aggregate),
-    row("networking.k8s.io/v1", "Ingress", Op::AggregateStatus, ingress::aggregate),
-    row("v1", "PersistentVolume", Op::AggregateStatus, persistentvolume::aggregate),
-    row("v1", "PersistentVolumeClaim", Op::AggregateStatus, persistentvolumeclaim::aggregate),
-    row("policy/v1", "PodDisruptionBudget", Op::AggregateStatus, poddisruptionbudget::aggregate),
-    row("autoscaling/v2", "HorizontalPodAutoscaler", Op::AggregateStatus, horizontalpodautoscaler::aggregate),
+    aggregation("apps/v1", "Deployment", deployment::aggregate),
+    aggregation("apps/v1", "ReplicaSet", replicaset::aggregate),
+    aggregation("apps/v1", "StatefulSet", statefulset::aggregate),
+    aggregation("apps/v1", "DaemonSet", daemonset::aggregate),
+    aggregation("batch/v1", "Job", job::aggregate),
+    aggregation("batch/v1", "CronJob", cronjob::aggregate),
+    aggregation("v1", "Pod", pod::aggregate),
+    aggregation("v1", "Service", service::aggregate),
+    aggregation("networking.k8s.io/v1", "Ingress", ingress::aggregate),
+    aggregation("v1", "PersistentVolume", persistentvolume::aggregate),
+    aggregation("v1", "PersistentVolumeClaim", persistentvolumeclaim::aggregate),
+    aggregation("policy/v1", "PodDisruptionBudget", poddisruptionbudget::aggregate),
+    aggregation("autoscaling/v2", "HorizontalPodAutoscaler", horizontalpodautoscaler::aggregate),
     // InterpretStatus: dedicated handlers
     row("apps/v1", "Deployment", Op::InterpretStatus, deployment::reflect).keeping(status::REFLECT_WORKLOAD_KEEPS),
     row("apps/v1", "ReplicaSet", Op::InterpretStatus, replicaset::reflect).keeping(status::REFLECT_WORKLOAD_KEEPS),
@@ -256,6 +274,35 @@ impl NativeLayer {
                 };
                 edit_owned(handler, owned).map(Some)
             }
+            (Handler::Aggregate(handler), Call::Read(request)) => {
+                let template = request.object();
+                handler(request)?.answer(template).map(Some)
+            }
+            (Handler::Aggregate(handler), Call::InPlace(request)) => {
+                let aggregated = handler(&request.as_request())?;
+                match request {
+                    InPlaceRequest::AggregateStatus { object, .. } => {
+                        aggregated.write(object).map(|()| None)
+                    }
+                    other => Err(workload::wrong_operation(
+                        other.operation(),
+                        "AggregateStatus",
+                    )),
+                }
+            }
+            (Handler::Aggregate(handler), Call::Owned(request)) => {
+                let aggregated = handler(&request.as_request())?;
+                match request {
+                    OwnedRequest::AggregateStatus { mut object, .. } => {
+                        aggregated.write(&mut object)?;
+                        Ok(Some(Outcome::Aggregated(object)))
+                    }
+                    other => Err(workload::wrong_operation(
+                        other.operation(),
+                        "AggregateStatus",
+                    )),
+                }
+            }
             (Handler::Read(handler), Call::Owned(request)) => {
                 handler(&request.as_request()).map(Some)
             }
@@ -294,6 +341,7 @@ fn edit_owned(
             })?;
             Ok(Outcome::Retained(desired))
         }
+        other => Err(workload::wrong_operation(other.operation(), "editing")),
     }
 }
 

@@ -4,11 +4,11 @@
 //! whole-status reflection.
 
 use super::status::{
-    aggregate_inputs, decode_item, string, template_status, unchanged, with_status,
+    aggregate_inputs, decode_item, string, template_status, unchanged, with_status, Aggregated,
 };
 use super::workload::retain_args;
 use crate::error::Result;
-use crate::interpreter::{InPlaceRequest, Outcome, Request};
+use crate::interpreter::{InPlaceRequest, Request};
 use crate::k8s::field;
 use crate::k8s::keep::Keep;
 use crate::k8s::normalize::schema;
@@ -31,7 +31,7 @@ pub(crate) fn retain(edit: InPlaceRequest<'_>) -> Result<()> {
 
 /// Phase by precedence: Failed, Pending (also for members without status),
 /// Available, Bound, Released.
-pub(crate) fn aggregate(request: &Request<'_>) -> Result<Outcome> {
+pub(crate) fn aggregate(request: &Request<'_>) -> Result<Aggregated> {
     let (template, items) = aggregate_inputs(request)?;
     let old = template_status(template, &schema::PERSISTENT_VOLUME_STATUS)?;
     let mut phases: Vec<String> = Vec::new();

@@ -4,7 +4,7 @@
 //! whole-status reflection.
 
 use super::status::{
-    aggregate_inputs, decode_item, string, template_status, unchanged, with_status,
+    aggregate_inputs, decode_item, string, template_status, unchanged, with_status, Aggregated,
 };
 use super::workload::{check, retain_args};
 use crate::error::Result;
@@ -44,7 +44,7 @@ pub(crate) fn interpret_health(request: &Request<'_>) -> Result<Outcome> {
 
 /// `Bound` unless a member reports otherwise: `Lost` wins at once, else the
 /// last non-Bound phase (Karmada's rule, even an empty one).
-pub(crate) fn aggregate(request: &Request<'_>) -> Result<Outcome> {
+pub(crate) fn aggregate(request: &Request<'_>) -> Result<Aggregated> {
     let (template, items) = aggregate_inputs(request)?;
     let old = template_status(template, &schema::PERSISTENT_VOLUME_CLAIM_STATUS)?;
     let mut phase = "Bound".to_owned();

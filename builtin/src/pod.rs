@@ -6,6 +6,7 @@
 
 use super::status::{
     aggregate_inputs, decode_item, list, string, template_status, unchanged, with_status,
+    Aggregated,
 };
 use super::workload::{check, dependencies_of, replicas_of, NAMESPACE};
 use crate::error::{Error, Result};
@@ -87,7 +88,7 @@ fn container_entry(status: &Value) -> Value {
 
 /// Phase by precedence (Failed, Pending, Running, Succeeded) and the
 /// members' container states, concatenated.
-pub(crate) fn aggregate(request: &Request<'_>) -> Result<Outcome> {
+pub(crate) fn aggregate(request: &Request<'_>) -> Result<Aggregated> {
     let (template, items) = aggregate_inputs(request)?;
     let old = template_status(template, &schema::POD_STATUS)?;
     let Some(items) = items else {

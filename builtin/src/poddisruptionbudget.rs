@@ -5,7 +5,7 @@
 
 use super::status::{
     aggregate_inputs, check_int32_sum, decode_item, int, object, put_int, reflected_status,
-    template_status, unchanged, with_status,
+    template_status, unchanged, with_status, Aggregated,
 };
 use super::workload::check;
 use crate::error::Result;
@@ -41,7 +41,7 @@ const COUNTERS: [&str; 4] = [
 ];
 
 /// Sums the counters; disrupted pods keyed `<cluster>/<pod>`.
-pub(crate) fn aggregate(request: &Request<'_>) -> Result<Outcome> {
+pub(crate) fn aggregate(request: &Request<'_>) -> Result<Aggregated> {
     let (template, items) = aggregate_inputs(request)?;
     let old = template_status(template, &schema::POD_DISRUPTION_BUDGET_STATUS)?;
     let mut sums = [0i64; 4];

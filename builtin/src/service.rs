@@ -3,7 +3,9 @@
 //! Status: AggregateStatus and InterpretStatus.
 
 use super::ingress::{has_load_balancer_address, LOAD_BALANCER_READS};
-use super::status::{aggregate_inputs, aggregate_load_balancer, reflected_status, unchanged};
+use super::status::{
+    aggregate_inputs, aggregate_load_balancer, reflected_status, unchanged, Aggregated,
+};
 use super::workload::{check, retain_args};
 use crate::error::Result;
 use crate::interpreter::{InPlaceRequest, Outcome, Request};
@@ -61,7 +63,7 @@ fn is_load_balancer(object: &Value) -> bool {
 
 /// LoadBalancer services: the members' load-balancer ingress entries,
 /// merged and sorted. Other services are returned unchanged.
-pub(crate) fn aggregate(request: &Request<'_>) -> Result<Outcome> {
+pub(crate) fn aggregate(request: &Request<'_>) -> Result<Aggregated> {
     if !is_load_balancer(request.object()) {
         let (template, _) = aggregate_inputs(request)?;
         return unchanged(template, &schema::SERVICE);

@@ -5,7 +5,7 @@
 //! Status: AggregateStatus and InterpretStatus.
 
 use super::deployment::HEALTH_READS;
-use super::status::{aggregate_workload, reflect_workload, Workload};
+use super::status::{aggregate_workload, reflect_workload, Aggregated, Workload};
 use super::workload::{
     check, dependencies_of, revise_int_field, spec_replicas, NAMESPACE, TEMPLATE_DEPENDENCIES,
 };
@@ -99,7 +99,7 @@ const WORKLOAD: Workload = Workload {
 /// Sums the members' counters; `observedGeneration` follows the template
 /// once every member is fresh (the same test as Deployment, see
 /// COMPATIBILITY.md).
-pub(crate) fn aggregate(request: &Request<'_>) -> Result<Outcome> {
+pub(crate) fn aggregate(request: &Request<'_>) -> Result<Aggregated> {
     aggregate_workload(request, &WORKLOAD)
 }
 

@@ -115,11 +115,47 @@ pub(crate) fn with_status(
     root_ty: &'static Ty,
     status: Decoded,
     status_ty: &'static Ty,
-) -> Result<Outcome> {
+) -> Result<Aggregated> {
     let status = normalize::encode_owned(template, "status", status, status_ty)?;
-    Ok(Outcome::Aggregated(normalize::encode_replacing(
-        template, root_ty, "status", status,
-    )?))
+    Ok(Aggregated::WithStatus {
+        root: root_ty,
+        status,
+    })
+}
+
+/// What an AggregateStatus handler found, before it is written anywhere:
+/// a template lent to the chain gets a new object, one handed over is
+/// edited where the answer differs from it.
+#[derive(Debug)]
+pub(crate) enum Aggregated {
+    /// The template exactly as given.
+    Unchanged,
+    /// The template re-encoded as its type `root`, with `status` (already
+    /// encoded) in place of its status.
+    WithStatus { root: &'static Ty, status: Value },
+}
+
+impl Aggregated {
+    /// The answer for a lent template.
+    pub(crate) fn answer(self, template: &Value) -> Result<Outcome> {
+        Ok(Outcome::Aggregated(match self {
+            Self::Unchanged => template.clone(),
+            Self::WithStatus { root, status } => {
+                normalize::encode_replacing(template, root, "status", status)?
+            }
+        }))
+    }
+
+    /// The same answer written into a template handed over; on error the
+    /// template is unchanged.
+    pub(crate) fn write(self, template: &mut Value) -> Result<()> {
+        match self {
+            Self::Unchanged => Ok(()),
+            Self::WithStatus { root, status } => Ok(normalize::encode_replacing_in_place(
+                template, root, "status", status,
+            )?),
+        }
+    }
 }
 
 /// A counter summed over the member clusters must fit the 32-bit status field.
@@ -226,7 +262,7 @@ pub(crate) fn aggregate_load_balancer(
     root: &'static Ty,
     status: &'static Ty,
     with_ip_mode: bool,
-) -> Result<Outcome> {
+) -> Result<Aggregated> {
     let (template, items) = aggregate_inputs(request)?;
     let old = template_status(template, status)?;
     let decoded: Vec<_> = items
@@ -416,7 +452,7 @@ pub(crate) fn reflect_workload(request: &Request<'_>, w: &Workload) -> Result<Ou
 /// fresh, `observedGeneration` follows the template's generation. (Karmada's
 /// StatefulSet handler compares with the member's own generation instead, so
 /// its `observedGeneration` never advances; see COMPATIBILITY.md.)
-pub(crate) fn aggregate_workload(request: &Request<'_>, w: &Workload) -> Result<Outcome> {
+pub(crate) fn aggregate_workload(request: &Request<'_>, w: &Workload) -> Result<Aggregated> {
     let (template, items) = aggregate_inputs(request)?;
     let old = template_status(template, w.status)?;
     let generation = template_generation(template);
@@ -476,9 +512,9 @@ pub(crate) fn aggregate_workload(request: &Request<'_>, w: &Workload) -> Result<
 /// The "unchanged" result: the template exactly as given, once it is known
 /// to typed-decode (Karmada decodes the template for every AggregateStatus,
 /// so a template of the wrong shape is an error even when nothing changes).
-pub(crate) fn unchanged(template: &Value, root: &'static Ty) -> Result<Outcome> {
+pub(crate) fn unchanged(template: &Value, root: &'static Ty) -> Result<Aggregated> {
     normalize::check(template, "", template, root)?;
-    Ok(Outcome::Aggregated(template.clone()))
+    Ok(Aggregated::Unchanged)
 }
 
 #[cfg(test)]

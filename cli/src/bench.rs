@@ -49,8 +49,9 @@ struct Timing {
     name: String,
     operation: InterpreterOperation,
     /// Nanoseconds per call of the operation on inputs already decoded (the
-    /// edited object of ReviseReplica and Retain handed over): the median
-    /// over the samples of a sample's time divided by its calls.
+    /// edited object of ReviseReplica, Retain and AggregateStatus handed
+    /// over): the median over the samples of a sample's time divided by its
+    /// calls.
     op_ns: u64,
     /// Nanoseconds per call from the inputs' JSON bytes to the result
     /// (median, as `op_ns`).
@@ -349,7 +350,8 @@ pub fn run(args: BenchArgs) -> Result<ExitCode> {
             }
             let request = case.request()?;
             let encoded = Encoded::new(case)?;
-            // The editing operations get their object handed over, as
+            // The editing operations (AggregateStatus included: its answer
+            // is the template edited) get their object handed over, as
             // `Interpreter::revise_replica(object, n)` does (the copy made
             // for each call is not timed); the others read it in place.
             let op = match request {
@@ -366,6 +368,12 @@ pub fn run(args: BenchArgs) -> Result<ExitCode> {
                     args.iterations,
                     || desired.clone(),
                     |desired| chain.interpret_owned(OwnedRequest::Retain { desired, observed }),
+                ),
+                Request::AggregateStatus { object, items } => measure(
+                    clock,
+                    args.iterations,
+                    || object.clone(),
+                    |object| chain.interpret_owned(OwnedRequest::AggregateStatus { object, items }),
                 ),
                 _ => measure(
                     clock,

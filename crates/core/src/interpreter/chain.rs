@@ -163,6 +163,13 @@ impl Chain {
                 })?;
                 Ok(answer.map(|()| Outcome::Retained(desired)))
             }
+            OwnedRequest::AggregateStatus { mut object, items } => {
+                let answer = self.interpret_in_place(InPlaceRequest::AggregateStatus {
+                    object: &mut object,
+                    items,
+                })?;
+                Ok(answer.map(|()| Outcome::Aggregated(object)))
+            }
         }
     }
 
@@ -290,8 +297,11 @@ impl Chain {
 
     /// `AggregateStatus`: the template with the members' statuses folded
     /// in. As with [`Chain::revise_replica`], the argument's type says what
-    /// comes back: `&template` gives a new object, `&mut template` is
-    /// replaced by the answer, `Typed(&template)` gives its own type back.
+    /// comes back: `&template` gives a new object, `&mut template` is edited
+    /// into the answer (the native layer writes only what differs: the
+    /// status, fields Go's encoding adds or drops; on error the template is
+    /// unchanged), `template` by value is edited so and handed back, and
+    /// `Typed(&template)` gives its own type back.
     pub fn aggregate_status<'a, O: EditedObject<'a>>(
         &self,
         object: O,
@@ -400,8 +410,8 @@ impl<'a> EditedObject<'a> for Value {
         chain: &Chain,
         items: Option<&[AggregatedStatusItem]>,
     ) -> Result<Answer<Value>> {
-        let object = &self;
-        aggregated(chain.interpret(&Request::AggregateStatus { object, items })?)
+        let object = self;
+        aggregated(chain.interpret_owned(OwnedRequest::AggregateStatus { object, items })?)
     }
 }
 
@@ -444,13 +454,8 @@ impl<'a> EditedObject<'a> for &'a mut Value {
         chain: &Chain,
         items: Option<&[AggregatedStatusItem]>,
     ) -> Result<Answer<()>> {
-        let object = &*self;
-        let answer = aggregated(chain.interpret(&Request::AggregateStatus { object, items })?)?;
-        *self = answer.value;
-        Ok(Answer {
-            value: (),
-            served_by: answer.served_by,
-        })
+        let object = self;
+        chain.interpret_in_place(InPlaceRequest::AggregateStatus { object, items })
     }
 }
 

@@ -122,12 +122,22 @@ impl Chain {
         }
         .request(operation)?;
         // The editing operations hand their object over (no copy).
+        let object = |desired: Option<Value>, observed: Option<Value>| {
+            desired
+                .or(observed)
+                .ok_or(InputError::NoObject { operation })
+        };
         match request {
             Request::ReviseReplica { replicas, .. } => {
-                let object = desired
-                    .or(observed)
-                    .ok_or(InputError::NoObject { operation })?;
+                let object = object(desired, observed)?;
                 self.interpret_owned(OwnedRequest::ReviseReplica { object, replicas })
+            }
+            Request::AggregateStatus { .. } => {
+                let object = object(desired, observed)?;
+                self.interpret_owned(OwnedRequest::AggregateStatus {
+                    object,
+                    items: items.as_deref(),
+                })
             }
             Request::Retain { .. } => {
                 let missing = |input| InputError::Missing { operation, input };

@@ -187,7 +187,7 @@ impl<'a> Request<'a> {
     }
 }
 
-/// An editing request (`ReviseReplica`, `Retain`) holding its object as `O`:
+/// An editing request (`ReviseReplica`, `Retain`, `AggregateStatus`) holding its object as `O`:
 /// handed over ([`OwnedRequest`], `O = Value`) or lent mutably
 /// ([`InPlaceRequest`], `O = &mut Value`). Layers that cannot use the
 /// ownership answer it as the borrowed [`Request`] ([`EditRequest::as_request`]).
@@ -206,6 +206,14 @@ pub enum EditRequest<'a, O> {
         desired: O,
         /// The live object in the member cluster.
         observed: &'a Value,
+    },
+    /// `AggregateStatus(template, items)`: the answer is the template with
+    /// the aggregated status.
+    AggregateStatus {
+        /// The resource template.
+        object: O,
+        /// Each member cluster's reported status.
+        items: Option<&'a [AggregatedStatusItem]>,
     },
 }
 
@@ -232,6 +240,7 @@ impl<O: std::borrow::Borrow<Value>> EditRequest<'_, O> {
         match self {
             Self::ReviseReplica { object, .. } => object.borrow(),
             Self::Retain { desired, .. } => desired.borrow(),
+            Self::AggregateStatus { object, .. } => object.borrow(),
         }
     }
 
@@ -245,6 +254,10 @@ impl<O: std::borrow::Borrow<Value>> EditRequest<'_, O> {
             Self::Retain { desired, observed } => Request::Retain {
                 desired: desired.borrow(),
                 observed,
+            },
+            Self::AggregateStatus { object, items } => Request::AggregateStatus {
+                object: object.borrow(),
+                items: *items,
             },
         }
     }
@@ -261,7 +274,8 @@ impl InPlaceRequest<'_> {
                     desired: object, ..
                 },
                 Outcome::Retained(v),
-            ) => {
+            )
+            | (Self::AggregateStatus { object, .. }, Outcome::Aggregated(v)) => {
                 *object = v;
                 Ok(())
             }

@@ -256,6 +256,53 @@ pub fn encode_replacing(object: &Value, ty: &'static Ty, key: &str, value: Value
     Ok(Value::Object(out))
 }
 
+/// [`encode_replacing`] of an object the caller hands over, in place: only
+/// the members the encoding changes are written, the rest stay where they
+/// are. On error the object is unchanged.
+pub fn encode_replacing_in_place(
+    object: &mut Value,
+    ty: &'static Ty,
+    key: &str,
+    value: Value,
+) -> Result<()> {
+    let change = {
+        let cx = Cx::encoding(object, true);
+        let root = FieldPath::root("");
+        match &*object {
+            Value::Object(m) => walk_struct_patch(&cx, ty, m, &root, Some(key))?,
+            Value::Null => Some(Change::Whole(walk_struct(&cx, ty, None, &root)?)),
+            other => {
+                return Err(cx.err(
+                    &root,
+                    format!("expected an object, got {}", type_phrase(other)),
+                ))
+            }
+        }
+    };
+    if !object.is_object() {
+        *object = Value::Object(Map::new());
+    }
+    let Value::Object(map) = object else {
+        return Ok(());
+    };
+    match change {
+        None => {}
+        // The member replaced is written below, not removed first.
+        Some(Change::Patch(mut patch)) => {
+            patch.retain(|(k, _)| k.as_ref() != key);
+            apply(map, patch);
+        }
+        Some(Change::Whole(whole)) => *map = whole,
+    }
+    match map.get_mut(key) {
+        Some(slot) => *slot = value,
+        None => {
+            map.insert(key.to_owned(), value);
+        }
+    }
+    Ok(())
+}
+
 /// Typed-decodes `value` as `ty` (with `strict`, the rules for member
 /// clusters' statuses) into its canonical decoded form (see the module docs).
 pub fn decode(
@@ -331,61 +378,89 @@ fn walk_struct_skipping(
     Ok(walk_struct_cow(cx, ty, input, path, skip)?.unwrap_or_else(|| input.clone()))
 }
 
-/// The output of a walk over a map's entries in order, built only once it
-/// differs from the input: until then, the input's entries passed so far
-/// are the output.
-struct Output<'i> {
-    input: &'i Map<String, Value>,
-    /// Input entries passed unchanged while nothing differed.
-    passed: usize,
-    out: Option<Vec<(String, Value)>>,
+/// A change a walk makes to one member of a map.
+enum Edit {
+    /// The member is left out.
+    Remove,
+    /// The member is written as this value (added when absent).
+    Set(Value),
+    /// The member, an object, is changed below it by this patch.
+    Struct(Patch),
 }
 
-impl<'i> Output<'i> {
-    fn new(input: &'i Map<String, Value>) -> Self {
-        Self {
-            input,
-            passed: 0,
-            out: None,
+/// What a walk changes in a map: edits by key, in the map's key order.
+/// Applied to the walk's input ([`rebuilt`] on a copy, [`apply`] in place)
+/// it gives the walk's output; members without an edit are written as they
+/// are. An object handed over is thus edited where it changes rather than
+/// copied whole.
+type Patch = Vec<(Cow<'static, str>, Edit)>;
+
+/// What a walk of a struct changes: some members, or the whole map (the
+/// folding walk of a strict decode builds its output anew).
+enum Change {
+    Patch(Patch),
+    Whole(Map<String, Value>),
+}
+
+/// The walk's output for `input`: a copy of the members without an edit,
+/// the edited ones written as their edits say.
+fn rebuilt(input: &Map<String, Value>, change: Change) -> Map<String, Value> {
+    match change {
+        Change::Whole(map) => map,
+        Change::Patch(patch) => merged(input, patch),
+    }
+}
+
+fn merged(input: &Map<String, Value>, patch: Patch) -> Map<String, Value> {
+    fn edited(old: Option<&Value>, edit: Edit) -> Option<Value> {
+        match edit {
+            Edit::Remove => None,
+            Edit::Set(new) => Some(new),
+            Edit::Struct(patch) => Some(Value::Object(match old {
+                Some(Value::Object(m)) => merged(m, patch),
+                _ => merged(&Map::new(), patch),
+            })),
         }
     }
-
-    /// The input entry `key`: `value` is written as it is.
-    fn same(&mut self, key: &str, value: &Value) {
-        match &mut self.out {
-            None => self.passed += 1,
-            Some(out) => out.push((key.to_owned(), value.clone())),
+    let mut out: Vec<(String, Value)> = Vec::with_capacity(input.len() + patch.len());
+    let mut edits = patch.into_iter().peekable();
+    for (key, value) in input {
+        // Members added before this one.
+        while let Some((added, edit)) = edits.next_if(|(k, _)| k.as_ref() < key.as_str()) {
+            out.extend(edited(None, edit).map(|v| (added.into_owned(), v)));
+        }
+        match edits.next_if(|(k, _)| k.as_ref() == key.as_str()) {
+            None => out.push((key.clone(), value.clone())),
+            Some((_, edit)) => out.extend(edited(Some(value), edit).map(|v| (key.clone(), v))),
         }
     }
-
-    /// The output differs from the input from here on: the entries to
-    /// write, with those passed unchanged so far copied in.
-    fn differ(&mut self) -> &mut Vec<(String, Value)> {
-        let (input, passed) = (self.input, self.passed);
-        self.out.get_or_insert_with(|| {
-            let mut out = Vec::with_capacity(input.len() + 2);
-            out.extend(
-                input
-                    .iter()
-                    .take(passed)
-                    .map(|(k, v)| (k.clone(), v.clone())),
-            );
-            out
-        })
+    for (added, edit) in edits {
+        out.extend(edited(None, edit).map(|v| (added.into_owned(), v)));
     }
+    out.into_iter().collect()
+}
 
-    /// The input entry `key` written as `new` (the same when equal).
-    fn put(&mut self, key: &str, old: &Value, new: Value) {
-        if *old == new {
-            self.same(key, old);
-        } else {
-            self.differ().push((key.to_owned(), new));
+/// Applies a walk's patch to its input in place.
+fn apply(map: &mut Map<String, Value>, patch: Patch) {
+    for (key, edit) in patch {
+        match edit {
+            Edit::Remove => {
+                map.remove(key.as_ref());
+            }
+            Edit::Set(new) => match map.get_mut(key.as_ref()) {
+                Some(slot) => *slot = new,
+                None => {
+                    map.insert(key.into_owned(), new);
+                }
+            },
+            Edit::Struct(patch) => match map.get_mut(key.as_ref()) {
+                Some(Value::Object(m)) => apply(m, patch),
+                Some(other) => *other = Value::Object(merged(&Map::new(), patch)),
+                None => {
+                    map.insert(key.into_owned(), Value::Object(merged(&Map::new(), patch)));
+                }
+            },
         }
-    }
-
-    /// The output map, `None` when it equals the input.
-    fn finish(self) -> Option<Map<String, Value>> {
-        self.out.map(|out| out.into_iter().collect())
     }
 }
 
@@ -399,11 +474,24 @@ fn walk_struct_cow(
     path: &FieldPath<'_>,
     skip: Option<&str>,
 ) -> Result<Option<Map<String, Value>>> {
+    Ok(walk_struct_patch(cx, ty, input, path, skip)?.map(|change| rebuilt(input, change)))
+}
+
+/// [`walk_struct_cow`] giving what changes rather than the output: `None`
+/// when nothing does. With `skip`, the input's member of that name is left
+/// out (its place in the output is the caller's to fill).
+fn walk_struct_patch(
+    cx: &Cx<'_>,
+    ty: &'static Ty,
+    input: &Map<String, Value>,
+    path: &FieldPath<'_>,
+    skip: Option<&str>,
+) -> Result<Option<Change>> {
     let strict = matches!(cx.mode, Mode::Decode { strict: true });
     // Input keys and schema fields are both sorted: walk them side by side.
     let encode = cx.mode == Mode::Encode;
     let fields = ty.fields;
-    let mut w = Output::new(input);
+    let mut patch: Patch = Vec::new();
     let mut next = 0;
     let always = |f: &Field| matches!(f.emit, Emit::AlwaysZero | Emit::AlwaysNull);
     let zero = |f: &'static Field| -> Result<Value> {
@@ -416,15 +504,14 @@ fn walk_struct_cow(
     for (key, v) in input {
         let found = seek_field(fields, &mut next, key, |f| {
             if encode && always(f) {
-                let z = zero(f)?;
-                w.differ().push((f.json.to_owned(), z));
+                patch.push((Cow::Borrowed(f.json), Edit::Set(zero(f)?)));
             }
             Ok(())
         })?;
         let field = match found {
-            Some(_) if skip == Some(key.as_str()) => {
+            Some(f) if skip == Some(key.as_str()) => {
                 next += 1;
-                w.differ();
+                patch.push((Cow::Borrowed(f.json), Edit::Remove));
                 continue;
             }
             Some(f) => {
@@ -434,44 +521,51 @@ fn walk_struct_cow(
             // A strict decode matches an unknown key case-insensitively:
             // the folding walk does that.
             None if strict => {
-                return walk_struct_folding(cx, ty, input, path).map(Some);
+                return walk_struct_folding(cx, ty, input, path).map(|m| Some(Change::Whole(m)));
             }
             None => {
-                if cx.keep_unknown {
-                    w.same(key, v);
-                } else {
-                    w.differ();
+                if !cx.keep_unknown {
+                    patch.push((Cow::Owned(key.clone()), Edit::Remove));
                 }
                 continue;
             }
         };
+        let name = Cow::Borrowed(field.json);
         if v.is_null() {
             if encode && always(field) {
-                w.put(key, v, zero(field)?);
+                let z = zero(field)?;
+                if z != *v {
+                    patch.push((name, Edit::Set(z)));
+                }
             } else {
-                w.differ();
+                patch.push((name, Edit::Remove));
+            }
+            continue;
+        }
+        // An encoding writes every struct present (`keep`): its changes
+        // nest, so an unchanged member below one is not copied.
+        if let (true, Kind::Struct(ty), Value::Object(m)) = (encode, &field.kind, v) {
+            match walk_struct_patch(cx, ty, m, &path.key(key), None)? {
+                None => {}
+                Some(Change::Patch(p)) => patch.push((name, Edit::Struct(p))),
+                Some(Change::Whole(m)) => patch.push((name, Edit::Set(Value::Object(m)))),
             }
             continue;
         }
         match walk_value(cx, &field.kind, v, &path.key(key))? {
-            None if keep(cx.mode, field, v) => w.same(key, v),
-            Some(value) if keep(cx.mode, field, &value) => {
-                w.differ().push((field.json.to_owned(), value));
-            }
-            _ => {
-                w.differ();
-            }
+            None if keep(cx.mode, field, v) => {}
+            Some(value) if keep(cx.mode, field, &value) => patch.push((name, Edit::Set(value))),
+            _ => patch.push((name, Edit::Remove)),
         }
     }
     if encode {
         for f in fields.get(next..).unwrap_or(&[]) {
             if always(f) {
-                let z = zero(f)?;
-                w.differ().push((f.json.to_owned(), z));
+                patch.push((Cow::Borrowed(f.json), Edit::Set(zero(f)?)));
             }
         }
     }
-    Ok(w.finish())
+    Ok((!patch.is_empty()).then_some(Change::Patch(patch)))
 }
 
 /// [`walk_struct`] of a strict decode (member clusters' statuses) whose
@@ -659,15 +753,13 @@ fn walk_value(
         },
         Kind::Map(elem) => match v {
             Value::Object(m) => {
-                let mut w = Output::new(m);
+                let mut patch: Patch = Vec::new();
                 for (k, item) in m {
-                    let here = path.key(k);
-                    match element(cx, elem, item, &here)? {
-                        None => w.same(k, item),
-                        Some(new) => w.differ().push((k.clone(), new)),
+                    if let Some(new) = element(cx, elem, item, &path.key(k))? {
+                        patch.push((Cow::Owned(k.clone()), Edit::Set(new)));
                     }
                 }
-                Ok(w.finish().map(Value::Object))
+                Ok((!patch.is_empty()).then(|| Value::Object(merged(m, patch))))
             }
             _ => Err(mismatch("an object")),
         },
