@@ -40,7 +40,7 @@ pub(crate) fn retain(edit: InPlaceRequest<'_>) -> Result<()> {
     let (desired, observed) = retain_args(edit)?;
     let labels = field::get_string_map(desired, &["metadata", "labels"])?;
     let opted_in = labels
-        .and_then(|l| l.get(RETAIN_REPLICAS_LABEL))
+        .and_then(|l| field::member(l, RETAIN_REPLICAS_LABEL))
         .and_then(Value::as_str)
         == Some("true");
     if opted_in {

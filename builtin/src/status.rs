@@ -97,11 +97,8 @@ pub(crate) fn put_int(m: &mut Decoded, ty: &'static Ty, key: &str, value: i64) {
         .is_some_and(|f| matches!(f.emit, Emit::OmitZero | Emit::AlwaysZero));
     if value == 0 && omits_zero {
         m.remove(key);
-    } else if let Some(slot) = field::member_mut(m, key) {
-        // The key is kept, not allocated again.
-        *slot = normalize::num(value);
     } else {
-        m.insert(key.to_owned(), normalize::num(value));
+        field::put_member(m, key, normalize::num(value));
     }
 }
 

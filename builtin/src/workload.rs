@@ -111,9 +111,7 @@ pub(crate) fn revise_int_field(edit: InPlaceRequest<'_>, path: &[&str]) -> Resul
     let InPlaceRequest::ReviseReplica { object, replicas } = edit else {
         return Err(wrong_operation(edit.operation(), "ReviseReplica"));
     };
-    if let Some(slot) = field::get_int_mut(object, path)? {
-        *slot = Value::from(replicas);
-    }
+    field::replace_int(object, path, replicas)?;
     Ok(())
 }
 

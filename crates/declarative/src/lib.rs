@@ -125,7 +125,39 @@ pub struct LuaLayer {
     /// with FxHash: a miss, the common case for native kinds, costs one
     /// short hash and no string comparison).
     by_kind: HashMap<String, Vec<TargetKey>, FxBuildHasher>,
+    /// The kinds of `by_kind`, by signature: most kinds a chain asks this
+    /// layer about are native ones it does not serve, told without hashing.
+    kinds: KindSignatures,
     engine: Engine,
+}
+
+/// A set of kinds as a 256-bit signature of each kind's length, first and
+/// last byte: a kind whose bit is clear is not in the set (one whose bit
+/// is set may be).
+#[derive(Debug, Default, Clone)]
+struct KindSignatures([u64; 4]);
+
+impl KindSignatures {
+    fn bit(kind: &str) -> (usize, u64) {
+        let bytes = kind.as_bytes();
+        let (first, last) = (bytes.first(), bytes.last());
+        let i = (bytes.len() as u8).wrapping_mul(31)
+            ^ first.copied().unwrap_or(0).wrapping_mul(7)
+            ^ last.copied().unwrap_or(0);
+        (usize::from(i / 64), 1 << (i % 64))
+    }
+
+    fn insert(&mut self, kind: &str) {
+        let (word, bit) = Self::bit(kind);
+        if let Some(w) = self.0.get_mut(word) {
+            *w |= bit;
+        }
+    }
+
+    fn may_hold(&self, kind: &str) -> bool {
+        let (word, bit) = Self::bit(kind);
+        self.0.get(word).is_some_and(|w| w & bit != 0)
+    }
 }
 
 impl LuaLayer {
@@ -183,13 +215,16 @@ impl LuaLayer {
             }
         }
         let mut by_kind: HashMap<String, Vec<TargetKey>, FxBuildHasher> = HashMap::default();
+        let mut kinds = KindSignatures::default();
         for key in rules.keys() {
             by_kind.entry(key.2.clone()).or_default().push(key.clone());
+            kinds.insert(&key.2);
         }
         Self {
             kind,
             rules,
             by_kind,
+            kinds,
             engine: Engine::new(limits),
         }
     }
@@ -209,6 +244,9 @@ impl LuaLayer {
     }
 
     fn rules_for(&self, ty: TypeRef<'_>) -> Option<&MergedRules> {
+        if !self.kinds.may_hold(ty.kind) {
+            return None;
+        }
         let key = self
             .by_kind
             .get(ty.kind)?

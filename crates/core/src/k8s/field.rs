@@ -303,16 +303,22 @@ pub fn map<'v, N: Node + ?Sized>(node: Option<&'v N>, key: &str) -> Option<&'v M
     at(node, key).and_then(Value::as_object)
 }
 
-/// The integer leaf at `path` (see [`get_int`]) as a slot to overwrite in
-/// place; `None` when absent.
-pub fn get_int_mut<'a>(object: &'a mut Value, path: &[&str]) -> Result<Option<&'a mut Value>> {
-    if get_int(object, path)?.is_none() {
-        return Ok(None);
-    }
-    Ok(path.iter().try_fold(object, |v, key| match v {
+/// Overwrites the integer leaf at `path` (see [`get_int`]) with `value` in
+/// place: `Ok(true)` when it was there, `Ok(false)` when it is absent
+/// (nothing written), the error of [`get_int`] (nothing written) when it
+/// or a value on the way has another type.
+pub fn replace_int(object: &mut Value, path: &[&str], value: i64) -> Result<bool> {
+    // The common case, an integer there, in one walk down.
+    let slot = path.iter().try_fold(&mut *object, |v, key| match v {
         Value::Object(map) => member_mut(map, key),
         _ => None,
-    }))
+    });
+    if let Some(slot) = slot.filter(|s| s.is_i64()) {
+        *slot = Value::from(value);
+        return Ok(true);
+    }
+    // Otherwise `get_int` tells an absent leaf from a wrong type.
+    get_int(object, path).map(|_| false)
 }
 
 /// Whether [`set`] at `path` would succeed: the path is non-empty and every
@@ -347,10 +353,17 @@ pub fn check_set(object: &Value, path: &[&str]) -> Result<()> {
 /// object (including `null`) is an error; the object is then left
 /// unchanged. Keys that exist are not allocated again.
 pub fn set(object: &mut Value, path: &[&str], value: Value) -> Result<()> {
-    check_set(object, path)?;
     let Some((leaf, parents)) = path.split_last() else {
-        return Ok(());
+        return Err(invalid(object, "", "cannot replace the whole object"));
     };
+    // Every parent there as an object (the common case): one walk down.
+    if let Some(map) = parents_map(object, parents) {
+        put_member(map, leaf, value);
+        return Ok(());
+    }
+    // Else check the whole path before writing, so an error leaves the
+    // object unchanged; then create the missing parents.
+    check_set(object, path)?;
     let mut current = object;
     for key in parents {
         let Value::Object(map) = current else {
@@ -366,14 +379,32 @@ pub fn set(object: &mut Value, path: &[&str], value: Value) -> Result<()> {
         current = next;
     }
     if let Value::Object(map) = current {
-        match member_mut(map, leaf) {
-            Some(slot) => *slot = value,
-            None => {
-                map.insert((*leaf).to_owned(), value);
-            }
-        }
+        put_member(map, leaf, value);
     }
     Ok(())
+}
+
+/// Writes member `key` of `map`: an existing member is overwritten (its
+/// key kept, not allocated again), a missing one added.
+pub fn put_member(map: &mut Map<String, Value>, key: &str, value: Value) {
+    match member_mut(map, key) {
+        Some(slot) => *slot = value,
+        None => {
+            map.insert(key.to_owned(), value);
+        }
+    }
+}
+
+/// The object at `parents` when each of them is there as an object.
+fn parents_map<'a>(object: &'a mut Value, parents: &[&str]) -> Option<&'a mut Map<String, Value>> {
+    let parent = parents.iter().try_fold(object, |v, key| match v {
+        Value::Object(map) => member_mut(map, key),
+        _ => None,
+    })?;
+    match parent {
+        Value::Object(map) => Some(map),
+        _ => None,
+    }
 }
 
 #[cfg(test)]
@@ -493,5 +524,64 @@ mod tests {
         assert_eq!(obj, json!({"kind": "X", "spec": null}));
         let mut obj = json!({"kind": "X", "spec": {"a": 1}});
         assert!(set(&mut obj, &["spec", "a", "b"], json!(3)).is_err());
+    }
+
+    /// `set` writes through existing objects in one walk and creates
+    /// missing ones; a scalar or `null` on the way is an error naming it,
+    /// with the object unchanged.
+    #[rstest::rstest]
+    #[case::overwrite(json!({"spec": {"replicas": 1}}), &["spec", "replicas"], Ok(json!({"spec": {"replicas": 9}})))]
+    #[case::add_leaf(json!({"spec": {"a": 1}}), &["spec", "replicas"], Ok(json!({"spec": {"a": 1, "replicas": 9}})))]
+    #[case::create_parents(json!({"spec": {}}), &["spec", "x", "y"], Ok(json!({"spec": {"x": {"y": 9}}})))]
+    #[case::root_leaf(json!({}), &["replicas"], Ok(json!({"replicas": 9})))]
+    #[case::through_scalar(json!({"spec": 1}), &["spec", "replicas"], Err("`spec`"))]
+    #[case::through_null(json!({"spec": {"x": null}}), &["spec", "x", "y"], Err("`spec.x`"))]
+    #[case::below_missing_then_scalar(json!({"spec": {"a": "s"}}), &["spec", "a", "b", "c"], Err("`spec.a`"))]
+    #[case::whole_object(json!({}), &[], Err("whole object"))]
+    fn set_writes_or_fails_without_writing(
+        #[case] mut object: Value,
+        #[case] path: &[&str],
+        #[case] want: std::result::Result<Value, &str>,
+    ) {
+        let before = object.clone();
+        match (set(&mut object, path, json!(9)), want) {
+            (Ok(()), Ok(want)) => assert_eq!(object, want),
+            (Err(e), Err(text)) => {
+                assert!(e.to_string().contains(text), "{e}");
+                assert_eq!(object, before);
+            }
+            (got, want) => panic!("{got:?}, want {want:?}"),
+        }
+    }
+
+    /// `replace_int` overwrites an integer leaf, leaves an absent one (or
+    /// one below an absent or `null` parent) alone, and refuses another
+    /// type with `get_int`'s error, writing nothing.
+    #[rstest::rstest]
+    #[case::integer(json!({"spec": {"replicas": 1}}), Ok(true))]
+    #[case::absent(json!({"spec": {}}), Ok(false))]
+    #[case::no_parent(json!({}), Ok(false))]
+    #[case::null_parent(json!({"spec": null}), Ok(false))]
+    #[case::null_leaf(json!({"spec": {"replicas": null}}), Err("expected an integer, got null"))]
+    #[case::float(json!({"spec": {"replicas": 1.5}}), Err("expected an integer, got float"))]
+    #[case::string(json!({"spec": {"replicas": "1"}}), Err("expected an integer, got string"))]
+    #[case::scalar_parent(json!({"spec": 3}), Err("expected an object, got integer"))]
+    fn replace_int_writes_integers_only(
+        #[case] mut object: Value,
+        #[case] want: std::result::Result<bool, &str>,
+    ) {
+        let before = object.clone();
+        let path = &["spec", "replicas"];
+        let expected_error = get_int(&object, path).err().map(|e| e.to_string());
+        match (replace_int(&mut object, path, 9), want) {
+            (Ok(true), Ok(true)) => assert_eq!(object["spec"]["replicas"], 9),
+            (Ok(false), Ok(false)) => assert_eq!(object, before),
+            (Err(e), Err(text)) => {
+                assert!(e.to_string().contains(text), "{e}");
+                assert_eq!(Some(e.to_string()), expected_error);
+                assert_eq!(object, before);
+            }
+            (got, want) => panic!("{got:?}, want {want:?}"),
+        }
     }
 }
