@@ -2,10 +2,12 @@
 //! and validating dependencies.
 //!
 //! Struct decoding follows Go's `encoding/json` leniency: unknown keys are
-//! ignored and keys match case-insensitively (an exact match wins).
+//! ignored and keys match case-insensitively; when several keys match one
+//! field, each sets it in name order (objects merge, anything else the
+//! last wins), as Go decodes the sorted text Karmada encodes.
 
 use serde::de::DeserializeOwned;
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use crate::api::{Component, DependentObjectReference, ReplicaRequirements};
 use crate::k8s::quantity::Quantity;
@@ -72,38 +74,31 @@ const DEPENDENCY: Shape = Struct(&[
 fn fold(value: &mut Value, shape: &Shape, path: &mut Vec<&'static str>) -> Result<(), String> {
     match (shape, value) {
         (Struct(fields), Value::Object(map)) => {
-            let old = std::mem::take(map);
-            let mut exact = Map::new();
-            let mut folded: Vec<(String, Value)> = Vec::new();
-            for (k, v) in old {
-                match fields.iter().find(|(name, _)| *name == k) {
-                    Some(_) => {
-                        exact.insert(k, v);
-                    }
-                    None => {
-                        if let Some((name, _)) = fields
+            // As Go's decoder: each key matching a field, exactly or ignoring
+            // case, sets it in turn (in name order), a later object decoded
+            // into the earlier one (members merge), anything else replacing it.
+            for (key, mut v) in std::mem::take(map) {
+                let Some((name, sub)) =
+                    fields.iter().find(|(name, _)| *name == key).or_else(|| {
+                        fields
                             .iter()
-                            .find(|(name, _)| name.eq_ignore_ascii_case(&k))
-                        {
-                            folded.push(((*name).to_owned(), v));
-                        }
-                    }
-                }
-            }
-            for (k, v) in folded {
-                exact.entry(k).or_insert(v);
-            }
-            for (name, sub) in fields.iter() {
-                if matches!(sub, Leaf) {
+                            .find(|(name, _)| name.eq_ignore_ascii_case(&key))
+                    })
+                else {
                     continue;
-                }
-                if let Some(v) = exact.get_mut(*name) {
+                };
+                if !matches!(sub, Leaf) {
                     path.push(name);
-                    fold(v, sub, path)?;
+                    fold(&mut v, sub, path)?;
                     path.pop();
                 }
+                match map.get_mut(*name) {
+                    Some(earlier) => merge_into(earlier, v),
+                    None => {
+                        map.insert((*name).to_owned(), v);
+                    }
+                }
             }
-            *map = exact;
             Ok(())
         }
         (List(item), Value::Array(items)) => {
@@ -124,6 +119,24 @@ fn fold(value: &mut Value, shape: &Shape, path: &mut Vec<&'static str>) -> Resul
             Ok(())
         }
         _ => Ok(()),
+    }
+}
+
+/// `later` decoded over `earlier` as Go decodes a second value for the same
+/// field: objects merge member by member, anything else is replaced.
+fn merge_into(earlier: &mut Value, later: Value) {
+    match (earlier, later) {
+        (Value::Object(earlier), Value::Object(later)) => {
+            for (key, v) in later {
+                match earlier.get_mut(&key) {
+                    Some(e) => merge_into(e, v),
+                    None => {
+                        earlier.insert(key, v);
+                    }
+                }
+            }
+        }
+        (earlier, later) => *earlier = later,
     }
 }
 
@@ -203,6 +216,28 @@ mod tests {
         assert_eq!(r.resource_request["cpu"].0, "500m");
         assert_eq!(r.resource_request["memory"].0, "1Gi");
         assert_eq!(r.node_claim.unwrap().node_selector["a"], "b");
+    }
+
+    /// Checked against Karmada's code: keys naming one field in other cases
+    /// set it in name order; objects merge, scalars take the last.
+    #[test]
+    fn repeated_fields_merge_objects_and_keep_the_last_scalar() {
+        let r = requirements(json!({
+            // "namespacE" sorts before "namespace": the exact name is last.
+            "namespace": "x", "namespacE": "y",
+            // "priorityclassname" sorts after the exact name: it is last.
+            "priorityClassName": "p", "priorityclassname": "q",
+            "nodeClaim": {"nodeSelector": {"a": "1", "c": "3"}, "nodeselectoR": {"b": "2", "c": "4"}}
+        }))
+        .unwrap();
+        assert_eq!(r.namespace, "x");
+        assert_eq!(r.priority_class_name, "q");
+        let selector = r.node_claim.unwrap().node_selector;
+        let pairs: Vec<(&str, &str)> = selector
+            .iter()
+            .map(|(k, v)| (k.as_str(), v.as_str()))
+            .collect();
+        assert_eq!(pairs, [("a", "1"), ("b", "2"), ("c", "4")]);
     }
 
     #[test]

@@ -19,7 +19,8 @@ use super::is_false;
 /// ```
 ///
 /// Decoding follows Go's `encoding/json`: a `null` item is the zero item and
-/// member names match case-insensitively (an exact match wins).
+/// member names match case-insensitively (in name order, the last match
+/// sets the field).
 ///
 /// ```
 /// use karmada_interpreter::api::AggregatedStatusItem;
@@ -58,58 +59,50 @@ const MEMBERS: [&str; 5] = [
     "health",
 ];
 
-/// A status item as Go's `encoding/json` reads one: `null` is the zero item,
-/// and a member name matches case-insensitively when no member has it
-/// exactly (an exact match wins).
+/// A status item as Go's `encoding/json` reads one: `null` is the zero item;
+/// each member whose name matches a field, exactly or ignoring case, sets
+/// that field in turn (in name order: the order of the text Go's encoder
+/// writes), so the last match wins.
 #[derive(Deserialize)]
 struct GoItem(Option<serde_json::Map<String, Value>>);
 
 impl TryFrom<GoItem> for AggregatedStatusItem {
     type Error = serde_json::Error;
 
-    /// Each member is converted from the value already decoded, in the
-    /// order of their names (the first failing member is the one reported);
-    /// `status` is moved, never decoded a second time.
+    /// Each member is converted from the value already decoded, in name
+    /// order (the first failing member is the one reported); `status` is
+    /// moved, never decoded a second time.
     fn try_from(GoItem(members): GoItem) -> Result<Self, Self::Error> {
-        let Some(members) = members else {
-            return Ok(Self::default());
-        };
-        // One slot per member, in the order of `MEMBERS`: an exact name
-        // replaces a folded one, and among folded names the first (in name
-        // order) stays.
-        let mut slots: [Option<Value>; 5] = Default::default();
-        for (key, value) in members {
-            if let Some(i) = MEMBERS.iter().position(|m| *m == key) {
-                slots[i] = Some(value);
-            } else if let Some(i) = MEMBERS.iter().position(|m| m.eq_ignore_ascii_case(&key)) {
-                slots[i].get_or_insert(value);
+        let mut item = Self::default();
+        for (key, value) in members.into_iter().flatten() {
+            let field = MEMBERS
+                .iter()
+                .find(|m| **m == key)
+                .or_else(|| MEMBERS.iter().find(|m| m.eq_ignore_ascii_case(&key)));
+            match field.copied() {
+                Some("clusterName") => set(&mut item.cluster_name, value)?,
+                // A pointer in Go: `null` clears it.
+                Some("status") => item.status = Some(value).filter(|v| !v.is_null()),
+                Some("applied") => set(&mut item.applied, value)?,
+                Some("appliedMessage") => set(&mut item.applied_message, value)?,
+                Some("health") => set(&mut item.health, value)?,
+                _ => {}
             }
         }
-        let [cluster_name, status, applied, applied_message, health] = slots;
-        let mut item = Self::default();
-        // Converted in name order, so the first failing member in that
-        // order is the one reported.
-        if let Some(v) = applied {
-            item.applied = null_or(v)?;
-        }
-        if let Some(v) = applied_message {
-            item.applied_message = null_or(v)?;
-        }
-        if let Some(v) = cluster_name {
-            item.cluster_name = null_or(v)?;
-        }
-        if let Some(v) = health {
-            item.health = serde_json::from_value(v)?;
-        }
-        item.status = status.filter(|v| !v.is_null());
         Ok(item)
     }
 }
 
-/// A member's value as Go decodes it into a plain field: `null` leaves the
-/// zero value.
-fn null_or<T: Default + serde::de::DeserializeOwned>(value: Value) -> Result<T, serde_json::Error> {
-    Ok(serde_json::from_value::<Option<T>>(value)?.unwrap_or_default())
+/// Sets a plain field from a member's value as Go decodes one: `null`
+/// leaves the field as it is.
+fn set<T: serde::de::DeserializeOwned>(
+    field: &mut T,
+    value: Value,
+) -> Result<(), serde_json::Error> {
+    if let Some(v) = serde_json::from_value::<Option<T>>(value)? {
+        *field = v;
+    }
+    Ok(())
 }
 
 /// `health` of a status item. Karmada writes `Healthy`, `Unhealthy` or
@@ -179,12 +172,14 @@ mod tests {
     use rstest::rstest;
     use serde_json::json;
 
+    /// As Karmada's code decodes them (checked with its own decoder): the
+    /// last name in name order matching the field wins, exact or not.
     #[rstest]
-    // An exact name wins over a folded one, whichever sorts first.
     #[case(r#"{"ClusterName":"folded","clusterName":"exact"}"#, "exact")]
-    #[case(r#"{"clusterName":"exact","clusternamE":"folded"}"#, "exact")]
-    // Among folded names the first in name order stays.
-    #[case(r#"{"ClusterName":"second","CLUSTERNAME":"first"}"#, "first")]
+    #[case(r#"{"clusterName":"exact","clusternamE":"folded"}"#, "folded")]
+    #[case(r#"{"ClusterName":"second","CLUSTERNAME":"first"}"#, "second")]
+    // `null` leaves a plain field as it is.
+    #[case(r#"{"clusterName":"a","clusternamE":null}"#, "a")]
     #[case(r#"{"clusterName":null}"#, "")]
     #[case(r#"{"unknown":1}"#, "")]
     fn member_names_match_as_go_reads_them(#[case] text: &str, #[case] cluster: &str) {
@@ -212,6 +207,10 @@ mod tests {
         let null_status: AggregatedStatusItem =
             serde_json::from_str(r#"{"status":null,"applied":null}"#).unwrap();
         assert_eq!(null_status, AggregatedStatusItem::default());
+        // `status` is a pointer in Go: a later `null` clears it.
+        let cleared: AggregatedStatusItem =
+            serde_json::from_str(r#"{"STATUS":{"x":1},"status":null}"#).unwrap();
+        assert_eq!(cleared.status, None);
     }
 
     #[test]

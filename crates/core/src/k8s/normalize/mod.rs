@@ -569,9 +569,12 @@ fn walk_struct_patch(
 }
 
 /// [`walk_struct`] of a strict decode (member clusters' statuses) whose
-/// input has a key that is not a field's exact name: each key is looked up,
-/// and matches a field ignoring ASCII case unless the field's exact name is
-/// also there, as Go's decoder does.
+/// input has a key that is not a field's exact name: as Go's decoder reads
+/// the text Karmada writes (keys in name order), each key matching a field,
+/// exactly or ignoring ASCII case, sets that field in turn: a later struct
+/// is decoded into the earlier one (members merge, [`merge_decoded`]),
+/// anything else is replaced; `null` clears a field Go holds as a pointer,
+/// list or map and leaves a value field as it is.
 fn walk_struct_folding(
     cx: &Cx<'_>,
     ty: &'static Ty,
@@ -580,27 +583,50 @@ fn walk_struct_folding(
 ) -> Result<Map<String, Value>> {
     let mut out = Map::new();
     for (key, v) in input {
-        let field = match ty.field(key) {
-            Some(f) => Some(f),
-            None => match ty.field_ci(key) {
-                // An exact-case key for the same field wins.
-                Some(f) if !input.contains_key(f.json) => Some(f),
-                _ => None,
-            },
-        };
-        // Unknown keys and nulls are left out.
-        let Some(field) = field else {
+        // Unknown keys are left out.
+        let Some(field) = ty.field(key).or_else(|| ty.field_ci(key)) else {
             continue;
         };
         if v.is_null() {
+            if matches!(field.emit, Emit::Omit | Emit::AlwaysNull) {
+                out.remove(field.json);
+            }
             continue;
         }
         let value = walk_value(cx, &field.kind, v, &path.key(key))?.unwrap_or_else(|| v.clone());
-        if keep(cx.mode, field, &value) {
-            out.insert(field.json.to_owned(), value);
+        if !keep(cx.mode, field, &value) {
+            out.remove(field.json);
+            continue;
+        }
+        match out.get_mut(field.json) {
+            Some(earlier) => merge_decoded(&field.kind, earlier, value),
+            None => {
+                out.insert(field.json.to_owned(), value);
+            }
         }
     }
     Ok(out)
+}
+
+/// `later` decoded over `earlier` (both typed `kind`), as Go decodes a
+/// second value for one field: a struct into the struct already there
+/// (members merge), a map's entries into the map (each replaced), anything
+/// else replacing it.
+fn merge_decoded(kind: &'static Kind, earlier: &mut Value, later: Value) {
+    match (kind, earlier, later) {
+        (Kind::Struct(ty), Value::Object(earlier), Value::Object(later)) => {
+            for (key, v) in later {
+                match (ty.field(&key), earlier.get_mut(&key)) {
+                    (Some(f), Some(e)) => merge_decoded(&f.kind, e, v),
+                    _ => {
+                        earlier.insert(key, v);
+                    }
+                }
+            }
+        }
+        (Kind::Map(_), Value::Object(earlier), Value::Object(later)) => earlier.extend(later),
+        (_, earlier, later) => *earlier = later,
+    }
 }
 
 /// Whether a present, non-null field's walked value is written.
@@ -1264,12 +1290,17 @@ mod tests {
     }
 
     /// A member status already in decoded form is borrowed; names that
-    /// match a field only ignoring case are read as Go reads them (an exact
-    /// name wins), and unknown names are left out.
+    /// match a field only ignoring case are read as Go reads them (each
+    /// match in name order sets the field: the last wins; `null` leaves a
+    /// value field and clears a list), and unknown names are left out.
     #[rstest::rstest]
     #[case::decoded(json!({"replicas": 3, "generation": 2, "conditions": [{"type": "Available", "status": "True"}]}), None)]
     #[case::folded_name(json!({"READYREPLICAS": 2, "replicas": 3}), Some(json!({"readyReplicas": 2, "replicas": 3})))]
-    #[case::exact_name_wins(json!({"REPLICAS": 9, "replicas": 3}), Some(json!({"replicas": 3})))]
+    #[case::exact_name_last(json!({"REPLICAS": 9, "replicas": 3}), Some(json!({"replicas": 3})))]
+    #[case::folded_name_last(json!({"readyReplicas": 3, "readyreplicas": 9}), Some(json!({"readyReplicas": 9})))]
+    #[case::later_zero(json!({"readyReplicas": 2, "readyreplicaS": 0, "replicas": 3}), Some(json!({"replicas": 3})))]
+    #[case::null_leaves_a_value(json!({"readyReplicas": 2, "readyreplicaS": null}), Some(json!({"readyReplicas": 2})))]
+    #[case::null_clears_a_list(json!({"Conditions": [{"type": "Available"}], "conditions": null, "replicas": 1}), Some(json!({"replicas": 1})))]
     #[case::unknown_name(json!({"replicas": 3, "zzz": 1}), Some(json!({"replicas": 3})))]
     #[case::zero_left_out(json!({"replicas": 0, "readyReplicas": 1}), Some(json!({"readyReplicas": 1})))]
     fn status_items_in_decoded_form_are_borrowed(
