@@ -279,30 +279,22 @@ impl NativeLayer {
                 handler(request)?.answer(template).map(Some)
             }
             (Handler::Aggregate(handler), Call::InPlace(request)) => {
-                let aggregated = handler(&request.as_request())?;
-                match request {
-                    InPlaceRequest::AggregateStatus { object, .. } => {
-                        aggregated.write(object).map(|()| None)
-                    }
-                    other => Err(workload::wrong_operation(
-                        other.operation(),
-                        "AggregateStatus",
-                    )),
-                }
+                aggregate_in_place(handler, request).map(|()| None)
             }
-            (Handler::Aggregate(handler), Call::Owned(request)) => {
-                let aggregated = handler(&request.as_request())?;
-                match request {
-                    OwnedRequest::AggregateStatus { mut object, .. } => {
-                        aggregated.write(&mut object)?;
-                        Ok(Some(Outcome::Aggregated(object)))
-                    }
-                    other => Err(workload::wrong_operation(
-                        other.operation(),
-                        "AggregateStatus",
-                    )),
+            (Handler::Aggregate(handler), Call::Owned(request)) => match request {
+                OwnedRequest::AggregateStatus { mut object, items } => {
+                    let request = InPlaceRequest::AggregateStatus {
+                        object: &mut object,
+                        items,
+                    };
+                    aggregate_in_place(handler, request)?;
+                    Ok(Some(Outcome::Aggregated(object)))
                 }
-            }
+                other => Err(workload::wrong_operation(
+                    other.operation(),
+                    "AggregateStatus",
+                )),
+            },
             (Handler::Read(handler), Call::Owned(request)) => {
                 handler(&request.as_request()).map(Some)
             }
@@ -312,6 +304,22 @@ impl NativeLayer {
                 request.store(outcome).map(|()| None)
             }
         }
+    }
+}
+
+/// Runs an AggregateStatus handler on a template lent mutably and writes
+/// its answer into it (on error the template is unchanged).
+fn aggregate_in_place(
+    handler: fn(&Request<'_>) -> Result<status::Aggregated>,
+    request: InPlaceRequest<'_>,
+) -> Result<()> {
+    let aggregated = handler(&request.as_request())?;
+    match request {
+        InPlaceRequest::AggregateStatus { object, .. } => aggregated.write(object),
+        other => Err(workload::wrong_operation(
+            other.operation(),
+            "AggregateStatus",
+        )),
     }
 }
 

@@ -35,7 +35,7 @@ use base64::Engine as _;
 use serde_json::{Map, Number, Value};
 
 use super::error::{ObjectError, Result};
-use super::field::{integer_of_double, type_phrase};
+use super::field::{integer_of_double, put_member, type_phrase};
 use super::path::FieldPath;
 use super::quantity::Quantity;
 
@@ -294,12 +294,7 @@ pub fn encode_replacing_in_place(
         }
         Some(Change::Whole(whole)) => *map = whole,
     }
-    match map.get_mut(key) {
-        Some(slot) => *slot = value,
-        None => {
-            map.insert(key.to_owned(), value);
-        }
-    }
+    put_member(map, key, value);
     Ok(())
 }
 
@@ -447,12 +442,7 @@ fn apply(map: &mut Map<String, Value>, patch: Patch) {
             Edit::Remove => {
                 map.remove(key.as_ref());
             }
-            Edit::Set(new) => match map.get_mut(key.as_ref()) {
-                Some(slot) => *slot = new,
-                None => {
-                    map.insert(key.into_owned(), new);
-                }
-            },
+            Edit::Set(new) => put_member(map, &key, new),
             Edit::Struct(patch) => match map.get_mut(key.as_ref()) {
                 Some(Value::Object(m)) => apply(m, patch),
                 Some(other) => *other = Value::Object(merged(&Map::new(), patch)),
