@@ -309,11 +309,7 @@ pub fn map<'v, N: Node + ?Sized>(node: Option<&'v N>, key: &str) -> Option<&'v M
 /// or a value on the way has another type.
 pub fn replace_int(object: &mut Value, path: &[&str], value: i64) -> Result<bool> {
     // The common case, an integer there, in one walk down.
-    let slot = path.iter().try_fold(&mut *object, |v, key| match v {
-        Value::Object(map) => member_mut(map, key),
-        _ => None,
-    });
-    if let Some(slot) = slot.filter(|s| s.is_i64()) {
+    if let Some(slot) = at_path_mut(object, path).filter(|s| s.is_i64()) {
         *slot = Value::from(value);
         return Ok(true);
     }
@@ -395,16 +391,18 @@ pub fn put_member(map: &mut Map<String, Value>, key: &str, value: Value) {
     }
 }
 
-/// The object at `parents` when each of them is there as an object.
-fn parents_map<'a>(object: &'a mut Value, parents: &[&str]) -> Option<&'a mut Map<String, Value>> {
-    let parent = parents.iter().try_fold(object, |v, key| match v {
+/// The value at `path`, when every value on the way is an object holding
+/// the next key.
+fn at_path_mut<'a>(object: &'a mut Value, path: &[&str]) -> Option<&'a mut Value> {
+    path.iter().try_fold(object, |v, key| match v {
         Value::Object(map) => member_mut(map, key),
         _ => None,
-    })?;
-    match parent {
-        Value::Object(map) => Some(map),
-        _ => None,
-    }
+    })
+}
+
+/// The object at `parents` when each of them is there as an object.
+fn parents_map<'a>(object: &'a mut Value, parents: &[&str]) -> Option<&'a mut Map<String, Value>> {
+    at_path_mut(object, parents)?.as_object_mut()
 }
 
 #[cfg(test)]
@@ -536,7 +534,7 @@ mod tests {
     #[case::root_leaf(json!({}), &["replicas"], Ok(json!({"replicas": 9})))]
     #[case::through_scalar(json!({"spec": 1}), &["spec", "replicas"], Err("`spec`"))]
     #[case::through_null(json!({"spec": {"x": null}}), &["spec", "x", "y"], Err("`spec.x`"))]
-    #[case::below_missing_then_scalar(json!({"spec": {"a": "s"}}), &["spec", "a", "b", "c"], Err("`spec.a`"))]
+    #[case::through_a_deeper_scalar(json!({"spec": {"a": "s"}}), &["spec", "a", "b", "c"], Err("`spec.a`"))]
     #[case::whole_object(json!({}), &[], Err("whole object"))]
     fn set_writes_or_fails_without_writing(
         #[case] mut object: Value,
