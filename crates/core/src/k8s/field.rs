@@ -392,7 +392,9 @@ pub fn put_member(map: &mut Map<String, Value>, key: &str, value: Value) {
 }
 
 /// The value at `path`, when every value on the way is an object holding
-/// the next key.
+/// the next key. (Inlined: without it the Retain bench cases were 5–15%
+/// slower.)
+#[inline]
 fn at_path_mut<'a>(object: &'a mut Value, path: &[&str]) -> Option<&'a mut Value> {
     path.iter().try_fold(object, |v, key| match v {
         Value::Object(map) => member_mut(map, key),
