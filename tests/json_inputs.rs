@@ -67,24 +67,36 @@ fn compare(
     let whole_items: Option<Vec<AggregatedStatusItem>> = items
         .as_ref()
         .map(|b| serde_json::from_slice(b).expect("decodes"));
-    let whole = Inputs {
-        desired: whole_desired.as_ref(),
-        observed: whole_observed.as_ref(),
-        replicas: case.input_replicas,
-        status_items: whole_items.as_deref(),
-    }
-    .request(case.operation)
-    .map_err(Error::from)
-    .and_then(|request| chain.interpret(&request));
-    let from_bytes = chain.interpret_json(
-        case.operation,
-        JsonInputs {
-            desired: desired.as_deref(),
-            observed: observed.as_deref(),
+    let both_ways = || {
+        let whole = Inputs {
+            desired: whole_desired.as_ref(),
+            observed: whole_observed.as_ref(),
             replicas: case.input_replicas,
-            status_items: items.as_deref(),
-        },
-    );
+            status_items: whole_items.as_deref(),
+        }
+        .request(case.operation)
+        .map_err(Error::from)
+        .and_then(|request| chain.interpret(&request));
+        let from_bytes = chain.interpret_json(
+            case.operation,
+            JsonInputs {
+                desired: desired.as_deref(),
+                observed: observed.as_deref(),
+                replicas: case.input_replicas,
+                status_items: items.as_deref(),
+            },
+        );
+        (whole, from_bytes)
+    };
+    let (mut whole, mut from_bytes) = both_ways();
+    // A script may write the time of the call (`os.date`, to the second):
+    // answers that differ from a script are taken again once, in case the
+    // pair of calls straddled a second.
+    if let (Ok(a), Ok(b)) = (&whole, &from_bytes) {
+        if a.value != b.value && a.served_by.layer != LayerKind::Native {
+            (whole, from_bytes) = both_ways();
+        }
+    }
     match (whole, from_bytes) {
         (Ok(a), Ok(b)) => {
             assert_eq!(a.value, b.value, "{label}");
