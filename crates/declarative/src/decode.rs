@@ -9,7 +9,7 @@
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
-use crate::api::{Component, DependentObjectReference, ReplicaRequirements};
+use crate::api::{go_json_field, Component, DependentObjectReference, ReplicaRequirements};
 use crate::k8s::quantity::Quantity;
 
 /// The shape of a Go struct for case-insensitive key folding.
@@ -78,13 +78,7 @@ fn fold(value: &mut Value, shape: &Shape, path: &mut Vec<&'static str>) -> Resul
             // case, sets it in turn (in name order), a later object decoded
             // into the earlier one (members merge), anything else replacing it.
             for (key, mut v) in std::mem::take(map) {
-                let Some((name, sub)) =
-                    fields.iter().find(|(name, _)| *name == key).or_else(|| {
-                        fields
-                            .iter()
-                            .find(|(name, _)| name.eq_ignore_ascii_case(&key))
-                    })
-                else {
+                let Some((name, sub)) = go_json_field(fields, |(name, _)| name, &key) else {
                     continue;
                 };
                 if !matches!(sub, Leaf) {

@@ -8,6 +8,7 @@
 
 mod context;
 mod customization;
+mod go_json;
 mod omitempty;
 mod operation;
 mod requirements;
@@ -22,6 +23,7 @@ pub use customization::{
     CustomizationRules, CustomizationTarget, LuaScript, ResourceInterpreterCustomization,
     ResourceInterpreterCustomizationSpec,
 };
+pub use go_json::go_json_field;
 pub use operation::{InterpreterOperation, UnknownOperation};
 pub use requirements::{
     Component, ComponentReplicaRequirements, DependentObjectReference, NodeClaim,

@@ -75,11 +75,7 @@ impl TryFrom<GoItem> for AggregatedStatusItem {
     fn try_from(GoItem(members): GoItem) -> Result<Self, Self::Error> {
         let mut item = Self::default();
         for (key, value) in members.into_iter().flatten() {
-            let field = MEMBERS
-                .iter()
-                .find(|m| **m == key)
-                .or_else(|| MEMBERS.iter().find(|m| m.eq_ignore_ascii_case(&key)));
-            match field.copied() {
+            match super::go_json_field(&MEMBERS, |m| m, &key).copied() {
                 Some("clusterName") => set(&mut item.cluster_name, value)?,
                 // A pointer in Go: `null` clears it.
                 Some("status") => item.status = Some(value).filter(|v| !v.is_null()),

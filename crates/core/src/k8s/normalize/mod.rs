@@ -38,6 +38,7 @@ use super::error::{ObjectError, Result};
 use super::field::{integer_of_double, put_member, type_phrase};
 use super::path::FieldPath;
 use super::quantity::Quantity;
+use crate::api::go_json_field;
 
 /// One Kubernetes struct type.
 #[derive(Debug)]
@@ -104,13 +105,6 @@ impl Ty {
             Ok(i) => self.fields.get(i),
             Err(_) => None,
         }
-    }
-
-    /// The field whose name matches `key` ignoring ASCII case.
-    fn field_ci(&'static self, key: &str) -> Option<&'static Field> {
-        self.fields
-            .iter()
-            .find(|f| f.json.eq_ignore_ascii_case(key))
     }
 }
 
@@ -574,7 +568,7 @@ fn walk_struct_folding(
     let mut out = Map::new();
     for (key, v) in input {
         // Unknown keys are left out.
-        let Some(field) = ty.field(key).or_else(|| ty.field_ci(key)) else {
+        let Some(field) = go_json_field(ty.fields, |f| f.json, key) else {
             continue;
         };
         if v.is_null() {
