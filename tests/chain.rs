@@ -149,3 +149,77 @@ fn typed_and_dynamic_objects_are_accepted() {
         Some(json!({"x": 1}))
     );
 }
+
+/// A layer serving ReviseReplica for `example.io/v1 Thing` through the
+/// trait's defaults, or (`outcome_for_edits`) one whose routed calls always
+/// answer with an outcome, even when asked to edit in place.
+struct Reviser {
+    outcome_for_edits: bool,
+}
+
+impl Layer for Reviser {
+    fn kind(&self) -> LayerKind {
+        LayerKind::Declarative
+    }
+    fn source(&self, gvk: &GroupVersionKind, op: Op) -> Option<Source> {
+        let served = gvk.group == "example.io" && gvk.kind == "Thing";
+        (served && op == Op::ReviseReplica).then(|| Source {
+            layer: LayerKind::Declarative,
+            name: "reviser".into(),
+        })
+    }
+    fn interpret(&self, request: &Request<'_>) -> Result<Outcome> {
+        let Request::ReviseReplica { object, replicas } = *request else {
+            unreachable!("routed ReviseReplica only");
+        };
+        let mut revised = object.clone();
+        revised["spec"] = json!({ "replicas": replicas });
+        Ok(Outcome::Revised(revised))
+    }
+    fn interpret_routed(
+        &self,
+        _entry: usize,
+        call: karmada_interpreter::interpreter::Call<'_, '_>,
+    ) -> Result<Option<Outcome>> {
+        use karmada_interpreter::interpreter::Call;
+        match call {
+            Call::InPlace(request) if self.outcome_for_edits => {
+                self.interpret(&request.as_request()).map(Some)
+            }
+            call => call.answer_by(self),
+        }
+    }
+    fn catalog(&self) -> Vec<CatalogEntry> {
+        Vec::new()
+    }
+}
+
+#[rstest::rstest]
+#[case::by_the_defaults(false)]
+#[case::by_a_layer_answering_an_outcome(true)]
+fn an_edit_in_place_is_stored_or_refused_and_never_half_done(#[case] outcome_for_edits: bool) {
+    let chain = Interpreter::builder()
+        .declarative_layer(Arc::new(Reviser { outcome_for_edits }))
+        .build()
+        .unwrap();
+    let mut object = thing();
+    let lent = chain.revise_replica(&object, 3).unwrap();
+    assert_eq!(lent.value["spec"]["replicas"], 3);
+    assert_eq!(lent.served_by.layer, LayerKind::Declarative);
+    let edited = chain.revise_replica(&mut object, 3);
+    if outcome_for_edits {
+        let error = edited.unwrap_err().to_string();
+        assert!(
+            error.contains("layer declarative answered ReviseReplica instead of editing in place"),
+            "{error}"
+        );
+        assert_eq!(
+            object,
+            thing(),
+            "a refused edit leaves the object as it was"
+        );
+    } else {
+        assert_eq!(edited.unwrap().served_by.layer, LayerKind::Declarative);
+        assert_eq!(object, lent.value);
+    }
+}

@@ -70,6 +70,7 @@ use crate::interpreter::{
     Call, CatalogEntry, InPlaceRequest, Layer, LayerKind, Outcome, OwnedRequest, Request, Route,
     Source, TypeRef,
 };
+use crate::k8s::field;
 use crate::k8s::keep::Keep;
 use kube::core::GroupVersionKind;
 use serde_json::Value;
@@ -382,7 +383,9 @@ fn find_row(ty: TypeRef<'_>, operation: InterpreterOperation) -> Option<usize> {
     let rows = rows_by_operation().get(slot)?;
     let row = |i: &usize| TABLE.get(*i);
     let exact = rows.iter().find(|i| {
-        row(i).is_some_and(|r| ty.parsed() && r.kind == ty.kind && ty.in_api_version(r.api_version))
+        row(i).is_some_and(|r| {
+            ty.parsed() && field::same_key(r.kind, ty.kind) && ty.in_api_version(r.api_version)
+        })
     });
     exact
         .or_else(|| {
@@ -429,6 +432,15 @@ impl Layer for NativeLayer {
 
     fn interpret_routed(&self, entry: usize, call: Call<'_, '_>) -> Result<Option<Outcome>> {
         self.answer(entry, call)
+    }
+
+    /// An editing row's handler called directly, the others through
+    /// [`NativeLayer::answer`].
+    fn edit_routed(&self, entry: usize, request: InPlaceRequest<'_>) -> Result<()> {
+        match TABLE.get(entry).map(|row| row.handler) {
+            Some(Handler::Edit(handler)) => handler(request),
+            _ => self.answer(entry, Call::InPlace(request)).map(drop),
+        }
     }
 
     fn keeps(&self, entry: usize) -> Option<Keep> {

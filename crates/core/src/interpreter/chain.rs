@@ -177,7 +177,18 @@ impl Chain {
     /// (once, from the object's borrowed apiVersion and kind) and has that
     /// layer answer it.
     fn call(&self, call: Call<'_, '_>) -> Result<(Option<Outcome>, Source)> {
-        let (object, operation) = (call.object(), call.operation());
+        let (layer, route) = self.resolve(call.object(), call.operation())?;
+        let outcome = layer.interpret_routed(route.entry, call)?;
+        Ok((outcome, route.source))
+    }
+
+    /// The first layer serving `operation` for `object`, and its route; an
+    /// error when `object` is not a JSON object or no layer serves it.
+    fn resolve(
+        &self,
+        object: &Value,
+        operation: InterpreterOperation,
+    ) -> Result<(&dyn Layer, Route)> {
         if !object.is_object() {
             return Err(Error::InvalidInput {
                 operation,
@@ -187,12 +198,8 @@ impl Chain {
                 ),
             });
         }
-        let ty = TypeRef::of(object);
-        let Some((layer, route)) = self.route(ty, operation) else {
-            return Err(Error::not_served(object, operation));
-        };
-        let outcome = layer.interpret_routed(route.entry, call)?;
-        Ok((outcome, route.source))
+        self.route(TypeRef::of(object), operation)
+            .ok_or_else(|| Error::not_served(object, operation))
     }
 
     /// `InterpretReplica`: replica count and per-replica requirements.
@@ -279,20 +286,12 @@ impl Chain {
     /// (what `revise_replica(&mut object, n)` and `retain(&mut desired, ..)`
     /// do): on success the object is the answer, on error it is unchanged.
     pub fn interpret_in_place(&self, request: InPlaceRequest<'_>) -> Result<Answer<()>> {
-        let operation = request.operation();
-        match self.call(Call::InPlace(request))? {
-            (None, served_by) => Ok(Answer {
-                value: (),
-                served_by,
-            }),
-            (Some(outcome), source) => Err(Error::InvalidInput {
-                operation,
-                reason: format!(
-                    "layer {source} answered {} instead of editing in place",
-                    outcome.operation()
-                ),
-            }),
-        }
+        let (layer, route) = self.resolve(request.object(), request.operation())?;
+        layer.edit_routed(route.entry, request)?;
+        Ok(Answer {
+            value: (),
+            served_by: route.source,
+        })
     }
 
     /// `AggregateStatus`: the template with the members' statuses folded

@@ -10,7 +10,7 @@ use crate::api::{
     AggregatedStatusItem, Component, DependentObjectReference, InterpreterOperation,
     ReplicaRequirements,
 };
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::k8s::keep::Keep;
 use crate::k8s::object::TypeRef;
 
@@ -442,6 +442,27 @@ pub trait Layer: Send + Sync {
     fn interpret_routed(&self, entry: usize, call: Call<'_, '_>) -> Result<Option<Outcome>> {
         let _ = entry;
         call.answer_by(self)
+    }
+
+    /// Edits in place the object of a call this layer routed (`entry`
+    /// being [`Route::entry`]): what [`Layer::interpret_routed`] does with
+    /// [`Call::InPlace`], without carrying an [`Outcome`] back. The default
+    /// answers through `interpret_routed`; a layer that answers an edit
+    /// with an outcome instead of editing fails. The native layer overrides
+    /// it to call its editing handler directly.
+    fn edit_routed(&self, entry: usize, request: InPlaceRequest<'_>) -> Result<()> {
+        let operation = request.operation();
+        match self.interpret_routed(entry, Call::InPlace(request))? {
+            None => Ok(()),
+            Some(outcome) => Err(Error::InvalidInput {
+                operation,
+                reason: format!(
+                    "layer {} answered {} instead of editing in place",
+                    self.kind(),
+                    outcome.operation()
+                ),
+            }),
+        }
     }
 
     /// What the handler of route `entry` looks at of the object it only

@@ -27,11 +27,11 @@ use super::error::{ObjectError, Result};
 /// mostly this small).
 const SCAN_MAX: usize = 11;
 
-/// Whether two keys are equal: lengths first, then the bytes in an inlined
-/// loop (keys are short; a library `memcmp` call costs more than the
-/// comparison).
+/// Whether two keys or names are equal: lengths first, then the bytes in
+/// an inlined loop (they are short; a library `memcmp` call costs more than
+/// the comparison).
 #[inline]
-fn same_key(a: &str, b: &str) -> bool {
+pub fn same_key(a: &str, b: &str) -> bool {
     a.len() == b.len() && a.bytes().zip(b.bytes()).all(|(x, y)| x == y)
 }
 

@@ -4,6 +4,8 @@
 use kube::core::GroupVersionKind;
 use serde_json::Value;
 
+use super::field::same_key;
+
 /// The group, version and kind of an object, from its own `apiVersion` and
 /// `kind`. `"v1"` is the core group; an `apiVersion` with more than one `/`
 /// cannot be parsed and gives empty group and version (as Karmada's parser
@@ -91,14 +93,18 @@ impl<'a> TypeRef<'a> {
     /// group) names this type's group and version.
     pub fn in_api_version(self, api_version: &str) -> bool {
         if self.group.is_empty() {
-            api_version == self.version
+            same_key(api_version, self.version)
         } else {
             // `group/version` compared in place, without searching for the `/`.
             let (g, v) = (self.group.len(), self.version.len());
             api_version.len() == g + 1 + v
                 && api_version.as_bytes().get(g) == Some(&b'/')
-                && api_version.get(..g) == Some(self.group)
-                && api_version.get(g + 1..) == Some(self.version)
+                && api_version
+                    .get(..g)
+                    .is_some_and(|a| same_key(a, self.group))
+                && api_version
+                    .get(g + 1..)
+                    .is_some_and(|a| same_key(a, self.version))
         }
     }
 }
