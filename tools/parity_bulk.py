@@ -248,7 +248,10 @@ RULES = [
 def known_deviation_names(compat):
     """Case names of COMPATIBILITY.md's "Known deviations" table."""
     names = set()
-    if compat and os.path.exists(compat):
+    if not os.path.exists(compat):
+        sys.exit(f"{compat}: no such file (--compat names COMPATIBILITY.md; its known "
+                 "deviations and rules decide what is generated and how it is classified)")
+    if compat:
         for line in open(compat):
             cells = [c.strip() for c in line.split("|")]
             if len(cells) > 3 and cells[2].startswith("`") and cells[1].startswith("`"):
@@ -297,7 +300,9 @@ def main():
     ap.add_argument("--seed", type=int, default=24)
     ap.add_argument("--per-case", type=int, default=12)
     ap.add_argument("--work", default="/tmp/parity-bulk")
-    ap.add_argument("--compat", default="COMPATIBILITY.md",
+    ap.add_argument("--compat",
+                    default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "..",
+                                         "COMPATIBILITY.md"),
                     help="its known deviations are not mutated; its rules classify mismatches")
     ap.add_argument("--reuse", action="store_true",
                     help="keep WORK/filled.yaml of an earlier run with the same seed and size")
@@ -331,6 +336,17 @@ def main():
     with open(gen, "w") as f:
         f.write("\n---\n".join(json.dumps(c, ensure_ascii=False) for c in generated) + "\n")
     filled = os.path.join(args.work, "filled.yaml")
+    if args.reuse and os.path.exists(filled):
+        # "<golden case> ~ <index> <class> ...": the filled cases (those Karmada's code
+        # could run) must be among the generated ones
+        def mark(name):
+            return name.split(" ~ ")[-1].split(" ")[:2]
+        made = {tuple(mark(c["name"])) for c in generated}
+        kept = {tuple(mark(line.rstrip("\n'\""))) for line in open(filled)
+                if line.startswith("name: ")}
+        if not kept <= made:
+            sys.exit(f"{filled} was filled from other generated cases (another seed, size, "
+                     "set of golden cases or COMPATIBILITY.md): run without --reuse")
     if not (args.reuse and os.path.exists(filled)):
         r = subprocess.run([args.oracle2, "fill", "-o", filled, gen], capture_output=True,
                            text=True)
