@@ -213,7 +213,8 @@ impl Ctx<'_> {
         ty: &'static Ty,
     ) -> Result<T> {
         let decoded = normalize::decode_at(self.object, *path, value, ty, false)?;
-        serde_json::from_value(Value::Object(decoded.into_owned()))
+        // Read where it is (a decode that changed nothing borrows the input).
+        T::deserialize(&*decoded)
             .map_err(|e| ObjectError::field(self.object, path.to_string(), e.to_string()))
     }
 
