@@ -4,7 +4,9 @@
 use std::sync::Arc;
 
 use karmada_interpreter::api::InterpreterOperation as Op;
-use karmada_interpreter::interpreter::{CatalogEntry, Layer, LayerKind, Outcome, Request, Source};
+use karmada_interpreter::interpreter::{
+    Call, CatalogEntry, Layer, LayerKind, Outcome, Request, Source,
+};
 use karmada_interpreter::{Error, Interpreter, Result};
 use kube::core::GroupVersionKind;
 use serde_json::json;
@@ -176,12 +178,7 @@ impl Layer for Reviser {
         revised["spec"] = json!({ "replicas": replicas });
         Ok(Outcome::Revised(revised))
     }
-    fn interpret_routed(
-        &self,
-        _entry: usize,
-        call: karmada_interpreter::interpreter::Call<'_, '_>,
-    ) -> Result<Option<Outcome>> {
-        use karmada_interpreter::interpreter::Call;
+    fn interpret_routed(&self, _entry: usize, call: Call<'_, '_>) -> Result<Option<Outcome>> {
         match call {
             Call::InPlace(request) if self.outcome_for_edits => {
                 self.interpret(&request.as_request()).map(Some)

@@ -251,11 +251,10 @@ def known_deviation_names(compat):
     if not os.path.exists(compat):
         sys.exit(f"{compat}: no such file (--compat names COMPATIBILITY.md; its known "
                  "deviations and rules decide what is generated and how it is classified)")
-    if compat:
-        for line in open(compat):
-            cells = [c.strip() for c in line.split("|")]
-            if len(cells) > 3 and cells[2].startswith("`") and cells[1].startswith("`"):
-                names.add(cells[2].strip("`"))
+    for line in open(compat):
+        cells = [c.strip() for c in line.split("|")]
+        if len(cells) > 3 and cells[2].startswith("`") and cells[1].startswith("`"):
+            names.add(cells[2].strip("`"))
     return names
 
 
