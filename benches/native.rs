@@ -128,27 +128,17 @@ fn bench(c: &mut Criterion<CpuTime>) {
         });
         // Editing operations on an object the caller hands over (the copy
         // made for each iteration is not measured): the in-place edit alone.
-        let owned = |object: Value| match req {
-            Request::ReviseReplica { replicas, .. } => {
-                Some(OwnedRequest::ReviseReplica { object, replicas })
-            }
-            Request::Retain { observed, .. } => Some(OwnedRequest::Retain {
-                desired: object,
-                observed,
-            }),
-            _ => None,
-        };
-        if owned(Value::Null).is_some() {
+        if req.to_owned_edit().is_some() {
             group.bench_function(BenchmarkId::new("op owned", ""), |b| {
                 b.iter_batched(
-                    || owned(req.object().clone()),
+                    || req.to_owned_edit(),
                     |r| r.map(|r| native.interpret_owned(r)),
                     BatchSize::SmallInput,
                 )
             });
             group.bench_function(BenchmarkId::new("chain owned", ""), |b| {
                 b.iter_batched(
-                    || owned(req.object().clone()),
+                    || req.to_owned_edit(),
                     |r| r.map(|r| chain.interpret_owned(r)),
                     BatchSize::SmallInput,
                 )

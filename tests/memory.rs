@@ -26,7 +26,7 @@ use std::sync::Mutex;
 
 use karmada_interpreter::api::InterpreterOperation;
 use karmada_interpreter::golden::{discover, is_webhook_only, load_cases, GoldenCase};
-use karmada_interpreter::interpreter::{LayerKind, OwnedRequest, Request};
+use karmada_interpreter::interpreter::LayerKind;
 use karmada_interpreter::Interpreter;
 
 /// One test at a time reads the process's resident memory.
@@ -61,18 +61,9 @@ fn cases() -> Vec<GoldenCase> {
 /// Runs one case's operation; the layer that answered, if it succeeded.
 fn call(chain: &Interpreter, case: &GoldenCase) -> Option<LayerKind> {
     let request = case.request().ok()?;
-    let answer = match request {
-        Request::ReviseReplica { object, replicas } => {
-            chain.interpret_owned(OwnedRequest::ReviseReplica {
-                object: object.clone(),
-                replicas,
-            })
-        }
-        Request::Retain { desired, observed } => chain.interpret_owned(OwnedRequest::Retain {
-            desired: desired.clone(),
-            observed,
-        }),
-        _ => chain.interpret(&request),
+    let answer = match request.to_owned_edit() {
+        Some(edit) => chain.interpret_owned(edit),
+        None => chain.interpret(&request),
     };
     black_box(answer).ok().map(|a| a.served_by.layer)
 }

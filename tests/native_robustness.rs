@@ -12,7 +12,7 @@ use std::path::Path;
 
 use karmada_interpreter::api::InterpreterOperation as Op;
 use karmada_interpreter::golden::load_cases;
-use karmada_interpreter::interpreter::{Outcome, OwnedRequest, Request};
+use karmada_interpreter::interpreter::{Outcome, Request};
 use serde_json::{json, Map, Value};
 
 use crate::support::rng;
@@ -322,18 +322,7 @@ fn mutated_objects_never_panic_and_raw_access_keeps_foreign_fields() {
                 )
             });
             // Handing the object over must give exactly the same answer.
-            let by_value = match request {
-                Request::ReviseReplica { object, replicas } => Some(OwnedRequest::ReviseReplica {
-                    object: object.clone(),
-                    replicas,
-                }),
-                Request::Retain { desired, observed } => Some(OwnedRequest::Retain {
-                    desired: desired.clone(),
-                    observed,
-                }),
-                _ => None,
-            };
-            if let Some(by_value) = by_value {
+            if let Some(by_value) = request.to_owned_edit() {
                 let owned_result =
                     catch_unwind(AssertUnwindSafe(|| layer.interpret_owned(by_value)))
                         .unwrap_or_else(|_| panic!("round {round}: owned {op} panicked"));

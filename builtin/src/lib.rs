@@ -256,53 +256,43 @@ impl NativeLayer {
         };
         match (row.handler, call) {
             (Handler::Read(handler), Call::Read(request)) => handler(request).map(Some),
-            (Handler::Edit(handler), Call::InPlace(request)) => handler(request).map(|()| None),
-            (Handler::Edit(handler), Call::Owned(request)) => {
-                edit_owned(handler, request).map(Some)
+            (Handler::Read(handler), Call::Owned(request)) => {
+                handler(&request.as_request()).map(Some)
             }
             // A lent object: the answer is an edited copy.
             (Handler::Edit(handler), Call::Read(request)) => {
-                let owned = match *request {
-                    Request::ReviseReplica { object, replicas } => OwnedRequest::ReviseReplica {
-                        object: object.clone(),
-                        replicas,
-                    },
-                    Request::Retain { desired, observed } => OwnedRequest::Retain {
-                        desired: desired.clone(),
-                        observed,
-                    },
-                    _ => return Err(workload::wrong_request(request, "editing")),
-                };
-                edit_owned(handler, owned).map(Some)
+                let mut copy = request
+                    .to_owned_edit()
+                    .ok_or_else(|| workload::wrong_request(request, "editing"))?;
+                handler(copy.lend())?;
+                Ok(Some(copy.into_outcome()))
             }
+            // A lent template: the answer is built beside it (no copy first).
             (Handler::Aggregate(handler), Call::Read(request)) => {
                 let template = request.object();
                 handler(request)?.answer(template).map(Some)
             }
-            (Handler::Aggregate(handler), Call::InPlace(request)) => {
-                aggregate_in_place(handler, request).map(|()| None)
+            (handler, Call::InPlace(request)) => handler.in_place(request).map(|()| None),
+            (handler, Call::Owned(mut request)) => {
+                handler.in_place(request.lend())?;
+                Ok(Some(request.into_outcome()))
             }
-            (Handler::Aggregate(handler), Call::Owned(request)) => match request {
-                OwnedRequest::AggregateStatus { mut object, items } => {
-                    let request = InPlaceRequest::AggregateStatus {
-                        object: &mut object,
-                        items,
-                    };
-                    aggregate_in_place(handler, request)?;
-                    Ok(Some(Outcome::Aggregated(object)))
-                }
-                other => Err(workload::wrong_operation(
-                    other.operation(),
-                    "AggregateStatus",
-                )),
-            },
-            (Handler::Read(handler), Call::Owned(request)) => {
-                handler(&request.as_request()).map(Some)
-            }
-            // Pod Retain reads and normalizes: its answer replaces the object.
-            (Handler::Read(handler), Call::InPlace(request)) => {
+        }
+    }
+}
+
+impl Handler {
+    /// Runs the handler on an object lent mutably: an editing handler edits
+    /// it, an AggregateStatus handler's answer is written into it, a reading
+    /// handler's answer (Pod Retain reads and normalizes) replaces it. On
+    /// error the object is unchanged.
+    fn in_place(self, request: InPlaceRequest<'_>) -> Result<()> {
+        match self {
+            Self::Edit(handler) => handler(request),
+            Self::Aggregate(handler) => aggregate_in_place(handler, request),
+            Self::Read(handler) => {
                 let outcome = handler(&request.as_request())?;
-                request.store(outcome).map(|()| None)
+                request.store(outcome)
             }
         }
     }
@@ -321,36 +311,6 @@ fn aggregate_in_place(
             other.operation(),
             "AggregateStatus",
         )),
-    }
-}
-
-/// Runs an editing handler on an object handed over and hands it back.
-fn edit_owned(
-    handler: fn(InPlaceRequest<'_>) -> Result<()>,
-    request: OwnedRequest<'_>,
-) -> Result<Outcome> {
-    match request {
-        OwnedRequest::ReviseReplica {
-            mut object,
-            replicas,
-        } => {
-            handler(InPlaceRequest::ReviseReplica {
-                object: &mut object,
-                replicas,
-            })?;
-            Ok(Outcome::Revised(object))
-        }
-        OwnedRequest::Retain {
-            mut desired,
-            observed,
-        } => {
-            handler(InPlaceRequest::Retain {
-                desired: &mut desired,
-                observed,
-            })?;
-            Ok(Outcome::Retained(desired))
-        }
-        other => Err(workload::wrong_operation(other.operation(), "editing")),
     }
 }
 
@@ -434,12 +394,14 @@ impl Layer for NativeLayer {
         self.answer(entry, call)
     }
 
-    /// An editing row's handler called directly, the others through
-    /// [`NativeLayer::answer`].
+    /// The row's handler on the lent object ([`Handler::in_place`]), with
+    /// no outcome carried back.
     fn edit_routed(&self, entry: usize, request: InPlaceRequest<'_>) -> Result<()> {
         match TABLE.get(entry).map(|row| row.handler) {
+            // The hot path (ReviseReplica, Retain), called directly.
             Some(Handler::Edit(handler)) => handler(request),
-            _ => self.answer(entry, Call::InPlace(request)).map(drop),
+            Some(handler) => handler.in_place(request),
+            None => self.answer(entry, Call::InPlace(request)).map(drop),
         }
     }
 

@@ -10,7 +10,7 @@ use karmada_interpreter::api::InterpreterOperation;
 use karmada_interpreter::golden::{
     discover, is_webhook_only, load_cases, ChainBackend, GoldenCase, Runner, Verdict,
 };
-use karmada_interpreter::interpreter::{Answer, JsonInputs, Outcome, OwnedRequest, Request};
+use karmada_interpreter::interpreter::{Answer, JsonInputs, Outcome};
 use karmada_interpreter::{Error, Interpreter, Result};
 
 use crate::args::ChainArgs;
@@ -354,28 +354,14 @@ pub fn run(args: BenchArgs) -> Result<ExitCode> {
             // is the template edited) get their object handed over, as
             // `Interpreter::revise_replica(object, n)` does (the copy made
             // for each call is not timed); the others read it in place.
-            let op = match request {
-                Request::ReviseReplica { object, replicas } => measure(
+            let op = match request.to_owned_edit() {
+                Some(edit) => measure(
                     clock,
                     args.iterations,
-                    || object.clone(),
-                    |object| {
-                        chain.interpret_owned(OwnedRequest::ReviseReplica { object, replicas })
-                    },
+                    || edit.clone(),
+                    |edit| chain.interpret_owned(edit),
                 ),
-                Request::Retain { desired, observed } => measure(
-                    clock,
-                    args.iterations,
-                    || desired.clone(),
-                    |desired| chain.interpret_owned(OwnedRequest::Retain { desired, observed }),
-                ),
-                Request::AggregateStatus { object, items } => measure(
-                    clock,
-                    args.iterations,
-                    || object.clone(),
-                    |object| chain.interpret_owned(OwnedRequest::AggregateStatus { object, items }),
-                ),
-                _ => measure(
+                None => measure(
                     clock,
                     args.iterations,
                     || (),

@@ -141,36 +141,9 @@ impl Chain {
     /// edit in place ([`Chain::interpret_in_place`]; a layer that does not
     /// edit in place answers and its answer is stored), and the edited
     /// object is handed back in the outcome.
-    pub fn interpret_owned(&self, request: OwnedRequest<'_>) -> Result<Answer<Outcome>> {
-        match request {
-            OwnedRequest::ReviseReplica {
-                mut object,
-                replicas,
-            } => {
-                let answer = self.interpret_in_place(InPlaceRequest::ReviseReplica {
-                    object: &mut object,
-                    replicas,
-                })?;
-                Ok(answer.map(|()| Outcome::Revised(object)))
-            }
-            OwnedRequest::Retain {
-                mut desired,
-                observed,
-            } => {
-                let answer = self.interpret_in_place(InPlaceRequest::Retain {
-                    desired: &mut desired,
-                    observed,
-                })?;
-                Ok(answer.map(|()| Outcome::Retained(desired)))
-            }
-            OwnedRequest::AggregateStatus { mut object, items } => {
-                let answer = self.interpret_in_place(InPlaceRequest::AggregateStatus {
-                    object: &mut object,
-                    items,
-                })?;
-                Ok(answer.map(|()| Outcome::Aggregated(object)))
-            }
-        }
+    pub fn interpret_owned(&self, mut request: OwnedRequest<'_>) -> Result<Answer<Outcome>> {
+        let answer = self.interpret_in_place(request.lend())?;
+        Ok(answer.map(|()| request.into_outcome()))
     }
 
     /// Resolves `call` to the first layer serving its object and operation

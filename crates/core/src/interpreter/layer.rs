@@ -172,6 +172,27 @@ impl<'a> Request<'a> {
         }
     }
 
+    /// An editing request (`ReviseReplica`, `Retain`, `AggregateStatus`)
+    /// as one handing over a copy of its object; `None` for the reading
+    /// operations.
+    pub fn to_owned_edit(&self) -> Option<OwnedRequest<'a>> {
+        match *self {
+            Self::ReviseReplica { object, replicas } => Some(OwnedRequest::ReviseReplica {
+                object: object.clone(),
+                replicas,
+            }),
+            Self::Retain { desired, observed } => Some(OwnedRequest::Retain {
+                desired: desired.clone(),
+                observed,
+            }),
+            Self::AggregateStatus { object, items } => Some(OwnedRequest::AggregateStatus {
+                object: object.clone(),
+                items,
+            }),
+            _ => None,
+        }
+    }
+
     /// The object the chain dispatches on (the desired object for `Retain`).
     pub fn object(&self) -> &'a Value {
         match *self {
@@ -259,6 +280,33 @@ impl<O: std::borrow::Borrow<Value>> EditRequest<'_, O> {
                 object: object.borrow(),
                 items: *items,
             },
+        }
+    }
+}
+
+impl OwnedRequest<'_> {
+    /// The same request with its object lent mutably, to edit it in place
+    /// before [`OwnedRequest::into_outcome`] hands it back.
+    pub fn lend(&mut self) -> InPlaceRequest<'_> {
+        match self {
+            Self::ReviseReplica { object, replicas } => InPlaceRequest::ReviseReplica {
+                object,
+                replicas: *replicas,
+            },
+            Self::Retain { desired, observed } => InPlaceRequest::Retain { desired, observed },
+            Self::AggregateStatus { object, items } => InPlaceRequest::AggregateStatus {
+                object,
+                items: *items,
+            },
+        }
+    }
+
+    /// The object, as the operation's answer.
+    pub fn into_outcome(self) -> Outcome {
+        match self {
+            Self::ReviseReplica { object, .. } => Outcome::Revised(object),
+            Self::Retain { desired, .. } => Outcome::Retained(desired),
+            Self::AggregateStatus { object, .. } => Outcome::Aggregated(object),
         }
     }
 }
