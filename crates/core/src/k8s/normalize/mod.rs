@@ -439,10 +439,7 @@ fn apply(map: &mut Map<String, Value>, patch: Patch) {
             Edit::Set(new) => put_member(map, &key, new),
             Edit::Struct(patch) => match map.get_mut(key.as_ref()) {
                 Some(Value::Object(m)) => apply(m, patch),
-                Some(other) => *other = Value::Object(merged(&Map::new(), patch)),
-                None => {
-                    map.insert(key.into_owned(), Value::Object(merged(&Map::new(), patch)));
-                }
+                _ => put_member(map, &key, Value::Object(merged(&Map::new(), patch))),
             },
         }
     }
