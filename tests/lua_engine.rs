@@ -293,10 +293,10 @@ fn replica_count_is_truncated_toward_zero() {
         .unwrap();
         assert_eq!(
             out,
-            Outcome::Replicas(karmada_interpreter::interpreter::ReplicaResult {
+            Outcome::Replicas(Box::new(karmada_interpreter::interpreter::ReplicaResult {
                 replicas: want,
                 requirements: None
-            })
+            }))
         );
     }
 }

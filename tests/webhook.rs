@@ -385,12 +385,12 @@ fn service_references_dial_the_overridden_address_and_verify_the_service_name() 
         .unwrap();
     assert_eq!(
         ex.result.unwrap(),
-        karmada_interpreter::interpreter::Outcome::Replicas(
+        karmada_interpreter::interpreter::Outcome::Replicas(Box::new(
             karmada_interpreter::interpreter::ReplicaResult {
                 replicas: 6,
                 requirements: None
             }
-        )
+        ))
     );
 }
 

@@ -74,10 +74,10 @@ pub(crate) fn replicas_of(
     replicas: i32,
 ) -> Result<Outcome> {
     let requirements = requirements_at(object, prefix, spec, RequirementsOptions::default())?;
-    Ok(Outcome::Replicas(ReplicaResult {
+    Ok(Outcome::Replicas(Box::new(ReplicaResult {
         replicas,
         requirements,
-    }))
+    })))
 }
 
 /// `InterpretReplica` of a workload with `spec.replicas` (absent → 0) and a

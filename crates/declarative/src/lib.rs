@@ -464,10 +464,10 @@ impl Layer for LuaLayer {
                             ))
                         }
                     };
-                    Ok(Outcome::Replicas(ReplicaResult {
+                    Ok(Outcome::Replicas(Box::new(ReplicaResult {
                         replicas,
                         requirements,
-                    }))
+                    })))
                 })
             }
             Request::InterpretComponent { object } => {

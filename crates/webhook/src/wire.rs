@@ -197,10 +197,10 @@ fn interpret_response_text(
             let replicas = res
                 .replicas
                 .ok_or_else(|| invalid("webhook returned nil response.replicas"))?;
-            Ok(Outcome::Replicas(ReplicaResult {
+            Ok(Outcome::Replicas(Box::new(ReplicaResult {
                 replicas,
                 requirements: res.replica_requirements,
-            }))
+            })))
         }
         Op::InterpretComponent => Ok(Outcome::Components(res.components.unwrap_or_default())),
         Op::InterpretDependency => {

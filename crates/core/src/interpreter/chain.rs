@@ -180,7 +180,7 @@ impl Chain {
         let object = &*object.json()?;
         let answer = self.interpret(&Request::InterpretReplica { object })?;
         unwrap_outcome(answer, |o| match o {
-            Outcome::Replicas(r) => Some(r),
+            Outcome::Replicas(r) => Some(*r),
             _ => None,
         })
     }

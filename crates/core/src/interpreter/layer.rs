@@ -347,8 +347,10 @@ pub struct ReplicaResult {
 /// The result of one operation.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Outcome {
-    /// `InterpretReplica`.
-    Replicas(ReplicaResult),
+    /// `InterpretReplica` (boxed: the result with its requirements is
+    /// several times the size of every other outcome, and every answer
+    /// moves through the chain by value).
+    Replicas(Box<ReplicaResult>),
     /// `InterpretComponent`.
     Components(Vec<Component>),
     /// `ReviseReplica`: the revised object.
@@ -364,6 +366,10 @@ pub enum Outcome {
     /// `InterpretDependency`.
     Dependencies(Vec<DependentObjectReference>),
 }
+
+// Every answer moves through the chain by value: an outcome stays the size
+// of one JSON value and a tag (a large variant goes in a box).
+const _: () = assert!(std::mem::size_of::<Outcome>() <= std::mem::size_of::<Value>() + 8);
 
 impl Outcome {
     /// The operation this outcome answers.

@@ -113,7 +113,7 @@ pub fn result_names(operation: InterpreterOperation) -> &'static [&'static str] 
 /// use karmada_interpreter::interpreter::{results, Outcome, ReplicaResult};
 /// use serde_json::json;
 ///
-/// let named = results(Outcome::Replicas(ReplicaResult { replicas: 3, requirements: None }));
+/// let named = results(Outcome::Replicas(Box::new(ReplicaResult { replicas: 3, requirements: None })));
 /// assert_eq!(named, vec![("replica", json!(3)), ("requires", json!(null))]);
 /// ```
 pub fn results(outcome: Outcome) -> Vec<(&'static str, Value)> {
