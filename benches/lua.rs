@@ -16,10 +16,10 @@ use std::path::{Path, PathBuf};
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use karmada_interpreter::api::AggregatedStatusItem;
-use karmada_interpreter::golden::parse_cases;
+use karmada_interpreter::declarative::LuaLayer;
 use karmada_interpreter::interpreter::{Layer, LayerKind, Request};
-use karmada_interpreter::lua::LuaLayer;
 use karmada_interpreter::Interpreter;
+use karmada_interpreter_golden::parse_cases;
 use serde_json::{json, Value};
 
 mod common;

@@ -20,8 +20,8 @@ use std::path::Path;
 
 use criterion::{criterion_group, criterion_main, BatchSize, BenchmarkId, Criterion};
 use karmada_interpreter::api::InterpreterOperation as Op;
-use karmada_interpreter::golden::{load_cases, GoldenCase};
 use karmada_interpreter::interpreter::{InPlaceRequest, Interpreter, OwnedRequest, Request};
+use karmada_interpreter_golden::{load_cases, GoldenCase};
 use serde_json::Value;
 
 mod common;
@@ -112,7 +112,7 @@ fn bench(c: &mut Criterion<CpuTime>) {
     let chain = Interpreter::builder()
         .build()
         .expect("the default chain builds");
-    let native = karmada_interpreter::builtin::layer();
+    let native = karmada_interpreter::native::layer();
     for (label, case) in inputs() {
         let mut group = c.benchmark_group(format!("{} {label}", case.operation));
         let req = request(&case);

@@ -16,8 +16,8 @@ use std::path::Path;
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use karmada_interpreter::api::{AggregatedStatusItem, InterpreterOperation};
-use karmada_interpreter::golden::{load_cases, GoldenCase};
 use karmada_interpreter::interpreter::{Layer, Request};
+use karmada_interpreter_golden::{load_cases, GoldenCase};
 use serde_json::Value;
 
 mod common;
@@ -114,7 +114,7 @@ fn call(
 }
 
 fn bench(c: &mut Criterion<CpuTime>) {
-    let layer = karmada_interpreter::builtin::layer();
+    let layer = karmada_interpreter::native::layer();
     for (label, case) in inputs() {
         let op = case.operation;
         let object = if op == InterpreterOperation::InterpretStatus {

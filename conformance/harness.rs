@@ -1,4 +1,5 @@
-//! The conformance suite (`cargo test --features conformance --test conformance`):
+//! The conformance suite (`cargo test -p karmada-interpreter-golden --features conformance
+//! --test conformance`):
 //! every golden case of the project (`conformance/`, `thirdparty/*/testdata`),
 //! each reported as its own test.
 //!
@@ -10,7 +11,7 @@
 //!   matches are sent to it instead, with protocol checks; the others are
 //!   ignored.
 //! - `KARMADA_INTERPRETER_CASES=PATH[,PATH...]`: case files or directories
-//!   to run (relative paths are taken from the crate root), instead of
+//!   to run (relative paths are taken from the repository root), instead of
 //!   `conformance/` and `thirdparty/`.
 //!
 //! Usual libtest filters and flags work (`-- --list`, `-- retain`, `--ignored`).
@@ -19,7 +20,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
 
-use karmada_interpreter::golden::{
+use karmada_interpreter_golden::{
     discover, load_cases, GoldenCase, Runner, Verdict, WebhookBackend,
 };
 use libtest_mimic::{Arguments, Failed, Trial};
@@ -27,8 +28,9 @@ use libtest_mimic::{Arguments, Failed, Trial};
 const CONFIG_ENV: &str = "KARMADA_INTERPRETER_WEBHOOK_CONFIG";
 const CASES_ENV: &str = "KARMADA_INTERPRETER_CASES";
 
+/// The repository root (this target belongs to `crates/golden`).
 fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
 fn case_paths() -> Vec<PathBuf> {

@@ -13,8 +13,11 @@ use std::sync::Arc;
 
 pub use karmada_interpreter_core::interpreter::*;
 
+use karmada_interpreter_declarative::{Coverage, Limits, LuaLayer};
+use karmada_interpreter_health::{ArgoCdHealth, HealthFallback};
+
 use crate::api::{ResourceInterpreterCustomization, ResourceInterpreterWebhookConfiguration};
-use crate::Result;
+use crate::{Error, Result};
 
 /// Karmada's resource interpreter: customizations, webhooks, bundled
 /// third-party customizations and native built-ins, consulted in that order.
@@ -128,6 +131,8 @@ pub struct InterpreterBuilder {
     native: bool,
     health_checks: Option<std::path::PathBuf>,
     health_fallback: bool,
+    lua_limits: Option<Limits>,
+    coverage: Option<Coverage>,
 }
 
 impl Default for InterpreterBuilder {
@@ -140,6 +145,8 @@ impl Default for InterpreterBuilder {
             native: true,
             health_checks: None,
             health_fallback: false,
+            lua_limits: None,
+            coverage: None,
         }
     }
 }
@@ -192,7 +199,7 @@ impl InterpreterBuilder {
     /// Adds the Argo CD health-check layer: the `health.lua` checks of
     /// `dir` (Argo CD's `<group>/<Kind>/health.lua` layout) answer
     /// `InterpretHealth` for kinds no earlier layer serves (default: off;
-    /// see [`crate::health::argocd`]).
+    /// see `karmada_interpreter_health::argocd`).
     pub fn health_checks(mut self, dir: impl Into<std::path::PathBuf>) -> Self {
         self.health_checks = Some(dir.into());
         self
@@ -200,9 +207,26 @@ impl InterpreterBuilder {
 
     /// Whether the kstatus-style generic health answers `InterpretHealth`
     /// for every kind no other layer serves (default: no; see
-    /// [`crate::health::fallback`]).
+    /// `karmada_interpreter_health::fallback`).
     pub fn health_fallback(mut self, on: bool) -> Self {
         self.health_fallback = on;
+        self
+    }
+
+    /// The time and memory limits of every Lua script the chain runs: user
+    /// customizations, the bundled ones and Argo CD health checks (default:
+    /// [`Limits::default`], Karmada's).
+    pub fn lua_limits(mut self, limits: Limits) -> Self {
+        self.lua_limits = Some(limits);
+        self
+    }
+
+    /// Records which lines of every Lua script the chain runs (user
+    /// customizations, the bundled ones, Argo CD health checks) in
+    /// `coverage` (`test --coverage`, `explain`). The chain then holds a
+    /// bundled layer of its own instead of the shared one.
+    pub fn coverage(mut self, coverage: Coverage) -> Self {
+        self.coverage = Some(coverage);
         self
     }
 
@@ -210,13 +234,18 @@ impl InterpreterBuilder {
     pub fn build(self) -> Result<Interpreter> {
         let mut layers: Vec<Arc<dyn Layer>> = Vec::new();
         let [custom_declarative, custom_webhook] = self.custom_layers;
+        let limits = self.lua_limits.unwrap_or_default();
+        let with_coverage = |layer: LuaLayer| match &self.coverage {
+            Some(coverage) => layer.with_coverage(coverage.clone()),
+            None => layer,
+        };
         if let Some(layer) = custom_declarative {
             layers.push(layer);
         }
         if !self.customizations.is_empty() {
-            layers.push(Arc::new(
-                karmada_interpreter_declarative::LuaLayer::customizations(self.customizations)?,
-            ));
+            layers.push(Arc::new(with_coverage(
+                LuaLayer::customizations_with_limits(self.customizations, limits)?,
+            )));
         }
         if let Some(layer) = custom_webhook {
             layers.push(layer);
@@ -227,16 +256,27 @@ impl InterpreterBuilder {
             )?));
         }
         if self.thirdparty {
-            layers.push(karmada_interpreter_thirdparty::layer());
+            layers.push(karmada_interpreter_thirdparty::layer_with(
+                self.lua_limits,
+                self.coverage.clone(),
+            ));
         }
         if self.native {
             layers.push(karmada_interpreter_native::layer());
         }
         if let Some(dir) = &self.health_checks {
-            layers.push(Arc::new(crate::health::ArgoCdHealth::from_dir(dir)?));
+            let checks =
+                ArgoCdHealth::from_dir_with_limits(dir, limits).map_err(|source| Error::Setup {
+                    what: "health checks",
+                    source: Box::new(source),
+                })?;
+            layers.push(Arc::new(match &self.coverage {
+                Some(coverage) => checks.with_coverage(coverage.clone()),
+                None => checks,
+            }));
         }
         if self.health_fallback {
-            layers.push(Arc::new(crate::health::HealthFallback));
+            layers.push(Arc::new(HealthFallback));
         }
         Ok(Interpreter(Chain::new(layers)))
     }
@@ -245,7 +285,6 @@ impl InterpreterBuilder {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::Error;
     use kube::core::DynamicObject;
     use serde_json::json;
 

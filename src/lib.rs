@@ -7,11 +7,8 @@ pub use karmada_interpreter_core::{api, error, k8s, load, yaml, Error, Result};
 
 // The layers, each its own crate.
 pub use karmada_interpreter_declarative as declarative;
-/// The declarative layer under its former name ([`declarative`]).
-pub use karmada_interpreter_declarative as lua;
+pub use karmada_interpreter_health as health;
 pub use karmada_interpreter_native as native;
-/// The native layer under its former name ([`native`]).
-pub use karmada_interpreter_native as builtin;
 pub use karmada_interpreter_thirdparty as thirdparty;
 pub use karmada_interpreter_webhook as webhook;
 
@@ -19,11 +16,7 @@ pub use karmada_interpreter_webhook as webhook;
 #[cfg(feature = "lint")]
 pub use karmada_interpreter_lint as lint;
 
-// The front: the assembled chain, and what runs on top of it.
-#[cfg(feature = "cluster")]
-pub mod cluster;
-pub mod golden;
-pub mod health;
+// The front: the assembled chain.
 pub mod interpreter;
 pub mod prelude;
 

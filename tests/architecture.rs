@@ -37,14 +37,30 @@ const CRATES: &[(&str, &str, &str)] = &[
         "thirdparty/src",
     ),
     ("karmada-interpreter-lint", "crates/lint", "crates/lint/src"),
+    (
+        "karmada-interpreter-health",
+        "crates/health",
+        "crates/health/src",
+    ),
     ("karmada-interpreter", ".", "src"),
+    (
+        "karmada-interpreter-golden",
+        "crates/golden",
+        "crates/golden/src",
+    ),
+    (
+        "karmada-interpreter-cluster",
+        "crates/cluster",
+        "crates/cluster/src",
+    ),
     ("karmada-interpreter-cli", "cli", "cli/src"),
 ];
 
 /// What each crate may depend on (normal dependencies among the workspace's
 /// crates). Layers build on the floor only; the thirdparty layer runs its
-/// bundled scripts on the declarative layer's engine, as Karmada's does; the
-/// front assembles every layer; the CLI uses the front.
+/// bundled scripts on the declarative layer's engine, as Karmada's does, and
+/// so do the health layers; the face assembles every layer; the golden runner
+/// and the cluster integration build on the face; the CLI uses all three.
 fn allowed(name: &str) -> &'static [&'static str] {
     match name {
         "karmada-interpreter-layout" | "karmada-interpreter-lua-src" => &[],
@@ -64,16 +80,30 @@ fn allowed(name: &str) -> &'static [&'static str] {
             "karmada-interpreter-declarative",
             "karmada-interpreter-layout",
         ],
+        "karmada-interpreter-health" => &[
+            "karmada-interpreter-core",
+            "karmada-interpreter-declarative",
+        ],
         "karmada-interpreter" => &[
             "karmada-interpreter-core",
-            "karmada-interpreter-layout",
             "karmada-interpreter-declarative",
             "karmada-interpreter-webhook",
             "karmada-interpreter-native",
             "karmada-interpreter-thirdparty",
+            "karmada-interpreter-health",
             "karmada-interpreter-lint",
         ],
-        "karmada-interpreter-cli" => &["karmada-interpreter"],
+        "karmada-interpreter-golden" => &[
+            "karmada-interpreter",
+            "karmada-interpreter-layout",
+            "karmada-interpreter-lint",
+        ],
+        "karmada-interpreter-cluster" => &["karmada-interpreter"],
+        "karmada-interpreter-cli" => &[
+            "karmada-interpreter",
+            "karmada-interpreter-golden",
+            "karmada-interpreter-cluster",
+        ],
         other => panic!("unknown crate {other}"),
     }
 }

@@ -60,20 +60,23 @@ fn thing() -> serde_json::Value {
 
 #[test]
 fn an_earlier_layer_wins_and_says_so() {
+    // A user's own layer names itself: it need not pose as one of Karmada's.
+    const MINE: LayerKind = LayerKind::Other("mine");
     let chain = Interpreter::builder()
         .declarative_layer(Arc::new(Fake {
-            kind: LayerKind::Declarative,
+            kind: MINE,
             healthy: Ok(false),
         }))
         .build()
         .unwrap();
     let answer = chain.interpret_health(&thing()).unwrap();
     assert!(!answer.value);
-    assert_eq!(answer.served_by.layer, LayerKind::Declarative);
+    assert_eq!(answer.served_by.layer, MINE);
+    assert_eq!(answer.served_by.to_string(), "mine (fake)");
     // InterpretStatus is also served natively for every kind, but the earlier layer answers.
     let status = chain.reflect_status(&thing()).unwrap();
     assert_eq!(status.value, Some(json!({"from": "fake"})));
-    assert_eq!(status.served_by.layer, LayerKind::Declarative);
+    assert_eq!(status.served_by.layer, MINE);
 }
 
 #[test]

@@ -7,9 +7,9 @@ use crate::support::mock_apiserver;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use karmada_interpreter::cluster::{ClusterConfig, ClusterError, ClusterOptions};
 use karmada_interpreter::interpreter::LayerKind;
 use karmada_interpreter::{Error, Interpreter};
+use karmada_interpreter_cluster::{ClusterConfig, ClusterError, ClusterOptions};
 use mock_apiserver::{widget, widget_customization, MockApiServer, CUSTOMIZATIONS, WEBHOOKS};
 use serde_json::{json, Value};
 

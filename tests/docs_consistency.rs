@@ -346,6 +346,12 @@ fn repository_texts() -> Vec<(String, String)> {
         for entry in entries.flatten() {
             let path = entry.path();
             let name = entry.file_name();
+            // A symbolic link stands for its target, which is scanned where
+            // it is (a crate's link to the root's COMPATIBILITY.md, so that
+            // the packaged crate carries it).
+            if entry.file_type().is_ok_and(|t| t.is_symlink()) {
+                continue;
+            }
             if path.is_dir() {
                 if !SKIPPED_DIRS.iter().any(|s| name == *s) {
                     walk(&path, out);

@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use karmada_interpreter::golden::{Deviation, Deviations, Runner, Verdict};
+use karmada_interpreter_golden::{Deviation, Deviations, Runner, Verdict};
 
 const CASES: &str = r#"
 name: reflects whole status
@@ -206,7 +206,7 @@ fn a_run_that_finds_no_case_fails() {
     }
     let err = Runner::default().run(&[json]).unwrap_err();
     assert!(
-        matches!(err, karmada_interpreter::Error::NoCases { .. }),
+        matches!(err, karmada_interpreter_golden::GoldenError::NoCases { .. }),
         "{err}"
     );
 }

@@ -13,8 +13,8 @@ use karmada_interpreter::api::{
     CustomizationRules, CustomizationTarget, LuaScript, ResourceInterpreterCustomization,
     ResourceInterpreterCustomizationSpec,
 };
+use karmada_interpreter::declarative::LuaLayer;
 use karmada_interpreter::interpreter::{Layer, Outcome, Request};
-use karmada_interpreter::lua::LuaLayer;
 use karmada_interpreter::Error;
 use serde::Deserialize;
 use serde_json::Value;
@@ -99,7 +99,7 @@ fn answer(result: Result<Outcome, Error>) -> Answer {
         Err(e) => Answer {
             value: None,
             error: Some(normalized(
-                &match karmada_interpreter::lua::script_error(&e) {
+                &match karmada_interpreter::declarative::script_error(&e) {
                     Some(failure) => failure.error.message().to_owned(),
                     None => e.to_string(),
                 },

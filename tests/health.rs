@@ -5,9 +5,9 @@
 
 use std::path::PathBuf;
 
-use karmada_interpreter::health::{ArgoCdHealth, HealthStatus};
+use karmada_interpreter::declarative::ScriptError;
+use karmada_interpreter::health::{ArgoCdHealth, HealthError, HealthStatus};
 use karmada_interpreter::interpreter::LayerKind;
-use karmada_interpreter::lua::ScriptError;
 use karmada_interpreter::{Error, Interpreter};
 use rstest::rstest;
 use serde_json::{json, Value};
@@ -111,12 +111,18 @@ fn the_chain_maps_statuses_to_karmadas_boolean(#[case] file: &str, #[case] expec
         Some(healthy) => {
             let answer = answer.unwrap();
             assert_eq!(answer.value, healthy);
-            assert_eq!(answer.served_by.layer, LayerKind::ArgoCd);
+            assert_eq!(answer.served_by.layer, karmada_interpreter::health::ARGOCD);
             assert_eq!(answer.served_by.name, "example.io/Widget/health.lua");
         }
         None => {
             let e = answer.unwrap_err();
-            assert!(matches!(e, Error::HealthUnknown { .. }), "{e}");
+            assert!(
+                matches!(
+                    e.source_of::<HealthError>(),
+                    Some(HealthError::Unknown { .. })
+                ),
+                "{e}"
+            );
             assert!(e.to_string().contains("Widget shop/"), "{e}");
         }
     }
@@ -126,14 +132,14 @@ fn the_chain_maps_statuses_to_karmadas_boolean(#[case] file: &str, #[case] expec
 fn checks_run_in_karmadas_sandbox_with_its_limits() {
     let layer = checks();
     let err = layer.status(&widget("spin.yaml")).unwrap_err();
-    match karmada_interpreter::lua::script_error(&err).map(|f| &f.error) {
+    match karmada_interpreter::declarative::script_error(&err).map(|f| &f.error) {
         Some(source) => assert!(matches!(source, ScriptError::Timeout(_)), "{source}"),
         None => panic!("{err}"),
     }
     let err = layer.status(&widget("escape.yaml")).unwrap_err();
     match (
         &err,
-        karmada_interpreter::lua::script_error(&err).map(|f| &f.error),
+        karmada_interpreter::declarative::script_error(&err).map(|f| &f.error),
     ) {
         (Error::Layer { operation, .. }, Some(source)) => {
             // `io` does not exist in the sandbox: indexing it fails.

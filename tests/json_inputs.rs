@@ -14,11 +14,11 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use karmada_interpreter::api::{AggregatedStatusItem, InterpreterOperation as Op};
-use karmada_interpreter::golden::{discover, load_cases, ChainBackend, GoldenCase};
 use karmada_interpreter::interpreter::{
     InPlaceRequest, Inputs, JsonInputs, LayerKind, Outcome, OwnedRequest, Request,
 };
 use karmada_interpreter::{Error, Interpreter};
+use karmada_interpreter_golden::{discover, load_cases, ChainBackend, GoldenCase};
 use serde_json::{json, Value};
 
 use crate::native_status_robustness::{mutate, Rng};

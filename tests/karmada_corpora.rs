@@ -10,7 +10,7 @@
 
 use std::path::{Path, PathBuf};
 
-use karmada_interpreter::golden::{Report, Runner};
+use karmada_interpreter_golden::{Report, Runner};
 
 fn corpus(name: &str) -> Option<PathBuf> {
     crate::support::shared(name)
@@ -20,7 +20,7 @@ fn assert_no_failure(report: &Report, what: &str) {
     let failures: Vec<String> = report
         .cases
         .iter()
-        .filter(|c| matches!(c.verdict, karmada_interpreter::golden::Verdict::Failed(_)))
+        .filter(|c| matches!(c.verdict, karmada_interpreter_golden::Verdict::Failed(_)))
         .map(|c| c.render())
         .collect();
     assert!(report.passed() > 0, "{what}: no case ran");

@@ -7,9 +7,9 @@ use karmada_interpreter::api::{
     AggregatedStatusItem, CustomizationRules, CustomizationTarget, InterpreterOperation, LuaScript,
     ResourceInterpreterCustomization, ResourceInterpreterCustomizationSpec,
 };
+use karmada_interpreter::declarative::validate::{admit, check_rules, Denial, RuleStatus};
+use karmada_interpreter::declarative::{Limits, LuaLayer};
 use karmada_interpreter::interpreter::{Layer, Outcome, Request};
-use karmada_interpreter::lua::validate::{admit, check_rules, Denial, RuleStatus};
-use karmada_interpreter::lua::{Limits, LuaLayer};
 use karmada_interpreter::Error;
 use rstest::rstest;
 use serde_json::{json, Value};
@@ -88,7 +88,7 @@ fn run(op: InterpreterOperation, script: &str) -> Result<Outcome, Error> {
 
 fn message(r: Result<Outcome, Error>) -> String {
     match r {
-        Err(e) => match karmada_interpreter::lua::script_error(&e).map(|f| &f.error) {
+        Err(e) => match karmada_interpreter::declarative::script_error(&e).map(|f| &f.error) {
             Some(source) => source.message().to_owned(),
             None => panic!("expected a Lua error, got {e:?}"),
         },

@@ -8,8 +8,8 @@ use karmada_interpreter::api::{
     CustomizationRules, CustomizationTarget, InterpreterOperation, LuaScript,
     ResourceInterpreterCustomization, ResourceInterpreterCustomizationSpec,
 };
+use karmada_interpreter::declarative::{compile_check, Limits, LuaLayer, ScriptError};
 use karmada_interpreter::interpreter::{Layer, Outcome, Request};
-use karmada_interpreter::lua::{compile_check, Limits, LuaLayer, ScriptError};
 use karmada_interpreter::Error;
 use rstest::rstest;
 use serde_json::{json, Value};
@@ -112,7 +112,7 @@ fn hostile_with(script: &str, expected: &str, layer: LuaLayer, timeout: Duration
     let start = Instant::now();
     let err = health(&layer, "Hostile").expect_err("the hostile script must fail");
     let elapsed = start.elapsed();
-    match karmada_interpreter::lua::script_error(&err) {
+    match karmada_interpreter::declarative::script_error(&err) {
         Some(failure) => {
             let (customization, operation, source) =
                 (&failure.customization, &failure.operation, &failure.error);
@@ -367,7 +367,7 @@ fn failures_are_told_apart_by_type(
 ) {
     let layer = layer_with(&script, limits);
     let kind = match health(&layer, "Hostile") {
-        Err(e) => match karmada_interpreter::lua::script_error(&e)
+        Err(e) => match karmada_interpreter::declarative::script_error(&e)
             .map(|f| f.error.clone())
             .unwrap_or_else(|| panic!("expected a Lua error, got {e:?}"))
         {
@@ -384,7 +384,7 @@ fn failures_are_told_apart_by_type(
     if let Err(e) = health(&layer, "Hostile") {
         let source = std::error::Error::source(&e).expect("a source");
         assert!(source
-            .downcast_ref::<karmada_interpreter::lua::ScriptFailure>()
+            .downcast_ref::<karmada_interpreter::declarative::ScriptFailure>()
             .is_some());
     }
 }

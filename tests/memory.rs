@@ -25,9 +25,9 @@ use std::path::PathBuf;
 use std::sync::Mutex;
 
 use karmada_interpreter::api::InterpreterOperation;
-use karmada_interpreter::golden::{discover, is_webhook_only, load_cases, GoldenCase};
 use karmada_interpreter::interpreter::LayerKind;
 use karmada_interpreter::Interpreter;
+use karmada_interpreter_golden::{discover, is_webhook_only, load_cases, GoldenCase};
 
 /// One test at a time reads the process's resident memory.
 static RSS_LOCK: Mutex<()> = Mutex::new(());

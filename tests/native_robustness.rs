@@ -11,8 +11,8 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::Path;
 
 use karmada_interpreter::api::InterpreterOperation as Op;
-use karmada_interpreter::golden::load_cases;
 use karmada_interpreter::interpreter::{Outcome, Request};
+use karmada_interpreter_golden::load_cases;
 use serde_json::{json, Map, Value};
 
 use crate::support::rng;
@@ -286,7 +286,7 @@ fn seeds() -> Vec<(Op, Value, Option<Value>)> {
 
 #[test]
 fn mutated_objects_never_panic_and_raw_access_keeps_foreign_fields() {
-    let layer = karmada_interpreter::builtin::layer();
+    let layer = karmada_interpreter::native::layer();
     let seeds = seeds();
     assert!(
         seeds.len() > 200,
@@ -371,7 +371,7 @@ fn request_input(request: &Request<'_>) -> Value {
 
 #[test]
 fn deep_and_huge_inputs_are_errors_not_panics() {
-    let layer = karmada_interpreter::builtin::layer();
+    let layer = karmada_interpreter::native::layer();
     // Sums that overflow 64 bits, values beyond every range.
     let big = json!({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p"},
         "spec": {"containers": [

@@ -14,8 +14,8 @@ static ROUND_TRIPS: AtomicUsize = AtomicUsize::new(0);
 use std::path::PathBuf;
 
 use karmada_interpreter::api::{AggregatedStatusItem, InterpreterOperation};
-use karmada_interpreter::golden::{discover, load_cases, GoldenCase};
 use karmada_interpreter::interpreter::{Outcome, Request};
+use karmada_interpreter_golden::{discover, load_cases, GoldenCase};
 use serde_json::{json, Map, Value};
 
 /// xorshift64*: deterministic, dependency-free.
@@ -168,7 +168,7 @@ fn seeds() -> Vec<GoldenCase> {
 
 /// Runs one request; a panic fails the test, an error must name something.
 fn run(request: &Request<'_>, label: &str) {
-    let layer = karmada_interpreter::builtin::layer();
+    let layer = karmada_interpreter::native::layer();
     let result = catch_unwind(AssertUnwindSafe(|| layer.interpret(request)));
     match result {
         Err(_) => panic!("panicked on {label}: {request:?}"),
@@ -298,7 +298,7 @@ fn reflected_status_aggregates(object: &Value, label: &str) {
     if !TYPED_REFLECTION.contains(&(api_version, kind)) {
         return;
     }
-    let layer = karmada_interpreter::builtin::layer();
+    let layer = karmada_interpreter::native::layer();
     let Ok(Outcome::Status(Some(status))) = layer.interpret(&Request::InterpretStatus { object })
     else {
         return;

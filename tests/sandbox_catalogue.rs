@@ -11,8 +11,8 @@
 use std::time::{Duration, Instant};
 
 use karmada_interpreter::api::ResourceInterpreterCustomization;
+use karmada_interpreter::declarative::{Limits, LuaLayer};
 use karmada_interpreter::interpreter::{Layer, Outcome, Request};
-use karmada_interpreter::lua::{Limits, LuaLayer};
 use karmada_interpreter::Error;
 use rstest::rstest;
 use serde_json::{json, Value};
@@ -71,7 +71,7 @@ fn assert_benign_works(layer: &LuaLayer) {
 }
 
 fn lua_message(err: &Error) -> String {
-    match karmada_interpreter::lua::script_error(err) {
+    match karmada_interpreter::declarative::script_error(err) {
         Some(failure) => failure.error.to_string(),
         None => panic!("expected a Lua error, got {err:?}"),
     }
@@ -354,7 +354,7 @@ fn nothing_passes_between_calls_or_concurrent_runs() {
 /// holds no other name.
 #[test]
 fn library_surface_matches_the_catalogue() {
-    use karmada_interpreter::lua::catalogue::{ABSENT, LIBRARIES, PROVIDED, REFUSED};
+    use karmada_interpreter::declarative::catalogue::{ABSENT, LIBRARIES, PROVIDED, REFUSED};
     // `string.rep` → `string["rep"]`
     let lookup = |name: &str| match name.split_once('.') {
         Some((table, member)) => format!("{table}[{member:?}]"),
@@ -425,7 +425,7 @@ fn library_surface_matches_the_catalogue() {
 /// in `docs/lua-environment.md`.
 #[test]
 fn the_environment_doc_lists_the_catalogue() {
-    use karmada_interpreter::lua::catalogue::{PROVIDED, REFUSED};
+    use karmada_interpreter::declarative::catalogue::{PROVIDED, REFUSED};
     let doc = std::fs::read_to_string(
         std::path::Path::new(crate::support::ROOT).join("docs/lua-environment.md"),
     )

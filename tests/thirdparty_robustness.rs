@@ -11,8 +11,8 @@
 use std::path::Path;
 
 use karmada_interpreter::api::InterpreterOperation as Op;
-use karmada_interpreter::golden::{load_cases, GoldenCase};
 use karmada_interpreter::thirdparty;
+use karmada_interpreter_golden::{load_cases, GoldenCase};
 use serde_json::{json, Value};
 
 /// Texts of the Lua VM's and the standard library's own runtime errors (a

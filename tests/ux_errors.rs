@@ -157,7 +157,7 @@ fn result_types_are_named_in_words() {
 /// the script position travels beside it.
 #[test]
 fn the_wire_keeps_karmadas_text() {
-    use karmada_interpreter::lua::LuaLayer;
+    use karmada_interpreter::declarative::LuaLayer;
     use karmada_interpreter::{load, Interpreter};
     let items = load::customizations_from_str(WIDGET, "widget").unwrap();
     let chain = Interpreter::builder()
@@ -173,7 +173,7 @@ fn the_wire_keeps_karmadas_text() {
         err.to_string(),
         "customization \"widget\": InterpretHealth: <string>:3: attempt to index a non-table object(nil) with key 'conditions'"
     );
-    let Some(failure) = karmada_interpreter::lua::script_error(&err) else {
+    let Some(failure) = karmada_interpreter::declarative::script_error(&err) else {
         panic!("not a script failure: {err}")
     };
     let at = failure.at;

@@ -14,13 +14,13 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use karmada_interpreter::api::ResourceInterpreterWebhookConfiguration;
-use karmada_interpreter::golden::{Runner, WebhookBackend};
 use karmada_interpreter::interpreter::Request;
 use karmada_interpreter::webhook::client::WebhookClient;
 use karmada_interpreter::webhook::sdk::{self, Response};
 use karmada_interpreter::webhook::server::{RunningServer, Server};
 use karmada_interpreter::webhook::tls::{self, TlsIdentity};
 use karmada_interpreter::webhook::WebhookLayer;
+use karmada_interpreter_golden::{Runner, WebhookBackend};
 use serde_json::{json, Value};
 
 fn loopback() -> SocketAddr {
@@ -89,7 +89,7 @@ fn example_workload_webhook_passes_its_golden_cases() {
     let failures: Vec<String> = report
         .cases
         .iter()
-        .filter(|c| !matches!(c.verdict, karmada_interpreter::golden::Verdict::Passed))
+        .filter(|c| !matches!(c.verdict, karmada_interpreter_golden::Verdict::Passed))
         .map(|c| c.render())
         .collect();
     assert!(failures.is_empty(), "{}", failures.join("\n"));
@@ -616,8 +616,8 @@ fn busy_webhooks_are_retried_after_the_announced_delay() {
 /// in-process SDK server) does; one that still differs is a known deviation.
 #[test]
 fn a_listed_deviation_that_passes_fails_under_every_backend() {
-    use karmada_interpreter::golden::{ChainBackend, Deviation, Deviations, Verdict};
     use karmada_interpreter::webhook::sdk::InterpreterHandler;
+    use karmada_interpreter_golden::{ChainBackend, Deviation, Deviations, Verdict};
 
     let dir = std::env::temp_dir().join(format!("ki-deviation-backends-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use karmada_interpreter::golden::{Runner, Verdict, WebhookBackend};
+use karmada_interpreter_golden::{Runner, Verdict, WebhookBackend};
 
 use crate::support::BIN;
 

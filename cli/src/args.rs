@@ -3,10 +3,10 @@
 
 use std::path::PathBuf;
 
+use crate::load::{Input, Loader};
 use karmada_interpreter::api::{
     ResourceInterpreterCustomization, ResourceInterpreterWebhookConfiguration,
 };
-use karmada_interpreter::load::{self, Input, Loader};
 
 use crate::cluster;
 
@@ -33,10 +33,10 @@ impl CustomizationFiles {
     /// The customization files named (directories and patterns expanded,
     /// the files there that hold no customization left out; standard input
     /// is no file).
-    pub fn paths(&self) -> karmada_interpreter::Result<Vec<PathBuf>> {
+    pub fn paths(&self) -> crate::error::Result<Vec<PathBuf>> {
         let sources = Loader::new()
             .customization_texts("-f", &self.customizations, self.recursive)
-            .map_err(load::customization_error)?;
+            .map_err(crate::load::customization_error)?;
         Ok(sources
             .kept
             .into_iter()
@@ -50,12 +50,12 @@ impl CustomizationFiles {
     /// The customizations, per source.
     pub fn by_source(
         &self,
-    ) -> karmada_interpreter::Result<Vec<(String, Vec<ResourceInterpreterCustomization>)>> {
+    ) -> crate::error::Result<Vec<(String, Vec<ResourceInterpreterCustomization>)>> {
         Loader::new().customizations_by_source("-f", &self.customizations, self.recursive)
     }
 
     /// The customizations of every source.
-    pub fn load(&self) -> karmada_interpreter::Result<Vec<ResourceInterpreterCustomization>> {
+    pub fn load(&self) -> crate::error::Result<Vec<ResourceInterpreterCustomization>> {
         Loader::new().customizations("-f", &self.customizations, self.recursive)
     }
 }
@@ -99,21 +99,23 @@ impl ChainArgs {
     /// `backend` with the opt-in health layers these flags ask for.
     pub fn health_backend(
         &self,
-        backend: karmada_interpreter::golden::ChainBackend,
-    ) -> karmada_interpreter::golden::ChainBackend {
+        backend: karmada_interpreter_golden::ChainBackend,
+    ) -> karmada_interpreter_golden::ChainBackend {
         backend.with_health(self.health_checks.clone(), self.health_fallback)
     }
 
     pub fn load(
         &self,
-    ) -> karmada_interpreter::Result<(
+    ) -> crate::error::Result<(
         Vec<ResourceInterpreterCustomization>,
         Vec<ResourceInterpreterWebhookConfiguration>,
     )> {
         let mut customizations = self.files.load()?;
         let mut webhooks = Vec::new();
         for path in &self.webhook_configs {
-            webhooks.extend(load::webhook_configurations_from_file(path)?);
+            webhooks.extend(karmada_interpreter::load::webhook_configurations_from_file(
+                path,
+            )?);
         }
         // The objects serving in the cluster now (the rejected ones are
         // reported on stderr and left out, as the live chain does).
@@ -159,12 +161,12 @@ impl ObjectFiles {
     /// Reads the objects and status items with `loader` (which knows
     /// whether standard input was read already), each failure worded as
     /// karmadactl words it.
-    pub fn load(&self, loader: &mut Loader) -> karmada_interpreter::Result<Objects> {
+    pub fn load(&self, loader: &mut Loader) -> crate::error::Result<Objects> {
         let mut object = |flag: &str, value: Option<&str>, what: &str| {
             value
                 .map(|f| loader.object(flag, f))
                 .transpose()
-                .map_err(|source| karmada_interpreter::Error::Load {
+                .map_err(|source| crate::error::Error::Load {
                     what: what.to_owned(),
                     source,
                 })
@@ -184,7 +186,7 @@ impl ObjectFiles {
             .as_deref()
             .map(|f| loader.status_items("--status-file", f))
             .transpose()
-            .map_err(|source| karmada_interpreter::Error::Load {
+            .map_err(|source| crate::error::Error::Load {
                 what: "fail to get status items".to_owned(),
                 source,
             })?;

@@ -7,11 +7,13 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use karmada_interpreter::api::InterpreterOperation;
-use karmada_interpreter::golden::{
+use karmada_interpreter::interpreter::{Answer, JsonInputs, Outcome};
+use karmada_interpreter::Interpreter;
+
+use crate::error::{Error, Result};
+use karmada_interpreter_golden::{
     discover, is_webhook_only, load_cases, ChainBackend, GoldenCase, Runner, Verdict,
 };
-use karmada_interpreter::interpreter::{Answer, JsonInputs, Outcome};
-use karmada_interpreter::{Error, Interpreter, Result};
 
 use crate::args::ChainArgs;
 use crate::ux::{self, Output};
@@ -82,12 +84,12 @@ struct Encoded {
 impl Encoded {
     fn new(case: &GoldenCase) -> Result<Self> {
         fn encode<T: serde::Serialize>(case: &GoldenCase, value: &T) -> Result<Vec<u8>> {
-            serde_json::to_vec(value).map_err(|e| Error::InvalidInput {
-                operation: case.operation,
-                reason: format!(
-                    "case {:?}: cannot encode the inputs as JSON: {e}",
-                    case.name
+            serde_json::to_vec(value).map_err(|e| Error::Encode {
+                what: format!(
+                    "inputs of case {:?} ({}) as JSON",
+                    case.name, case.operation
                 ),
+                message: e.to_string(),
             })
         }
         Ok(Self {
@@ -110,7 +112,7 @@ impl Encoded {
     /// Decodes the inputs and runs the operation: what a caller holding
     /// bytes pays, through [`Interpreter::interpret_json`] (the edit
     /// operations get the decoded object handed over).
-    fn run(&self, chain: &Interpreter) -> Result<Answer<Outcome>> {
+    fn run(&self, chain: &Interpreter) -> karmada_interpreter::Result<Answer<Outcome>> {
         chain.interpret_json(
             self.operation,
             JsonInputs {

@@ -4,13 +4,13 @@
 
 use std::process::ExitCode;
 
+use crate::load::Loader;
 use karmada_interpreter::api::ResourceInterpreterCustomization;
-use karmada_interpreter::cluster::list_raw;
+use karmada_interpreter::declarative::validate::{check_rules, RuleStatus};
+use karmada_interpreter::declarative::ScriptPoint;
 use karmada_interpreter::lint::layout_mismatch;
 use karmada_interpreter::lint::Locator;
-use karmada_interpreter::load::Loader;
-use karmada_interpreter::lua::validate::{check_rules, RuleStatus};
-use karmada_interpreter::lua::ScriptPoint;
+use karmada_interpreter_cluster::list_raw;
 
 use crate::cluster;
 use crate::ux::{self, Output};
@@ -136,13 +136,13 @@ impl TabWriter {
     }
 }
 
-pub fn run(args: CheckArgs) -> karmada_interpreter::Result<ExitCode> {
+pub fn run(args: CheckArgs) -> crate::error::Result<ExitCode> {
     let mut tw = TabWriter::default();
     let mut results: Vec<Checked> = Vec::new();
     // The problems again at their place in the file, for people (the
     // table keeps karmadactl's text).
     let mut places = Vec::new();
-    let load_error = |source| karmada_interpreter::Error::Load {
+    let load_error = |source| crate::error::Error::Load {
         what: "fail to read -f".to_owned(),
         source,
     };
@@ -153,7 +153,7 @@ pub fn run(args: CheckArgs) -> karmada_interpreter::Result<ExitCode> {
         let source_name = source.name();
         for doc in karmada_interpreter::yaml::documents(text) {
             let doc = doc.map_err(|source| {
-                load_error(karmada_interpreter::load::LoadError::Yaml {
+                load_error(crate::load::LoadError::Yaml {
                     source_name: source_name.clone(),
                     source,
                 })
@@ -176,16 +176,15 @@ pub fn run(args: CheckArgs) -> karmada_interpreter::Result<ExitCode> {
             match args.cluster.client().await? {
                 Some(client) => list_raw::<ResourceInterpreterCustomization>(client)
                     .await
-                    .map_err(cluster::cluster_error),
+                    .map_err(crate::error::Error::from),
                 None => Ok(Vec::new()),
             }
         })?;
         for object in objects {
-            let value =
-                serde_json::to_value(&object).map_err(|e| karmada_interpreter::Error::Config {
-                    source_name: "cluster".into(),
-                    message: e.to_string(),
-                })?;
+            let value = serde_json::to_value(&object).map_err(|e| crate::error::Error::Encode {
+                what: "cluster object".into(),
+                message: e.to_string(),
+            })?;
             results.push(check_document(
                 &mut tw,
                 "cluster",

@@ -87,7 +87,7 @@ fn completions(args: CompletionsArgs) -> ExitCode {
 }
 
 /// Runs a parsed command line.
-pub fn run(cli: Cli) -> karmada_interpreter::Result<ExitCode> {
+pub fn run(cli: Cli) -> crate::error::Result<ExitCode> {
     match cli.command {
         Command::Check(args) => check::run(args),
         Command::Run(args) => run::run(args),
@@ -98,9 +98,6 @@ pub fn run(cli: Cli) -> karmada_interpreter::Result<ExitCode> {
         Command::Completions(args) => Ok(completions(args)),
         Command::Bench(args) => bench::run(args),
         Command::Explain(args) => explain::run(*args),
-        Command::Lint(args) => lint::run(args).or_else(|e| {
-            eprintln!("error: {e}");
-            Ok(ExitCode::from(2))
-        }),
+        Command::Lint(args) => lint::run(args),
     }
 }

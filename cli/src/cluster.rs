@@ -5,10 +5,10 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
-use karmada_interpreter::cluster::{
+use crate::error::Error;
+use karmada_interpreter_cluster::{
     client_for, ClientSource, ClusterConfig, ClusterError, ClusterOptions,
 };
-use karmada_interpreter::Error;
 
 /// Where to read ResourceInterpreterCustomizations and
 /// ResourceInterpreterWebhookConfigurations from, besides files.
@@ -30,23 +30,16 @@ pub struct ClusterArgs {
     sync_timeout: u64,
     /// Limits of the cluster's customization scripts (`serve --timeout`).
     #[arg(skip)]
-    pub lua_limits: Option<karmada_interpreter::lua::Limits>,
+    pub lua_limits: Option<karmada_interpreter::declarative::Limits>,
 }
 
-pub fn cluster_error(e: ClusterError) -> Error {
-    Error::Config {
-        source_name: "cluster".into(),
-        message: e.to_string(),
-    }
-}
-
-pub fn runtime() -> karmada_interpreter::Result<tokio::runtime::Runtime> {
+pub fn runtime() -> crate::error::Result<tokio::runtime::Runtime> {
     tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
-        .map_err(|e| Error::Config {
-            source_name: "runtime".into(),
-            message: e.to_string(),
+        .map_err(|e| Error::Start {
+            what: "the runtime",
+            source: Box::new(e),
         })
 }
 
@@ -66,10 +59,10 @@ impl ClusterArgs {
     }
 
     /// A client, when a cluster was asked for.
-    pub async fn client(&self) -> karmada_interpreter::Result<Option<kube::Client>> {
+    pub async fn client(&self) -> crate::error::Result<Option<kube::Client>> {
         match self.source() {
             None => Ok(None),
-            Some(source) => client_for(&source).await.map(Some).map_err(cluster_error),
+            Some(source) => client_for(&source).await.map(Some).map_err(Error::from),
         }
     }
 
@@ -78,7 +71,7 @@ impl ClusterArgs {
     pub fn start(
         &self,
         runtime: &tokio::runtime::Runtime,
-    ) -> karmada_interpreter::Result<Option<ClusterConfig>> {
+    ) -> crate::error::Result<Option<ClusterConfig>> {
         runtime.block_on(async {
             let Some(client) = self.client().await? else {
                 return Ok(None);
@@ -93,7 +86,7 @@ impl ClusterArgs {
             cluster
                 .wait_synced(Duration::from_secs(self.sync_timeout))
                 .await
-                .map_err(cluster_error)?;
+                .map_err(Error::from)?;
             let status = cluster.status();
             for (kind, s) in [
                 ("ResourceInterpreterCustomization", &status.customizations),

@@ -6,14 +6,16 @@ use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use crate::load::Loader;
 use karmada_interpreter::api::InterpreterOperation;
+use karmada_interpreter::declarative::{Coverage, LuaLayer};
 use karmada_interpreter::health::{fallback, ArgoCdHealth};
 use karmada_interpreter::interpreter::{
     describe, gvk_of, results, Inputs, Layer, LayerDecision, LayerKind, Request, Source,
 };
-use karmada_interpreter::load::Loader;
-use karmada_interpreter::lua::{Coverage, LuaLayer};
-use karmada_interpreter::{Error, Interpreter};
+use karmada_interpreter::Interpreter;
+
+use crate::error::Error;
 use serde_json::{json, Value};
 
 use crate::args::ChainArgs;
@@ -49,13 +51,10 @@ pub struct ExplainArgs {
 const TIMED_CALLS: usize = 9;
 
 fn config(flag: &str, message: impl Into<String>) -> Error {
-    Error::Config {
-        source_name: flag.to_owned(),
-        message: message.into(),
-    }
+    Error::usage(format!("{flag}: {}", message.into()))
 }
 
-pub fn run(args: ExplainArgs) -> karmada_interpreter::Result<ExitCode> {
+pub fn run(args: ExplainArgs) -> crate::error::Result<ExitCode> {
     let (customizations, webhooks) = args.chain.load()?;
     let chain = args
         .chain
@@ -149,7 +148,7 @@ fn detail(
     customizations: Vec<karmada_interpreter::api::ResourceInterpreterCustomization>,
     op: InterpreterOperation,
     request: &Request<'_>,
-) -> karmada_interpreter::Result<Value> {
+) -> crate::error::Result<Value> {
     let object = request.object();
     let started = Instant::now();
     let answer = chain.interpret(request);
@@ -210,7 +209,7 @@ fn detail(
                     .map(|(k, v)| (k.to_owned(), v))
                     .collect(),
             );
-            if source.layer == LayerKind::Fallback {
+            if source.layer == karmada_interpreter::health::FALLBACK {
                 out["fallback"] = json!(fallback::evaluate(object)?);
             }
             if let Some(traced) = traced_layer(args, customizations, &source)? {
@@ -257,7 +256,7 @@ fn traced_layer(
     args: &ExplainArgs,
     customizations: Vec<karmada_interpreter::api::ResourceInterpreterCustomization>,
     source: &Source,
-) -> karmada_interpreter::Result<Option<Traced>> {
+) -> crate::error::Result<Option<Traced>> {
     let coverage = Coverage::default();
     let (layer, argocd): (Arc<dyn Layer>, _) = match source.layer {
         LayerKind::Declarative => (
@@ -265,10 +264,10 @@ fn traced_layer(
             None,
         ),
         LayerKind::Thirdparty => (
-            karmada_interpreter::thirdparty::layer_with_coverage(coverage.clone()),
+            karmada_interpreter::thirdparty::layer_with(None, Some(coverage.clone())),
             None,
         ),
-        LayerKind::ArgoCd => {
+        kind if kind == karmada_interpreter::health::ARGOCD => {
             let Some(dir) = &args.chain.health_checks else {
                 return Ok(None);
             };

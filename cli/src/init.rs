@@ -8,9 +8,11 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use karmada_interpreter::api::InterpreterOperation as Op;
-use karmada_interpreter::golden::parse_cases;
 use karmada_interpreter::interpreter::results_map;
-use karmada_interpreter::{load, Error, Interpreter, Result};
+use karmada_interpreter::{load, Interpreter};
+
+use crate::error::{Error, Result};
+use karmada_interpreter_golden::parse_cases;
 use serde_json::{json, Value};
 
 #[derive(Debug, clap::Args)]
@@ -181,14 +183,11 @@ fn customizations_yaml(api_version: &str, kind: &str, ops: &[Op]) -> String {
 }
 
 fn config_error(message: String) -> Error {
-    Error::Config {
-        source_name: "init".into(),
-        message,
-    }
+    Error::usage(format!("init: {message}"))
 }
 
 fn write(path: &Path, text: &str) -> Result<()> {
-    std::fs::write(path, text).map_err(|source| Error::Io {
+    std::fs::write(path, text).map_err(|source| Error::File {
         path: path.to_owned(),
         source,
     })
@@ -221,7 +220,7 @@ pub fn run(args: InitArgs) -> Result<ExitCode> {
         )));
     }
     let testdata = dir.join("testdata");
-    std::fs::create_dir_all(&testdata).map_err(|source| Error::Io {
+    std::fs::create_dir_all(&testdata).map_err(|source| Error::File {
         path: testdata.clone(),
         source,
     })?;

@@ -5,9 +5,9 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
-use karmada_interpreter::golden::{CaseFile, Report, Verdict};
 use karmada_interpreter::lint::layout_mismatch;
 use karmada_interpreter::load;
+use karmada_interpreter_golden::{CaseFile, Report, Verdict};
 
 /// Prints a warning for each customization of `files` whose target
 /// differs from its folder.

@@ -2,9 +2,10 @@
 
 use std::process::ExitCode;
 
+use crate::load::{Input, Loader};
 use karmada_interpreter::lint::{Finding, Linter, Severity};
-use karmada_interpreter::load::{Input, Loader};
 
+use crate::error::{Error, Result};
 use crate::ux::{self, Output};
 
 #[derive(Debug, clap::Args)]
@@ -26,33 +27,21 @@ pub struct LintArgs {
     quiet: bool,
 }
 
-/// Why `lint` could not run.
-#[derive(Debug, thiserror::Error)]
-pub enum LintCommandError {
-    /// No file was named.
-    #[error("lint: name customization files or directories (PATH or -f FILE)")]
-    NoInput,
-    /// Linting failed.
-    #[error(transparent)]
-    Lint(#[from] karmada_interpreter::lint::LintError),
-    /// An input could not be found or read, or holds no customization.
-    #[error("lint: {0}")]
-    Input(#[from] karmada_interpreter::Error),
-}
-
-pub fn run(args: LintArgs) -> Result<ExitCode, LintCommandError> {
+pub fn run(args: LintArgs) -> Result<ExitCode> {
     let files = &args.files.customizations;
     if files.is_empty() && args.paths.is_empty() {
-        return Err(LintCommandError::NoInput);
+        return Err(Error::usage(
+            "lint: name customization files or directories (PATH or -f FILE)",
+        ));
     }
     let linter = Linter::new()?;
     let mut loader = Loader::new();
     let mut texts = loader
         .customization_texts("-f", files, args.files.recursive)
-        .map_err(karmada_interpreter::load::customization_error)?;
+        .map_err(crate::load::customization_error)?;
     let more = loader
         .customization_texts("PATH", &args.paths, true)
-        .map_err(karmada_interpreter::load::customization_error)?;
+        .map_err(crate::load::customization_error)?;
     texts.kept.extend(more.kept);
     texts.skipped.extend(more.skipped);
     if texts.kept.is_empty() {

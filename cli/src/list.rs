@@ -29,7 +29,7 @@ struct Served<'a> {
     source: &'a str,
 }
 
-pub fn run(args: ListArgs) -> karmada_interpreter::Result<ExitCode> {
+pub fn run(args: ListArgs) -> crate::error::Result<ExitCode> {
     let (customizations, webhooks) = args.chain.load()?;
     let chain = args
         .chain

@@ -4,11 +4,13 @@
 
 use std::process::ExitCode;
 
+use crate::load::Loader;
 use karmada_interpreter::api::InterpreterOperation;
-use karmada_interpreter::interpreter::{results, Answer, InputError, Inputs, Layer, ObjectInput};
-use karmada_interpreter::load::Loader;
-use karmada_interpreter::lua::{Limits, LuaLayer};
-use karmada_interpreter::{Error, Interpreter};
+use karmada_interpreter::declarative::Limits;
+use karmada_interpreter::interpreter::{results, InputError, Inputs, ObjectInput};
+use karmada_interpreter::Interpreter;
+
+use crate::error::Error;
 use serde_json::Value;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -69,25 +71,19 @@ fn in_flag_terms(error: &InputError) -> String {
     }
 }
 
-pub fn run(args: RunArgs) -> karmada_interpreter::Result<ExitCode> {
+pub fn run(args: RunArgs) -> crate::error::Result<ExitCode> {
     if args.check {
-        return Err(Error::Config {
-            source_name: "--check".to_owned(),
-            message: "`run` has no --check: to validate customization files use `karmada-interpreter check -f FILE`".to_owned(),
-        });
+        return Err(Error::usage(
+            "--check: `run` has no --check: to validate customization files use `karmada-interpreter check -f FILE`",
+        ));
     }
     let operation = args.operation.as_deref().unwrap_or_default();
-    let op =
-        InterpreterOperation::parse_case_insensitive(operation).map_err(|e| Error::Config {
-            source_name: "--operation".to_owned(),
-            message: e.to_string(),
-        })?;
+    let op = InterpreterOperation::parse_case_insensitive(operation)
+        .map_err(|e| Error::usage(format!("--operation: {e}")))?;
     if op == InterpreterOperation::ReviseReplica && args.desired_replica.is_none() {
-        return Err(Error::Config {
-            source_name: "--desired-replica".to_owned(),
-            message: "ReviseReplica needs the replica count to write: give --desired-replica N"
-                .to_owned(),
-        });
+        return Err(Error::usage(
+            "--desired-replica: ReviseReplica needs the replica count to write: give --desired-replica N",
+        ));
     }
     // Customizations first, then the objects and status items, each
     // input's failure worded as karmadactl words it.
@@ -114,27 +110,29 @@ pub fn run(args: RunArgs) -> karmada_interpreter::Result<ExitCode> {
         Ok(r) => r,
         Err(e) => return fail(in_flag_terms(&e)),
     };
-    let object = request.object();
 
-    let answer = if args.files.is_empty() {
-        Interpreter::default().interpret(&request)
-    } else {
-        let limits = match args.timeout_ms {
-            Some(ms) => Limits {
-                timeout: std::time::Duration::from_millis(ms),
-                ..Limits::default()
-            },
-            None => args.timeout.limits(),
-        };
-        let layer = LuaLayer::customizations_with_limits(customizations, limits)?;
-        let gvk = karmada_interpreter::interpreter::gvk_of(object);
-        let Some(source) = layer.source(&gvk, op) else {
-            return fail("rule is not enabled".into());
-        };
-        layer.interpret(&request).map(|value| Answer {
-            value,
-            served_by: source,
-        })
+    // With -f, only the given customizations answer (karmadactl's rule);
+    // without, the built-in set. --timeout reaches every script either way.
+    let limits = match args.timeout_ms {
+        Some(ms) => Some(Limits {
+            timeout: std::time::Duration::from_millis(ms),
+            ..Limits::default()
+        }),
+        None => args.timeout.timeout.map(|_| args.timeout.limits()),
+    };
+    let only_files = !args.files.is_empty();
+    let mut builder = Interpreter::builder()
+        .customizations(customizations)
+        .thirdparty(!only_files)
+        .native(!only_files);
+    if let Some(limits) = limits {
+        builder = builder.lua_limits(limits);
+    }
+    let answer = match builder.build()?.interpret(&request) {
+        Err(karmada_interpreter::Error::NotServed { .. }) if only_files => {
+            return fail("rule is not enabled".into())
+        }
+        answer => answer,
     };
     let answer = match answer {
         Ok(a) => a,

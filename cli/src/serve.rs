@@ -13,7 +13,9 @@ use karmada_interpreter::webhook::sdk::InterpreterHandler;
 use karmada_interpreter::webhook::server::{Limits, Server};
 use karmada_interpreter::webhook::tls::TlsIdentity;
 use karmada_interpreter::webhook::{clean_path, configuration_for};
-use karmada_interpreter::{Error, Interpreter};
+use karmada_interpreter::Interpreter;
+
+use crate::error::Error;
 
 #[path = "serve_metrics.rs"]
 mod metrics;
@@ -114,10 +116,7 @@ pub struct ServeArgs {
 }
 
 fn cli_error(message: impl Into<String>) -> Error {
-    Error::Config {
-        source_name: "serve".into(),
-        message: message.into(),
-    }
+    Error::usage(format!("serve: {}", message.into()))
 }
 
 impl ServeArgs {
@@ -142,7 +141,7 @@ impl ServeArgs {
     }
 
     /// The serving identity and whether it is a throw-away one.
-    fn identity(&self) -> karmada_interpreter::Result<(TlsIdentity, bool)> {
+    fn identity(&self) -> crate::error::Result<(TlsIdentity, bool)> {
         if let (Some(cert), Some(key)) = (&self.cert, &self.key) {
             return Ok((TlsIdentity::from_files(cert, key)?, false));
         }
@@ -151,8 +150,11 @@ impl ServeArgs {
         if let Some(dir) = &self.cert_dir {
             let (cert, key) = (dir.join("tls.crt"), dir.join("tls.key"));
             if !cert.exists() && !key.exists() {
-                let id = TlsIdentity::self_signed(&refs).map_err(|e| cli_error(e.to_string()))?;
-                std::fs::create_dir_all(dir).map_err(|source| Error::Io {
+                let id = TlsIdentity::self_signed(&refs).map_err(|e| Error::Start {
+                    what: "a self-signed certificate",
+                    source: Box::new(e),
+                })?;
+                std::fs::create_dir_all(dir).map_err(|source| Error::File {
                     path: dir.clone(),
                     source,
                 })?;
@@ -163,7 +165,10 @@ impl ServeArgs {
             return Ok((TlsIdentity::from_files(&cert, &key)?, false));
         }
         Ok((
-            TlsIdentity::self_signed(&refs).map_err(|e| cli_error(e.to_string()))?,
+            TlsIdentity::self_signed(&refs).map_err(|e| Error::Start {
+                what: "a self-signed certificate",
+                source: Box::new(e),
+            })?,
             true,
         ))
     }
@@ -173,7 +178,7 @@ impl ServeArgs {
         chain: &Interpreter,
         identity: &TlsIdentity,
         addr: SocketAddr,
-    ) -> karmada_interpreter::Result<ResourceInterpreterWebhookConfiguration> {
+    ) -> crate::error::Result<ResourceInterpreterWebhookConfiguration> {
         let ca = match &self.ca {
             Some(path) => load_bytes(path)?,
             None => identity.cert_pem.clone().into_bytes(),
@@ -216,22 +221,22 @@ impl ServeArgs {
     }
 }
 
-fn load_bytes(path: &Path) -> karmada_interpreter::Result<Vec<u8>> {
-    std::fs::read(path).map_err(|source| Error::Io {
+fn load_bytes(path: &Path) -> crate::error::Result<Vec<u8>> {
+    std::fs::read(path).map_err(|source| Error::File {
         path: path.to_owned(),
         source,
     })
 }
 
-fn write_file(path: &Path, bytes: &[u8]) -> karmada_interpreter::Result<()> {
-    std::fs::write(path, bytes).map_err(|source| Error::Io {
+fn write_file(path: &Path, bytes: &[u8]) -> crate::error::Result<()> {
+    std::fs::write(path, bytes).map_err(|source| Error::File {
         path: path.to_owned(),
         source,
     })
 }
 
 /// Writes a new private key file readable by its owner only (0600 on Unix).
-fn write_private(path: &Path, bytes: &[u8]) -> karmada_interpreter::Result<()> {
+fn write_private(path: &Path, bytes: &[u8]) -> crate::error::Result<()> {
     use std::io::Write as _;
     let mut options = std::fs::OpenOptions::new();
     options.write(true).create_new(true);
@@ -240,17 +245,20 @@ fn write_private(path: &Path, bytes: &[u8]) -> karmada_interpreter::Result<()> {
     options
         .open(path)
         .and_then(|mut f| f.write_all(bytes))
-        .map_err(|source| Error::Io {
+        .map_err(|source| Error::File {
             path: path.to_owned(),
             source,
         })
 }
 
 /// The configuration as pretty JSON (which YAML readers accept too).
-fn render(config: &ResourceInterpreterWebhookConfiguration) -> karmada_interpreter::Result<String> {
+fn render(config: &ResourceInterpreterWebhookConfiguration) -> crate::error::Result<String> {
     serde_json::to_string_pretty(config)
         .map(|s| s + "\n")
-        .map_err(|e| cli_error(e.to_string()))
+        .map_err(|e| Error::Encode {
+            what: "webhook configuration".into(),
+            message: e.to_string(),
+        })
 }
 
 /// Refuses to serve a customization whose rule would fail every call: the
@@ -258,8 +266,8 @@ fn render(config: &ResourceInterpreterWebhookConfiguration) -> karmada_interpret
 fn refuse_broken(
     source_name: &str,
     customizations: &[karmada_interpreter::api::ResourceInterpreterCustomization],
-) -> karmada_interpreter::Result<()> {
-    use karmada_interpreter::lua::validate::{check_rules, RuleStatus};
+) -> crate::error::Result<()> {
+    use karmada_interpreter::declarative::validate::{check_rules, RuleStatus};
     for c in customizations {
         for (op, status) in check_rules(c) {
             let problem = match status {
@@ -270,19 +278,20 @@ fn refuse_broken(
                 RuleStatus::Error(m) => format!("the script does not compile: {m}"),
                 RuleStatus::TopLevelError(m) => format!("top-level code fails: {m}"),
             };
-            return Err(Error::Config {
+            return Err(karmada_interpreter::Error::Config {
                 source_name: source_name.to_owned(),
                 message: format!(
                     "customization {:?}, rule {op}: {problem}; not serving it (see `karmada-interpreter check -f {source_name}`)",
                     c.name(),
                 ),
-            });
+            }
+            .into());
         }
     }
     Ok(())
 }
 
-pub fn run(args: ServeArgs) -> karmada_interpreter::Result<ExitCode> {
+pub fn run(args: ServeArgs) -> crate::error::Result<ExitCode> {
     // `main` lets SIGPIPE end the program (for `... | head`); a server must
     // not die when a client resets its connection while an answer is being
     // written (a vectored socket write raises SIGPIPE): back to Rust's
@@ -314,20 +323,18 @@ pub fn run(args: ServeArgs) -> karmada_interpreter::Result<ExitCode> {
     }
     .enable_all()
     .build()
-    .map_err(|e| cli_error(e.to_string()))?;
+    .map_err(|e| Error::Start {
+        what: "the runtime",
+        source: Box::new(e),
+    })?;
     // Kept alive for as long as we serve: its watchers update the chain.
     let mut cluster_args = args.cluster.clone();
     cluster_args.lua_limits = Some(args.timeout.limits());
     let cluster = cluster_args.start(&runtime)?;
-    let mut builder = if args.timeout.timeout.is_some() && !customizations.is_empty() {
-        let layer = karmada_interpreter::lua::LuaLayer::customizations_with_limits(
-            customizations,
-            args.timeout.limits(),
-        )?;
-        Interpreter::builder().declarative_layer(std::sync::Arc::new(layer))
-    } else {
-        Interpreter::builder().customizations(customizations)
-    };
+    let mut builder = Interpreter::builder().customizations(customizations);
+    if args.timeout.timeout.is_some() {
+        builder = builder.lua_limits(args.timeout.limits());
+    }
     if let Some(cluster) = &cluster {
         builder = cluster.attach(builder);
     }
@@ -346,20 +353,23 @@ pub fn run(args: ServeArgs) -> karmada_interpreter::Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     let path = clean_path(&args.path);
-    let std_listener = std::net::TcpListener::bind(args.listen)
-        .map_err(|e| cli_error(format!("cannot listen on {}: {e}", args.listen)))?;
-    let local = std_listener
-        .local_addr()
-        .map_err(|e| cli_error(e.to_string()))?;
-    std_listener
-        .set_nonblocking(true)
-        .map_err(|e| cli_error(e.to_string()))?;
+    let std_listener =
+        std::net::TcpListener::bind(args.listen).map_err(|source| Error::Listen {
+            address: args.listen,
+            source,
+        })?;
+    let listen_error = |source| Error::Listen {
+        address: args.listen,
+        source,
+    };
+    let local = std_listener.local_addr().map_err(listen_error)?;
+    std_listener.set_nonblocking(true).map_err(listen_error)?;
     if let Some(file) = &args.write_config {
         let text = render(&args.configuration(&chain, &identity, local)?)?;
         // Write then rename, so a reader never sees half a file.
         let tmp = file.with_extension("tmp");
         write_file(&tmp, text.as_bytes())?;
-        std::fs::rename(&tmp, file).map_err(|source| Error::Io {
+        std::fs::rename(&tmp, file).map_err(|source| Error::File {
             path: file.clone(),
             source,
         })?;

@@ -5,28 +5,25 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
-use karmada_interpreter::golden::coverage as golden_coverage;
-use karmada_interpreter::golden::{
+use karmada_interpreter::declarative::Coverage;
+use karmada_interpreter_golden::coverage as golden_coverage;
+use karmada_interpreter_golden::{
     discover, report, ChainBackend, RunControl, Runner, Verdict, WebhookBackend,
 };
-use karmada_interpreter::lua::Coverage;
 
 use crate::args::ChainArgs;
+use crate::error::Error;
 
 /// `test --health-checks DIR PATH...`: Argo CD's `health_test.yaml` tests
 /// under the paths, and the golden cases outside Argo CD kind folders.
 mod health_catalogue {
     use std::path::{Path, PathBuf};
 
-    use karmada_interpreter::golden::health_tests as catalogue;
-    use karmada_interpreter::golden::{discover, Report, Runner};
     use karmada_interpreter::health::ArgoCdHealth;
+    use karmada_interpreter_golden::health_tests as catalogue;
+    use karmada_interpreter_golden::{discover, Report, Runner};
 
-    pub fn run(
-        runner: &Runner,
-        dir: &Path,
-        paths: &[PathBuf],
-    ) -> karmada_interpreter::Result<Report> {
+    pub fn run(runner: &Runner, dir: &Path, paths: &[PathBuf]) -> crate::error::Result<Report> {
         let tests = catalogue::test_files(paths)?;
         let golden: Vec<PathBuf> = discover(paths)?
             .into_iter()
@@ -89,7 +86,7 @@ pub struct TestArgs {
     coverage_out: Option<PathBuf>,
 }
 
-pub fn run(args: TestArgs) -> karmada_interpreter::Result<ExitCode> {
+pub fn run(args: TestArgs) -> crate::error::Result<ExitCode> {
     let (customizations, webhooks) = args.chain.load()?;
     let paths = args.paths;
     // With --webhook-config, cases a webhook matches go to it (with the
@@ -114,7 +111,7 @@ pub fn run(args: TestArgs) -> karmada_interpreter::Result<ExitCode> {
     let text_output = args.output == ReportOutput::Text;
     let started = Instant::now();
     let mut progress = test_extra::Progress::new(args.quiet);
-    let mut on_case = |case: &karmada_interpreter::golden::CaseReport| progress.case(case);
+    let mut on_case = |case: &karmada_interpreter_golden::CaseReport| progress.case(case);
     let filter = args.filter.clone();
     let select = |file: &std::path::Path, name: &str| {
         filter
@@ -143,17 +140,22 @@ pub fn run(args: TestArgs) -> karmada_interpreter::Result<ExitCode> {
             eprintln!("{note}");
         }
         webhook_rules.note_texts(&bundled);
-        runner.run_texts_with(&bundled, &mut control)
+        runner
+            .run_texts_with(&bundled, &mut control)
+            .map_err(Error::from)
     } else if let Some(dir) = &args.chain.health_checks {
         health_catalogue::run(&runner, dir, &paths)
     } else {
         webhook_rules.note_paths(&paths);
         let case_files = discover(&paths)?;
         crate::layout::warn_mismatches(case_files.iter().filter_map(|f| f.customization.clone()));
-        runner.run_with(&paths, &mut control).map(|mut report| {
-            crate::layout::explain_not_served(&mut report, &case_files);
-            report
-        })
+        runner
+            .run_with(&paths, &mut control)
+            .map(|mut report| {
+                crate::layout::explain_not_served(&mut report, &case_files);
+                report
+            })
+            .map_err(Error::from)
     };
     let (filtered_out, stopped) = (control.filtered_out, control.stopped);
     progress.finish();
@@ -213,12 +215,7 @@ pub fn run(args: TestArgs) -> karmada_interpreter::Result<ExitCode> {
         );
         files.sort();
         files.dedup();
-        let scripts = golden_coverage::collect(&files, coverage).map_err(|e| {
-            karmada_interpreter::Error::Config {
-                source_name: "coverage".into(),
-                message: e.to_string(),
-            }
-        })?;
+        let scripts = golden_coverage::collect(&files, coverage).map_err(Error::Lint)?;
         for s in &scripts {
             // Machine-readable formats keep stdout to themselves.
             if text_output {
@@ -229,7 +226,7 @@ pub fn run(args: TestArgs) -> karmada_interpreter::Result<ExitCode> {
         }
         if let Some(out) = &args.coverage_out {
             std::fs::write(out, golden_coverage::lcov(&scripts)).map_err(|source| {
-                karmada_interpreter::Error::Io {
+                crate::error::Error::File {
                     path: out.clone(),
                     source,
                 }

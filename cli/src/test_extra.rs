@@ -10,12 +10,14 @@ use indicatif::ProgressBar;
 use karmada_interpreter::api::{
     InterpreterOperation, ResourceInterpreterWebhookConfiguration, RuleWithOperations,
 };
-use karmada_interpreter::golden::update::replace_output;
-use karmada_interpreter::golden::{
+use karmada_interpreter::interpreter::gvk_of;
+use karmada_interpreter_golden::GoldenError;
+
+use crate::error::{Error, Result};
+use karmada_interpreter_golden::update::replace_output;
+use karmada_interpreter_golden::{
     discover, load_cases, parse_cases, CaseReport, GoldenCase, Report, Runner, Verdict,
 };
-use karmada_interpreter::interpreter::gvk_of;
-use karmada_interpreter::{Error, Result};
 use serde_json::{Map, Value};
 
 use crate::ux;
@@ -93,7 +95,7 @@ pub fn no_cases(searched: Vec<PathBuf>, filter: Option<&str>, filtered_out: usiz
                 .collect::<Vec<_>>(),
             &format!("--filter {filter:?} matches none of the {filtered_out} case(s) (it is matched against case names and file paths)"),
         ),
-        _ => Error::NoCases { searched },
+        _ => Error::Golden(GoldenError::NoCases { searched }),
     }
 }
 
@@ -104,7 +106,9 @@ pub fn no_case_selected(
     filtered_out: usize,
 ) -> Result<Report> {
     match run {
-        Err(Error::NoCases { searched }) => Err(no_cases(searched, filter, filtered_out)),
+        Err(Error::Golden(GoldenError::NoCases { searched })) => {
+            Err(no_cases(searched, filter, filtered_out))
+        }
         run => run,
     }
 }
@@ -285,7 +289,7 @@ pub fn update(runner: &Runner, paths: &[PathBuf], report: &Report, quiet: bool) 
             };
             let current = match text.take() {
                 Some(t) => t,
-                None => std::fs::read_to_string(&file.path).map_err(|source| Error::Io {
+                None => std::fs::read_to_string(&file.path).map_err(|source| Error::File {
                     path: file.path.clone(),
                     source,
                 })?,
@@ -305,7 +309,7 @@ pub fn update(runner: &Runner, paths: &[PathBuf], report: &Report, quiet: bool) 
             }
         }
         if let (Some(text), true) = (text, updated.contains_key(&file.path)) {
-            std::fs::write(&file.path, text).map_err(|source| Error::Io {
+            std::fs::write(&file.path, text).map_err(|source| Error::File {
                 path: file.path.clone(),
                 source,
             })?;

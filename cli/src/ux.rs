@@ -5,9 +5,9 @@
 use std::io::IsTerminal;
 use std::time::Duration;
 
+use crate::error::Error;
 use anstyle::{AnsiColor, Style};
 use indicatif::{ProgressBar, ProgressStyle};
-use karmada_interpreter::Error;
 use serde::Serialize;
 
 /// `-o/--output` of the commands that print results but no test report.
@@ -48,9 +48,9 @@ pub fn print_structured<T: Serialize>(value: &T, yaml: bool, what: &str) -> Resu
     } else {
         serde_json::to_string_pretty(value).map_err(|e| e.to_string())
     }
-    .map_err(|message| Error::Config {
-        source_name: what.to_owned(),
-        message: format!("cannot encode the output: {message}"),
+    .map_err(|message| Error::Encode {
+        what: format!("{what} output"),
+        message,
     })?;
     if text.ends_with('\n') {
         print!("{text}");
@@ -163,8 +163,8 @@ pub struct TimeoutArg {
 
 impl TimeoutArg {
     /// The Lua limits with this deadline.
-    pub fn limits(&self) -> karmada_interpreter::lua::Limits {
-        let mut limits = karmada_interpreter::lua::Limits::default();
+    pub fn limits(&self) -> karmada_interpreter::declarative::Limits {
+        let mut limits = karmada_interpreter::declarative::Limits::default();
         if let Some(t) = self.timeout {
             limits.timeout = t;
         }

@@ -20,9 +20,9 @@ use karmada_interpreter::api::{
     AggregatedStatusItem, InterpreterOperation as Op, ResourceInterpreterContext,
     ResourceInterpreterCustomization, ResourceInterpreterRequest,
 };
+use karmada_interpreter::declarative::LuaLayer;
 use karmada_interpreter::interpreter::{CatalogEntry, Layer, Outcome, Request};
 use karmada_interpreter::k8s::quantity::Quantity;
-use karmada_interpreter::lua::LuaLayer;
 use karmada_interpreter::webhook::sdk::{self, Body, InterpreterHandler};
 use karmada_interpreter::webhook::{apply_patch, decode_response, interpret_response};
 use karmada_interpreter::Interpreter;
@@ -813,7 +813,7 @@ pub fn yaml_files(data: &[u8]) {
             let _ = karmada_interpreter::webhook::validate(c);
         }
     }
-    let _ = karmada_interpreter::golden::parse_cases(&text, Path::new("fuzz.yaml"));
+    let _ = karmada_interpreter_golden::parse_cases(&text, Path::new("fuzz.yaml"));
 }
 
 /// A target: runs one input.

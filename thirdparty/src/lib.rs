@@ -47,10 +47,22 @@ pub fn layer() -> Arc<dyn Layer> {
         .clone()
 }
 
-/// A thirdparty layer of its own (not the shared one) recording which lines
-/// of the bundled scripts run (`explain`).
-pub fn layer_with_coverage(coverage: karmada_interpreter_declarative::Coverage) -> Arc<dyn Layer> {
-    Arc::new(LuaLayer::bundled(load().0).with_coverage(coverage))
+/// A thirdparty layer of its own (not the shared one) whose scripts run
+/// under `limits` (the default limits when `None`) and, with `coverage`,
+/// record which lines of the bundled scripts run (`explain`, `test
+/// --coverage`). With neither, the shared [`layer`].
+pub fn layer_with(
+    limits: Option<karmada_interpreter_declarative::Limits>,
+    coverage: Option<karmada_interpreter_declarative::Coverage>,
+) -> Arc<dyn Layer> {
+    if limits.is_none() && coverage.is_none() {
+        return layer();
+    }
+    let layer = LuaLayer::bundled_with_limits(load().0, limits.unwrap_or_default());
+    match coverage {
+        Some(coverage) => Arc::new(layer.with_coverage(coverage)),
+        None => Arc::new(layer),
+    }
 }
 
 #[cfg(test)]

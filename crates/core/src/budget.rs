@@ -7,7 +7,7 @@
 //!
 //! ```
 //! use std::time::Duration;
-//! use karmada_interpreter::lua::budget;
+//! use karmada_interpreter::declarative::budget;
 //!
 //! let (value, exhausted) = budget::within(Duration::from_millis(5), || 40 + 2);
 //! assert_eq!((value, exhausted), (42, false));

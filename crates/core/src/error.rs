@@ -4,8 +4,10 @@ use std::path::PathBuf;
 
 use crate::api::InterpreterOperation;
 
-/// Everything that can go wrong interpreting an object, loading configuration
-/// or running golden cases. Every variant names what failed and where.
+/// Everything that can go wrong interpreting an object or configuring the
+/// layers that interpret it. Every variant names what failed and where. What
+/// runs on top of the chain (the golden runner, the cluster integration, the
+/// CLI) has error types of its own.
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum Error {
@@ -81,17 +83,16 @@ pub enum Error {
         source: Box<dyn std::error::Error + Send + Sync + 'static>,
     },
 
-    /// A health check cannot tell whether the object is healthy (Argo CD's
-    /// `Unknown`, or no status at all): Karmada records such an object's
-    /// health as Unknown.
-    #[error("health check {check:?} on {object}: {reason}")]
-    HealthUnknown {
-        /// The check (`<group>/<Kind>/health.lua` of the folder).
-        check: String,
-        /// `Kind namespace/name` of the object.
-        object: String,
-        /// What the check answered.
-        reason: String,
+    /// A layer could not be set up from what it was given (a folder of
+    /// health checks that cannot be read, ...): the layer's own error is the
+    /// `source`.
+    #[error("{what}: {source}")]
+    Setup {
+        /// What was being set up, e.g. `health checks`.
+        what: &'static str,
+        /// The layer's error.
+        #[source]
+        source: Box<dyn std::error::Error + Send + Sync + 'static>,
     },
 
     /// A configuration document (customization, webhook configuration) is invalid.
@@ -101,45 +102,6 @@ pub enum Error {
         source_name: String,
         /// What is wrong with it.
         message: String,
-    },
-
-    /// A golden case file could not be read or parsed.
-    #[error("{}: {message}", file.display())]
-    CaseFile {
-        /// The case file.
-        file: PathBuf,
-        /// What is wrong, naming the case (document) when known.
-        message: String,
-    },
-
-    /// A golden-case run found no case: it would check nothing.
-    #[error("no golden case found in {}: case files are `*.yaml`/`*.yml` files (other than `customizations.yaml`) holding documents with an `operation`", searched.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", "))]
-    NoCases {
-        /// The files and directories searched.
-        searched: Vec<PathBuf>,
-    },
-
-    /// A command found nothing to check where it searched: it would pass
-    /// while checking nothing.
-    #[error("no {what} found in {searched}{hint}")]
-    NothingFound {
-        /// What was looked for (`ResourceInterpreterCustomization document`, ...).
-        what: String,
-        /// The inputs searched, comma-separated.
-        searched: String,
-        /// How to give the command something to check (`: ...`), or empty.
-        hint: String,
-    },
-
-    /// A command-line input (`-f`, `--desired-file`, ...) could not be
-    /// found, read or decoded.
-    #[error("{what}: {source}")]
-    Load {
-        /// What was being loaded, e.g. `fail to get desired object`.
-        what: String,
-        /// Why it failed.
-        #[source]
-        source: LoadError,
     },
 
     /// A file could not be read.
@@ -248,84 +210,6 @@ pub enum InputError {
     BothObjects {
         /// The operation.
         operation: crate::api::InterpreterOperation,
-    },
-}
-
-/// Why a command-line input could not be found or read.
-#[derive(Debug, thiserror::Error)]
-#[non_exhaustive]
-pub enum LoadError {
-    /// Neither a file, a directory, nor a pattern matching anything.
-    #[error("the path \"{}\" does not exist", path.display())]
-    NotFound {
-        /// The path as given.
-        path: PathBuf,
-    },
-    /// A glob pattern that cannot be parsed.
-    #[error("pattern \"{pattern}\" is not valid: {source}")]
-    Pattern {
-        /// The pattern as given.
-        pattern: String,
-        /// The pattern parser's error.
-        #[source]
-        source: glob::PatternError,
-    },
-    /// An `http://` or `https://` input: not fetched by this tool.
-    #[error("{url}: URLs are not supported; download the file and give its path (or `-` and pipe it in)")]
-    Url {
-        /// The URL as given.
-        url: String,
-    },
-    /// `-` given to more than one input: standard input can be read once.
-    #[error("standard input can be read once, but both {first} and {second} name it (`-`)")]
-    StdinTwice {
-        /// The flag that read standard input first.
-        first: String,
-        /// The flag that asked for it again.
-        second: String,
-    },
-    /// A file or directory that could not be read.
-    #[error("{}: {source}", path.display())]
-    Io {
-        /// The file or directory.
-        path: PathBuf,
-        /// The I/O error.
-        #[source]
-        source: std::io::Error,
-    },
-    /// Standard input could not be read.
-    #[error("STDIN: {0}")]
-    Stdin(#[source] std::io::Error),
-    /// A document that is not valid YAML or JSON.
-    #[error("error parsing {source_name}: {source}")]
-    Yaml {
-        /// The file (or `STDIN`).
-        source_name: String,
-        /// The parser's error, with the document's position.
-        #[source]
-        source: crate::yaml::YamlError,
-    },
-    /// A document that does not decode as what the input holds.
-    #[error("error parsing {source_name}: document {index}: {detail}")]
-    Decode {
-        /// The file (or `STDIN`).
-        source_name: String,
-        /// 1-based position of the document in its stream.
-        index: usize,
-        /// What does not decode.
-        detail: String,
-    },
-    /// An input meant to hold one object holds none.
-    #[error("no object found in {sources}, expect one")]
-    NoObject {
-        /// The sources read, comma-separated.
-        sources: String,
-    },
-    /// An input meant to hold one object holds several.
-    #[error("get {count} objects, expect one at most")]
-    ManyObjects {
-        /// How many objects the input holds.
-        count: usize,
     },
 }
 

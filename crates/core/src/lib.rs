@@ -7,8 +7,8 @@
 //!   times, name/label/dependency validation, pod-spec requirements and
 //!   dependencies, typed acceptance and normalization of objects.
 //! - [`yaml`]: every YAML document is read here, as Karmada's go-yaml reads it.
-//! - [`load`]: customization and webhook configuration documents, and
-//!   command-line inputs (files, folders, patterns, standard input).
+//! - [`load`]: customization and webhook configuration documents from text
+//!   and files.
 //! - [`interpreter`]: the layer contract ([`interpreter::Layer`],
 //!   requests, outcomes, answers), the operation model and [`interpreter::Chain`],
 //!   the layers consulted in order.

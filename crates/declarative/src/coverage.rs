@@ -14,7 +14,7 @@ use std::sync::{Arc, Mutex};
 /// ```
 /// use karmada_interpreter::api::ResourceInterpreterCustomization;
 /// use karmada_interpreter::interpreter::Request;
-/// use karmada_interpreter::lua::{Coverage, LuaLayer};
+/// use karmada_interpreter::declarative::{Coverage, LuaLayer};
 /// use karmada_interpreter::Interpreter;
 ///
 /// let script = "function InterpretHealth(o)\n  if o.status then\n    return true\n  end\n  return false\nend";

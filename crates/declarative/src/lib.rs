@@ -7,7 +7,7 @@
 //! values converted directly between `serde_json::Value` and Lua tables.
 //!
 //! ```
-//! use karmada_interpreter::lua::LuaLayer;
+//! use karmada_interpreter::declarative::LuaLayer;
 //! use karmada_interpreter::interpreter::{Layer, Outcome, Request};
 //! use serde_json::json;
 //!
@@ -84,7 +84,7 @@ use convert::{from_lua, reconcile, type_code, type_name, Target};
 /// (golden cases' `expectError: {pattern: ...}`).
 ///
 /// ```
-/// use karmada_interpreter::lua::pattern_matches;
+/// use karmada_interpreter::declarative::pattern_matches;
 /// assert_eq!(pattern_matches("line 12: nil", "%d+:"), Ok(true));
 /// ```
 pub fn pattern_matches(text: &str, pattern: &str) -> std::result::Result<bool, String> {
@@ -185,7 +185,15 @@ impl LuaLayer {
 
     /// The bundled third-party layer.
     pub fn bundled(items: Vec<ResourceInterpreterCustomization>) -> Self {
-        Self::merge(LayerKind::Thirdparty, items, Limits::default())
+        Self::bundled_with_limits(items, Limits::default())
+    }
+
+    /// The bundled third-party layer, its scripts run under `limits`.
+    pub fn bundled_with_limits(
+        items: Vec<ResourceInterpreterCustomization>,
+        limits: Limits,
+    ) -> Self {
+        Self::merge(LayerKind::Thirdparty, items, limits)
     }
 
     fn merge(

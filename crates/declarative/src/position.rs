@@ -23,7 +23,7 @@ impl ScriptPoint {
     /// (compile errors).
     ///
     /// ```
-    /// use karmada_interpreter::lua::ScriptPoint;
+    /// use karmada_interpreter::declarative::ScriptPoint;
     /// let p = ScriptPoint::from_message("<string>:9: attempt to index a nil value");
     /// assert_eq!((p.line, p.column), (Some(9), None));
     /// let p = ScriptPoint::from_message("<string> line:3(column:10) near 'return':   syntax error");
@@ -178,7 +178,7 @@ impl ScriptFailure {
 /// The script failure behind `error`, if a customization's script failed.
 ///
 /// ```
-/// use karmada_interpreter::{load, lua::{script_error, ScriptError}, Interpreter};
+/// use karmada_interpreter::{load, declarative::{script_error, ScriptError}, Interpreter};
 /// use serde_json::json;
 ///
 /// let items = load::customizations_from_str(r#"

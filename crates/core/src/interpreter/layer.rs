@@ -14,11 +14,21 @@ use crate::error::{Error, Result};
 use crate::k8s::keep::Keep;
 use crate::k8s::object::TypeRef;
 
-/// The layers, in the order the chain consults them: Karmada's four, named as
-/// Karmada names its interpreters (declarative, webhook, thirdparty,
-/// native), then the two opt-in health layers after them (argocd, fallback;
-/// see `docs/health.md`).
+/// Which layer answered: Karmada's four, named as Karmada names its
+/// interpreters (declarative, webhook, thirdparty, native), or a layer of
+/// someone else's ([`LayerKind::Other`]: the opt-in health layers of
+/// `karmada-interpreter-health`, a user's own layer).
+///
+/// ```
+/// use karmada_interpreter_core::interpreter::LayerKind;
+///
+/// // A layer of your own names itself; it is printed and serialized by its name.
+/// const AUDIT: LayerKind = LayerKind::Other("audit");
+/// assert_eq!(AUDIT.to_string(), "audit");
+/// assert_eq!(LayerKind::Native.as_str(), "native");
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum LayerKind {
     /// User `ResourceInterpreterCustomization` objects: Lua scripts
     /// (Karmada's declarative, or customized, interpreter; crate `karmada-interpreter-declarative`).
@@ -30,35 +40,29 @@ pub enum LayerKind {
     Thirdparty,
     /// Native Rust built-ins (`builtin/`, crate `karmada-interpreter-native`).
     Native,
-    /// Opt-in: Argo CD-format `health.lua` checks from a folder, for
-    /// `InterpretHealth` of kinds no earlier layer serves
-    /// (`karmada_interpreter::health::argocd`).
-    ArgoCd,
-    /// Opt-in: kstatus-style generic health rules for every kind no earlier
-    /// layer serves (`karmada_interpreter::health::fallback`).
-    Fallback,
+    /// Any other layer, by the lower-case name it prints as (for example
+    /// `argocd` and `fallback`, the opt-in health layers of
+    /// `karmada-interpreter-health`).
+    Other(&'static str),
 }
 
 impl LayerKind {
-    /// Every layer, in consultation order.
-    pub const ALL: [LayerKind; 6] = [
+    /// Karmada's four layers, in the order Karmada consults them.
+    pub const KARMADA: [LayerKind; 4] = [
         Self::Declarative,
         Self::Webhook,
         Self::Thirdparty,
         Self::Native,
-        Self::ArgoCd,
-        Self::Fallback,
     ];
 
-    /// Lower-case name used in output and docs: the variant's name.
+    /// Lower-case name used in output and docs.
     pub fn as_str(self) -> &'static str {
         match self {
             Self::Declarative => "declarative",
             Self::Webhook => "webhook",
             Self::Thirdparty => "thirdparty",
             Self::Native => "native",
-            Self::ArgoCd => "argocd",
-            Self::Fallback => "fallback",
+            Self::Other(name) => name,
         }
     }
 }
@@ -558,20 +562,11 @@ mod tests {
 
     #[test]
     fn printed_names_are_karmadas_and_match_the_variants() {
-        let names: Vec<&str> = LayerKind::ALL.iter().map(|k| k.as_str()).collect();
-        assert_eq!(
-            names,
-            [
-                "declarative",
-                "webhook",
-                "thirdparty",
-                "native",
-                "argocd",
-                "fallback"
-            ]
-        );
-        for kind in LayerKind::ALL {
+        let names: Vec<&str> = LayerKind::KARMADA.iter().map(|k| k.as_str()).collect();
+        assert_eq!(names, ["declarative", "webhook", "thirdparty", "native"]);
+        for kind in LayerKind::KARMADA {
             assert_eq!(format!("{kind:?}").to_lowercase(), kind.to_string());
         }
+        assert_eq!(LayerKind::Other("argocd").to_string(), "argocd");
     }
 }

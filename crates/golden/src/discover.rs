@@ -3,7 +3,7 @@
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
-use crate::error::{Error, Result};
+use crate::error::{GoldenError, Result};
 
 /// A case file and, in Karmada's layout, the `customizations.yaml` that
 /// serves its cases.
@@ -21,7 +21,7 @@ pub struct CaseFile {
 pub fn discover(paths: &[PathBuf]) -> Result<Vec<CaseFile>> {
     let mut files = Vec::new();
     for path in paths {
-        let meta = std::fs::metadata(path).map_err(|source| Error::Io {
+        let meta = std::fs::metadata(path).map_err(|source| GoldenError::Io {
             path: path.clone(),
             source,
         })?;
@@ -57,12 +57,21 @@ pub fn discover(paths: &[PathBuf]) -> Result<Vec<CaseFile>> {
         .collect())
 }
 
+/// The text of the file at `path` ([`GoldenError::Io`] naming it when it
+/// cannot be read).
+pub(crate) fn read(path: &Path) -> Result<String> {
+    std::fs::read_to_string(path).map_err(|source| GoldenError::Io {
+        path: path.to_owned(),
+        source,
+    })
+}
+
 /// Collects the case files under `dir` with the one walker of Karmada's
 /// layout (each real directory entered once, so a symlink loop ends).
 fn walk(dir: &Path, files: &mut Vec<PathBuf>) -> Result<()> {
     let found =
         karmada_interpreter_layout::files(dir, |path, _| is_case_file(path)).map_err(|e| {
-            Error::Io {
+            GoldenError::Io {
                 path: e.path,
                 source: e.source,
             }

@@ -1,6 +1,6 @@
 //! Where golden cases run: the [`Backend`] trait, the built-in chain
 //! ([`ChainBackend`]) and, with feature `webhook`, interpreter webhooks
-//! ([`WebhookBackend`]). The [`super::Runner`] judges what a backend produced
+//! ([`WebhookBackend`]). The [`crate::Runner`] judges what a backend produced
 //! with the same rules for every backend.
 
 use std::collections::HashMap;
@@ -9,16 +9,18 @@ use std::sync::{Arc, Mutex, PoisonError};
 
 use serde_json::{Map, Value};
 
-use super::case::GoldenCase;
-use super::discover::{is_webhook_only, CaseFile};
-use crate::api::{ResourceInterpreterCustomization, ResourceInterpreterWebhookConfiguration};
-use crate::error::{Error, Result};
-use crate::interpreter::{results_map, Interpreter, Source};
+use crate::case::GoldenCase;
+use crate::discover::{is_webhook_only, CaseFile};
+use karmada_interpreter::api::{
+    ResourceInterpreterCustomization, ResourceInterpreterWebhookConfiguration,
+};
+use karmada_interpreter::interpreter::{results_map, Interpreter, Source};
+use karmada_interpreter::{Error, Result};
 
 /// What a backend made of one case.
 #[derive(Debug)]
 pub struct Produced {
-    /// The operation's named results ([`crate::interpreter::results`]), or its error.
+    /// The operation's named results ([`karmada_interpreter::interpreter::results`]), or its error.
     pub result: Result<Map<String, Value>>,
     /// Which layer (or webhook) answered, when known.
     pub served_by: Option<Source>,
@@ -57,10 +59,10 @@ pub(crate) const WEBHOOK_ONLY_REASON: &str =
 pub struct ChainBackend {
     customizations: Vec<ResourceInterpreterCustomization>,
     webhooks: Vec<ResourceInterpreterWebhookConfiguration>,
-    coverage: Option<crate::lua::Coverage>,
+    coverage: Option<karmada_interpreter::declarative::Coverage>,
     /// The opt-in health layers: Argo CD checks folder, fallback.
     health: (Option<PathBuf>, bool),
-    limits: Option<crate::lua::Limits>,
+    limits: Option<karmada_interpreter::declarative::Limits>,
     chains: Mutex<HashMap<Option<PathBuf>, Arc<Result<Interpreter>>>>,
     files: Vec<PathBuf>,
 }
@@ -96,16 +98,17 @@ impl ChainBackend {
         self
     }
 
-    /// The same backend, recording which lines of the declarative
-    /// customizations' scripts run (`test --coverage`).
-    pub fn with_coverage(mut self, coverage: crate::lua::Coverage) -> Self {
+    /// The same backend, recording which lines of the chain's Lua scripts
+    /// run (`test --coverage` reports those of the customization files).
+    pub fn with_coverage(mut self, coverage: karmada_interpreter::declarative::Coverage) -> Self {
         self.coverage = Some(coverage);
         self
     }
 
-    /// The same backend, running the declarative customizations' scripts
-    /// under `limits` (`test --timeout`).
-    pub fn with_limits(mut self, limits: crate::lua::Limits) -> Self {
+    /// The same backend, running every Lua script of the chain (user
+    /// customizations, bundled customizations, health checks) under
+    /// `limits` (`test --timeout`).
+    pub fn with_limits(mut self, limits: karmada_interpreter::declarative::Limits) -> Self {
         self.limits = Some(limits);
         self
     }
@@ -114,22 +117,17 @@ impl ChainBackend {
     pub fn chain(&self, customization: Option<&std::path::Path>) -> Result<Interpreter> {
         let mut customizations = self.customizations.clone();
         if let Some(path) = customization {
-            customizations.append(&mut crate::load::customizations_from_file(path)?);
+            customizations.append(&mut karmada_interpreter::load::customizations_from_file(
+                path,
+            )?);
         }
-        let builder = match (&self.coverage, self.limits) {
-            (None, None) => Interpreter::builder().customizations(customizations),
-            _ if customizations.is_empty() => Interpreter::builder(),
-            (coverage, limits) => {
-                let mut layer = crate::lua::LuaLayer::customizations_with_limits(
-                    customizations,
-                    limits.unwrap_or_default(),
-                )?;
-                if let Some(coverage) = coverage {
-                    layer = layer.with_coverage(coverage.clone());
-                }
-                Interpreter::builder().declarative_layer(Arc::new(layer))
-            }
-        };
+        let mut builder = Interpreter::builder().customizations(customizations);
+        if let Some(coverage) = &self.coverage {
+            builder = builder.coverage(coverage.clone());
+        }
+        if let Some(limits) = self.limits {
+            builder = builder.lua_limits(limits);
+        }
         let builder = match &self.health.0 {
             Some(dir) => builder.health_checks(dir),
             None => builder,
@@ -200,13 +198,13 @@ pub use self::webhook::WebhookBackend;
 #[cfg(feature = "webhook")]
 mod webhook {
     use super::*;
-    use crate::interpreter::{describe, gvk_of, LayerKind};
-    use crate::webhook::client::WebhookClient;
-    use crate::webhook::WebhookLayer;
+    use karmada_interpreter::interpreter::{describe, gvk_of, LayerKind};
+    use karmada_interpreter::webhook::client::WebhookClient;
+    use karmada_interpreter::webhook::WebhookLayer;
 
     /// Interpreter webhooks: each case whose (kind, operation) a configured
     /// webhook matches is sent to it; the raw answer must also pass the
-    /// protocol checks ([`crate::webhook::protocol_violations`]): uid echoed,
+    /// protocol checks ([`karmada_interpreter::webhook::protocol_violations`]): uid echoed,
     /// `successful` set, `patchType: JSONPatch` with a patch, a message in a
     /// failing answer; the client itself rejects patches that do not apply.
     /// Cases no webhook matches are skipped.
@@ -276,7 +274,7 @@ mod webhook {
             let mut violations = Vec::new();
             match (&exchange.response_body, &exchange.request.request) {
                 (Some(body), Some(sent)) => {
-                    violations = crate::webhook::protocol_violations(sent, body)
+                    violations = karmada_interpreter::webhook::protocol_violations(sent, body)
                         .into_iter()
                         .map(|v| format!("protocol: {v}"))
                         .collect();

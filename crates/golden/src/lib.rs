@@ -1,4 +1,5 @@
-//! The golden-case runner, heart of the conformance suite.
+//! The golden-case runner of karmada-interpreter, heart of its conformance
+//! suite.
 //!
 //! Golden files use Karmada's format: a
 //! multi-document YAML stream, one case per document, each naming an
@@ -8,7 +9,7 @@
 //! Module map:
 //!
 //! - `case`: reading case files into [`GoldenCase`]s (inputs through
-//!   [`crate::interpreter::Inputs`]).
+//!   `karmada_interpreter::interpreter::Inputs`).
 //! - `discover`: finding case files and their `customizations.yaml`.
 //! - `backend`: where cases run: the [`Backend`] trait, [`ChainBackend`]
 //!   and, with feature `webhook`, `WebhookBackend`.
@@ -21,19 +22,22 @@
 //!   a run executed, per script and as lcov (`test --coverage`).
 //!
 //! Running the project's own cases for one kind through the built-in chain
-//! (doc tests run from the repository root):
+//! (paths relative to the repository root):
 //!
 //! ```
-//! use karmada_interpreter::golden::Runner;
+//! use karmada_interpreter_golden::Runner;
 //!
 //! let report = Runner::default()
-//!     .run(&["conformance/native/apps/v1/Deployment".into()])
+//!     .run(&[concat!(env!("CARGO_MANIFEST_DIR"), "/../../conformance/native/apps/v1/Deployment").into()])
 //!     .unwrap();
 //! assert!(report.passed() > 0);
 //! assert_eq!(report.failed(), 0, "{}", report.summary_line());
 //! ```
 //!
 //! [`Runner`] shows a case file written from scratch.
+
+#![deny(missing_docs)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
 mod backend;
 mod case;
@@ -42,6 +46,7 @@ mod compare;
 pub mod coverage;
 mod deviations;
 mod discover;
+mod error;
 pub mod health_tests;
 pub mod report;
 mod runner;
@@ -54,4 +59,5 @@ pub use case::{load_cases, parse_cases, ErrorMatch, GoldenCase};
 pub use compare::{diff, diff_unordered, Difference};
 pub use deviations::{Deviation, Deviations};
 pub use discover::{discover, is_webhook_only, CaseFile, WEBHOOK_ONLY_MARKER};
+pub use error::{GoldenError, Result};
 pub use runner::{CaseReport, CaseSelector, Report, RunControl, Runner, Verdict};

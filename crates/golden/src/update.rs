@@ -33,12 +33,12 @@ pub enum UpdateError {
 }
 
 /// `text` with the `output:` of its `index`-th document (1-based, as
-/// [`crate::yaml::documents`] counts) replaced by `output`; a document
+/// [`karmada_interpreter::yaml::documents`] counts) replaced by `output`; a document
 /// without `output:` gets one at its end. The result is checked: the
 /// document must read back with exactly `output`.
 ///
 /// ```
-/// use karmada_interpreter::golden::update::replace_output;
+/// use karmada_interpreter_golden::update::replace_output;
 ///
 /// let text = "# health of a pod\nname: ready\noperation: InterpretHealth\noutput:\n  healthy: false # wrong\n---\nname: other\n";
 /// let output = serde_json::json!({"healthy": true});
@@ -106,7 +106,7 @@ pub fn replace_output(
     for line in &lines[to..] {
         out.push_str(line);
     }
-    let reads_back = crate::yaml::documents(&out)
+    let reads_back = karmada_interpreter::yaml::documents(&out)
         .into_iter()
         .nth(index - 1)
         .and_then(Result::ok)
@@ -125,7 +125,7 @@ fn document_lines(text: &str, index: usize) -> Option<(usize, usize)> {
     if index == 0 {
         return None;
     }
-    let docs = crate::yaml::documents(text);
+    let docs = karmada_interpreter::yaml::documents(text);
     let line = match docs.get(index - 1)? {
         Ok(d) => d.line,
         Err(e) => e.line,
@@ -135,7 +135,7 @@ fn document_lines(text: &str, index: usize) -> Option<(usize, usize)> {
         .lines()
         .enumerate()
         .skip(start)
-        .find(|(_, l)| crate::yaml::is_separator(l))
+        .find(|(_, l)| karmada_interpreter::yaml::is_separator(l))
         .map_or_else(|| text.lines().count(), |(i, _)| i);
     Some((start, end))
 }
@@ -215,7 +215,7 @@ output:
         let text = "name: a\noutput: {dependencies: [{kind: ConfigMap}]}\ndescription: x\n";
         let new = replace_output(text, 1, &map(json!({"dependencies": []}))).unwrap();
         assert!(new.contains("description: x"), "{new}");
-        let doc = crate::yaml::documents(&new)
+        let doc = karmada_interpreter::yaml::documents(&new)
             .remove(0)
             .unwrap()
             .value

@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use kube::config::{KubeConfigOptions, Kubeconfig};
 
-use super::ClusterError;
+use crate::ClusterError;
 
 /// Where the client's configuration comes from.
 #[derive(Debug, Clone, PartialEq, Eq)]

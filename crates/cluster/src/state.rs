@@ -8,10 +8,12 @@ use kube::api::DynamicObject;
 use kube::runtime::watcher::Event;
 use serde::de::DeserializeOwned;
 
-use super::{ClusterError, Shared};
-use crate::api::{ResourceInterpreterCustomization, ResourceInterpreterWebhookConfiguration};
-use crate::lua::LuaLayer;
-use crate::webhook::WebhookLayer;
+use crate::{ClusterError, Shared};
+use karmada_interpreter::api::{
+    ResourceInterpreterCustomization, ResourceInterpreterWebhookConfiguration,
+};
+use karmada_interpreter::declarative::LuaLayer;
+use karmada_interpreter::webhook::WebhookLayer;
 
 /// A watched configuration kind: how to accept one object and how to
 /// publish the accepted set as a layer.
@@ -44,7 +46,7 @@ impl Watched for ResourceInterpreterCustomization {
         }
         // Conflicts between objects are not rejections here: the objects are
         // already in the cluster, and they merge in name order as in Karmada.
-        crate::lua::validate::admit(self, &[]).map_err(|source| {
+        karmada_interpreter::declarative::validate::admit(self, &[]).map_err(|source| {
             ClusterError::InvalidCustomization {
                 name: name.to_owned(),
                 source,
@@ -68,9 +70,11 @@ impl Watched for ResourceInterpreterWebhookConfiguration {
     const KIND: &'static str = "ResourceInterpreterWebhookConfiguration";
 
     fn check(&self, name: &str) -> Result<(), ClusterError> {
-        crate::webhook::validate(self).map_err(|source| ClusterError::InvalidWebhookConfiguration {
-            name: name.to_owned(),
-            source,
+        karmada_interpreter::webhook::validate(self).map_err(|source| {
+            ClusterError::InvalidWebhookConfiguration {
+                name: name.to_owned(),
+                source,
+            }
         })
     }
 

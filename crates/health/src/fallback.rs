@@ -22,11 +22,14 @@
 use kube::core::GroupVersionKind;
 use serde_json::Value;
 
-use crate::api::InterpreterOperation;
-use crate::error::{Error, Result};
+use karmada_interpreter_core::api::InterpreterOperation;
 use karmada_interpreter_core::interpreter::{
     CatalogEntry, Layer, LayerKind, Outcome, Request, Source,
 };
+use karmada_interpreter_core::k8s::field::type_phrase;
+use karmada_interpreter_core::{Error, Result};
+
+use crate::FALLBACK;
 
 /// The source name the fallback's answers carry.
 pub const SOURCE_NAME: &str = "kstatus generic rules";
@@ -97,10 +100,7 @@ fn int_field(object: &Value, parent: &str, field: &str) -> Result<Option<i64>> {
         other => Err(invalid(
             object,
             &format!("{parent}.{field}"),
-            &format!(
-                "expected an integer, got {}",
-                crate::k8s::field::type_phrase(other)
-            ),
+            &format!("expected an integer, got {}", type_phrase(other)),
         )),
     }
 }
@@ -150,10 +150,7 @@ pub fn evaluate(object: &Value) -> Result<Verdict> {
             return Err(invalid(
                 object,
                 "status.conditions",
-                &format!(
-                    "expected a list, got {}",
-                    crate::k8s::field::type_phrase(other)
-                ),
+                &format!("expected a list, got {}", type_phrase(other)),
             ))
         }
     };
@@ -212,12 +209,12 @@ pub struct HealthFallback;
 
 impl Layer for HealthFallback {
     fn kind(&self) -> LayerKind {
-        LayerKind::Fallback
+        FALLBACK
     }
 
     fn source(&self, _: &GroupVersionKind, operation: InterpreterOperation) -> Option<Source> {
         (operation == InterpreterOperation::InterpretHealth).then_some(Source {
-            layer: LayerKind::Fallback,
+            layer: FALLBACK,
             name: SOURCE_NAME.into(),
         })
     }
@@ -246,7 +243,7 @@ impl Layer for HealthFallback {
             kind: "*".into(),
             operation: InterpreterOperation::InterpretHealth,
             source: Source {
-                layer: LayerKind::Fallback,
+                layer: FALLBACK,
                 name: SOURCE_NAME.into(),
             },
         }]

@@ -11,7 +11,7 @@
 //! winning.
 //!
 //! Each check runs in the same sandbox, with the same limits and error
-//! kinds, as Karmada's customization scripts ([`crate::lua`]), with the
+//! kinds, as Karmada's customization scripts (`karmada-interpreter-declarative`), with the
 //! object as the global `obj`; the table it returns is read as Argo CD reads
 //! it ([`ArgoCdHealth::status`]) and mapped to Karmada's boolean
 //! ([`HealthStatus::healthy`]). `docs/health.md` documents the mapping and
@@ -23,12 +23,16 @@ use std::path::{Path, PathBuf};
 use kube::core::GroupVersionKind;
 use serde_json::Value;
 
-use crate::api::InterpreterOperation;
-use crate::error::{Error, Result};
-use crate::lua::{run_top_level, Coverage, Engine, Limits, Script, TopLevelResult};
+use karmada_interpreter_core::api::InterpreterOperation;
 use karmada_interpreter_core::interpreter::{
-    describe, gvk_of, CatalogEntry, Layer, LayerKind, Outcome, Request, Source,
+    describe, gvk_of, segment_match, CatalogEntry, Layer, LayerKind, Outcome, Request, Source,
 };
+use karmada_interpreter_core::{Error, Result};
+use karmada_interpreter_declarative::{
+    run_top_level, Coverage, Engine, Limits, Script, ScriptError, TopLevelResult,
+};
+
+use crate::{HealthError, ARGOCD};
 
 /// The file name of a check.
 pub const HEALTH_SCRIPT: &str = "health.lua";
@@ -63,7 +67,7 @@ impl HealthStatus {
     /// Karmada's boolean for this status: `Healthy` and `Suspended` (paused
     /// on purpose, not failing) are healthy; `Progressing`, `Degraded` and
     /// `Missing` are not; `Unknown` and no status have no boolean (`None`),
-    /// which the layer answers as [`Error::HealthUnknown`] so that Karmada
+    /// which the layer answers as [`HealthError::Unknown`] so that Karmada
     /// records the health as Unknown.
     pub fn healthy(&self) -> Option<bool> {
         match self.status.as_str() {
@@ -97,15 +101,18 @@ impl ArgoCdHealth {
     /// Loads every `<group>/<Kind>/health.lua` (and core `<Kind>/health.lua`)
     /// under `root`. A folder that cannot be read, or holds no check at all,
     /// is an error naming it.
-    pub fn from_dir(root: &Path) -> Result<Self> {
+    pub fn from_dir(root: &Path) -> Result<Self, HealthError> {
+        Self::from_dir_with_limits(root, Limits::default())
+    }
+
+    /// [`ArgoCdHealth::from_dir`] with the checks run under `limits` (the
+    /// same time and memory limits as customization scripts).
+    pub fn from_dir_with_limits(root: &Path, limits: Limits) -> Result<Self, HealthError> {
         let mut checks = Vec::new();
         collect(root, root, 0, &mut checks)?;
         if checks.is_empty() {
-            return Err(Error::Config {
-                source_name: root.display().to_string(),
-                message: format!(
-                    "no Argo CD health check found: expected <group>/<Kind>/{HEALTH_SCRIPT} files"
-                ),
+            return Err(HealthError::NoChecks {
+                root: root.to_owned(),
             });
         }
         let mut exact = BTreeMap::new();
@@ -122,7 +129,7 @@ impl ArgoCdHealth {
             root: root.to_owned(),
             exact,
             wildcards,
-            engine: Engine::new(Limits::default()),
+            engine: Engine::new(limits),
         })
     }
 
@@ -180,16 +187,15 @@ impl ArgoCdHealth {
             return Ok(None);
         };
         let name = check_name(&check.key);
-        let lua_error = |source: crate::lua::ScriptError| {
-            source.into_error(&name, InterpreterOperation::InterpretHealth)
-        };
+        let lua_error =
+            |source: ScriptError| source.into_error(&name, InterpreterOperation::InterpretHealth);
         let result =
             run_top_level(&self.engine, &check.script, "obj", object).map_err(lua_error)?;
         let table = match result {
             TopLevelResult::Nil => return Ok(Some(HealthStatus::default())),
             TopLevelResult::Table(t) => t,
             TopLevelResult::Other(type_name) => {
-                return Err(lua_error(crate::lua::ScriptError::Runtime(format!(
+                return Err(lua_error(ScriptError::Runtime(format!(
                     "expect table output from Lua script, not {type_name}"
                 ))))
             }
@@ -221,8 +227,8 @@ fn check_name(key: &str) -> String {
 }
 
 /// Folders under `dir` (depth 1 or 2 below `root`) holding a check.
-fn collect(root: &Path, dir: &Path, depth: usize, out: &mut Vec<Check>) -> Result<()> {
-    let io = |source| Error::Io {
+fn collect(root: &Path, dir: &Path, depth: usize, out: &mut Vec<Check>) -> Result<(), HealthError> {
+    let io = |source| HealthError::Io {
         path: dir.to_owned(),
         source,
     };
@@ -238,7 +244,7 @@ fn collect(root: &Path, dir: &Path, depth: usize, out: &mut Vec<Check>) -> Resul
         }
         let script = path.join(HEALTH_SCRIPT);
         if script.is_file() {
-            let text = std::fs::read_to_string(&script).map_err(|source| Error::Io {
+            let text = std::fs::read_to_string(&script).map_err(|source| HealthError::Io {
                 path: script.clone(),
                 source,
             })?;
@@ -270,11 +276,9 @@ fn wildcard_match(pattern: &str, key: &str) -> bool {
     p.len() == k.len() && p.iter().zip(&k).all(|(p, k)| segment_match(p, k, '_'))
 }
 
-pub(crate) use karmada_interpreter_core::interpreter::segment_match;
-
 impl Layer for ArgoCdHealth {
     fn kind(&self) -> LayerKind {
-        LayerKind::ArgoCd
+        ARGOCD
     }
 
     fn source(&self, gvk: &GroupVersionKind, operation: InterpreterOperation) -> Option<Source> {
@@ -282,7 +286,7 @@ impl Layer for ArgoCdHealth {
             return None;
         }
         self.check_for(gvk).map(|c| Source {
-            layer: LayerKind::ArgoCd,
+            layer: ARGOCD,
             name: check_name(&c.key).into(),
         })
     }
@@ -296,17 +300,21 @@ impl Layer for ArgoCdHealth {
         let status = self.status(object)?.ok_or_else(not_served)?;
         match status.healthy() {
             Some(healthy) => Ok(Outcome::Healthy(healthy)),
-            None => Err(Error::HealthUnknown {
-                check: self
+            None => Err(Error::Layer {
+                what: "health check",
+                name: self
                     .check_for(&gvk_of(object))
                     .map(|c| check_name(&c.key))
                     .unwrap_or_default(),
-                object: describe(object),
-                reason: if status.status.is_empty() {
-                    "the check returned no health status".to_owned()
-                } else {
-                    format!("status {}: {}", status.status, status.message)
-                },
+                operation: InterpreterOperation::InterpretHealth,
+                object: Some(describe(object)),
+                source: Box::new(HealthError::Unknown {
+                    reason: if status.status.is_empty() {
+                        "the check returned no health status".to_owned()
+                    } else {
+                        format!("status {}: {}", status.status, status.message)
+                    },
+                }),
             }),
         }
     }
@@ -329,7 +337,7 @@ impl Layer for ArgoCdHealth {
                     kind,
                     operation: InterpreterOperation::InterpretHealth,
                     source: Source {
-                        layer: LayerKind::ArgoCd,
+                        layer: ARGOCD,
                         name: check_name(&c.key).into(),
                     },
                 }

@@ -24,7 +24,7 @@ pub struct Deviation {
 pub struct Deviations(pub Vec<Deviation>);
 
 /// The compatibility document shipped with the crate.
-pub const COMPATIBILITY_MD: &str = include_str!("../../COMPATIBILITY.md");
+pub const COMPATIBILITY_MD: &str = include_str!("../COMPATIBILITY.md");
 
 impl Deviations {
     /// The deviations listed in the crate's own `COMPATIBILITY.md`.
@@ -35,7 +35,7 @@ impl Deviations {
     /// Reads the `## Known deviations` table of a markdown document.
     ///
     /// ```
-    /// use karmada_interpreter::golden::Deviations;
+    /// use karmada_interpreter_golden::Deviations;
     ///
     /// let d = Deviations::parse_markdown("## Known deviations\n\n| file | case | reason |\n|---|---|---|\n| `native/a.yaml` | `x` | because |\n");
     /// assert_eq!(d.0[0].case, "x");

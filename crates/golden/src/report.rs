@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 
 use serde_json::{json, Value};
 
-use super::runner::{CaseReport, Report, Verdict};
+use crate::runner::{CaseReport, Report, Verdict};
 
 /// The report as JUnit XML. A failed case carries every difference (one a
 /// line, path by path) in its `failure`; skipped cases and known deviations
@@ -15,8 +15,8 @@ use super::runner::{CaseReport, Report, Verdict};
 /// its `time` in seconds.
 ///
 /// ```
-/// use karmada_interpreter::golden::report::junit;
-/// use karmada_interpreter::golden::{CaseReport, Report, Verdict};
+/// use karmada_interpreter_golden::report::junit;
+/// use karmada_interpreter_golden::{CaseReport, Report, Verdict};
 ///
 /// let report = Report { cases: vec![CaseReport {
 ///     file: "cases/health.yaml".into(),

@@ -21,7 +21,7 @@ use std::fmt;
 
 use serde_json::{Map, Value};
 
-use crate::k8s::quantity::Quantity;
+use karmada_interpreter::k8s::quantity::Quantity;
 
 /// The placeholder that removes a member from the comparison.
 pub const EXCLUDE: &str = "{{EXCLUDE}}";
@@ -60,7 +60,7 @@ impl fmt::Display for Difference {
 /// Differences between `expected` and `actual` under the rules above.
 ///
 /// ```
-/// use karmada_interpreter::golden::diff;
+/// use karmada_interpreter_golden::diff;
 /// use serde_json::json;
 ///
 /// assert!(diff(&json!({"cpu": "1000m", "n": 2.0, "x": null}), &json!({"cpu": "1", "n": 2})).is_empty());

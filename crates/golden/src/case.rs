@@ -4,9 +4,9 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Map, Value};
 
-use crate::api::{AggregatedStatusItem, InterpreterOperation};
-use crate::error::{Error, Result};
-use crate::interpreter::{InputError, Inputs, ObjectInput, Request};
+use crate::error::{GoldenError, Result};
+use karmada_interpreter::api::{AggregatedStatusItem, InterpreterOperation};
+use karmada_interpreter::interpreter::{InputError, Inputs, ObjectInput, Request};
 
 /// One golden case: an operation, its inputs and what it must produce.
 #[derive(Debug, Clone, PartialEq)]
@@ -58,7 +58,9 @@ impl ErrorMatch {
     pub fn matches(&self, error: &str) -> bool {
         match self {
             Self::Substring(text) => error.contains(text.as_str()),
-            Self::Pattern(pattern) => crate::lua::pattern_matches(error, pattern).unwrap_or(false),
+            Self::Pattern(pattern) => {
+                karmada_interpreter::declarative::pattern_matches(error, pattern).unwrap_or(false)
+            }
         }
     }
 
@@ -70,7 +72,7 @@ impl ErrorMatch {
             Value::Object(map) => match (map.len(), map.get("message"), map.get("pattern")) {
                 (1, Some(Value::String(text)), None) => Ok(Self::Substring(text.clone())),
                 (1, None, Some(Value::String(pattern))) => {
-                    crate::lua::pattern_matches("", pattern)
+                    karmada_interpreter::declarative::pattern_matches("", pattern)
                         .map_err(|e| format!("`expectError.pattern` is not a Lua pattern: {e}"))?;
                     Ok(Self::Pattern(pattern.clone()))
                 }
@@ -123,7 +125,7 @@ impl GoldenCase {
 /// document is an error naming the file and the case, and does not hide the
 /// others. Empty documents are skipped.
 pub fn load_cases(path: &Path) -> Vec<Result<GoldenCase>> {
-    match crate::load::read(path) {
+    match crate::discover::read(path) {
         Ok(text) => parse_cases(&text, path),
         Err(e) => vec![Err(e)],
     }
@@ -132,7 +134,7 @@ pub fn load_cases(path: &Path) -> Vec<Result<GoldenCase>> {
 /// Parses the cases of a case file's text (`file` is used in messages).
 ///
 /// ```
-/// use karmada_interpreter::golden::parse_cases;
+/// use karmada_interpreter_golden::parse_cases;
 ///
 /// let cases = parse_cases(r#"
 /// name: healthy pod
@@ -145,10 +147,10 @@ pub fn load_cases(path: &Path) -> Vec<Result<GoldenCase>> {
 /// assert_eq!(case.output["healthy"], true);
 /// ```
 pub fn parse_cases(text: &str, file: &Path) -> Vec<Result<GoldenCase>> {
-    crate::yaml::documents(text)
+    karmada_interpreter::yaml::documents(text)
         .into_iter()
         .filter_map(|doc| match doc {
-            Err(e) => Some(Err(Error::CaseFile {
+            Err(e) => Some(Err(GoldenError::CaseFile {
                 file: file.to_owned(),
                 message: format!(
                     "case #{} (line {}): invalid YAML: {}",
@@ -274,7 +276,7 @@ fn parse_case(value: Value, file: &Path, index: usize, line: usize) -> Result<Go
         expect_error_message,
     };
     case.request().map_err(|e| fail(in_case_terms(&e)))?;
-    let produced = crate::interpreter::result_names(operation);
+    let produced = karmada_interpreter::interpreter::result_names(operation);
     if let Some(key) = case.output.keys().find(|k| !produced.contains(&k.as_str())) {
         return Err(fail(format!(
             "output key `{key}` is not a result of {operation} (expected one of: {})",
@@ -333,13 +335,13 @@ fn in_case_terms(error: &InputError) -> String {
     }
 }
 
-fn case_error(file: &Path, index: usize, line: usize, name: &str, message: String) -> Error {
+fn case_error(file: &Path, index: usize, line: usize, name: &str, message: String) -> GoldenError {
     let case = if name.is_empty() {
         format!("case #{index} (line {line})")
     } else {
         format!("case #{index} {name:?} (line {line})")
     };
-    Error::CaseFile {
+    GoldenError::CaseFile {
         file: file.to_owned(),
         message: format!("{case}: {message}"),
     }

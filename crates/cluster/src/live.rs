@@ -5,12 +5,12 @@ use std::sync::Arc;
 use arc_swap::ArcSwap;
 use kube::core::GroupVersionKind;
 
-use crate::api::InterpreterOperation;
-use crate::error::Result;
-use crate::interpreter::{
+use karmada_interpreter::api::InterpreterOperation;
+use karmada_interpreter::interpreter::{
     CatalogEntry, InPlaceRequest, Layer, LayerKind, Outcome, OwnedRequest, Request, Route, Source,
     TypeRef,
 };
+use karmada_interpreter::Result;
 
 /// Delegates every call to the snapshot current when the call starts; the
 /// watcher swaps snapshots without waiting for calls in flight.

@@ -16,9 +16,9 @@ use full_moon::node::Node;
 use full_moon::visitors::{Visit, Visitor};
 use full_moon::LuaVersion;
 
-use crate::api::InterpreterOperation;
-use crate::lint::{self, LintError};
-use crate::lua::Coverage;
+use karmada_interpreter::api::InterpreterOperation;
+use karmada_interpreter::declarative::Coverage;
+use karmada_interpreter::lint::{self, LintError};
 
 /// The coverage of one script.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -13,10 +13,10 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 
 use super::{CaseReport, Verdict};
-use crate::api::InterpreterOperation;
-use crate::error::{Error, Result};
-use crate::health::argocd::{ArgoCdHealth, HEALTH_SCRIPT, HEALTH_TEST};
-use karmada_interpreter_core::interpreter::{gvk_of, Layer};
+use crate::error::{GoldenError, Result};
+use karmada_interpreter::api::InterpreterOperation;
+use karmada_interpreter::health::argocd::{ArgoCdHealth, HEALTH_SCRIPT, HEALTH_TEST};
+use karmada_interpreter::interpreter::{gvk_of, Layer};
 
 #[derive(Debug, Deserialize)]
 struct TestFile {
@@ -41,9 +41,9 @@ struct Expected {
 }
 
 /// Every `health_test.yaml` under `paths` (files named directly count too),
-/// sorted: the case files [`crate::golden::discover`] finds with that name.
+/// sorted: the case files [`crate::discover`] finds with that name.
 pub fn test_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
-    Ok(super::discover(paths)?
+    Ok(crate::discover(paths)?
         .into_iter()
         .map(|f| f.path)
         .filter(|p| p.file_name().is_some_and(|n| n == HEALTH_TEST))
@@ -65,12 +65,14 @@ pub fn in_check_folder(path: &Path) -> bool {
 /// Reads a YAML file as Argo CD reads its test files (`sigs.k8s.io/yaml`):
 /// the first document only.
 fn first_document(path: &Path) -> Result<serde_json::Value> {
-    let text = crate::load::read(path)?;
-    let first = crate::yaml::documents(&text).into_iter().next();
+    let text = crate::discover::read(path)?;
+    let first = karmada_interpreter::yaml::documents(&text)
+        .into_iter()
+        .next();
     match first {
         None => Ok(serde_json::Value::Null),
         Some(Ok(doc)) => Ok(doc.value.unwrap_or(serde_json::Value::Null)),
-        Some(Err(e)) => Err(Error::CaseFile {
+        Some(Err(e)) => Err(GoldenError::CaseFile {
             file: path.to_owned(),
             message: e.to_string(),
         }),
@@ -121,7 +123,7 @@ pub fn run(layer: &ArgoCdHealth, files: &[PathBuf]) -> Vec<CaseReport> {
         let parsed = first_document(file).and_then(|value| {
             let fields = ["tests", "inputPath", "healthStatus", "status", "message"];
             serde_json::from_value::<TestFile>(go_field_names(value, &fields)).map_err(|e| {
-                Error::CaseFile {
+                GoldenError::CaseFile {
                     file: file.clone(),
                     message: format!("not an Argo CD health_test.yaml: {e}"),
                 }
@@ -157,7 +159,7 @@ pub fn run(layer: &ArgoCdHealth, files: &[PathBuf]) -> Vec<CaseReport> {
                 Ok(None) => Verdict::Failed(vec![format!(
                     "no health check in {} serves {}",
                     layer.root().display(),
-                    karmada_interpreter_core::interpreter::describe(&object)
+                    karmada_interpreter::interpreter::describe(&object)
                 )]),
                 Ok(Some(got)) => {
                     let mut differences = Vec::new();

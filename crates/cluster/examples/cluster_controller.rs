@@ -4,7 +4,7 @@
 //! live), then the bundled and native interpreters.
 //!
 //! ```text
-//! cargo run --example cluster_controller -- [NAMESPACE]
+//! cargo run -p karmada-interpreter-cluster --example cluster_controller -- [NAMESPACE]
 //! ```
 //! Uses the default kubeconfig (or the pod's service account); needs
 //! get/list/watch on both config.karmada.io kinds (`deploy/rbac.yaml`) and on
@@ -14,9 +14,9 @@ use std::time::Duration;
 
 use futures::StreamExt;
 use k8s_openapi::api::apps::v1::Deployment;
-use karmada_interpreter::cluster::ClusterConfig;
 use karmada_interpreter::interpreter::Typed;
 use karmada_interpreter::Interpreter;
+use karmada_interpreter_cluster::ClusterConfig;
 use kube::runtime::{watcher, WatchStreamExt};
 use kube::{Api, ResourceExt};
 

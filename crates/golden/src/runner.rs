@@ -5,14 +5,14 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use super::backend::{Backend, ChainBackend, Produced};
-use super::case::{load_cases, parse_cases, GoldenCase};
-use super::compare::{diff, diff_unordered};
-use super::deviations::Deviations;
-use super::discover::{discover, CaseFile};
-use crate::api::InterpreterOperation;
+use crate::backend::{Backend, ChainBackend, Produced};
+use crate::case::{load_cases, parse_cases, GoldenCase};
+use crate::compare::{diff, diff_unordered};
+use crate::deviations::Deviations;
+use crate::discover::{discover, CaseFile};
 use crate::error::Result;
-use crate::interpreter::Source;
+use karmada_interpreter::api::InterpreterOperation;
+use karmada_interpreter::interpreter::Source;
 
 /// How one case went.
 #[derive(Debug, Clone, PartialEq)]
@@ -176,7 +176,7 @@ impl std::fmt::Debug for RunControl<'_> {
 ///   and one that passes fails (the entry must be removed).
 ///
 /// ```
-/// use karmada_interpreter::golden::{Runner, Verdict};
+/// use karmada_interpreter_golden::{Runner, Verdict};
 ///
 /// // One file, two cases in Karmada's format: the second expects the wrong
 /// // answer, so it fails and the report says why.
@@ -245,8 +245,8 @@ impl Runner {
         }
     }
 
-    /// Runs every case found under `paths` (see [`super::discover`]). A run
-    /// that finds no case is an error ([`crate::Error::NoCases`]): it would
+    /// Runs every case found under `paths` (see [`crate::discover`]). A run
+    /// that finds no case is an error ([`crate::GoldenError::NoCases`]): it would
     /// pass while checking nothing.
     pub fn run(&self, paths: &[PathBuf]) -> Result<Report> {
         self.run_with(paths, &mut RunControl::default())
@@ -265,7 +265,7 @@ impl Runner {
             self.run_file(&mut report, &file, cases, control);
         }
         if report.cases.is_empty() {
-            return Err(crate::Error::NoCases {
+            return Err(crate::GoldenError::NoCases {
                 searched: paths.to_vec(),
             });
         }
@@ -274,7 +274,7 @@ impl Runner {
 
     /// Runs the cases of case files given as (path, text) rather than read
     /// from disk, such as the bundled cases embedded in the binary
-    /// ([`crate::thirdparty::bundled_cases`]). Their scripts are the chain's
+    /// ([`karmada_interpreter::thirdparty::bundled_cases`]). Their scripts are the chain's
     /// own (the bundled layer), so no `customizations.yaml` is read. No case
     /// at all is an error, as in [`Runner::run`].
     pub fn run_texts(&self, files: &[(PathBuf, &str)]) -> Result<Report> {
@@ -299,7 +299,7 @@ impl Runner {
             self.run_file(&mut report, &file, parse_cases(text, path), control);
         }
         if report.cases.is_empty() {
-            return Err(crate::Error::NoCases {
+            return Err(crate::GoldenError::NoCases {
                 searched: files.iter().map(|(p, _)| p.clone()).collect(),
             });
         }
@@ -357,7 +357,7 @@ impl Runner {
     fn produce(&self, file: &CaseFile, case: &GoldenCase) -> Produced {
         match &case.status_items_error {
             Some(reason) => Produced {
-                result: Err(crate::Error::InvalidInput {
+                result: Err(karmada_interpreter::Error::InvalidInput {
                     operation: case.operation,
                     reason: reason.clone(),
                 }),
@@ -410,11 +410,13 @@ impl Runner {
 
     /// An operation's error for people: a script failure at its place in
     /// the customization files the backend used for `file`.
-    fn describe(&self, file: &CaseFile, error: &crate::Error) -> String {
+    fn describe(&self, file: &CaseFile, error: &karmada_interpreter::Error) -> String {
         #[cfg(feature = "lint")]
-        if crate::lua::script_error(error).is_some() {
-            return crate::lint::Locator::for_files(self.backend.customization_files(file))
-                .describe(error);
+        if karmada_interpreter::declarative::script_error(error).is_some() {
+            return karmada_interpreter::lint::Locator::for_files(
+                self.backend.customization_files(file),
+            )
+            .describe(error);
         }
         let _ = file;
         error.to_string()
@@ -427,7 +429,7 @@ impl Runner {
 fn judge(
     case: &GoldenCase,
     produced: Produced,
-    describe: impl Fn(&crate::Error) -> String,
+    describe: impl Fn(&karmada_interpreter::Error) -> String,
 ) -> (Option<Source>, Verdict, Option<String>) {
     let Produced {
         result,
@@ -436,7 +438,7 @@ fn judge(
     } = produced;
     let error = result.as_ref().err().map(|e| (e.to_string(), describe(e)));
     let verdict = match (&result, &error) {
-        (Err(crate::Error::NotServed { .. }), _) if case.expect_error => {
+        (Err(karmada_interpreter::Error::NotServed { .. }), _) if case.expect_error => {
             Verdict::Failed(vec![format!(
                 "expected the operation to fail, but no layer serves {} for this kind",
                 case.operation

@@ -1,0 +1,42 @@
+//! Opt-in health layers that sit after Karmada's four, for `InterpretHealth`
+//! of kinds no earlier layer serves (`docs/health.md` of the repository):
+//!
+//! - [`argocd`]: Argo CD-format `health.lua` checks from a folder, run
+//!   unchanged ([`ArgoCdHealth`]; `--health-checks DIR`, the front crate's
+//!   `InterpreterBuilder::health_checks`); Argo CD's `health_test.yaml` tests
+//!   run through the golden runner (`karmada-interpreter-golden`);
+//! - [`fallback`]: kstatus-style generic rules ([`HealthFallback`];
+//!   `--health-fallback`, `InterpreterBuilder::health_fallback`).
+//!
+//! Each is a layer of its own kind ([`ARGOCD`], [`FALLBACK`]). Chain order:
+//! declarative, webhook, thirdparty, native, argocd, fallback. With both off
+//! (the default) the chain is Karmada's.
+//!
+//! ```
+//! use karmada_interpreter_core::interpreter::{Layer, Outcome, Request};
+//! use karmada_interpreter_health::HealthFallback;
+//! use serde_json::json;
+//!
+//! let ready = json!({"apiVersion": "example.io/v1", "kind": "Widget", "metadata": {"name": "w"},
+//!                    "status": {"conditions": [{"type": "Ready", "status": "True"}]}});
+//! let outcome = HealthFallback.interpret(&Request::InterpretHealth { object: &ready }).unwrap();
+//! assert_eq!(outcome, Outcome::Healthy(true));
+//! ```
+
+#![deny(missing_docs)]
+
+pub mod argocd;
+mod error;
+pub mod fallback;
+
+pub use argocd::{ArgoCdHealth, HealthStatus};
+pub use error::HealthError;
+pub use fallback::HealthFallback;
+
+use karmada_interpreter_core::interpreter::LayerKind;
+
+/// The Argo CD health-check layer's kind (prints as `argocd`).
+pub const ARGOCD: LayerKind = LayerKind::Other("argocd");
+
+/// The kstatus-style fallback layer's kind (prints as `fallback`).
+pub const FALLBACK: LayerKind = LayerKind::Other("fallback");
