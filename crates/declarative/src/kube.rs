@@ -11,7 +11,7 @@ use mlua::{Lua, MultiValue, Table, Value as LuaValue};
 use serde_json::Value;
 
 use super::convert::{self, Target};
-use super::engine::HostPanic;
+use super::fault::HostPanic;
 use crate::k8s::dependencies::pod_template_dependencies;
 use crate::k8s::quantity::{Quantity, QuantityError};
 use crate::k8s::requirements::{pod_template_requirements, RequirementsOptions};

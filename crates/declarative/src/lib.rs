@@ -47,6 +47,7 @@ mod convert;
 mod coverage;
 mod decode;
 mod engine;
+mod fault;
 mod kube;
 mod osdate;
 mod pattern;
@@ -65,7 +66,8 @@ use mlua::Value as LuaValue;
 use serde_json::Value;
 
 pub use coverage::Coverage;
-pub use engine::{compile_check, Engine, Limits, Script, ScriptError};
+pub use engine::{compile_check, Engine, Limits, Script};
+pub use fault::ScriptError;
 pub use position::{script_error, type_code_name, ScriptFailure, ScriptPoint};
 pub use toplevel::{run_top_level, TopLevelResult};
 
@@ -290,7 +292,7 @@ impl LuaLayer {
                 .collect();
             let scope = convert::LazyScope::begin(vm.main_state());
             let lua_args = convert::to_lua_many(&lua, &scope, &pushes)
-                .map_err(|e| ScriptError::Runtime(engine::lua_message(&e)))?;
+                .map_err(|e| ScriptError::Runtime(fault::lua_message(&e)))?;
             let results = vm
                 .call(script, op.lua_function(), lua_args, timeout)
                 .inspect_err(|_| running_line = vm.deadline_line())?;

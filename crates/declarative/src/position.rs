@@ -4,6 +4,8 @@
 
 use std::time::Duration;
 
+use super::fault::ScriptError;
+
 /// The point of a script a failure comes from, as far as it is known.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct ScriptPoint {
@@ -139,7 +141,7 @@ pub struct ScriptFailure {
     /// The operation whose rule ran.
     pub operation: crate::api::InterpreterOperation,
     /// What failed, with Karmada's message.
-    pub error: crate::ScriptError,
+    pub error: ScriptError,
     /// Where in the script.
     pub at: ScriptPoint,
 }
@@ -155,7 +157,7 @@ impl std::error::Error for ScriptFailure {
     /// tells it ([`crate::error::Error::deadline_exceeded`]).
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self.error {
-            crate::ScriptError::Timeout(_) => Some(&crate::error::DeadlineExceeded),
+            ScriptError::Timeout(_) => Some(&crate::error::DeadlineExceeded),
             _ => None,
         }
     }
@@ -172,6 +174,24 @@ impl ScriptFailure {
             object: None,
             source: Box::new(self),
         }
+    }
+}
+
+impl ScriptError {
+    /// This failure as the chain reports it: [`crate::error::Error::Layer`]
+    /// naming the customization (or bundled kind) and the operation.
+    pub fn into_error(
+        self,
+        customization: &str,
+        operation: crate::api::InterpreterOperation,
+    ) -> crate::error::Error {
+        ScriptFailure {
+            customization: customization.to_owned(),
+            operation,
+            at: ScriptPoint::from_message(self.message()),
+            error: self,
+        }
+        .into_error()
     }
 }
 
