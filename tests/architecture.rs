@@ -651,6 +651,39 @@ fn no_module_imports_a_module_that_imports_it_back() {
     );
 }
 
+/// The top-level modules of a source root (files and folders).
+fn top_modules(src: &Path) -> BTreeSet<String> {
+    std::fs::read_dir(src)
+        .unwrap_or_else(|e| panic!("{}: {e}", src.display()))
+        .filter_map(|entry| module_path(Path::new(&entry.unwrap().file_name())).pop())
+        .collect()
+}
+
+#[test]
+fn layers_name_the_floor_by_its_own_name() {
+    // `crate::` means the crate itself: no layer makes `crate::k8s` (or
+    // `super::k8s` from a top-level module) mean the floor's module through
+    // an import at its root.
+    let floor = top_modules(&Path::new(ROOT).join("crates/core/src"));
+    assert!(floor.contains("k8s") && floor.contains("api"), "{floor:?}");
+    for (name, _, src) in CRATES {
+        if !allowed(name).contains(&"karmada-interpreter-core") || *name == "karmada-interpreter" {
+            continue;
+        }
+        let src = Path::new(ROOT).join(src);
+        let own = top_modules(&src);
+        for (from, targets) in module_graph(&src) {
+            for target in targets {
+                assert!(
+                    !floor.contains(&target) || own.contains(&target),
+                    "{name}: {from} names the floor's `{target}` as its own; \
+                     write karmada_interpreter_core::{target}"
+                );
+            }
+        }
+    }
+}
+
 #[test]
 fn the_module_reader_sees_super_braces_and_expressions() {
     let file = |path: &[&str], text: &str| {

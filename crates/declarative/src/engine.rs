@@ -160,7 +160,7 @@ impl Vm {
         all.push_back(LuaValue::String(name));
         all.extend(args);
         self.sandbox.refusal.take();
-        let (limit, by_budget) = super::budget::limit(timeout);
+        let (limit, by_budget) = karmada_interpreter_core::budget::limit(timeout);
         self.sandbox.deadline.set(limit);
         let runner = match entry {
             Entry::Function => &self.sandbox.run,
@@ -170,7 +170,7 @@ impl Vm {
         let expired = self.sandbox.deadline.expired();
         self.sandbox.deadline.clear();
         if expired && by_budget && result.is_err() {
-            super::budget::exhausted();
+            karmada_interpreter_core::budget::exhausted();
         }
         if let Some((coverage, notes)) = &self.coverage {
             coverage.credit(&script.text, notes);
