@@ -7,11 +7,11 @@ use super::status::{
     aggregate_inputs, decode_item, list, template_status, unchanged, with_status, Aggregated,
 };
 use super::workload::{check, dependencies_of, NAMESPACE, TEMPLATE_DEPENDENCIES};
-use crate::error::Result;
-use crate::interpreter::{Outcome, Request};
-use crate::k8s::field::get;
-use crate::k8s::normalize::schema::CRON_JOB;
-use crate::k8s::normalize::{parse_time, schema, Reads, Time};
+use karmada_interpreter_core::error::Result;
+use karmada_interpreter_core::interpreter::{Outcome, Request};
+use karmada_interpreter_core::k8s::field::get;
+use karmada_interpreter_core::k8s::normalize::schema::CRON_JOB;
+use karmada_interpreter_core::k8s::normalize::{parse_time, schema, Reads, Time};
 use serde_json::{Map, Value};
 
 /// ConfigMaps, Secrets, ServiceAccount and PVCs of the job template's pods,

@@ -4,11 +4,11 @@
 
 use super::status::{aggregate_workload, reflect_workload, Aggregated, Workload};
 use super::workload::{check, dependencies_of, GENERATION, SPEC_TEMPLATE_DEPENDENCIES};
-use crate::error::Result;
-use crate::interpreter::{Outcome, Request};
-use crate::k8s::field::{generation, get, int};
-use crate::k8s::normalize::schema::DAEMON_SET;
-use crate::k8s::normalize::{schema, Reads};
+use karmada_interpreter_core::error::Result;
+use karmada_interpreter_core::interpreter::{Outcome, Request};
+use karmada_interpreter_core::k8s::field::{generation, get, int};
+use karmada_interpreter_core::k8s::normalize::schema::DAEMON_SET;
+use karmada_interpreter_core::k8s::normalize::{schema, Reads};
 
 /// Observed generation current, every desired node updated, every updated
 /// pod available.

@@ -8,13 +8,13 @@ use super::workload::{
     check, dependencies_of, retain_args, revise_int_field, spec_replicas, GENERATION,
     SPEC_TEMPLATE_DEPENDENCIES,
 };
-use crate::error::Result;
-use crate::interpreter::{InPlaceRequest, Outcome, Request};
-use crate::k8s::field;
-use crate::k8s::field::{generation, get, int};
-use crate::k8s::keep::Keep;
-use crate::k8s::normalize::schema::DEPLOYMENT;
-use crate::k8s::normalize::{schema, Reads};
+use karmada_interpreter_core::error::Result;
+use karmada_interpreter_core::interpreter::{InPlaceRequest, Outcome, Request};
+use karmada_interpreter_core::k8s::field;
+use karmada_interpreter_core::k8s::field::{generation, get, int};
+use karmada_interpreter_core::k8s::keep::Keep;
+use karmada_interpreter_core::k8s::normalize::schema::DEPLOYMENT;
+use karmada_interpreter_core::k8s::normalize::{schema, Reads};
 use serde_json::Value;
 
 /// What Retain reads of the member's object.

@@ -1,8 +1,8 @@
 //! Handlers shared by every kind: whole-status reflection.
 
 use super::status::reflected_status;
-use crate::error::Result;
-use crate::interpreter::{Outcome, Request};
+use karmada_interpreter_core::error::Result;
+use karmada_interpreter_core::interpreter::{Outcome, Request};
 
 /// `status` absent → nothing reflected; present but not an object → error;
 /// otherwise the whole status, verbatim.

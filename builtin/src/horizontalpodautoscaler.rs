@@ -5,10 +5,10 @@ use super::status::{
     aggregate_inputs, check_int32_sum, decode_item, int, put_int, reflected_status,
     template_status, unchanged, with_status, Aggregated,
 };
-use crate::error::Result;
-use crate::interpreter::{Outcome, Request};
-use crate::k8s::field;
-use crate::k8s::normalize::{self, schema};
+use karmada_interpreter_core::error::Result;
+use karmada_interpreter_core::interpreter::{Outcome, Request};
+use karmada_interpreter_core::k8s::field;
+use karmada_interpreter_core::k8s::normalize::{self, schema};
 use serde_json::{Map, Value};
 
 /// Sums current and desired replicas.

@@ -5,13 +5,13 @@
 
 use super::status::{aggregate_load_balancer, Aggregated};
 use super::workload::{check, NAMESPACE};
-use crate::api::DependentObjectReference;
-use crate::error::Result;
-use crate::interpreter::{Outcome, Request};
-use crate::k8s::dependencies::verify_dependencies;
-use crate::k8s::field::{get, namespace};
-use crate::k8s::normalize::schema::INGRESS;
-use crate::k8s::normalize::{schema, Reads};
+use karmada_interpreter_core::api::DependentObjectReference;
+use karmada_interpreter_core::error::Result;
+use karmada_interpreter_core::interpreter::{Outcome, Request};
+use karmada_interpreter_core::k8s::dependencies::verify_dependencies;
+use karmada_interpreter_core::k8s::field::{get, namespace};
+use karmada_interpreter_core::k8s::normalize::schema::INGRESS;
+use karmada_interpreter_core::k8s::normalize::{schema, Reads};
 use serde_json::Value;
 
 /// What [`has_load_balancer_address`] reads (Ingress and Service alike).

@@ -11,13 +11,13 @@ use super::workload::{
     check, dependencies_of, replicas_of, retain_args, revise_int_field, SPEC_TEMPLATE_DEPENDENCIES,
     TEMPLATE_REQUIREMENTS,
 };
-use crate::error::Result;
-use crate::interpreter::{InPlaceRequest, Outcome, Request};
-use crate::k8s::field;
-use crate::k8s::field::{get, int32};
-use crate::k8s::keep::Keep;
-use crate::k8s::normalize::schema::JOB;
-use crate::k8s::normalize::{self, parse_time, schema, Reads, Time};
+use karmada_interpreter_core::error::Result;
+use karmada_interpreter_core::interpreter::{InPlaceRequest, Outcome, Request};
+use karmada_interpreter_core::k8s::field;
+use karmada_interpreter_core::k8s::field::{get, int32};
+use karmada_interpreter_core::k8s::keep::Keep;
+use karmada_interpreter_core::k8s::normalize::schema::JOB;
+use karmada_interpreter_core::k8s::normalize::{self, parse_time, schema, Reads, Time};
 use serde_json::{Map, Value};
 
 /// What Retain reads of the member's object.

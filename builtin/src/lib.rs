@@ -35,14 +35,13 @@
 //! fields, typed acceptance and normalization (`normalize::check` on the
 //! whole object, no allocation on success, errors naming the object and the
 //! field), quantities, times, validation, pod-spec requirements and
-//! dependencies — is the floor below every layer, [`crate::k8s`]. The Lua
-//! `kube` module calls the same floor functions as the handlers here
-//! ([`crate::k8s::requirements`], [`crate::k8s::dependencies`]), so both
-//! compute exactly the same thing.
+//! dependencies — is the floor below every layer,
+//! [`karmada_interpreter_core::k8s`]. The Lua `kube` module calls the same
+//! floor functions as the handlers here
+//! ([`karmada_interpreter_core::k8s::requirements`],
+//! [`karmada_interpreter_core::k8s::dependencies`]), so both compute
+//! exactly the same thing.
 #![deny(missing_docs)]
-
-// The floor, under the names this crate's modules use.
-use karmada_interpreter_core::{api, error, interpreter, k8s, Error};
 
 mod cronjob;
 mod daemonset;
@@ -64,14 +63,14 @@ mod statefulset;
 mod status;
 mod workload;
 
-use crate::api::InterpreterOperation;
-use crate::error::Result;
-use crate::interpreter::{
+use karmada_interpreter_core::api::InterpreterOperation;
+use karmada_interpreter_core::error::Result;
+use karmada_interpreter_core::interpreter::{
     Call, CatalogEntry, InPlaceRequest, Layer, LayerKind, Outcome, OwnedRequest, Request, Route,
     Source, TypeRef,
 };
-use crate::k8s::field;
-use crate::k8s::keep::Keep;
+use karmada_interpreter_core::k8s::field;
+use karmada_interpreter_core::k8s::keep::Keep;
 use kube::core::GroupVersionKind;
 use serde_json::Value;
 use std::borrow::Cow;
@@ -243,13 +242,14 @@ impl NativeLayer {
     /// The row serving `object`.
     fn find_for(&self, object: &Value, operation: InterpreterOperation) -> Result<usize> {
         let ty = TypeRef::of(object);
-        find_row(ty, operation).ok_or_else(|| crate::Error::not_served(object, operation))
+        find_row(ty, operation)
+            .ok_or_else(|| karmada_interpreter_core::Error::not_served(object, operation))
     }
 
     /// Answers `call` with the handler of table row `row`.
     fn answer(&self, row: usize, call: Call<'_, '_>) -> Result<Option<Outcome>> {
         let Some(row) = TABLE.get(row) else {
-            return Err(crate::Error::InvalidInput {
+            return Err(karmada_interpreter_core::Error::InvalidInput {
                 operation: call.operation(),
                 reason: format!("the native layer has no table row {row}"),
             });
@@ -452,9 +452,9 @@ impl Layer for NativeLayer {
 mod tests {
     use serde_json::json;
 
-    use crate::api::InterpreterOperation as Op;
+    use karmada_interpreter_core::api::InterpreterOperation as Op;
 
-    use crate::interpreter::{Chain, InPlaceRequest};
+    use karmada_interpreter_core::interpreter::{Chain, InPlaceRequest};
 
     /// The native layer alone, as a chain.
     fn native_chain() -> Chain {
@@ -482,7 +482,7 @@ mod tests {
         let answer = chain.retain(&mut object, &observed).expect("retains");
         assert_eq!(
             answer.served_by.layer,
-            crate::interpreter::LayerKind::Native
+            karmada_interpreter_core::interpreter::LayerKind::Native
         );
         assert_eq!(object, copy);
         assert_eq!(object["spec"]["replicas"], 7);
@@ -526,7 +526,7 @@ mod tests {
     /// back; an apiVersion Karmada cannot parse reaches only the `*/*` row.
     #[test]
     fn every_row_is_routed_from_borrowed_strings_to_itself() {
-        use crate::interpreter::{Layer, TypeRef};
+        use karmada_interpreter_core::interpreter::{Layer, TypeRef};
         let layer = super::NativeLayer;
         for (i, row) in super::TABLE.iter().enumerate() {
             let object = if row.kind == "*" {

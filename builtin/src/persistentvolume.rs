@@ -7,11 +7,11 @@ use super::status::{
     aggregate_inputs, decode_item, string, template_status, unchanged, with_status, Aggregated,
 };
 use super::workload::retain_args;
-use crate::error::Result;
-use crate::interpreter::{InPlaceRequest, Request};
-use crate::k8s::field;
-use crate::k8s::keep::Keep;
-use crate::k8s::normalize::schema;
+use karmada_interpreter_core::error::Result;
+use karmada_interpreter_core::interpreter::{InPlaceRequest, Request};
+use karmada_interpreter_core::k8s::field;
+use karmada_interpreter_core::k8s::keep::Keep;
+use karmada_interpreter_core::k8s::normalize::schema;
 use serde_json::{Map, Value};
 
 /// What Retain reads of the member's object.

@@ -7,14 +7,14 @@ use super::status::{
     aggregate_inputs, decode_item, string, template_status, unchanged, with_status, Aggregated,
 };
 use super::workload::{check, retain_args};
-use crate::error::Result;
-use crate::interpreter::{InPlaceRequest, Outcome, Request};
-use crate::k8s::field;
-use crate::k8s::field::get;
-use crate::k8s::keep::Keep;
-use crate::k8s::normalize::schema;
-use crate::k8s::normalize::schema::PERSISTENT_VOLUME_CLAIM;
-use crate::k8s::normalize::Reads;
+use karmada_interpreter_core::error::Result;
+use karmada_interpreter_core::interpreter::{InPlaceRequest, Outcome, Request};
+use karmada_interpreter_core::k8s::field;
+use karmada_interpreter_core::k8s::field::get;
+use karmada_interpreter_core::k8s::keep::Keep;
+use karmada_interpreter_core::k8s::normalize::schema;
+use karmada_interpreter_core::k8s::normalize::schema::PERSISTENT_VOLUME_CLAIM;
+use karmada_interpreter_core::k8s::normalize::Reads;
 use serde_json::{Map, Value};
 
 /// What Retain reads of the member's object.

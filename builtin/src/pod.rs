@@ -9,13 +9,13 @@ use super::status::{
     Aggregated,
 };
 use super::workload::{check, dependencies_of, replicas_of, NAMESPACE};
-use crate::error::{Error, Result};
-use crate::interpreter::{Outcome, Request};
-use crate::k8s::dependencies::POD_SPEC_DEPENDENCY_READS;
-use crate::k8s::field::get;
-use crate::k8s::normalize::schema::POD;
-use crate::k8s::normalize::{self, schema, Reads};
-use crate::k8s::requirements::POD_SPEC_REQUIREMENT_READS;
+use karmada_interpreter_core::error::{Error, Result};
+use karmada_interpreter_core::interpreter::{Outcome, Request};
+use karmada_interpreter_core::k8s::dependencies::POD_SPEC_DEPENDENCY_READS;
+use karmada_interpreter_core::k8s::field::get;
+use karmada_interpreter_core::k8s::normalize::schema::POD;
+use karmada_interpreter_core::k8s::normalize::{self, schema, Reads};
+use karmada_interpreter_core::k8s::requirements::POD_SPEC_REQUIREMENT_READS;
 use serde_json::{Map, Value};
 
 /// The string at `key` of `v`, empty when absent.

@@ -8,11 +8,11 @@ use super::status::{
     template_status, unchanged, with_status, Aggregated,
 };
 use super::workload::check;
-use crate::error::Result;
-use crate::interpreter::{Outcome, Request};
-use crate::k8s::field;
-use crate::k8s::normalize::schema::POD_DISRUPTION_BUDGET;
-use crate::k8s::normalize::{self, schema, Reads};
+use karmada_interpreter_core::error::Result;
+use karmada_interpreter_core::interpreter::{Outcome, Request};
+use karmada_interpreter_core::k8s::field;
+use karmada_interpreter_core::k8s::normalize::schema::POD_DISRUPTION_BUDGET;
+use karmada_interpreter_core::k8s::normalize::{self, schema, Reads};
 use serde_json::{Map, Value};
 
 /// What InterpretHealth reads.

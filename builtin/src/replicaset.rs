@@ -7,11 +7,11 @@ use super::status::{aggregate_workload, reflect_workload, Aggregated, Workload};
 use super::workload::{
     check, dependencies_of, revise_int_field, spec_replicas, GENERATION, SPEC_TEMPLATE_DEPENDENCIES,
 };
-use crate::error::Result;
-use crate::interpreter::{InPlaceRequest, Outcome, Request};
-use crate::k8s::field::{generation, get, int};
-use crate::k8s::normalize::schema::REPLICA_SET;
-use crate::k8s::normalize::{schema, Reads};
+use karmada_interpreter_core::error::Result;
+use karmada_interpreter_core::interpreter::{InPlaceRequest, Outcome, Request};
+use karmada_interpreter_core::k8s::field::{generation, get, int};
+use karmada_interpreter_core::k8s::normalize::schema::REPLICA_SET;
+use karmada_interpreter_core::k8s::normalize::{schema, Reads};
 
 /// What InterpretHealth reads.
 const HEALTH_READS: Reads = Reads::Fields(&[

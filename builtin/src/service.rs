@@ -7,13 +7,13 @@ use super::status::{
     aggregate_inputs, aggregate_load_balancer, reflected_status, unchanged, Aggregated,
 };
 use super::workload::{check, retain_args};
-use crate::error::Result;
-use crate::interpreter::{InPlaceRequest, Outcome, Request};
-use crate::k8s::field;
-use crate::k8s::field::get;
-use crate::k8s::keep::Keep;
-use crate::k8s::normalize::schema::SERVICE;
-use crate::k8s::normalize::{self, schema, Reads};
+use karmada_interpreter_core::error::Result;
+use karmada_interpreter_core::interpreter::{InPlaceRequest, Outcome, Request};
+use karmada_interpreter_core::k8s::field;
+use karmada_interpreter_core::k8s::field::get;
+use karmada_interpreter_core::k8s::keep::Keep;
+use karmada_interpreter_core::k8s::normalize::schema::SERVICE;
+use karmada_interpreter_core::k8s::normalize::{self, schema, Reads};
 use serde_json::{Map, Value};
 
 /// What Retain reads of the member's object.

@@ -1,10 +1,10 @@
 //! v1 ServiceAccount: Retain.
 
 use super::workload::retain_args;
-use crate::error::Result;
-use crate::interpreter::InPlaceRequest;
-use crate::k8s::field;
-use crate::k8s::keep::Keep;
+use karmada_interpreter_core::error::Result;
+use karmada_interpreter_core::interpreter::InPlaceRequest;
+use karmada_interpreter_core::k8s::field;
+use karmada_interpreter_core::k8s::keep::Keep;
 use serde_json::Value;
 
 /// What Retain reads of the member's object.

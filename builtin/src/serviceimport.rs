@@ -1,14 +1,14 @@
 //! multicluster.x-k8s.io/v1alpha1 ServiceImport: InterpretDependency.
 
 use super::workload::check;
-use crate::api::DependentObjectReference;
-use crate::error::Result;
-use crate::interpreter::{Outcome, Request};
-use crate::k8s::dependencies::verify_dependencies;
-use crate::k8s::field::{get, namespace};
-use crate::k8s::normalize::schema::{OBJECT_META, SESSION_AFFINITY_CONFIG};
-use crate::k8s::normalize::{Emit, Field, Kind, Reads, Ty};
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::LabelSelector;
+use karmada_interpreter_core::api::DependentObjectReference;
+use karmada_interpreter_core::error::Result;
+use karmada_interpreter_core::interpreter::{Outcome, Request};
+use karmada_interpreter_core::k8s::dependencies::verify_dependencies;
+use karmada_interpreter_core::k8s::field::{get, namespace};
+use karmada_interpreter_core::k8s::normalize::schema::{OBJECT_META, SESSION_AFFINITY_CONFIG};
+use karmada_interpreter_core::k8s::normalize::{Emit, Field, Kind, Reads, Ty};
 use std::collections::BTreeMap;
 
 /// `multicluster.x-k8s.io/v1alpha1` ServiceImport (a CRD, not in the

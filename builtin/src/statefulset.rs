@@ -9,11 +9,11 @@ use super::status::{aggregate_workload, reflect_workload, Aggregated, Workload};
 use super::workload::{
     check, dependencies_of, revise_int_field, spec_replicas, NAMESPACE, TEMPLATE_DEPENDENCIES,
 };
-use crate::error::Result;
-use crate::interpreter::{InPlaceRequest, Outcome, Request};
-use crate::k8s::field::{generation, get, int};
-use crate::k8s::normalize::schema::STATEFUL_SET;
-use crate::k8s::normalize::{schema, Reads};
+use karmada_interpreter_core::error::Result;
+use karmada_interpreter_core::interpreter::{InPlaceRequest, Outcome, Request};
+use karmada_interpreter_core::k8s::field::{generation, get, int};
+use karmada_interpreter_core::k8s::normalize::schema::STATEFUL_SET;
+use karmada_interpreter_core::k8s::normalize::{schema, Reads};
 use serde_json::Value;
 
 /// What InterpretDependency reads: the pod template and the claim

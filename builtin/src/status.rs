@@ -3,12 +3,12 @@
 
 use std::borrow::Cow;
 
-use crate::api::AggregatedStatusItem;
-use crate::error::{Error, Result};
-use crate::interpreter::{describe, Outcome, Request};
-use crate::k8s::field;
-use crate::k8s::keep::Keep;
-use crate::k8s::normalize::{self, Emit, Ty};
+use karmada_interpreter_core::api::AggregatedStatusItem;
+use karmada_interpreter_core::error::{Error, Result};
+use karmada_interpreter_core::interpreter::{describe, Outcome, Request};
+use karmada_interpreter_core::k8s::field;
+use karmada_interpreter_core::k8s::keep::Keep;
+use karmada_interpreter_core::k8s::normalize::{self, Emit, Ty};
 use serde_json::{Map, Value};
 
 /// What [`reflect_workload`] reads of the object (and [`generation_keys`]).
@@ -518,8 +518,8 @@ pub(crate) fn unchanged(template: &Value, root: &'static Ty) -> Result<Aggregate
 mod tests {
     use serde_json::{json, Value};
 
-    use crate::api::AggregatedStatusItem;
-    use crate::interpreter::{Outcome, Request};
+    use karmada_interpreter_core::api::AggregatedStatusItem;
+    use karmada_interpreter_core::interpreter::{Outcome, Request};
 
     /// AggregateStatus replaces `status`: a key the template's old status
     /// had that the kind's status type does not know never survives (keys

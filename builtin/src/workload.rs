@@ -3,13 +3,17 @@
 //! results from a decoded pod spec, raw replica revision, and the argument
 //! plumbing of two-input operations.
 
-use crate::api::InterpreterOperation;
-use crate::error::{Error, Result};
-use crate::interpreter::{InPlaceRequest, Outcome, ReplicaResult, Request};
-use crate::k8s::dependencies::{dependencies_at, verify_dependencies, POD_SPEC_DEPENDENCY_READS};
-use crate::k8s::field::{self, get, int32, namespace};
-use crate::k8s::normalize::{self, Reads, Ty};
-use crate::k8s::requirements::{requirements_at, RequirementsOptions, POD_SPEC_REQUIREMENT_READS};
+use karmada_interpreter_core::api::InterpreterOperation;
+use karmada_interpreter_core::error::{Error, Result};
+use karmada_interpreter_core::interpreter::{InPlaceRequest, Outcome, ReplicaResult, Request};
+use karmada_interpreter_core::k8s::dependencies::{
+    dependencies_at, verify_dependencies, POD_SPEC_DEPENDENCY_READS,
+};
+use karmada_interpreter_core::k8s::field::{self, get, int32, namespace};
+use karmada_interpreter_core::k8s::normalize::{self, Reads, Ty};
+use karmada_interpreter_core::k8s::requirements::{
+    requirements_at, RequirementsOptions, POD_SPEC_REQUIREMENT_READS,
+};
 use serde_json::Value;
 
 /// Typed acceptance of the object, as Karmada's typed decode of the whole
@@ -95,7 +99,7 @@ pub(crate) fn spec_replicas(request: &Request<'_>, ty: &'static Ty) -> Result<Ou
 pub(crate) fn dependencies_of(
     object: &Value,
     spec: Option<&Value>,
-) -> Result<Vec<crate::api::DependentObjectReference>> {
+) -> Result<Vec<karmada_interpreter_core::api::DependentObjectReference>> {
     let Some(spec) = spec else {
         return Ok(Vec::new());
     };
@@ -140,8 +144,8 @@ pub(crate) fn wrong_operation(operation: InterpreterOperation, expected: &str) -
 mod tests {
     use serde_json::{json, Value};
 
-    use crate::api::InterpreterOperation as Op;
-    use crate::interpreter::Request;
+    use karmada_interpreter_core::api::InterpreterOperation as Op;
+    use karmada_interpreter_core::interpreter::Request;
 
     fn error_of(request: Request<'_>) -> String {
         match super::super::layer().interpret(&request) {
@@ -211,7 +215,9 @@ mod tests {
             "spec": {"replicas": 2.0, "selector": null,
                      "template": {"spec": {"containers": [{"name": null}, null]}}}});
         match super::super::layer().interpret(&Request::InterpretReplica { object: &d }) {
-            Ok(crate::interpreter::Outcome::Replicas(r)) => assert_eq!(r.replicas, 2),
+            Ok(karmada_interpreter_core::interpreter::Outcome::Replicas(r)) => {
+                assert_eq!(r.replicas, 2)
+            }
             other => panic!("{other:?}"),
         }
         let frac =
@@ -358,7 +364,7 @@ mod tests {
             object: &d,
             replicas: 4,
         }) {
-            Ok(crate::interpreter::Outcome::Revised(v)) => assert_eq!(v, d),
+            Ok(karmada_interpreter_core::interpreter::Outcome::Revised(v)) => assert_eq!(v, d),
             other => panic!("{other:?}"),
         }
     }

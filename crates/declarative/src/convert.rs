@@ -23,8 +23,8 @@ use std::hash::{BuildHasherDefault, Hasher};
 use mlua::{ffi, Lua, Value as LuaValue};
 use serde_json::{Map, Number, Value};
 
-use crate::api::AggregatedStatusItem;
-use crate::k8s::field::integer_of_double;
+use karmada_interpreter_core::api::AggregatedStatusItem;
+use karmada_interpreter_core::k8s::field::integer_of_double;
 
 /// Hasher for table addresses (already well distributed).
 #[derive(Default)]

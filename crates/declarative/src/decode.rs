@@ -9,8 +9,10 @@
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
-use crate::api::{go_json_field, Component, DependentObjectReference, ReplicaRequirements};
-use crate::k8s::quantity::Quantity;
+use karmada_interpreter_core::api::{
+    go_json_field, Component, DependentObjectReference, ReplicaRequirements,
+};
+use karmada_interpreter_core::k8s::quantity::Quantity;
 
 /// The shape of a Go struct for case-insensitive key folding.
 enum Shape {
@@ -199,7 +201,7 @@ pub fn dependencies(json: Value) -> Result<Vec<DependentObjectReference>, String
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::k8s::validation::validate_dependencies;
+    use karmada_interpreter_core::k8s::validation::validate_dependencies;
     use serde_json::json;
 
     #[test]

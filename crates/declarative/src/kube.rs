@@ -2,8 +2,9 @@
 //! `accuratePodRequirements`, `getPodDependencies`, `getResourceQuantity`.
 //!
 //! The pod-template computations are the Kubernetes floor's
-//! ([`crate::k8s::requirements`], [`crate::k8s::dependencies`]), the same code
-//! the native built-ins run; this module only converts arguments and results.
+//! ([`karmada_interpreter_core::k8s::requirements`],
+//! [`karmada_interpreter_core::k8s::dependencies`]), the same code the
+//! native built-ins run; this module only converts arguments and results.
 
 use std::borrow::Cow;
 
@@ -11,10 +12,10 @@ use mlua::{Lua, MultiValue, Table, Value as LuaValue};
 use serde_json::Value;
 
 use super::convert::{self, Target};
-use super::engine::HostPanic;
-use crate::k8s::dependencies::pod_template_dependencies;
-use crate::k8s::quantity::{Quantity, QuantityError};
-use crate::k8s::requirements::{pod_template_requirements, RequirementsOptions};
+use super::fault::HostPanic;
+use karmada_interpreter_core::k8s::dependencies::pod_template_dependencies;
+use karmada_interpreter_core::k8s::quantity::{Quantity, QuantityError};
+use karmada_interpreter_core::k8s::requirements::{pod_template_requirements, RequirementsOptions};
 
 fn bad_arg(n: usize, func: &str, expected: &str, got: &LuaValue) -> mlua::Error {
     mlua::Error::runtime(format!(

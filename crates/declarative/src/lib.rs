@@ -37,9 +37,6 @@
 // artifact that uses the engine has it (mlua-sys links no Lua itself).
 extern crate karmada_interpreter_lua_src;
 
-// The floor, under the names this crate's modules use.
-use karmada_interpreter_core::{api, error, interpreter, k8s};
-
 pub mod catalogue;
 /// The per-thread time budget the engine's runs honour (in the floor).
 pub use karmada_interpreter_core::budget;
@@ -47,6 +44,7 @@ mod convert;
 mod coverage;
 mod decode;
 mod engine;
+mod fault;
 mod kube;
 mod osdate;
 mod pattern;
@@ -65,19 +63,20 @@ use mlua::Value as LuaValue;
 use serde_json::Value;
 
 pub use coverage::Coverage;
-pub use engine::{compile_check, Engine, Limits, Script, ScriptError};
+pub use engine::{compile_check, Engine, Limits, Script};
+pub use fault::ScriptError;
 pub use position::{script_error, type_code_name, ScriptFailure, ScriptPoint};
 pub use toplevel::{run_top_level, TopLevelResult};
 
-use crate::api::{
+use convert::{from_lua, reconcile, type_code, type_name, Target};
+use karmada_interpreter_core::api::{
     AggregatedStatusItem, DependentObjectReference, InterpreterOperation,
     ResourceInterpreterCustomization,
 };
-use crate::error::{Error, Result};
-use crate::interpreter::{
+use karmada_interpreter_core::error::{Error, Result};
+use karmada_interpreter_core::interpreter::{
     CatalogEntry, Layer, LayerKind, Outcome, ReplicaResult, Request, Route, Source, TypeRef,
 };
-use convert::{from_lua, reconcile, type_code, type_name, Target};
 
 /// Whether `text` matches the Lua pattern `pattern` somewhere (as
 /// `string.find(text, pattern)` does), or why the pattern is malformed
@@ -100,7 +99,8 @@ pub fn pattern_matches(text: &str, pattern: &str) -> std::result::Result<bool, S
 pub(crate) type TargetKey = (String, String, String);
 
 fn target_key(c: &ResourceInterpreterCustomization) -> TargetKey {
-    let (g, v) = crate::k8s::object::split_api_version(&c.spec.target.api_version);
+    let (g, v) =
+        karmada_interpreter_core::k8s::object::split_api_version(&c.spec.target.api_version);
     (g.to_owned(), v.to_owned(), c.spec.target.kind.clone())
 }
 
@@ -298,7 +298,7 @@ impl LuaLayer {
                 .collect();
             let scope = convert::LazyScope::begin(vm.main_state());
             let lua_args = convert::to_lua_many(&lua, &scope, &pushes)
-                .map_err(|e| ScriptError::Runtime(engine::lua_message(&e)))?;
+                .map_err(|e| ScriptError::Runtime(fault::lua_message(&e)))?;
             let results = vm
                 .call(script, op.lua_function(), lua_args, timeout)
                 .inspect_err(|_| running_line = vm.deadline_line())?;
@@ -431,7 +431,7 @@ impl Layer for LuaLayer {
                     expect_table(&v, "requires")?;
                     let json = encode(lua, &v, &[], Target::List)?;
                     let deps = decode::dependencies(json)?;
-                    crate::k8s::validation::validate_dependencies(&deps)
+                    karmada_interpreter_core::k8s::validation::validate_dependencies(&deps)
                         .map_err(|e| e.to_string())?;
                     Ok(deps)
                 })?;

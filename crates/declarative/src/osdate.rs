@@ -25,8 +25,8 @@ const DAYS: [&str; 7] = [
     "Saturday",
 ];
 
-use crate::k8s::time::civil_from_days;
-pub(crate) use crate::k8s::time::days_from_civil;
+use karmada_interpreter_core::k8s::time::civil_from_days;
+pub(crate) use karmada_interpreter_core::k8s::time::days_from_civil;
 
 /// A broken-down UTC time.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -52,7 +52,7 @@ impl<'a> Matcher<'a> {
     fn tick(&mut self) -> R<()> {
         self.steps = self.steps.wrapping_add(1);
         if self.steps.is_multiple_of(4096) && (self.expired)() {
-            return Err(super::sandbox::DEADLINE_MESSAGE.to_owned());
+            return Err(super::fault::DEADLINE_MESSAGE.to_owned());
         }
         Ok(())
     }

@@ -4,6 +4,8 @@
 
 use std::time::Duration;
 
+use super::fault::ScriptError;
+
 /// The point of a script a failure comes from, as far as it is known.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct ScriptPoint {
@@ -137,9 +139,9 @@ pub struct ScriptFailure {
     /// The customization (or bundled kind) whose script failed.
     pub customization: String,
     /// The operation whose rule ran.
-    pub operation: crate::api::InterpreterOperation,
+    pub operation: karmada_interpreter_core::api::InterpreterOperation,
     /// What failed, with Karmada's message.
-    pub error: crate::ScriptError,
+    pub error: ScriptError,
     /// Where in the script.
     pub at: ScriptPoint,
 }
@@ -152,26 +154,44 @@ impl std::fmt::Display for ScriptFailure {
 
 impl std::error::Error for ScriptFailure {
     /// A run that ran out of time is marked so that any layer-neutral code
-    /// tells it ([`crate::error::Error::deadline_exceeded`]).
+    /// tells it ([`karmada_interpreter_core::error::Error::deadline_exceeded`]).
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self.error {
-            crate::ScriptError::Timeout(_) => Some(&crate::error::DeadlineExceeded),
+            ScriptError::Timeout(_) => Some(&karmada_interpreter_core::error::DeadlineExceeded),
             _ => None,
         }
     }
 }
 
 impl ScriptFailure {
-    /// This failure as a chain error: [`crate::error::Error::Layer`] naming
+    /// This failure as a chain error: [`karmada_interpreter_core::error::Error::Layer`] naming
     /// the customization and the operation, with this failure as its source.
-    pub fn into_error(self) -> crate::error::Error {
-        crate::error::Error::Layer {
+    pub fn into_error(self) -> karmada_interpreter_core::error::Error {
+        karmada_interpreter_core::error::Error::Layer {
             what: "customization",
             name: self.customization.clone(),
             operation: self.operation,
             object: None,
             source: Box::new(self),
         }
+    }
+}
+
+impl ScriptError {
+    /// This failure as the chain reports it: [`karmada_interpreter_core::error::Error::Layer`]
+    /// naming the customization (or bundled kind) and the operation.
+    pub fn into_error(
+        self,
+        customization: &str,
+        operation: karmada_interpreter_core::api::InterpreterOperation,
+    ) -> karmada_interpreter_core::error::Error {
+        ScriptFailure {
+            customization: customization.to_owned(),
+            operation,
+            at: ScriptPoint::from_message(self.message()),
+            error: self,
+        }
+        .into_error()
     }
 }
 
@@ -200,6 +220,6 @@ impl ScriptFailure {
 /// assert!(matches!(failure.error, ScriptError::Runtime(_)));
 /// assert_eq!(failure.at.line, Some(2));
 /// ```
-pub fn script_error(error: &crate::error::Error) -> Option<&ScriptFailure> {
+pub fn script_error(error: &karmada_interpreter_core::error::Error) -> Option<&ScriptFailure> {
     error.source_of::<ScriptFailure>()
 }

@@ -10,13 +10,10 @@ use mlua::{
     Function, HookTriggers, Lua, LuaOptions, MultiValue, StdLib, Table, Value as LuaValue, VmState,
 };
 
-use super::engine::{is_memory_error, lua_message, HostPanic, ScriptError};
+use super::fault::{is_memory_error, lua_message, HostPanic, ScriptError, DEADLINE_MESSAGE};
 use super::text::{self, FmtArg};
 
 const PRELUDE: &str = include_str!("prelude.lua");
-
-/// The message of the deadline error.
-pub const DEADLINE_MESSAGE: &str = "context deadline exceeded";
 
 /// How often (in VM instructions) the deadline is checked.
 const HOOK_INTERVAL: u32 = 1000;

@@ -6,7 +6,8 @@ use mlua::Value as LuaValue;
 use serde_json::Value;
 
 use super::convert::{from_lua, to_lua, type_name};
-use super::engine::{lua_message, Engine, Script, ScriptError};
+use super::engine::{Engine, Script};
+use super::fault::{lua_message, ScriptError};
 
 /// What a top-level script returned (its first result).
 #[derive(Debug, Clone, PartialEq)]

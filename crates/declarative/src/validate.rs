@@ -1,7 +1,7 @@
 //! Admission validation of customizations and the
 //! per-rule compile check used by `karmada-interpreter check`.
 
-use crate::api::{InterpreterOperation, ResourceInterpreterCustomization};
+use karmada_interpreter_core::api::{InterpreterOperation, ResourceInterpreterCustomization};
 
 use super::engine::{compile_check, defines_function, Limits};
 

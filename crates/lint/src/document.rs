@@ -12,7 +12,7 @@ use serde::Deserialize;
 use serde_saphyr::Spanned;
 
 use super::{Finding, Rule};
-use crate::api::InterpreterOperation;
+use karmada_interpreter_core::api::InterpreterOperation;
 
 /// A YAML node with the locations of its keys and values.
 #[derive(Debug)]

@@ -8,7 +8,7 @@ use std::path::Path;
 
 use karmada_interpreter_layout::Target;
 
-use crate::api::ResourceInterpreterCustomization;
+use karmada_interpreter_core::api::ResourceInterpreterCustomization;
 
 /// The target a customization file's folder names in Karmada's layout,
 /// as (`apiVersion`, `kind`); `None` when the file does not sit in such a

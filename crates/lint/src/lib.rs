@@ -47,10 +47,6 @@
 //! ```
 #![deny(missing_docs)]
 
-// The floor, under the names this crate's modules use.
-use karmada_interpreter_core::{api, error, yaml};
-use karmada_interpreter_declarative as lua;
-
 mod document;
 pub use document::{Placement, ScriptSite};
 mod layout;
@@ -279,7 +275,7 @@ impl Linter {
     pub fn lint_script(
         &self,
         text: &str,
-        operation: crate::api::InterpreterOperation,
+        operation: karmada_interpreter_core::api::InterpreterOperation,
     ) -> Vec<Finding> {
         script::lint(&self.checker, text, operation)
     }
@@ -314,7 +310,10 @@ fn layout_findings(path: &Path, text: &str, name: &str) -> Vec<Finding> {
     }
     let lines: Vec<&str> = text.lines().collect();
     let mut out = Vec::new();
-    for doc in crate::yaml::documents(text).into_iter().flatten() {
+    for doc in karmada_interpreter_core::yaml::documents(text)
+        .into_iter()
+        .flatten()
+    {
         let Some(value) = doc.value else { continue };
         let Ok(c) = serde_json::from_value(value) else {
             continue;
@@ -339,7 +338,7 @@ fn layout_findings(path: &Path, text: &str, name: &str) -> Vec<Finding> {
 pub fn sites(text: &str, findings: &mut Vec<Finding>) -> Vec<ScriptSite> {
     let lines: Vec<&str> = text.lines().collect();
     let mut out = Vec::new();
-    for doc in crate::yaml::documents(text) {
+    for doc in karmada_interpreter_core::yaml::documents(text) {
         let (start, chunk) = match doc {
             Ok(d) if d.value.is_some() => (d.line, chunk_of(&lines, d.line)),
             Ok(_) => continue,
@@ -363,7 +362,7 @@ pub fn sites(text: &str, findings: &mut Vec<Finding>) -> Vec<ScriptSite> {
 fn chunk_of(lines: &[&str], start: usize) -> String {
     let mut out = String::new();
     for line in lines.iter().skip(start.saturating_sub(1)) {
-        if crate::yaml::is_separator(line) && !out.is_empty() {
+        if karmada_interpreter_core::yaml::is_separator(line) && !out.is_empty() {
             break;
         }
         out.push_str(line);

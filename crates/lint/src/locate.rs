@@ -11,9 +11,9 @@
 use std::fmt;
 use std::path::Path;
 
-use crate::api::InterpreterOperation;
-use crate::error::Error;
-use crate::lua::{script_error, type_code_name, ScriptPoint};
+use karmada_interpreter_core::api::InterpreterOperation;
+use karmada_interpreter_core::error::Error;
+use karmada_interpreter_declarative::{script_error, type_code_name, ScriptPoint};
 
 use super::ScriptSite;
 
@@ -117,7 +117,8 @@ impl Locator {
         })
     }
 
-    /// The place of a script failure (a [`crate::lua::ScriptFailure`] of a customization
+    /// The place of a script failure (a
+    /// [`karmada_interpreter_declarative::ScriptFailure`] of a customization
     /// this locator knows).
     pub fn locate_error(&self, error: &Error) -> Option<Located> {
         let failure = script_error(error)?;

@@ -14,7 +14,7 @@ use selene_lib::{Checker, CheckerConfig, CheckerError};
 
 use super::sandbox_std;
 use super::{Finding, Rule, Severity};
-use crate::api::InterpreterOperation;
+use karmada_interpreter_core::api::InterpreterOperation;
 
 /// The functions of the sandbox's `kube` module (`require("kube")`).
 pub const KUBE_FUNCTIONS: &[&str] = &[

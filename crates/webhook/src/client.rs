@@ -1,6 +1,6 @@
 //! The HTTPS client (feature `webhook`).
 //!
-//! The chain's [`crate::interpreter::Layer::interpret`] is synchronous, so
+//! The chain's [`karmada_interpreter_core::interpreter::Layer::interpret`] is synchronous, so
 //! the client exposes a blocking `WebhookClient::call`. Inside, each client
 //! owns a small current-thread tokio runtime (created on first use, never
 //! global) that drives hyper's HTTP/1.1 connection over tokio-rustls. When
@@ -30,8 +30,8 @@ use super::endpoint::Endpoint;
 use super::error::WebhookError;
 use super::wire;
 use super::Hook;
-use crate::api::ResourceInterpreterContext;
-use crate::interpreter::{Outcome, Request};
+use karmada_interpreter_core::api::ResourceInterpreterContext;
+use karmada_interpreter_core::interpreter::{Outcome, Request};
 
 /// Overall limit of one call when a webhook sets no `timeoutSeconds` (Karmada's default).
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);

@@ -34,19 +34,19 @@ pub enum WebhookError {
 }
 
 impl WebhookError {
-    /// This failure as the chain reports it: [`crate::Error::Layer`] naming
+    /// This failure as the chain reports it: [`karmada_interpreter_core::Error::Layer`] naming
     /// the webhook (`<configuration>/<webhook>`), the operation and the object.
     pub fn into_error(
         self,
         identity: &str,
-        operation: crate::api::InterpreterOperation,
+        operation: karmada_interpreter_core::api::InterpreterOperation,
         object: &serde_json::Value,
-    ) -> crate::Error {
-        crate::Error::Layer {
+    ) -> karmada_interpreter_core::Error {
+        karmada_interpreter_core::Error::Layer {
             what: "webhook",
             name: identity.to_owned(),
             operation,
-            object: Some(crate::interpreter::describe(object)),
+            object: Some(karmada_interpreter_core::interpreter::describe(object)),
             source: Box::new(self),
         }
     }

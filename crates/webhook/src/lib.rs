@@ -24,9 +24,6 @@
 //! gives the reference's full wording.
 #![deny(missing_docs)]
 
-// The floor, under the names this crate's modules use.
-use karmada_interpreter_core::{api, interpreter, k8s, load, yaml, Error, Result};
-
 #[cfg(feature = "https")]
 pub mod client;
 mod endpoint;
@@ -54,13 +51,14 @@ use k8s_openapi::api::admissionregistration::v1::WebhookClientConfig;
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
 use kube::core::GroupVersionKind;
 
-use crate::api::{
+use karmada_interpreter_core::api::{
     InterpreterOperation, ResourceInterpreterWebhook, ResourceInterpreterWebhookConfiguration,
     RuleWithOperations,
 };
-use crate::interpreter::{
+use karmada_interpreter_core::interpreter::{
     CatalogEntry, Layer, LayerKind, Outcome, Request, Route, Source, TypeRef,
 };
+use karmada_interpreter_core::{Error, Result};
 
 /// A webhook entry with its identity `"<configuration>/<webhook>"`.
 #[derive(Debug, Clone)]
@@ -212,7 +210,7 @@ impl Layer for WebhookLayer {
 
     #[cfg(not(feature = "https"))]
     fn interpret(&self, request: &Request<'_>) -> Result<Outcome> {
-        let gvk = crate::interpreter::gvk_of(request.object());
+        let gvk = karmada_interpreter_core::interpreter::gvk_of(request.object());
         let identity = self.identity(&gvk, request.operation()).unwrap_or_default();
         Err(WebhookError::NoClient.into_error(identity, request.operation(), request.object()))
     }
@@ -269,7 +267,7 @@ impl Layer for WebhookLayer {
 /// assert!(karmada_interpreter::webhook::validate(&config).is_ok());
 /// ```
 pub fn configuration_for(
-    chain: &crate::interpreter::Chain,
+    chain: &karmada_interpreter_core::interpreter::Chain,
     config_name: &str,
     webhook_name: &str,
     client_config: WebhookClientConfig,
@@ -295,7 +293,7 @@ pub fn configuration_for(
             let (group, version) = if api_version == "*" || kind == "*" {
                 ("*".to_owned(), "*".to_owned())
             } else {
-                let (g, v) = crate::k8s::object::split_api_version(&api_version);
+                let (g, v) = karmada_interpreter_core::k8s::object::split_api_version(&api_version);
                 (g.to_owned(), v.to_owned())
             };
             RuleWithOperations {
@@ -311,7 +309,7 @@ pub fn configuration_for(
         })
         .collect();
     ResourceInterpreterWebhookConfiguration {
-        api_version: Some(crate::api::CONFIG_API_VERSION.to_owned()),
+        api_version: Some(karmada_interpreter_core::api::CONFIG_API_VERSION.to_owned()),
         kind: Some("ResourceInterpreterWebhookConfiguration".to_owned()),
         metadata: ObjectMeta {
             name: Some(config_name.to_owned()),

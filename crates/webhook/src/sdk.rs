@@ -33,11 +33,13 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use super::error::SdkError;
-use crate::api::{
+use karmada_interpreter_core::api::{
     AggregatedStatusItem, InterpreterOperation, PatchType, RequestStatus,
     ResourceInterpreterResponse,
 };
-use crate::interpreter::{Chain, InputError, Inputs, LayerKind, ObjectInput, Outcome};
+use karmada_interpreter_core::interpreter::{
+    Chain, InputError, Inputs, LayerKind, ObjectInput, Outcome,
+};
 
 /// The largest request body the SDK reads by default (3 MiB, the Kubernetes
 /// API server's request limit: a Retain or AggregateStatus context around a
@@ -205,7 +207,7 @@ pub trait Handler: Send + Sync {
 
     /// Whether the hosting server may answer `request` on its I/O thread,
     /// within a short time budget that cuts Lua runs off (see
-    /// [`crate::lua::budget`]; the request is then answered again on the
+    /// [`karmada_interpreter_core::budget`]; the request is then answered again on the
     /// blocking pool). Only for handlers that never block on I/O or locks
     /// and whose work outside Lua is short: the default is `false`.
     fn answers_quickly(&self, request: &Request) -> bool {
@@ -564,7 +566,7 @@ pub struct InterpreterHandler {
 }
 
 /// How an [`InterpreterHandler`] words a failure for people.
-type Describe = dyn Fn(&crate::Error) -> String + Send + Sync;
+type Describe = dyn Fn(&karmada_interpreter_core::Error) -> String + Send + Sync;
 
 impl std::fmt::Debug for InterpreterHandler {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -595,7 +597,7 @@ impl InterpreterHandler {
     /// the answer on the wire keeps Karmada's text.
     pub fn with_describer(
         mut self,
-        describe: impl Fn(&crate::Error) -> String + Send + Sync + 'static,
+        describe: impl Fn(&karmada_interpreter_core::Error) -> String + Send + Sync + 'static,
     ) -> Self {
         self.describe = Some(std::sync::Arc::new(describe));
         self
@@ -609,14 +611,14 @@ impl InterpreterHandler {
         &self,
         request: &Request,
         op: InterpreterOperation,
-        error: &crate::Error,
+        error: &karmada_interpreter_core::Error,
         noted: &mut Served,
     ) {
         if let Some(source) = self.chain.served_by(&request.kind, op) {
             noted.layer = Some(source.layer);
             noted.name = Some(source.name);
         }
-        if let crate::Error::Layer {
+        if let karmada_interpreter_core::Error::Layer {
             what: "customization",
             name,
             ..
@@ -634,12 +636,12 @@ impl InterpreterHandler {
 
 /// `status.code` of a failed interpretation: 404 not served, 422 bad
 /// input, 500 otherwise.
-fn error_code(error: &crate::Error) -> i32 {
+fn error_code(error: &karmada_interpreter_core::Error) -> i32 {
     match error {
-        crate::Error::NotServed { .. } => 404,
-        crate::Error::InvalidField { .. }
-        | crate::Error::InvalidInput { .. }
-        | crate::Error::Input(_) => 422,
+        karmada_interpreter_core::Error::NotServed { .. } => 404,
+        karmada_interpreter_core::Error::InvalidField { .. }
+        | karmada_interpreter_core::Error::InvalidInput { .. }
+        | karmada_interpreter_core::Error::Input(_) => 422,
         _ => 500,
     }
 }

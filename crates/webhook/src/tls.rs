@@ -37,10 +37,10 @@ impl std::fmt::Debug for TlsIdentity {
 
 impl TlsIdentity {
     /// Reads `cert` and `key` PEM files.
-    pub fn from_files(cert: &Path, key: &Path) -> crate::Result<Self> {
+    pub fn from_files(cert: &Path, key: &Path) -> karmada_interpreter_core::Result<Self> {
         Ok(Self {
-            cert_pem: crate::load::read(cert)?,
-            key_pem: crate::load::read(key)?,
+            cert_pem: karmada_interpreter_core::load::read(cert)?,
+            key_pem: karmada_interpreter_core::load::read(key)?,
         })
     }
 

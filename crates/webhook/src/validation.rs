@@ -7,13 +7,13 @@
 //! between 1 and 30 seconds`); several errors aggregate as `[e1, e2]` with
 //! identical messages collapsed.
 
-use crate::api::{
+use karmada_interpreter_core::api::{
     ResourceInterpreterWebhook, ResourceInterpreterWebhookConfiguration, RuleWithOperations,
 };
-use crate::k8s::validation::{
+use karmada_interpreter_core::k8s::validation::{
     dns1035_label, dns1123_subdomain, fully_qualified_name, go_list, quote, Errors,
 };
-pub use crate::k8s::validation::{
+pub use karmada_interpreter_core::k8s::validation::{
     validate_dependencies, FieldError, FieldErrorType, ValidationErrors,
 };
 

@@ -6,11 +6,11 @@
 use serde_json::Value;
 
 use super::error::WebhookError;
-use crate::api::{
+use karmada_interpreter_core::api::{
     InterpreterOperation, PatchType, ResourceInterpreterContext, ResourceInterpreterRequest,
     ResourceInterpreterResponse, CONTEXT_API_VERSION, CONTEXT_KIND,
 };
-use crate::interpreter::{gvk_of, Outcome, ReplicaResult, Request};
+use karmada_interpreter_core::interpreter::{gvk_of, Outcome, ReplicaResult, Request};
 
 /// The full error text the reference logs for a failed webhook call:
 /// `Internal error occurred: failed calling webhook "<identity>": <reason>`.
@@ -112,7 +112,7 @@ fn decode_response_text(body: &[u8]) -> Result<ResourceInterpreterContext, Strin
         serde_json::from_str(text)
             .map_err(|e| format!("couldn't get version/kind; json parse error: {e}"))?
     } else {
-        let docs = crate::yaml::documents(text);
+        let docs = karmada_interpreter_core::yaml::documents(text);
         match docs.into_iter().next() {
             Some(Ok(doc)) => doc.value.unwrap_or(Value::Null),
             Some(Err(e)) => return Err(format!("couldn't decode response body: {}", e.message)),
@@ -130,7 +130,8 @@ fn decode_response_text(body: &[u8]) -> Result<ResourceInterpreterContext, Strin
     if api_version.is_some_and(|v| v != CONTEXT_API_VERSION)
         || kind.is_some_and(|k| k != CONTEXT_KIND)
     {
-        let (group, version) = crate::k8s::object::split_api_version(api_version.unwrap_or(""));
+        let (group, version) =
+            karmada_interpreter_core::k8s::object::split_api_version(api_version.unwrap_or(""));
         return Err(format!(
             "no kind {:?} is registered for version \"{}{}{}\"",
             kind.unwrap_or(CONTEXT_KIND),
