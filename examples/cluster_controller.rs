@@ -4,7 +4,7 @@
 //! live), then the bundled and native interpreters.
 //!
 //! ```text
-//! cargo run --example cluster_controller -- [NAMESPACE]
+//! cargo run --features cluster --example cluster_controller -- [NAMESPACE]
 //! ```
 //! Uses the default kubeconfig (or the pod's service account); needs
 //! get/list/watch on both config.karmada.io kinds (`deploy/rbac.yaml`) and on
