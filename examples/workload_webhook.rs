@@ -3,7 +3,7 @@
 //! (see `docs/webhook.md`).
 //!
 //! ```text
-//! cargo run --example workload_webhook -- --bind-address 127.0.0.1 --secure-port 8445 \
+//! cargo run --features webhook --example workload_webhook -- --bind-address 127.0.0.1 --secure-port 8445 \
 //!     --self-signed --write-config /tmp/workload-webhook.yaml
 //! karmada-interpreter test --webhook-config /tmp/workload-webhook.yaml conformance/webhook/workload
 //! ```

@@ -12,7 +12,10 @@
 //!   script or test data cites a numbered section (the section sign) or a
 //!   document the repository does not contain, no comment or document sends
 //!   the reader to the `shared` folder beside the checkout, and every relative
-//!   Markdown link names a file that exists.
+//!   Markdown link names a file that exists;
+//! - the README keeps its two commands (set-up and run; tests) as written, CI
+//!   runs the test command, the page stays short, and it links every
+//!   document under `docs/`.
 //!
 //! The served (kind, operation) pairs come from the same public API the
 //! `list` command prints (`Interpreter::catalog`), so the test follows the
@@ -516,4 +519,72 @@ fn markdown_links_name_files_in_the_repository() {
 fn the_link_parser_finds_relative_targets_only() {
     let text = "see [a](docs/a.md#x), [b](https://x.io/y) and [c](#top)\n```\n[d](no.md)\n```\n[e](../README.md)";
     assert_eq!(relative_links(text), ["docs/a.md", "../README.md"]);
+}
+
+// ---- the front page
+
+/// The lines inside a document's ```sh blocks, trimmed.
+fn sh_lines(text: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut in_sh = false;
+    for line in text.lines() {
+        if line.starts_with("```") {
+            in_sh = line == "```sh";
+            continue;
+        }
+        if in_sh {
+            out.push(line.trim());
+        }
+    }
+    out
+}
+
+/// The README keeps its two commands as written (set-up and run; tests),
+/// CI runs exactly the test command, and the page stays one a newcomer
+/// reads in minutes: reference material belongs in `docs/`.
+#[test]
+fn readme_keeps_its_two_commands_and_stays_short() {
+    let readme = read("README.md");
+    let commands = sh_lines(&readme);
+    for command in [
+        "cargo run --release -- test conformance thirdparty",
+        "cargo test --all-features",
+    ] {
+        assert!(
+            commands.contains(&command),
+            "README.md has no ```sh line `{command}`"
+        );
+    }
+    let ci = read(".ci/run");
+    let last = ci
+        .lines()
+        .map(str::trim)
+        .rfind(|l| !l.is_empty() && !l.starts_with('#'));
+    assert_eq!(last, Some("cargo test --all-features"), ".ci/run:\n{ci}");
+    let lines = readme.lines().count();
+    assert!(
+        lines < 300,
+        "README.md has {lines} lines: move reference material into docs/"
+    );
+}
+
+/// Every document under `docs/` is linked from the README, so a reader of
+/// the front page can reach all of them.
+#[test]
+fn readme_links_every_document_under_docs() {
+    let linked: BTreeSet<String> = relative_links(&read("README.md")).into_iter().collect();
+    let mut documents = Vec::new();
+    for entry in std::fs::read_dir(root().join("docs")).expect("docs/") {
+        let path = entry.expect("docs/ entry").path();
+        if path.extension().is_some_and(|e| e == "md") {
+            let name = path.file_name().unwrap_or_default().to_string_lossy();
+            documents.push(format!("docs/{name}"));
+        }
+    }
+    assert!(documents.len() >= 10, "too few documents: {documents:?}");
+    let missing: Vec<&String> = documents.iter().filter(|d| !linked.contains(*d)).collect();
+    assert!(
+        missing.is_empty(),
+        "documents the README does not link: {missing:?}"
+    );
 }

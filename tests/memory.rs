@@ -13,7 +13,7 @@
 //! release build):
 //!
 //! ```sh
-//! cargo test --release --test memory -- --ignored --nocapture
+//! cargo test --release --all-features --test tests -- memory::resident_memory_stays_flat_over_1m --ignored --nocapture
 //! ```
 //!
 //! Both tests read the process's resident memory, so they take turns

@@ -1,6 +1,7 @@
 //! The command line as a new user meets it: shell completions, the default
 //! case set wherever the binary runs, pointers instead of bare clap errors,
-//! and every offline command of the README run as written.
+//! and every offline command of the README and the command-line guides run as
+//! written.
 
 use std::path::PathBuf;
 use std::process::{Command, Output};
@@ -178,15 +179,19 @@ fn yaml_errors_name_the_file_and_its_line() {
     assert!(!all.contains("<input>"), "{all}");
 }
 
-/// The commands of README.md's ```sh blocks (continuation lines joined,
+/// The documents whose shell commands a new user runs as written: the front
+/// page, the command-line guide and the performance guide (`bench`).
+const DOCUMENTS_RUN: [&str; 3] = ["README.md", "docs/cli.md", "docs/performance.md"];
+
+/// The commands of a document's ```sh blocks (continuation lines joined,
 /// comments dropped).
-fn readme_commands() -> Vec<String> {
-    let readme =
-        std::fs::read_to_string(PathBuf::from(crate::support::ROOT).join("README.md")).unwrap();
+fn sh_commands(doc: &str) -> Vec<String> {
+    let path = PathBuf::from(crate::support::ROOT).join(doc);
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{doc}: {e}"));
     let mut commands = Vec::new();
     let mut in_sh = false;
     let mut pending = String::new();
-    for line in readme.lines() {
+    for line in text.lines() {
         if line.starts_with("```") {
             in_sh = line == "```sh";
             continue;
@@ -213,7 +218,7 @@ fn readme_commands() -> Vec<String> {
     commands
 }
 
-/// Why a README command is not run offline here, or `None` to run it.
+/// Why a documented command is not run offline here, or `None` to run it.
 fn skip_reason(command: &str) -> Option<&'static str> {
     if command.starts_with("cargo ") || command.contains(" cargo ") {
         Some("builds the project (this test runs the binary that build made)")
@@ -232,7 +237,7 @@ fn skip_reason(command: &str) -> Option<&'static str> {
     }
 }
 
-/// Files the README's examples name, as a user would have them.
+/// Files the documents' examples name, as a user would have them.
 fn readme_fixtures(dir: &std::path::Path) {
     let root = PathBuf::from(crate::support::ROOT);
     #[cfg(unix)]
@@ -287,14 +292,13 @@ spec:
     assert!(out.status.success(), "{:?}", text(&out));
 }
 
-/// Every README command that runs offline works as written, in a fresh
-/// folder holding the files the examples name (the built binary on PATH).
-/// A redirect to a system location (shell completions) is checked on stdout.
+/// Every command of the README and the guides (`DOCUMENTS_RUN`) that runs
+/// offline works as written, each document in a fresh folder holding the
+/// files the examples name (the built binary on PATH). A redirect to a
+/// system location (shell completions) is checked on stdout.
 #[cfg(unix)]
 #[test]
 fn readme_commands_work_as_written() {
-    let dir = crate::support::scratch("readme");
-    readme_fixtures(&dir);
     let bin_dir = PathBuf::from(crate::support::BIN)
         .parent()
         .unwrap()
@@ -305,46 +309,63 @@ fn readme_commands_work_as_written() {
         std::env::var("PATH").unwrap_or_default()
     );
     let mut ran = Vec::new();
-    for command in readme_commands() {
-        if skip_reason(&command).is_some() {
-            continue;
-        }
-        // `> /etc/...`, `> ~/...`, `> "${fpath[1]}/..."`: outside the folder.
-        let (to_run, check_stdout) = match command.split_once(" > ") {
-            Some((head, target))
-                if target.starts_with('/')
-                    || target.starts_with('~')
-                    || target.starts_with('"') =>
-            {
-                (head.to_owned(), true)
+    for doc in DOCUMENTS_RUN {
+        let dir = crate::support::scratch("readme");
+        readme_fixtures(&dir);
+        let mut ran_here = 0;
+        for command in sh_commands(doc) {
+            if skip_reason(&command).is_some() {
+                continue;
             }
-            _ => (command.clone(), false),
-        };
-        let out = Command::new("sh")
-            .args(["-c", &to_run])
-            .current_dir(&dir)
-            .env("PATH", &path)
-            .output()
-            .unwrap();
-        let (stdout, stderr) = text(&out);
-        assert!(
-            out.status.success(),
-            "`{command}` failed:\n{stdout}\n{stderr}"
-        );
-        if check_stdout {
-            assert!(!stdout.trim().is_empty(), "`{command}` printed nothing");
+            // `> /etc/...`, `> ~/...`, `> "${fpath[1]}/..."`: outside the folder.
+            let (to_run, check_stdout) = match command.split_once(" > ") {
+                Some((head, target))
+                    if target.starts_with('/')
+                        || target.starts_with('~')
+                        || target.starts_with('"') =>
+                {
+                    (head.to_owned(), true)
+                }
+                _ => (command.clone(), false),
+            };
+            let out = Command::new("sh")
+                .args(["-c", &to_run])
+                .current_dir(&dir)
+                .env("PATH", &path)
+                .output()
+                .unwrap();
+            let (stdout, stderr) = text(&out);
+            assert!(
+                out.status.success(),
+                "{doc}: `{command}` failed:\n{stdout}\n{stderr}"
+            );
+            if check_stdout {
+                assert!(
+                    !stdout.trim().is_empty(),
+                    "{doc}: `{command}` printed nothing"
+                );
+            }
+            ran_here += 1;
+            ran.push(format!("{doc}: {command}"));
         }
-        ran.push(command);
+        assert!(ran_here > 0, "{doc}: no command ran: {ran:#?}");
     }
+    for needle in [
+        "serve --cert-dir ./certs --print-config",
+        "init example.io/v1",
+        "lint --deny-warnings",
+        "bench ",
+        "completions bash",
+    ] {
+        assert!(
+            ran.iter().any(|c| c.contains(needle)),
+            "no `{needle}` command ran: {ran:#?}"
+        );
+    }
+    eprintln!("documented commands run: {ran:#?}");
     assert!(
-        ran.iter()
-            .any(|c| c.contains("serve") && c.contains("--print-config")),
-        "{ran:#?}"
-    );
-    eprintln!("README commands run: {ran:#?}");
-    assert!(
-        ran.len() >= 12,
-        "only {} README commands ran: {ran:#?}",
+        ran.len() >= 20,
+        "only {} documented commands ran: {ran:#?}",
         ran.len()
     );
 }
