@@ -34,10 +34,7 @@ use karmada_interpreter_declarative::{
 
 use crate::{HealthError, ARGOCD};
 
-/// The file name of a check.
-pub const HEALTH_SCRIPT: &str = "health.lua";
-/// The file name of a check's tests.
-pub const HEALTH_TEST: &str = "health_test.yaml";
+pub use crate::{HEALTH_SCRIPT, HEALTH_TEST};
 
 /// Argo CD's message for a status outside the six codes.
 const INVALID_STATUS: &str = "Lua returned an invalid health status";

@@ -10,7 +10,7 @@ use std::path::PathBuf;
 #[non_exhaustive]
 pub enum HealthError {
     /// The folder holds no `<group>/<Kind>/health.lua`.
-    #[error("{}: no Argo CD health check found: expected <group>/<Kind>/{} files", root.display(), crate::argocd::HEALTH_SCRIPT)]
+    #[error("{}: no Argo CD health check found: expected <group>/<Kind>/{} files", root.display(), crate::HEALTH_SCRIPT)]
     NoChecks {
         /// The folder searched.
         root: PathBuf,

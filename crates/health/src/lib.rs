@@ -35,6 +35,11 @@ pub use fallback::HealthFallback;
 
 use karmada_interpreter_core::interpreter::LayerKind;
 
+/// The file name of an Argo CD health check.
+pub const HEALTH_SCRIPT: &str = "health.lua";
+/// The file name of an Argo CD health check's tests.
+pub const HEALTH_TEST: &str = "health_test.yaml";
+
 /// The Argo CD health-check layer's kind (prints as `argocd`).
 pub const ARGOCD: LayerKind = LayerKind::Other("argocd");
 
