@@ -13,6 +13,7 @@ use std::path::Path;
 use karmada_interpreter::api::InterpreterOperation as Op;
 use karmada_interpreter::golden::load_cases;
 use karmada_interpreter::interpreter::{Outcome, Request};
+use karmada_interpreter::{Error, Result};
 use serde_json::{json, Map, Value};
 
 use crate::support::rng;
@@ -369,6 +370,38 @@ fn request_input(request: &Request<'_>) -> Value {
     }
 }
 
+/// `result` must be the typed error for field `field` of the object, its
+/// reason containing `reason`.
+fn assert_invalid_field(result: Result<Outcome>, field: &str, reason: &str, what: &str) {
+    match result {
+        Err(Error::InvalidField {
+            field: f,
+            reason: r,
+            ..
+        }) => {
+            assert_eq!(f, field, "{what}: {r}");
+            assert!(r.contains(reason), "{what}: {r:?} does not say {reason:?}");
+        }
+        other => panic!("{what}: expected an invalid `{field}`, got {other:?}"),
+    }
+}
+
+/// `result` must be InterpretReplica's answer: `replicas` and the per-replica
+/// resource request `request` (JSON), `None` for no requirements.
+fn assert_replicas(result: Result<Outcome>, replicas: i32, request: Option<Value>, what: &str) {
+    match result {
+        Ok(Outcome::Replicas(r)) => {
+            assert_eq!(r.replicas, replicas, "{what}");
+            let got = r.requirements.map(|q| {
+                assert!(q.node_claim.is_none(), "{what}: {q:?}");
+                serde_json::to_value(&q.resource_request).unwrap()
+            });
+            assert_eq!(got, request, "{what}");
+        }
+        other => panic!("{what}: expected replicas, got {other:?}"),
+    }
+}
+
 #[test]
 fn deep_and_huge_inputs_are_errors_not_panics() {
     let layer = karmada_interpreter::builtin::layer();
@@ -378,26 +411,80 @@ fn deep_and_huge_inputs_are_errors_not_panics() {
             {"name": "a", "resources": {"requests": {"cpu": "9223372036854775807", "memory": "8Ei", "example.com/x": "9223372036854775807"}}},
             {"name": "b", "resources": {"requests": {"cpu": "9223372036854775807", "memory": "8Ei", "example.com/x": "9223372036854775807"}}}
         ], "overhead": {"memory": "8Ei"}}});
-    let _ = layer.interpret(&Request::InterpretReplica { object: &big });
-    // Extreme exponents.
-    for q in [
-        "1e100000",
-        "1e-100000",
-        "-1e18",
-        "0.0000000001",
-        "999999999999999999999999999999Ei",
+    assert_invalid_field(
+        layer.interpret(&Request::InterpretReplica { object: &big }),
+        "spec",
+        "the total request of cpu overflows a 64-bit integer",
+        "overflowing sum",
+    );
+    // Extreme exponents: too large is an error; too small rounds up to the
+    // smallest unit (1m of cpu, 1 byte); negative totals are dropped; beyond
+    // the 64-bit range saturates.
+    let max = i64::MAX.to_string();
+    let tiny = json!({"cpu": "1m", "hugepages-1Gi": "1", "memory": "1"});
+    let saturated = json!({"cpu": format!("{max}m"), "hugepages-1Gi": max, "memory": max});
+    for (q, expected) in [
+        ("1e100000", None),
+        ("1e-100000", Some(Some(tiny.clone()))),
+        ("-1e18", Some(None)),
+        ("0.0000000001", Some(Some(tiny))),
+        ("999999999999999999999999999999Ei", Some(Some(saturated))),
     ] {
         let pod = json!({"apiVersion": "v1", "kind": "Pod", "spec": {"containers": [
             {"name": "a", "resources": {"requests": {"cpu": q, "memory": q, "hugepages-1Gi": q}}}]}});
-        let _ = layer.interpret(&Request::InterpretReplica { object: &pod });
+        let result = layer.interpret(&Request::InterpretReplica { object: &pod });
+        match expected {
+            None => assert_invalid_field(
+                result,
+                "spec.containers[0].resources.requests.cpu",
+                &format!("cannot parse '{q}': quantity is too large"),
+                q,
+            ),
+            Some(request) => assert_replicas(result, 1, request, q),
+        }
     }
-    // Wrong shapes at the top level.
-    for bad in [
-        json!({"apiVersion": "apps/v1", "kind": "Deployment", "spec": 1}),
-        json!({"apiVersion": "apps/v1", "kind": "Deployment", "metadata": []}),
-        json!({"apiVersion": "v1", "kind": "ServiceAccount", "secrets": {"a": 1}}),
-    ] {
-        for op in OPS {
+    // Wrong shapes at the top level: the field named, or not served; an
+    // operation that does not read the field answers with the object as it
+    // was (Karmada's Retain of a Deployment reads only metadata, its
+    // ReviseReplica only spec.replicas, absent here).
+    use Expect::{Field, NotServed, Unchanged};
+    const DEPLOYMENT_SPEC: Expect =
+        Field("spec", "expected an object (DeploymentSpec), got a number");
+    const OBJECT_META: Expect = Field("metadata", "expected an object (ObjectMeta), got an array");
+    let cases = [
+        (
+            json!({"apiVersion": "apps/v1", "kind": "Deployment", "spec": 1}),
+            [
+                DEPLOYMENT_SPEC,
+                Field("spec", "expected an object, got integer"),
+                Unchanged,
+                DEPLOYMENT_SPEC,
+                DEPLOYMENT_SPEC,
+            ],
+        ),
+        (
+            json!({"apiVersion": "apps/v1", "kind": "Deployment", "metadata": []}),
+            [
+                OBJECT_META,
+                Unchanged,
+                Field("metadata", "expected an object, got array"),
+                OBJECT_META,
+                OBJECT_META,
+            ],
+        ),
+        (
+            json!({"apiVersion": "v1", "kind": "ServiceAccount", "secrets": {"a": 1}}),
+            [
+                NotServed,
+                NotServed,
+                Field("secrets", "expected a list, got object"),
+                NotServed,
+                NotServed,
+            ],
+        ),
+    ];
+    for (bad, expected) in cases {
+        for (op, expected) in OPS.into_iter().zip(expected) {
             let request = match op {
                 Op::InterpretReplica => Request::InterpretReplica { object: &bad },
                 Op::ReviseReplica => Request::ReviseReplica {
@@ -411,7 +498,29 @@ fn deep_and_huge_inputs_are_errors_not_panics() {
                 Op::InterpretHealth => Request::InterpretHealth { object: &bad },
                 _ => Request::InterpretDependency { object: &bad },
             };
-            let _ = layer.interpret(&request);
+            let what = format!("{op} on {bad}");
+            let result = layer.interpret(&request);
+            match expected {
+                NotServed => assert!(
+                    matches!(&result, Err(Error::NotServed { operation, .. }) if *operation == op),
+                    "{what}: expected not served, got {result:?}"
+                ),
+                Unchanged => match result {
+                    Ok(Outcome::Revised(v) | Outcome::Retained(v)) => assert_eq!(v, bad, "{what}"),
+                    other => panic!("{what}: expected the object back, got {other:?}"),
+                },
+                Field(field, reason) => assert_invalid_field(result, field, reason, &what),
+            }
         }
     }
+}
+
+/// What an operation on a wrongly shaped object must give.
+enum Expect {
+    /// The typed error naming this field, its reason containing this text.
+    Field(&'static str, &'static str),
+    /// Not served for the kind.
+    NotServed,
+    /// The edited object, unchanged.
+    Unchanged,
 }
