@@ -152,7 +152,7 @@ fn in_own_process(name: &str, check: impl FnOnce()) {
         return check();
     }
     if rss_bytes().is_none() {
-        eprintln!("SKIPPED {name}: no /proc/self/statm to read resident memory from");
+        crate::support::skipped("no /proc/self/statm to read resident memory from");
         return;
     }
     // module_path! is `tests::memory`; the test's name drops the crate's.

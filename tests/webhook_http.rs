@@ -253,7 +253,7 @@ fn serve_outlives_clients_that_leave_before_the_answer() {
 /// `curl --http2` and `curl --http1.1` get answers, when curl is installed.
 fn curl_both_protocols(addr: SocketAddr, ca: &str, path: &str, body: &[u8], replicas: i64) {
     if Command::new("curl").arg("--version").output().is_err() {
-        eprintln!("curl is not installed: skipping the curl check");
+        crate::support::skipped("curl is not installed: no curl check");
         return;
     }
     let dir = crate::support::scratch("curl");

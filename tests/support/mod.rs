@@ -24,15 +24,27 @@ pub const BIN: &str = env!("CARGO_BIN_EXE_karmada-interpreter");
 
 /// A folder of the shared test input beside the repository (another
 /// project's catalogue, Karmada's corpora), or `None` after saying it is
-/// absent: a user's clone has none, and the test then skips.
+/// absent ([`skipped`]): a user's clone has none, and the test then skips
+/// what needs it.
 pub fn shared(name: &str) -> Option<PathBuf> {
     let dir = std::path::Path::new(ROOT).join("../shared").join(name);
     if dir.is_dir() {
         Some(dir)
     } else {
-        eprintln!("skipped: {} is absent", dir.display());
+        skipped(format_args!("../shared/{name} is absent"));
         None
     }
+}
+
+/// Says, in the run's output, that the running test skips something and
+/// why: a `SKIPPED <test>: <reason>` line on stderr, written past libtest's
+/// capture (which takes only `print!`/`eprint!` output, and shows it only
+/// for failed tests), so a passing run shows what it did not check.
+pub fn skipped(reason: impl std::fmt::Display) {
+    use std::io::Write;
+    let thread = std::thread::current();
+    let test = thread.name().unwrap_or("a test");
+    let _ = writeln!(std::io::stderr().lock(), "SKIPPED {test}: {reason}");
 }
 
 /// The text of `path`, relative to the repository's root.
