@@ -21,7 +21,8 @@ use karmada_interpreter::interpreter::{
 use karmada_interpreter::{Error, Interpreter};
 use serde_json::{json, Value};
 
-use crate::native_status_robustness::{mutate, Rng};
+use crate::native_status_robustness::mutate;
+use crate::support::rng::Rng;
 use crate::support::{shared, ROOT};
 
 /// The operations and kinds whose read-only object is decoded in part.

@@ -18,20 +18,7 @@ use karmada_interpreter::golden::{discover, load_cases, GoldenCase};
 use karmada_interpreter::interpreter::{Outcome, Request};
 use serde_json::{json, Map, Value};
 
-/// xorshift64*: deterministic, dependency-free.
-pub(crate) struct Rng(pub(crate) u64);
-
-impl Rng {
-    pub(crate) fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    pub(crate) fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-}
+use crate::support::rng::Rng;
 
 const KEYS: &[&str] = &[
     "status",
