@@ -5,7 +5,8 @@
 //! error — never panic. Raw-access operations (ReviseReplica, Retain except
 //! Pod) must also leave every field they do not own untouched.
 //!
-//! The generator is a small deterministic xorshift, so failures reproduce.
+//! The mutator and its generator are the tests' shared deterministic ones
+//! (`support::mutator`), so failures reproduce.
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::Path;
@@ -16,185 +17,8 @@ use karmada_interpreter::interpreter::{Outcome, Request};
 use karmada_interpreter::{Error, Result};
 use serde_json::{json, Map, Value};
 
-use crate::support::rng;
-use rng::Rng;
-
-/// A random JSON value, biased towards values that look like what the
-/// handlers read (quantities, integers at type boundaries, nulls).
-fn random_value(rng: &mut Rng, depth: u32) -> Value {
-    let pick = rng.below(if depth > 2 { 12 } else { 15 });
-    match pick {
-        0 => Value::Null,
-        1 => Value::Bool(rng.next().is_multiple_of(2)),
-        2 => json!(rng.next() as i64 % 1000),
-        3 => json!([i64::MAX, i64::MIN, 2_147_483_648_i64, -1, 0][rng.below(5)]),
-        // Fractions, integral floats (beyond the integer range too).
-        4 => json!([0.5, 2.0, -3.25, 1e300, 1e-300, 1e20, -1e20, 9.3e18][rng.below(8)]),
-        5 => json!(u64::MAX),
-        6 => json!(["", "x", "true", "None", "Bound", "Running", "LoadBalancer"][rng.below(7)]),
-        7 => json!(
-            [
-                "100m",
-                "1Gi",
-                "1.5",
-                "-1",
-                "1e3",
-                "9223372036854775807Ei",
-                "0.000000001m",
-                "abc",
-                "1.2.3"
-            ][rng.below(9)]
-        ),
-        8 => json!(
-            [
-                "kubernetes.io/service-account-token",
-                "resourcetemplate.karmada.io/retain-replicas",
-                "default"
-            ][rng.below(3)]
-        ),
-        9 => json!("2023-02-08T07:17:00Z"),
-        10 => json!({"name": "n"}),
-        11 => json!([]),
-        12 => {
-            let n = rng.below(3);
-            Value::Array((0..n).map(|_| random_value(rng, depth + 1)).collect())
-        }
-        _ => {
-            let keys = [
-                "name",
-                "replicas",
-                "spec",
-                "status",
-                "template",
-                "containers",
-                "resources",
-                "requests",
-                "limits",
-                "cpu",
-                "memory",
-                "volumes",
-                "secretName",
-                "claimName",
-                "tls",
-                "ingress",
-                "phase",
-                "conditions",
-                "labels",
-                "matchLabels",
-                "data",
-                "secrets",
-            ];
-            let mut m = Map::new();
-            for _ in 0..rng.below(3) {
-                let k = keys[rng.below(keys.len())];
-                m.insert(k.to_owned(), random_value(rng, depth + 1));
-            }
-            Value::Object(m)
-        }
-    }
-}
-
-/// Every container path (object key / array index) inside `value`.
-fn paths(value: &Value, prefix: &mut Vec<Step>, out: &mut Vec<Vec<Step>>) {
-    out.push(prefix.clone());
-    match value {
-        Value::Object(m) => {
-            for (k, v) in m {
-                prefix.push(Step::Key(k.clone()));
-                paths(v, prefix, out);
-                prefix.pop();
-            }
-        }
-        Value::Array(a) => {
-            for (i, v) in a.iter().enumerate() {
-                prefix.push(Step::Index(i));
-                paths(v, prefix, out);
-                prefix.pop();
-            }
-        }
-        _ => {}
-    }
-}
-
-#[derive(Clone, Debug)]
-enum Step {
-    Key(String),
-    Index(usize),
-}
-
-fn at<'a>(value: &'a mut Value, path: &[Step]) -> Option<&'a mut Value> {
-    let mut cur = value;
-    for s in path {
-        cur = match (s, cur) {
-            (Step::Key(k), Value::Object(m)) => m.get_mut(k)?,
-            (Step::Index(i), Value::Array(a)) => a.get_mut(*i)?,
-            _ => return None,
-        };
-    }
-    Some(cur)
-}
-
-/// One random mutation: replace a node, delete a key, or add a key. The
-/// top-level `apiVersion`/`kind` are kept so dispatch still reaches the handler.
-fn mutate(rng: &mut Rng, object: &Value) -> Value {
-    let mut out = object.clone();
-    for _ in 0..1 + rng.below(3) {
-        let mut all = Vec::new();
-        paths(&out, &mut Vec::new(), &mut all);
-        let path = all[rng.below(all.len())].clone();
-        if matches!(path.as_slice(), [] | [Step::Key(_)]) && path_is_dispatch(&path) {
-            continue;
-        }
-        let new = random_value(rng, 0);
-        // Labels and annotations given a value of any JSON type.
-        if rng.below(8) == 0 {
-            let map = ["labels", "annotations"][rng.below(2)];
-            if let Some(Value::Object(meta)) = out.get_mut("metadata") {
-                if let Value::Object(m) = meta.entry(map).or_insert_with(|| json!({})) {
-                    m.insert(format!("k{}", rng.below(2)), new);
-                }
-            }
-            continue;
-        }
-        let choice = rng.below(3);
-        if path.is_empty() {
-            if let (Value::Object(m), Value::Object(extra)) = (&mut out, new) {
-                m.extend(
-                    extra
-                        .into_iter()
-                        .filter(|(k, _)| k != "apiVersion" && k != "kind"),
-                );
-            }
-            continue;
-        }
-        let (last, parent) = path.split_last().expect("non-empty path");
-        let Some(parent) = at(&mut out, parent) else {
-            continue;
-        };
-        match (choice, last, parent) {
-            (0, Step::Key(k), Value::Object(m)) => {
-                m.remove(k);
-            }
-            (1, _, Value::Object(m)) => {
-                m.insert(format!("k{}", rng.below(4)), new);
-            }
-            (_, Step::Key(k), Value::Object(m)) => {
-                m.insert(k.clone(), new);
-            }
-            (_, Step::Index(i), Value::Array(a)) => {
-                if let Some(slot) = a.get_mut(*i) {
-                    *slot = new;
-                }
-            }
-            _ => {}
-        }
-    }
-    out
-}
-
-fn path_is_dispatch(path: &[Step]) -> bool {
-    matches!(path, [Step::Key(k)] if k == "apiVersion" || k == "kind")
-}
+use crate::support::mutator::mutated;
+use crate::support::rng::Rng;
 
 /// Removes the paths an operation owns, to compare the rest.
 /// Writing creates missing intermediate objects, so parents left empty are
@@ -299,8 +123,8 @@ fn mutated_objects_never_panic_and_raw_access_keeps_foreign_fields() {
     let mut failed = 0usize;
     for round in 0..12 {
         for (op, primary, observed) in &seeds {
-            let object = mutate(&mut rng, primary);
-            let other = observed.as_ref().map(|o| mutate(&mut rng, o));
+            let object = mutated(&mut rng, primary);
+            let other = observed.as_ref().map(|o| mutated(&mut rng, o));
             let replicas = [0, 3, -1, i64::MAX][rng.below(4)];
             let request = match op {
                 Op::InterpretReplica => Request::InterpretReplica { object: &object },

@@ -6,6 +6,7 @@
 
 pub mod http1;
 pub mod mock_apiserver;
+pub mod mutator;
 pub mod rng;
 pub mod serve_process;
 #[path = "../../examples/workload_webhook.rs"]
