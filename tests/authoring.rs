@@ -7,6 +7,8 @@ use karmada_interpreter::api::InterpreterOperation as Op;
 use karmada_interpreter::lint::{Finding, Linter, Rule, Severity};
 use rstest::rstest;
 
+use crate::support::customization::Customization;
+
 fn root() -> PathBuf {
     PathBuf::from(crate::support::ROOT)
 }
@@ -255,11 +257,12 @@ fn kube_functions_match_the_sandbox() {
     );
 }
 
+/// A customization `probe` for `example.io/v1, Kind=kind` with one rule, as
+/// YAML (the first script line is file line 12).
 fn customization(kind: &str, member: &str, script: &str) -> String {
-    let body: String = script.lines().map(|l| format!("        {l}\n")).collect();
-    format!(
-        "apiVersion: config.karmada.io/v1alpha1\nkind: ResourceInterpreterCustomization\nmetadata:\n  name: probe\nspec:\n  target:\n    apiVersion: example.io/v1\n    kind: {kind}\n  customizations:\n    {member}:\n      luaScript: |\n{body}"
-    )
+    Customization::new("probe", "example.io/v1", kind)
+        .rule(member, script)
+        .yaml()
 }
 
 // ------------------------------------------------------------ lint documents

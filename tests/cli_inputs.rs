@@ -9,16 +9,16 @@ use std::process::{Output, Stdio};
 
 use rstest::rstest;
 
+use crate::support::customization::Customization;
+
 const WORKLOAD: &str = "apiVersion: workload.example.io/v1alpha1\nkind: Workload\n\
 metadata: {name: demo}\nspec: {replicas: 4}\nstatus: {readyReplicas: 4}\n";
 
 /// A customization for the Workload kind holding one rule.
 fn rules(name: &str, rule: &str, script: &str) -> String {
-    format!(
-        "apiVersion: config.karmada.io/v1alpha1\nkind: ResourceInterpreterCustomization\n\
-         metadata: {{name: {name}}}\nspec:\n  target: {{apiVersion: workload.example.io/v1alpha1, kind: Workload}}\n  \
-         customizations:\n    {rule}:\n      luaScript: |\n        {script}\n"
-    )
+    Customization::new(name, "workload.example.io/v1alpha1", "Workload")
+        .rule(rule, script)
+        .yaml()
 }
 
 fn health() -> String {

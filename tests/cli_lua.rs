@@ -5,6 +5,7 @@ use std::path::PathBuf;
 use support::{cli, text};
 
 use crate::support;
+use crate::support::customization::Customization;
 
 fn data(name: &str) -> PathBuf {
     PathBuf::from(crate::support::ROOT)
@@ -228,12 +229,16 @@ fn run_aggregate_status_without_status_file_passes_nil_items() {
     let live = data("live-workload.yaml");
     let doc = std::fs::read_to_string(&live).unwrap();
     let v: serde_json::Value = karmada_interpreter::yaml::from_str(&doc).unwrap();
-    let rules = format!(
-        "apiVersion: config.karmada.io/v1alpha1\nkind: ResourceInterpreterCustomization\n\
-         metadata: {{name: nil-items}}\nspec:\n  target: {{apiVersion: {}, kind: {}}}\n  customizations:\n    statusAggregation:\n      luaScript: |\n        function AggregateStatus(d, items)\n          d.status = {{itemsAreNil = items == nil}}\n          return d\n        end\n",
+    let rules = Customization::new(
+        "nil-items",
         v["apiVersion"].as_str().unwrap(),
-        v["kind"].as_str().unwrap()
-    );
+        v["kind"].as_str().unwrap(),
+    )
+    .rule(
+        "statusAggregation",
+        "function AggregateStatus(d, items)\n  d.status = {itemsAreNil = items == nil}\n  return d\nend",
+    )
+    .yaml();
     let tmp =
         std::env::temp_dir().join(format!("karmada-cli-nil-items-{}.yaml", std::process::id()));
     std::fs::write(&tmp, rules).unwrap();

@@ -4,6 +4,7 @@
 
 #![allow(dead_code)] // each test module uses the part it needs
 
+pub mod customization;
 pub mod http1;
 pub mod mock_apiserver;
 pub mod mutator;
