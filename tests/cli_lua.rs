@@ -6,6 +6,7 @@ use support::{cli, text};
 
 use crate::support;
 use crate::support::customization::Customization;
+use crate::support::{assert_ok, cli_ok};
 
 fn data(name: &str) -> PathBuf {
     PathBuf::from(crate::support::ROOT)
@@ -66,8 +67,7 @@ fn check_reports_every_rule_with_karmadactl_layout() {
 fn check_passes_good_files() {
     let file = PathBuf::from(crate::support::ROOT)
         .join("conformance/lua/seed-deployment/customizations.yaml");
-    let out = cli(&["check", "-f", file.to_str().unwrap()]);
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stdout));
+    cli_ok(&["check", "-f", file.to_str().unwrap()]);
 }
 
 #[test]
@@ -79,7 +79,7 @@ fn run_prints_results_as_yaml_documents() {
     let all = std::fs::read_to_string(&rules).unwrap();
     let first = all.split("\n---\n").next().unwrap();
     std::fs::write(&tmp, first).unwrap();
-    let out = cli(&[
+    let out = cli_ok(&[
         "run",
         "-f",
         tmp.to_str().unwrap(),
@@ -88,7 +88,6 @@ fn run_prints_results_as_yaml_documents() {
         "--observed-file",
         live.to_str().unwrap(),
     ]);
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     assert_eq!(
         text(&out.stdout),
         "---\n# [1/2] replica:\n4\n---\n# [2/2] requires:\nresourceRequest:\n  cpu: 250m\n  memory: 64Mi\n"
@@ -167,7 +166,7 @@ fn run_names_the_layer_that_answered_and_f_means_the_same_everywhere() {
     let all = std::fs::read_to_string(&rules).unwrap();
     std::fs::write(&tmp, all.split("\n---\n").next().unwrap()).unwrap();
     for format in ["yaml", "json"] {
-        let out = cli(&[
+        let out = cli_ok(&[
             "run",
             "-f",
             tmp.to_str().unwrap(),
@@ -178,7 +177,6 @@ fn run_names_the_layer_that_answered_and_f_means_the_same_everywhere() {
             "-o",
             format,
         ]);
-        assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
         assert!(
             text(&out.stderr).starts_with("served by declarative ("),
             "{}",
@@ -198,14 +196,13 @@ fn run_names_the_layer_that_answered_and_f_means_the_same_everywhere() {
         "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nstatus: {phase: Running}\n",
     )
     .unwrap();
-    let out = cli(&[
+    let out = cli_ok(&[
         "run",
         "--operation",
         "InterpretStatus",
         "--observed-file",
         pod.to_str().unwrap(),
     ]);
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     assert!(
         text(&out.stderr).starts_with("served by native ("),
         "{}",
@@ -215,8 +212,7 @@ fn run_names_the_layer_that_answered_and_f_means_the_same_everywhere() {
         let help = text(&cli(&[command, "--help"]).stdout);
         assert!(help.contains("-f, --filename <FILE>"), "{command}: {help}");
     }
-    let list = cli(&["list", "--customization", tmp.to_str().unwrap()]);
-    assert_eq!(list.status.code(), Some(0), "{}", text(&list.stderr));
+    let list = cli_ok(&["list", "--customization", tmp.to_str().unwrap()]);
     assert!(text(&list.stdout).contains("declarative"));
     let _ = std::fs::remove_file(&tmp);
     let _ = std::fs::remove_file(&pod);
@@ -254,7 +250,7 @@ fn run_aggregate_status_without_status_file_passes_nil_items() {
         "json",
     ]);
     let _ = std::fs::remove_file(&tmp);
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_ok(&out, "run --operation AggregateStatus");
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(
         v["aggregatedStatus"]["status"]["itemsAreNil"],

@@ -26,6 +26,7 @@ use std::hint::black_box;
 use std::path::PathBuf;
 use std::process::Command;
 
+use crate::support::assert_ok;
 use karmada_interpreter::api::InterpreterOperation;
 use karmada_interpreter::golden::{discover, is_webhook_only, load_cases, GoldenCase};
 use karmada_interpreter::interpreter::LayerKind;
@@ -167,10 +168,7 @@ fn in_own_process(name: &str, check: impl FnOnce()) {
     let stdout = crate::support::text(&out.stdout);
     let stderr = crate::support::text(&out.stderr);
     println!("{stdout}");
-    assert!(
-        out.status.success(),
-        "{test} failed in its own process:\n{stdout}\n{stderr}"
-    );
+    assert_ok(&out, format_args!("{test} in its own process"));
     assert!(
         stdout.contains("test result: ok. 1 passed"),
         "{test} did not run in its own process:\n{stdout}\n{stderr}"

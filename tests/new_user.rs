@@ -2,6 +2,7 @@
 //! case set wherever the binary runs, pointers instead of bare clap errors,
 //! and every offline command of the README run as written.
 
+use crate::support::run_ok;
 use std::path::PathBuf;
 use std::process::{Command, Output};
 
@@ -28,12 +29,8 @@ fn completions_name_every_subcommand_for_each_shell() {
         "completions",
     ];
     for shell in ["bash", "zsh", "fish"] {
-        let out = crate::support::bin()
-            .args(["completions", shell])
-            .output()
-            .unwrap();
-        let (stdout, stderr) = text(&out);
-        assert!(out.status.success(), "{shell}: {stderr}");
+        let out = run_ok(crate::support::bin().args(["completions", shell]));
+        let (stdout, _) = text(&out);
         assert!(stdout.contains("karmada-interpreter"), "{shell}: {stdout}");
         for sub in subcommands {
             assert!(stdout.contains(sub), "{shell} script lacks `{sub}`");
@@ -51,13 +48,8 @@ fn completions_name_every_subcommand_for_each_shell() {
 #[test]
 fn test_without_a_path_runs_the_embedded_bundled_cases_anywhere() {
     let dir = crate::support::scratch("empty-cwd");
-    let out = crate::support::bin()
-        .arg("test")
-        .current_dir(&dir)
-        .output()
-        .unwrap();
-    let (stdout, stderr) = text(&out);
-    assert!(out.status.success(), "{stdout}{stderr}");
+    let out = run_ok(crate::support::bin().arg("test").current_dir(&dir));
+    let (stdout, _) = text(&out);
     let first = stdout.lines().next().unwrap_or_default();
     assert!(
         first.starts_with("bundled cases: ") && first.contains("embedded in the binary"),
@@ -279,12 +271,11 @@ spec:
     )
     .unwrap();
     // `customizations/` of the CI step: a folder `init` wrote.
-    let out = crate::support::bin()
-        .args(["init", "example.io/v1", "Gadget", "customizations"])
-        .current_dir(dir)
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{:?}", text(&out));
+    run_ok(
+        crate::support::bin()
+            .args(["init", "example.io/v1", "Gadget", "customizations"])
+            .current_dir(dir),
+    );
 }
 
 /// Every README command that runs offline works as written, in a fresh
@@ -320,17 +311,13 @@ fn readme_commands_work_as_written() {
             }
             _ => (command.clone(), false),
         };
-        let out = Command::new("sh")
-            .args(["-c", &to_run])
-            .current_dir(&dir)
-            .env("PATH", &path)
-            .output()
-            .unwrap();
-        let (stdout, stderr) = text(&out);
-        assert!(
-            out.status.success(),
-            "`{command}` failed:\n{stdout}\n{stderr}"
+        let out = run_ok(
+            Command::new("sh")
+                .args(["-c", &to_run])
+                .current_dir(&dir)
+                .env("PATH", &path),
         );
+        let (stdout, _) = text(&out);
         if check_stdout {
             assert!(!stdout.trim().is_empty(), "`{command}` printed nothing");
         }

@@ -81,6 +81,38 @@ pub fn cli(args: &[&str]) -> Output {
         .expect("the binary runs")
 }
 
+/// Runs `command` and asserts it succeeded, showing its exit status,
+/// stdout and stderr if not; gives its output.
+#[track_caller]
+pub fn run_ok(command: &mut Command) -> Output {
+    let out = command
+        .output()
+        .unwrap_or_else(|e| panic!("{command:?} does not start: {e}"));
+    assert_ok(&out, format_args!("{command:?}"));
+    out
+}
+
+/// Asserts the command that gave `out` (`what`, for the message)
+/// succeeded, showing its exit status, stdout and stderr if not.
+#[track_caller]
+pub fn assert_ok(out: &Output, what: impl std::fmt::Display) {
+    assert!(
+        out.status.success(),
+        "{what}: {}\n--- stdout\n{}\n--- stderr\n{}",
+        out.status,
+        text(&out.stdout),
+        text(&out.stderr)
+    );
+}
+
+/// [`cli`], asserting the binary succeeded ([`assert_ok`]).
+#[track_caller]
+pub fn cli_ok(args: &[&str]) -> Output {
+    let out = cli(args);
+    assert_ok(&out, format_args!("karmada-interpreter {}", args.join(" ")));
+    out
+}
+
 /// Captured output as text.
 pub fn text(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()
