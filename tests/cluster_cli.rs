@@ -10,8 +10,7 @@ use std::time::{Duration, Instant};
 use karmada_interpreter::{load, Interpreter};
 use mock_apiserver::{widget, widget_customization, MockApiServer, CUSTOMIZATIONS};
 
-use crate::support::assert_ok;
-use crate::support::BIN;
+use crate::support::{assert_ok, BIN};
 
 /// A runtime serving the mock API server for the whole test.
 fn mock() -> (tokio::runtime::Runtime, MockApiServer) {

@@ -3,8 +3,9 @@
 
 use std::path::Path;
 
-use crate::support::{assert_ok, run_ok};
 use karmada_interpreter::golden::{Deviation, Deviations, Runner, Verdict};
+
+use crate::support::{assert_ok, run_ok};
 
 const CASES: &str = r#"
 name: reflects whole status

@@ -23,14 +23,14 @@
 
 use std::collections::BTreeSet;
 use std::hint::black_box;
-use std::path::PathBuf;
 use std::process::Command;
 
-use crate::support::assert_ok;
 use karmada_interpreter::api::InterpreterOperation;
-use karmada_interpreter::golden::{discover, is_webhook_only, load_cases, GoldenCase};
+use karmada_interpreter::golden::{is_webhook_only, GoldenCase};
 use karmada_interpreter::interpreter::LayerKind;
 use karmada_interpreter::Interpreter;
+
+use crate::support::assert_ok;
 
 /// Set in the child process: run the check here.
 const CHILD: &str = "KARMADA_INTERPRETER_MEMORY_CHECK_CHILD";
@@ -57,14 +57,9 @@ fn peak_rss_bytes() -> Option<u64> {
 /// The project's own golden cases that one default chain serves (no
 /// customization file of their own, no webhook).
 fn cases() -> Vec<GoldenCase> {
-    let root = PathBuf::from(crate::support::ROOT);
-    let files = discover(&[root.join("thirdparty"), root.join("conformance/native")])
-        .expect("the project's case folders");
-    files
-        .iter()
-        .filter(|f| !is_webhook_only(&f.path))
-        .flat_map(|f| load_cases(&f.path))
-        .filter_map(Result::ok)
+    crate::support::golden_cases(&["thirdparty", "conformance/native"])
+        .into_iter()
+        .filter(|c| !is_webhook_only(&c.file))
         .filter(|c| c.status_items_error.is_none() && c.request().is_ok())
         .collect()
 }

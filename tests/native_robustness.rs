@@ -9,10 +9,8 @@
 //! (`support::mutator`), so failures reproduce.
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::path::Path;
 
 use karmada_interpreter::api::InterpreterOperation as Op;
-use karmada_interpreter::golden::load_cases;
 use karmada_interpreter::interpreter::{Outcome, Request};
 use karmada_interpreter::{Error, Result};
 use serde_json::{json, Map, Value};
@@ -75,35 +73,19 @@ const OPS: [Op; 5] = [
 /// Seed objects: every object of the project's native golden cases for the
 /// operations under test.
 fn seeds() -> Vec<(Op, Value, Option<Value>)> {
-    let root = Path::new(crate::support::ROOT).join("conformance/native");
-    let mut files = Vec::new();
-    let mut stack = vec![root];
-    while let Some(dir) = stack.pop() {
-        for entry in std::fs::read_dir(&dir).expect("conformance/native is readable") {
-            let path = entry.expect("directory entry").path();
-            if path.is_dir() {
-                stack.push(path);
-            } else if path.extension().is_some_and(|e| e == "yaml") {
-                files.push(path);
-            }
-        }
-    }
-    files.sort();
     let mut out = Vec::new();
-    for file in files {
-        for case in load_cases(&file).into_iter().flatten() {
-            if !OPS.contains(&case.operation) {
-                continue;
-            }
-            let primary = case.desired.clone().or_else(|| case.observed.clone());
-            if let Some(primary) = primary {
-                let observed = if case.operation == Op::Retain {
-                    case.observed.clone()
-                } else {
-                    None
-                };
-                out.push((case.operation, primary, observed));
-            }
+    for case in crate::support::golden_cases(&["conformance/native"]) {
+        if !OPS.contains(&case.operation) {
+            continue;
+        }
+        let primary = case.desired.clone().or_else(|| case.observed.clone());
+        if let Some(primary) = primary {
+            let observed = if case.operation == Op::Retain {
+                case.observed.clone()
+            } else {
+                None
+            };
+            out.push((case.operation, primary, observed));
         }
     }
     out

@@ -11,10 +11,9 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// How many reflected statuses were fed back to AggregateStatus.
 static ROUND_TRIPS: AtomicUsize = AtomicUsize::new(0);
-use std::path::PathBuf;
 
 use karmada_interpreter::api::{AggregatedStatusItem, InterpreterOperation};
-use karmada_interpreter::golden::{discover, load_cases, GoldenCase};
+use karmada_interpreter::golden::GoldenCase;
 use karmada_interpreter::interpreter::{Outcome, Request};
 use serde_json::{json, Value};
 
@@ -22,21 +21,14 @@ use crate::support::mutator::{mutate, random_value};
 use crate::support::rng::Rng;
 
 fn seeds() -> Vec<GoldenCase> {
-    let root = PathBuf::from(crate::support::ROOT).join("conformance/native");
-    let files = discover(&[root]).expect("conformance/native exists");
-    let mut out = Vec::new();
-    for file in files {
-        for case in load_cases(&file.path).into_iter().flatten() {
-            let op = case.operation;
-            let served = op == InterpreterOperation::AggregateStatus
-                || op == InterpreterOperation::InterpretStatus
-                || (op == InterpreterOperation::Retain
-                    && case.desired.as_ref().and_then(|d| d.get("kind")) == Some(&json!("Pod")));
-            if served {
-                out.push(case);
-            }
-        }
-    }
+    let mut out = crate::support::golden_cases(&["conformance/native"]);
+    out.retain(|case| {
+        let op = case.operation;
+        op == InterpreterOperation::AggregateStatus
+            || op == InterpreterOperation::InterpretStatus
+            || (op == InterpreterOperation::Retain
+                && case.desired.as_ref().and_then(|d| d.get("kind")) == Some(&json!("Pod")))
+    });
     assert!(
         out.len() > 100,
         "expected the project's golden cases as seeds"

@@ -2,9 +2,10 @@
 //! case set wherever the binary runs, pointers instead of bare clap errors,
 //! and every offline command of the README run as written.
 
-use crate::support::run_ok;
 use std::path::PathBuf;
 use std::process::{Command, Output};
+
+use crate::support::run_ok;
 
 fn text(out: &Output) -> (String, String) {
     (

@@ -10,8 +10,7 @@ use std::time::{Duration, Instant};
 
 use karmada_interpreter::golden::{Runner, Verdict, WebhookBackend};
 
-use crate::support::run_ok;
-use crate::support::BIN;
+use crate::support::{run_ok, BIN};
 
 fn root() -> PathBuf {
     PathBuf::from(crate::support::ROOT)

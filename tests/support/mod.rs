@@ -1,6 +1,9 @@
-//! What the integration tests share: the repository root, the binary,
-//! scratch directories, customization builders, the random-object mutator,
-//! hand-written HTTP pieces, a mock API server and a `serve` process.
+//! What the integration tests share: the repository root, the binary and
+//! the one success check ([`run_ok`], [`cli_ok`], [`assert_ok`]), scratch
+//! directories, the project's golden cases, `../shared` inputs and
+//! [`skipped`], the customization builder, the random generator and
+//! object mutator, hand-written HTTP pieces, a mock API server and a
+//! `serve` process.
 
 #![allow(dead_code)] // each test module uses the part it needs
 
@@ -13,7 +16,7 @@ pub mod serve_process;
 #[path = "../../examples/workload_webhook.rs"]
 pub mod workload_example;
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -47,6 +50,19 @@ pub fn skipped(reason: impl std::fmt::Display) {
     let thread = std::thread::current();
     let test = thread.name().unwrap_or("a test");
     let _ = writeln!(std::io::stderr().lock(), "SKIPPED {test}: {reason}");
+}
+
+/// The golden cases (those that parse) of the repository's case folders
+/// `dirs` (such as `conformance/native`), in file order.
+pub fn golden_cases(dirs: &[&str]) -> Vec<karmada_interpreter::golden::GoldenCase> {
+    use karmada_interpreter::golden::{discover, load_cases};
+    let roots: Vec<PathBuf> = dirs.iter().map(|d| Path::new(ROOT).join(d)).collect();
+    discover(&roots)
+        .expect("the case folders exist")
+        .iter()
+        .flat_map(|f| load_cases(&f.path))
+        .filter_map(Result::ok)
+        .collect()
 }
 
 /// The text of `path`, relative to the repository's root.
