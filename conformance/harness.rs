@@ -4,17 +4,19 @@
 //! each reported as its own test.
 //!
 //! By default the cases run against the built-in chain (cases in directories
-//! marked `WEBHOOK-ONLY` are ignored). Environment:
+//! marked `WEBHOOK-ONLY` are ignored, with the reason shown). A case path
+//! that holds no case fails the run, as `karmada-interpreter test` does: it
+//! would pass while checking nothing. Environment:
 //!
 //! - `KARMADA_INTERPRETER_WEBHOOK_CONFIG=FILE`: a file of
 //!   ResourceInterpreterWebhookConfiguration documents. Cases a webhook
 //!   matches are sent to it instead, with protocol checks; the others are
-//!   ignored.
+//!   ignored, each with the reason.
 //! - `KARMADA_INTERPRETER_CASES=PATH[,PATH...]`: case files or directories
 //!   to run (relative paths are taken from the repository root), instead of
 //!   `conformance/` and `thirdparty/`.
 //!
-//! Usual libtest filters and flags work (`-- --list`, `-- retain`, `--ignored`).
+//! Usual libtest filters and flags work (`-- --list`, `-- retain`, `-- --exact NAME`).
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -23,7 +25,7 @@ use std::sync::Arc;
 use karmada_interpreter_golden::{
     discover, load_cases, GoldenCase, Runner, Verdict, WebhookBackend,
 };
-use libtest_mimic::{Arguments, Failed, Trial};
+use libtest_mimic::{Arguments, Completion, Failed, Trial};
 
 const CONFIG_ENV: &str = "KARMADA_INTERPRETER_WEBHOOK_CONFIG";
 const CASES_ENV: &str = "KARMADA_INTERPRETER_CASES";
@@ -63,9 +65,13 @@ fn display(path: &Path) -> String {
         .to_string()
 }
 
-fn verdict(v: Verdict) -> Result<(), Failed> {
+/// A case's verdict as a trial's: a case the backend did not run is
+/// ignored, with the reason (shown in the run's output and counted in its
+/// summary), not passed.
+fn verdict(v: Verdict) -> Result<Completion, Failed> {
     match v {
-        Verdict::Passed | Verdict::KnownDeviation(_) | Verdict::Skipped(_) => Ok(()),
+        Verdict::Passed | Verdict::KnownDeviation(_) => Ok(Completion::Completed),
+        Verdict::Skipped(reason) => Ok(Completion::ignored_with(reason)),
         Verdict::Failed(lines) => Err(lines.join("\n").into()),
     }
 }
@@ -82,7 +88,8 @@ fn trials() -> Result<Vec<Trial>, String> {
         None => Runner::default(),
     });
     let mut out = Vec::new();
-    for file in discover(&case_paths()).map_err(|e| e.to_string())? {
+    let paths = case_paths();
+    for file in discover(&paths).map_err(|e| e.to_string())? {
         let shown = display(&file.path);
         for (i, case) in load_cases(&file.path).into_iter().enumerate() {
             let case: GoldenCase = match case {
@@ -98,13 +105,26 @@ fn trials() -> Result<Vec<Trial>, String> {
             };
             let name = format!("{shown}::{}", case.name);
             let kind = case.operation.as_str();
-            // Cases the backend does not serve are listed as ignored.
-            let ignored = runner.skip_reason(&file, &case).is_some();
-            let (runner, file) = (runner.clone(), file.clone());
-            let trial = Trial::test(name, move || verdict(runner.run_case(&file, &case).verdict))
-                .with_ignored_flag(ignored);
+            // Cases the backend does not serve are ignored, with the reason
+            // (libtest's static flag would show none).
+            let trial = match runner.skip_reason(&file, &case) {
+                Some(reason) => {
+                    Trial::ignorable_test(name, move || Ok(Completion::ignored_with(reason)))
+                }
+                None => {
+                    let (runner, file) = (runner.clone(), file.clone());
+                    Trial::ignorable_test(name, move || {
+                        verdict(runner.run_case(&file, &case).verdict)
+                    })
+                }
+            };
             out.push(trial.with_kind(kind));
         }
+    }
+    if out.is_empty() {
+        return Err(
+            karmada_interpreter_golden::GoldenError::NoCases { searched: paths }.to_string(),
+        );
     }
     Ok(out)
 }

@@ -7,6 +7,9 @@ use karmada_interpreter::api::InterpreterOperation as Op;
 use karmada_interpreter::lint::{Finding, Linter, Rule, Severity};
 use rstest::rstest;
 
+use crate::support::customization::Customization;
+use crate::support::{assert_ok, run_ok};
+
 fn root() -> PathBuf {
     PathBuf::from(crate::support::ROOT)
 }
@@ -255,11 +258,12 @@ fn kube_functions_match_the_sandbox() {
     );
 }
 
+/// A customization `probe` for `example.io/v1, Kind=kind` with one rule, as
+/// YAML (the first script line is file line 12).
 fn customization(kind: &str, member: &str, script: &str) -> String {
-    let body: String = script.lines().map(|l| format!("        {l}\n")).collect();
-    format!(
-        "apiVersion: config.karmada.io/v1alpha1\nkind: ResourceInterpreterCustomization\nmetadata:\n  name: probe\nspec:\n  target:\n    apiVersion: example.io/v1\n    kind: {kind}\n  customizations:\n    {member}:\n      luaScript: |\n{body}"
-    )
+    Customization::new("probe", "example.io/v1", kind)
+        .rule(member, script)
+        .yaml()
 }
 
 // ------------------------------------------------------------ lint documents
@@ -327,13 +331,13 @@ fn script_findings_carry_file_lines_and_the_compiler_format() {
 
 #[test]
 fn bundled_customizations_are_clean() {
-    let out = crate::support::bin()
-        .args(["lint", "--deny-warnings"])
-        .arg(root().join("thirdparty"))
-        .output()
-        .unwrap();
+    let out = run_ok(
+        crate::support::bin()
+            .args(["lint", "--deny-warnings"])
+            .arg(root().join("thirdparty")),
+    );
     assert!(
-        out.status.success() && out.stdout.is_empty(),
+        out.stdout.is_empty(),
         "{}{}",
         String::from_utf8_lossy(&out.stdout),
         String::from_utf8_lossy(&out.stderr)
@@ -361,7 +365,7 @@ fn exit_status_json_and_deny_warnings() {
             .output()
             .unwrap()
     };
-    assert!(status(&[]).status.success());
+    assert_ok(&status(&[]), "lint");
     assert_eq!(status(&["--deny-warnings"]).status.code(), Some(1));
     let json = status(&["-o", "json"]);
     let v: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
@@ -614,28 +618,22 @@ fn coverage_leaves_results_alone() {
 fn init_output_passes_check_lint_and_test(#[case] extra: &[&str]) {
     let dir =
         crate::support::scratch(&format!("init-{}", extra.len())).join("example.io/v1/Widget");
-    let out = crate::support::bin()
-        .args(["init", "example.io/v1", "Widget"])
-        .args(extra)
-        .arg(&dir)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    run_ok(
+        crate::support::bin()
+            .args(["init", "example.io/v1", "Widget"])
+            .args(extra)
+            .arg(&dir),
     );
     let file = dir.join("customizations.yaml");
     let cases = std::fs::read_dir(dir.join("testdata")).unwrap().count();
     assert_eq!(cases, if extra.is_empty() { 8 } else { 2 });
     let run = |args: &[&str], path: &Path| {
-        let out = crate::support::bin().args(args).arg(path).output().unwrap();
+        let out = run_ok(crate::support::bin().args(args).arg(path));
         let text = format!(
             "{}{}",
             String::from_utf8_lossy(&out.stdout),
             String::from_utf8_lossy(&out.stderr)
         );
-        assert!(out.status.success(), "{args:?}: {text}");
         text
     };
     run(&["check", "-f"], &file);

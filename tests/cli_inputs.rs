@@ -9,16 +9,17 @@ use std::process::{Output, Stdio};
 
 use rstest::rstest;
 
+use crate::support::customization::Customization;
+use crate::support::{assert_ok, cli_ok};
+
 const WORKLOAD: &str = "apiVersion: workload.example.io/v1alpha1\nkind: Workload\n\
 metadata: {name: demo}\nspec: {replicas: 4}\nstatus: {readyReplicas: 4}\n";
 
 /// A customization for the Workload kind holding one rule.
 fn rules(name: &str, rule: &str, script: &str) -> String {
-    format!(
-        "apiVersion: config.karmada.io/v1alpha1\nkind: ResourceInterpreterCustomization\n\
-         metadata: {{name: {name}}}\nspec:\n  target: {{apiVersion: workload.example.io/v1alpha1, kind: Workload}}\n  \
-         customizations:\n    {rule}:\n      luaScript: |\n        {script}\n"
-    )
+    Customization::new(name, "workload.example.io/v1alpha1", "Workload")
+        .rule(rule, script)
+        .yaml()
 }
 
 fn health() -> String {
@@ -124,7 +125,7 @@ fn directories_are_read_as_kubectl_reads_them(
     let out = cli(&args);
     match expected {
         Some(value) => {
-            assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+            assert_ok(&out, args.join(" "));
             let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
             let first = v
                 .as_object()
@@ -160,7 +161,7 @@ fn filenames_are_comma_separated_and_repeatable() {
     let (a, b, c) = (dir.join("a.yaml"), dir.join("b.yaml"), dir.join("c.yaml"));
     let live = dir.join("live.yaml");
     let list = format!("{},{}", arg(&a), arg(&b));
-    let out = cli(&[
+    let out = cli_ok(&[
         "run",
         "-f",
         &list,
@@ -171,7 +172,6 @@ fn filenames_are_comma_separated_and_repeatable() {
         "--observed-file",
         arg(&live),
     ]);
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert_eq!(stdout(&out), "---\n# [1/1] healthy:\ntrue\n");
     let only_a = cli(&[
         "run",
@@ -210,7 +210,7 @@ fn a_dash_reads_standard_input() {
         ],
         &health(),
     );
-    assert_eq!(from_stdin.status.code(), Some(0), "{}", stderr(&from_stdin));
+    assert_ok(&from_stdin, "run -f - (rules from stdin)");
     assert_eq!(stdout(&from_stdin), "---\n# [1/1] healthy:\ntrue\n");
     let object_from_stdin = cli_with_stdin(
         &[
@@ -224,15 +224,13 @@ fn a_dash_reads_standard_input() {
         ],
         &WORKLOAD.replace("readyReplicas: 4", "readyReplicas: 1"),
     );
-    assert_eq!(
-        object_from_stdin.status.code(),
-        Some(0),
-        "{}",
-        stderr(&object_from_stdin)
+    assert_ok(
+        &object_from_stdin,
+        "run --observed-file - (object from stdin)",
     );
     assert_eq!(stdout(&object_from_stdin), "---\n# [1/1] healthy:\nfalse\n");
     let check = cli_with_stdin(&["check", "-f", "-"], &health());
-    assert_eq!(check.status.code(), Some(0), "{}", stdout(&check));
+    assert_ok(&check, "check -f -");
     assert!(
         stdout(&check).contains("SOURCE: health"),
         "{}",
@@ -312,7 +310,7 @@ fn status_items_come_from_files_directories_and_patterns(
     ]);
     match expected {
         Ok(clusters) => {
-            assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+            assert_ok(&out, "run --operation AggregateStatus");
             let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
             assert_eq!(v["aggregatedStatus"]["status"]["clusters"], clusters, "{v}");
         }
@@ -397,14 +395,12 @@ fn every_command_reads_f_the_same_way() {
             columns.get(1) == Some(&"Workload") && columns.get(3) == Some(&"declarative")
         })
     };
-    let flat = cli(&["list", "-f", arg(&rules)]);
-    assert_eq!(flat.status.code(), Some(0), "{}", stderr(&flat));
+    let flat = cli_ok(&["list", "-f", arg(&rules)]);
     assert!(!declarative(&flat), "{}", stdout(&flat));
-    let recursive = cli(&["list", "-R", "-f", arg(&rules)]);
-    assert_eq!(recursive.status.code(), Some(0), "{}", stderr(&recursive));
+    let recursive = cli_ok(&["list", "-R", "-f", arg(&rules)]);
     assert!(declarative(&recursive), "{}", stdout(&recursive));
     let piped = cli_with_stdin(&["list", "-f", "-"], &health());
-    assert_eq!(piped.status.code(), Some(0), "{}", stderr(&piped));
+    assert_ok(&piped, "list -f -");
     assert!(declarative(&piped), "{}", stdout(&piped));
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -5,6 +5,8 @@ use std::path::PathBuf;
 use support::{cli, text};
 
 use crate::support;
+use crate::support::customization::Customization;
+use crate::support::{assert_ok, cli_ok};
 
 fn data(name: &str) -> PathBuf {
     PathBuf::from(crate::support::ROOT)
@@ -65,8 +67,7 @@ fn check_reports_every_rule_with_karmadactl_layout() {
 fn check_passes_good_files() {
     let file = PathBuf::from(crate::support::ROOT)
         .join("conformance/lua/seed-deployment/customizations.yaml");
-    let out = cli(&["check", "-f", file.to_str().unwrap()]);
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stdout));
+    cli_ok(&["check", "-f", file.to_str().unwrap()]);
 }
 
 #[test]
@@ -78,7 +79,7 @@ fn run_prints_results_as_yaml_documents() {
     let all = std::fs::read_to_string(&rules).unwrap();
     let first = all.split("\n---\n").next().unwrap();
     std::fs::write(&tmp, first).unwrap();
-    let out = cli(&[
+    let out = cli_ok(&[
         "run",
         "-f",
         tmp.to_str().unwrap(),
@@ -87,7 +88,6 @@ fn run_prints_results_as_yaml_documents() {
         "--observed-file",
         live.to_str().unwrap(),
     ]);
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     assert_eq!(
         text(&out.stdout),
         "---\n# [1/2] replica:\n4\n---\n# [2/2] requires:\nresourceRequest:\n  cpu: 250m\n  memory: 64Mi\n"
@@ -166,7 +166,7 @@ fn run_names_the_layer_that_answered_and_f_means_the_same_everywhere() {
     let all = std::fs::read_to_string(&rules).unwrap();
     std::fs::write(&tmp, all.split("\n---\n").next().unwrap()).unwrap();
     for format in ["yaml", "json"] {
-        let out = cli(&[
+        let out = cli_ok(&[
             "run",
             "-f",
             tmp.to_str().unwrap(),
@@ -177,7 +177,6 @@ fn run_names_the_layer_that_answered_and_f_means_the_same_everywhere() {
             "-o",
             format,
         ]);
-        assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
         assert!(
             text(&out.stderr).starts_with("served by declarative ("),
             "{}",
@@ -197,14 +196,13 @@ fn run_names_the_layer_that_answered_and_f_means_the_same_everywhere() {
         "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nstatus: {phase: Running}\n",
     )
     .unwrap();
-    let out = cli(&[
+    let out = cli_ok(&[
         "run",
         "--operation",
         "InterpretStatus",
         "--observed-file",
         pod.to_str().unwrap(),
     ]);
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     assert!(
         text(&out.stderr).starts_with("served by native ("),
         "{}",
@@ -214,8 +212,7 @@ fn run_names_the_layer_that_answered_and_f_means_the_same_everywhere() {
         let help = text(&cli(&[command, "--help"]).stdout);
         assert!(help.contains("-f, --filename <FILE>"), "{command}: {help}");
     }
-    let list = cli(&["list", "--customization", tmp.to_str().unwrap()]);
-    assert_eq!(list.status.code(), Some(0), "{}", text(&list.stderr));
+    let list = cli_ok(&["list", "--customization", tmp.to_str().unwrap()]);
     assert!(text(&list.stdout).contains("declarative"));
     let _ = std::fs::remove_file(&tmp);
     let _ = std::fs::remove_file(&pod);
@@ -228,12 +225,16 @@ fn run_aggregate_status_without_status_file_passes_nil_items() {
     let live = data("live-workload.yaml");
     let doc = std::fs::read_to_string(&live).unwrap();
     let v: serde_json::Value = karmada_interpreter::yaml::from_str(&doc).unwrap();
-    let rules = format!(
-        "apiVersion: config.karmada.io/v1alpha1\nkind: ResourceInterpreterCustomization\n\
-         metadata: {{name: nil-items}}\nspec:\n  target: {{apiVersion: {}, kind: {}}}\n  customizations:\n    statusAggregation:\n      luaScript: |\n        function AggregateStatus(d, items)\n          d.status = {{itemsAreNil = items == nil}}\n          return d\n        end\n",
+    let rules = Customization::new(
+        "nil-items",
         v["apiVersion"].as_str().unwrap(),
-        v["kind"].as_str().unwrap()
-    );
+        v["kind"].as_str().unwrap(),
+    )
+    .rule(
+        "statusAggregation",
+        "function AggregateStatus(d, items)\n  d.status = {itemsAreNil = items == nil}\n  return d\nend",
+    )
+    .yaml();
     let tmp =
         std::env::temp_dir().join(format!("karmada-cli-nil-items-{}.yaml", std::process::id()));
     std::fs::write(&tmp, rules).unwrap();
@@ -249,7 +250,7 @@ fn run_aggregate_status_without_status_file_passes_nil_items() {
         "json",
     ]);
     let _ = std::fs::remove_file(&tmp);
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_ok(&out, "run --operation AggregateStatus");
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(
         v["aggregatedStatus"]["status"]["itemsAreNil"],

@@ -9,6 +9,7 @@ use crate::support;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
+use crate::support::run_ok;
 use support::{cli, text};
 
 /// An empty folder of this test's own.
@@ -21,11 +22,7 @@ fn scratch(name: &str) -> PathBuf {
 
 /// `init example.io/v1 Widget` in `dir`: Karmada's layout, every case passing.
 fn widget(dir: &Path) -> PathBuf {
-    let out = bin(dir)
-        .args(["init", "example.io/v1", "Widget"])
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", text(&out.stderr));
+    run_ok(bin(dir).args(["init", "example.io/v1", "Widget"]));
     dir.join("example.io/v1/Widget")
 }
 

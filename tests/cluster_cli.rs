@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 use karmada_interpreter::{load, Interpreter};
 use mock_apiserver::{widget, widget_customization, MockApiServer, CUSTOMIZATIONS};
 
-use crate::support::BIN;
+use crate::support::{assert_ok, BIN};
 
 /// A runtime serving the mock API server for the whole test.
 fn mock() -> (tokio::runtime::Runtime, MockApiServer) {
@@ -47,7 +47,7 @@ fn check_kubeconfig_checks_every_customization_in_the_cluster() {
     );
     let out = run(&["check"], &kubeconfig);
     let stdout = text(&out.stdout);
-    assert!(out.status.success(), "{stdout}\n{}", text(&out.stderr));
+    assert_ok(&out, "check --kubeconfig");
     assert!(stdout.contains("SOURCE: good"), "{stdout}");
     assert!(stdout.contains("TARGET: example.io/v1 Widget"), "{stdout}");
     assert!(stdout.contains("InterpretReplica:") && stdout.contains("PASS"));
@@ -80,7 +80,7 @@ fn list_kubeconfig_shows_the_cluster_customizations_first() {
     let out = run(&["list"], &kubeconfig);
     let stdout = text(&out.stdout);
     let stderr = text(&out.stderr);
-    assert!(out.status.success(), "{stdout}\n{stderr}");
+    assert_ok(&out, "list --kubeconfig");
     let row = stdout
         .lines()
         .find(|l| l.contains("Widget"))
@@ -223,7 +223,7 @@ fn test_kubeconfig_runs_cases_against_the_cluster_customizations() {
         widget_customization("w", "Widget", "function GetReplicas(o) return 2 end"),
     );
     let out = run(&["test", cases], &kubeconfig);
-    assert!(out.status.success(), "{}", text(&out.stdout));
+    assert_ok(&out, "test --kubeconfig");
 
     server.apply(
         CUSTOMIZATIONS,

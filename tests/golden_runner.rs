@@ -5,6 +5,8 @@ use std::path::Path;
 
 use karmada_interpreter_golden::{Deviation, Deviations, Runner, Verdict};
 
+use crate::support::{assert_ok, run_ok};
+
 const CASES: &str = r#"
 name: reflects whole status
 operation: InterpretStatus
@@ -165,12 +167,7 @@ fn the_test_command_prints_a_summary_and_fails_on_failures() {
     let good = crate::support::scratch("cli-good");
     let first = CASES.split("---").next().unwrap();
     std::fs::write(good.join("ok-test.yaml"), first).unwrap();
-    let out = std::process::Command::new(bin)
-        .arg("test")
-        .arg(&good)
-        .output()
-        .unwrap();
-    assert!(out.status.success());
+    let out = run_ok(std::process::Command::new(bin).arg("test").arg(&good));
     assert_eq!(
         String::from_utf8_lossy(&out.stdout)
             .trim()
@@ -331,12 +328,11 @@ fn bench_names_its_clock_and_batches_short_calls() {
     } else {
         "wall"
     };
-    let out = std::process::Command::new(bin)
-        .args(["bench", "--iterations", "1", "-o", "json"])
-        .arg(&dir)
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{out:?}");
+    let out = run_ok(
+        std::process::Command::new(bin)
+            .args(["bench", "--iterations", "1", "-o", "json"])
+            .arg(&dir),
+    );
     let rows: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let [row] = rows.as_array().unwrap().as_slice() else {
         panic!("one row: {rows}")
@@ -394,5 +390,5 @@ fn every_bench_input_matches() {
     assert!(!rows.is_empty());
     let failing: Vec<&serde_json::Value> = rows.iter().filter(|r| r["matches"] != true).collect();
     assert!(failing.is_empty(), "{failing:?}");
-    assert!(out.status.success());
+    assert_ok(&out, "bench");
 }

@@ -9,15 +9,14 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use karmada_interpreter::api::{
-    CustomizationRules, CustomizationTarget, LuaScript, ResourceInterpreterCustomization,
-    ResourceInterpreterCustomizationSpec,
-};
+use karmada_interpreter::api::{InterpreterOperation, ResourceInterpreterCustomization};
 use karmada_interpreter::declarative::LuaLayer;
 use karmada_interpreter::interpreter::{Layer, Outcome, Request};
 use karmada_interpreter::Error;
 use serde::Deserialize;
 use serde_json::Value;
+
+use crate::support::customization::Customization;
 
 #[derive(Deserialize)]
 struct Probe {
@@ -65,23 +64,9 @@ fn probes() -> Vec<(String, Probe)> {
 }
 
 fn customization(kind: &str, script: String) -> ResourceInterpreterCustomization {
-    ResourceInterpreterCustomization {
-        metadata: k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta {
-            name: Some(format!("probe-{kind}")),
-            ..Default::default()
-        },
-        spec: ResourceInterpreterCustomizationSpec {
-            target: CustomizationTarget {
-                api_version: "probe.example.io/v1".to_owned(),
-                kind: kind.to_owned(),
-            },
-            customizations: CustomizationRules {
-                status_reflection: Some(LuaScript { lua_script: script }),
-                ..Default::default()
-            },
-        },
-        ..Default::default()
-    }
+    Customization::new(&format!("probe-{kind}"), "probe.example.io/v1", kind)
+        .script(InterpreterOperation::InterpretStatus, &script)
+        .typed()
 }
 
 /// Whitespace runs as one space, as the oracle writes Karmada's messages.

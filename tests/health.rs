@@ -14,6 +14,7 @@ use serde_json::{json, Value};
 use support::{cli, text};
 
 use crate::support;
+use crate::support::cli_ok;
 
 const CHECKS: &str = "tests/data/health-checks";
 const WIDGETS: &str = "tests/data/health-checks/example.io/Widget/testdata";
@@ -45,7 +46,7 @@ fn checks() -> ArgoCdHealth {
 
 #[test]
 fn test_runs_argo_cd_health_test_files() {
-    let out = cli(&[
+    let out = cli_ok(&[
         "test",
         "--health-checks",
         CHECKS,
@@ -53,7 +54,6 @@ fn test_runs_argo_cd_health_test_files() {
         "--format",
         "json",
     ]);
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     let report: Value = serde_json::from_str(&text(&out.stdout)).unwrap();
     assert_eq!(report["summary"]["passed"], 7, "{report:#}");
     assert_eq!(report["summary"]["failed"], 0, "{report:#}");
@@ -253,8 +253,7 @@ fn argo_cds_catalogue_passes_but_the_explained_failures() {
 
 #[test]
 fn the_fallback_is_off_by_default_and_listed_when_on() {
-    let out = cli(&["list", "--health-fallback"]);
-    assert_eq!(out.status.code(), Some(0));
+    let out = cli_ok(&["list", "--health-fallback"]);
     let stdout = text(&out.stdout);
     let row: Vec<&str> = stdout
         .lines()
@@ -360,8 +359,7 @@ const EXPLAIN_WORKLOAD: [&str; 5] = [
 
 #[test]
 fn explain_names_the_layer_of_every_operation_and_why_earlier_ones_do_not() {
-    let out = cli(&EXPLAIN_WORKLOAD);
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let out = cli_ok(&EXPLAIN_WORKLOAD);
     insta::assert_snapshot!(text(&out.stdout));
 }
 
@@ -372,8 +370,7 @@ fn explain_runs_one_operation_with_its_lua_lines() {
         &["--operation", "interpretreplica", "-o", "json"],
     ]
     .concat();
-    let out = cli(&args);
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let out = cli_ok(&args);
     let doc: Value = serde_json::from_str(&text(&out.stdout)).unwrap();
     let run = &doc["run"];
     assert_eq!(run["servedBy"]["layer"], "declarative");

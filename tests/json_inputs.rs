@@ -21,7 +21,8 @@ use karmada_interpreter::{Error, Interpreter};
 use karmada_interpreter_golden::{discover, load_cases, ChainBackend, GoldenCase};
 use serde_json::{json, Value};
 
-use crate::native_status_robustness::{mutate, Rng};
+use crate::support::mutator::mutate;
+use crate::support::rng::Rng;
 use crate::support::{shared, ROOT};
 
 /// The operations and kinds whose read-only object is decoded in part.
@@ -193,7 +194,7 @@ fn mutated_objects_answer_the_same_from_bytes() {
                 continue;
             };
             for _ in 0..1 + rng.below(3) {
-                mutate(&mut rng, object, 0);
+                mutate(&mut rng, object);
             }
             // Now and then a member repeated after the object's own, which
             // a full decode takes: the dispatch key, or a kept member.
@@ -305,7 +306,7 @@ fn aggregate_status_answers_the_same_on_a_template_handed_over() {
         for round in 0..20 {
             let mut template = template.clone();
             for _ in 0..1 + rng.below(3) {
-                mutate(&mut rng, &mut template, 0);
+                mutate(&mut rng, &mut template);
             }
             let label = format!("{} round {round}: {template}", case.label());
             aggregate_three_ways(&chain, &template, items, &label);

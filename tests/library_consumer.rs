@@ -7,7 +7,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use crate::support::{self, ROOT};
+use crate::support::{self, assert_ok, ROOT};
 
 /// A customization whose answer depends on `pairs` order (gopher-lua visits
 /// string keys in insertion order; PUC Lua in hash order) and uses `goto`.
@@ -107,7 +107,7 @@ fn a_crate_linking_the_library_gets_the_gopher_lua_engine_and_light_defaults() {
     let dir = consumer();
 
     let run = cargo(&dir, &["run", "--quiet"]);
-    assert!(run.status.success(), "{}", support::text(&run.stderr));
+    assert_ok(&run, "cargo run");
     assert_eq!(
         support::text(&run.stdout).trim(),
         "zeta,mid,beta,omega,gamma",
@@ -115,7 +115,7 @@ fn a_crate_linking_the_library_gets_the_gopher_lua_engine_and_light_defaults() {
     );
 
     let tree = cargo(&dir, &["tree", "-e", "normal", "--prefix", "none"]);
-    assert!(tree.status.success(), "{}", support::text(&tree.stderr));
+    assert_ok(&tree, "cargo tree");
     let tree = support::text(&tree.stdout);
     for heavy in [
         "clap ",

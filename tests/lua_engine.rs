@@ -4,8 +4,7 @@
 use std::time::Duration;
 
 use karmada_interpreter::api::{
-    AggregatedStatusItem, CustomizationRules, CustomizationTarget, InterpreterOperation, LuaScript,
-    ResourceInterpreterCustomization, ResourceInterpreterCustomizationSpec,
+    AggregatedStatusItem, InterpreterOperation, ResourceInterpreterCustomization,
 };
 use karmada_interpreter::declarative::validate::{admit, check_rules, Denial, RuleStatus};
 use karmada_interpreter::declarative::{Limits, LuaLayer};
@@ -14,45 +13,7 @@ use karmada_interpreter::Error;
 use rstest::rstest;
 use serde_json::{json, Value};
 
-fn rules(op: InterpreterOperation, script: &str) -> CustomizationRules {
-    let s = Some(LuaScript {
-        lua_script: script.to_owned(),
-    });
-    let mut r = CustomizationRules::default();
-    use InterpreterOperation::*;
-    match op {
-        Retain => r.retention = s,
-        InterpretReplica => r.replica_resource = s,
-        InterpretComponent => r.component_resource = s,
-        ReviseReplica => r.replica_revision = s,
-        InterpretStatus => r.status_reflection = s,
-        AggregateStatus => r.status_aggregation = s,
-        InterpretHealth => r.health_interpretation = s,
-        InterpretDependency => r.dependency_interpretation = s,
-    }
-    r
-}
-
-fn customization(
-    name: &str,
-    kind: &str,
-    rules: CustomizationRules,
-) -> ResourceInterpreterCustomization {
-    ResourceInterpreterCustomization {
-        metadata: k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta {
-            name: Some(name.to_owned()),
-            ..Default::default()
-        },
-        spec: ResourceInterpreterCustomizationSpec {
-            target: CustomizationTarget {
-                api_version: "engine.example.io/v1".to_owned(),
-                kind: kind.to_owned(),
-            },
-            customizations: rules,
-        },
-        ..Default::default()
-    }
-}
+use crate::support::customization::Customization;
 
 fn object() -> Value {
     json!({"apiVersion": "engine.example.io/v1", "kind": "Thing", "metadata": {"name": "t"},
@@ -60,8 +21,7 @@ fn object() -> Value {
 }
 
 fn run(op: InterpreterOperation, script: &str) -> Result<Outcome, Error> {
-    let layer =
-        LuaLayer::customizations(vec![customization("c", "Thing", rules(op, script))]).unwrap();
+    let layer = LuaLayer::customizations(vec![with_rules("c", "Thing", &[(op, script)])]).unwrap();
     let obj = object();
     let items: Vec<AggregatedStatusItem> = Vec::new();
     let request = match op {
@@ -316,13 +276,13 @@ fn revise_replica_gets_a_number_and_returns_an_integer() {
 
 #[test]
 fn top_level_code_runs_on_every_call() {
-    let layer = LuaLayer::customizations(vec![customization(
+    let layer = LuaLayer::customizations(vec![with_rules(
         "c",
         "Thing",
-        rules(
+        &[(
             Op::InterpretHealth,
             "counter = (counter or 0) + 1\nfunction InterpretHealth(o) return counter == 1 end",
-        ),
+        )],
     )])
     .unwrap();
     let obj = object();
@@ -341,11 +301,7 @@ fn deadline_is_configurable() {
     // The loop runs at least one whole second (os.time has second
     // granularity), far beyond the 50 ms deadline.
     let layer = LuaLayer::customizations_with_limits(
-        vec![customization(
-            "c",
-            "Thing",
-            rules(Op::InterpretHealth, "function InterpretHealth(o) local t = os.time() while os.time() - t < 2 do end return true end"),
-        )],
+        vec![with_rules("c", "Thing", &[(Op::InterpretHealth, "function InterpretHealth(o) local t = os.time() while os.time() - t < 2 do end return true end")])],
         Limits {
             timeout: Duration::from_millis(50),
             ..Limits::default()
@@ -365,13 +321,13 @@ fn deadline_is_configurable() {
 #[test]
 fn concurrent_calls_share_the_pool() {
     let layer = std::sync::Arc::new(
-        LuaLayer::customizations(vec![customization(
+        LuaLayer::customizations(vec![with_rules(
             "c",
             "Thing",
-            rules(
+            &[(
                 Op::InterpretHealth,
                 "function InterpretHealth(o) return o.spec.replicas == 2 end",
-            ),
+            )],
         )])
         .unwrap(),
     );
@@ -399,23 +355,13 @@ fn concurrent_calls_share_the_pool() {
 // ---- admission validation and the per-rule check behind `check`
 
 fn with_rules(name: &str, kind: &str, pairs: &[(Op, &str)]) -> ResourceInterpreterCustomization {
-    let mut c = customization(name, kind, CustomizationRules::default());
-    for (op, script) in pairs {
-        let r = rules(*op, script);
-        let m = &mut c.spec.customizations;
-        m.retention = m.retention.take().or(r.retention);
-        m.replica_resource = m.replica_resource.take().or(r.replica_resource);
-        m.component_resource = m.component_resource.take().or(r.component_resource);
-        m.replica_revision = m.replica_revision.take().or(r.replica_revision);
-        m.status_reflection = m.status_reflection.take().or(r.status_reflection);
-        m.status_aggregation = m.status_aggregation.take().or(r.status_aggregation);
-        m.health_interpretation = m.health_interpretation.take().or(r.health_interpretation);
-        m.dependency_interpretation = m
-            .dependency_interpretation
-            .take()
-            .or(r.dependency_interpretation);
-    }
-    c
+    pairs
+        .iter()
+        .fold(
+            Customization::new(name, "engine.example.io/v1", kind),
+            |c, (op, script)| c.script(*op, script),
+        )
+        .typed()
 }
 
 #[test]
@@ -555,9 +501,10 @@ fn merge_runs_every_dependency_script() {
             "Thing",
             &[(
                 Op::InterpretDependency,
-                &format!(
+                format!(
                     "function GetDependencies(o) return {{{{apiVersion = 'v1', kind = 'Secret', namespace = 'ns', name = '{secret}'}}}} end"
-                ),
+                )
+                .as_str(),
             )],
         )
     };
@@ -613,11 +560,7 @@ fn garbage_churn_with_a_large_live_heap_fits_the_memory_limit() {
       end
     "#;
     let layer = LuaLayer::customizations_with_limits(
-        vec![customization(
-            "c",
-            "Thing",
-            rules(Op::InterpretHealth, script),
-        )],
+        vec![with_rules("c", "Thing", &[(Op::InterpretHealth, script)])],
         Limits {
             timeout: Duration::from_secs(20),
             memory: 8 << 20,
@@ -1241,10 +1184,10 @@ fn status_items_reach_lua_with_their_set_members_in_name_order() {
           obj.status = {seen = seen, count = #items}
           return obj
         end"#;
-    let layer = LuaLayer::customizations(vec![customization(
+    let layer = LuaLayer::customizations(vec![with_rules(
         "c",
         "Thing",
-        rules(InterpreterOperation::AggregateStatus, script),
+        &[(InterpreterOperation::AggregateStatus, script)],
     )])
     .unwrap();
     let obj = object();
@@ -1302,10 +1245,10 @@ fn kube_sees_the_template_as_the_script_left_it(#[case] change: &str, #[case] wa
           return kube.getPodDependencies(o.spec.template, "ns")
         end"#
     );
-    let layer = LuaLayer::customizations(vec![customization(
+    let layer = LuaLayer::customizations(vec![with_rules(
         "c",
         "Thing",
-        rules(Op::InterpretDependency, &script),
+        &[(Op::InterpretDependency, script.as_str())],
     )])
     .unwrap();
     let obj = json!({"apiVersion": "engine.example.io/v1", "kind": "Thing",

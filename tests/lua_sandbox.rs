@@ -4,15 +4,14 @@
 
 use std::time::{Duration, Instant};
 
-use karmada_interpreter::api::{
-    CustomizationRules, CustomizationTarget, InterpreterOperation, LuaScript,
-    ResourceInterpreterCustomization, ResourceInterpreterCustomizationSpec,
-};
+use karmada_interpreter::api::{InterpreterOperation, ResourceInterpreterCustomization};
 use karmada_interpreter::declarative::{compile_check, Limits, LuaLayer, ScriptError};
 use karmada_interpreter::interpreter::{Layer, Outcome, Request};
 use karmada_interpreter::Error;
 use rstest::rstest;
 use serde_json::{json, Value};
+
+use crate::support::customization::Customization;
 
 const TIMEOUT: Duration = Duration::from_millis(300);
 /// Scheduling slack on a loaded machine; a run that ignores the deadline
@@ -20,25 +19,9 @@ const TIMEOUT: Duration = Duration::from_millis(300);
 const SLACK: Duration = Duration::from_secs(3);
 
 fn customization(name: &str, kind: &str, health: &str) -> ResourceInterpreterCustomization {
-    ResourceInterpreterCustomization {
-        metadata: k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta {
-            name: Some(name.to_owned()),
-            ..Default::default()
-        },
-        spec: ResourceInterpreterCustomizationSpec {
-            target: CustomizationTarget {
-                api_version: "sandbox.example.io/v1".to_owned(),
-                kind: kind.to_owned(),
-            },
-            customizations: CustomizationRules {
-                health_interpretation: Some(LuaScript {
-                    lua_script: health.to_owned(),
-                }),
-                ..Default::default()
-            },
-        },
-        ..Default::default()
-    }
+    Customization::new(name, "sandbox.example.io/v1", kind)
+        .script(InterpreterOperation::InterpretHealth, health)
+        .typed()
 }
 
 const BENIGN: &str = r#"

@@ -11,154 +11,24 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// How many reflected statuses were fed back to AggregateStatus.
 static ROUND_TRIPS: AtomicUsize = AtomicUsize::new(0);
-use std::path::PathBuf;
 
 use karmada_interpreter::api::{AggregatedStatusItem, InterpreterOperation};
 use karmada_interpreter::interpreter::{Outcome, Request};
-use karmada_interpreter_golden::{discover, load_cases, GoldenCase};
-use serde_json::{json, Map, Value};
+use karmada_interpreter_golden::GoldenCase;
+use serde_json::{json, Value};
 
-/// xorshift64*: deterministic, dependency-free.
-pub(crate) struct Rng(pub(crate) u64);
-
-impl Rng {
-    pub(crate) fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    pub(crate) fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-}
-
-const KEYS: &[&str] = &[
-    "status",
-    "spec",
-    "metadata",
-    "replicas",
-    "readyReplicas",
-    "generation",
-    "resourceTemplateGeneration",
-    "observedGeneration",
-    "conditions",
-    "containers",
-    "containerStatuses",
-    "loadBalancer",
-    "ingress",
-    "ports",
-    "phase",
-    "startTime",
-    "disruptedPods",
-    "active",
-    "type",
-    "annotations",
-    "labels",
-    "volumes",
-    "name",
-    "template",
-    "Replicas",
-    "currentMetrics",
-    "capacity",
-    "resources",
-];
-
-fn random_leaf(rng: &mut Rng) -> Value {
-    match rng.below(16) {
-        0 => Value::Null,
-        1 => Value::Bool(rng.below(2) == 0),
-        2 => json!(rng.below(5) as i64 - 2),
-        3 => json!(i64::MAX),
-        4 => json!(u64::MAX),
-        5 => json!(2.5),
-        6 => json!(3.0),
-        7 => json!(-1e300),
-        8 => json!("2025-01-01T00:00:00Z"),
-        9 => json!("1500m"),
-        10 => json!("LoadBalancer"),
-        11 => json!("not a time or quantity \u{1F600}"),
-        12 => json!("True"),
-        // An integral float beyond the integer range, a number above 2^53.
-        13 => json!(1e20),
-        14 => json!(4_611_686_018_427_387_904_u64),
-        _ => json!(""),
-    }
-}
-
-fn random_value(rng: &mut Rng, depth: usize) -> Value {
-    if depth == 0 || rng.below(3) == 0 {
-        return random_leaf(rng);
-    }
-    if rng.below(2) == 0 {
-        Value::Array(
-            (0..rng.below(3))
-                .map(|_| random_value(rng, depth - 1))
-                .collect(),
-        )
-    } else {
-        let mut m = Map::new();
-        for _ in 0..rng.below(4) {
-            let k = KEYS[rng.below(KEYS.len())];
-            m.insert(k.to_owned(), random_value(rng, depth - 1));
-        }
-        Value::Object(m)
-    }
-}
-
-/// Applies one random mutation somewhere inside `v`.
-pub(crate) fn mutate(rng: &mut Rng, v: &mut Value, depth: usize) {
-    let descend = depth < 8 && rng.below(4) != 0;
-    match v {
-        Value::Object(m) if descend && !m.is_empty() => {
-            let key = m
-                .keys()
-                .nth(rng.below(m.len()))
-                .cloned()
-                .unwrap_or_default();
-            if let Some(child) = m.get_mut(&key) {
-                mutate(rng, child, depth + 1);
-            }
-        }
-        Value::Array(a) if descend && !a.is_empty() => {
-            let i = rng.below(a.len());
-            mutate(rng, &mut a[i], depth + 1);
-        }
-        Value::Object(m) => match rng.below(3) {
-            0 if !m.is_empty() => {
-                let key = m
-                    .keys()
-                    .nth(rng.below(m.len()))
-                    .cloned()
-                    .unwrap_or_default();
-                m.remove(&key);
-            }
-            1 => {
-                let k = KEYS[rng.below(KEYS.len())];
-                m.insert(k.to_owned(), random_value(rng, 3));
-            }
-            _ => *v = random_value(rng, 3),
-        },
-        _ => *v = random_value(rng, 3),
-    }
-}
+use crate::support::mutator::{mutate, random_value};
+use crate::support::rng::Rng;
 
 fn seeds() -> Vec<GoldenCase> {
-    let root = PathBuf::from(crate::support::ROOT).join("conformance/native");
-    let files = discover(&[root]).expect("conformance/native exists");
-    let mut out = Vec::new();
-    for file in files {
-        for case in load_cases(&file.path).into_iter().flatten() {
-            let op = case.operation;
-            let served = op == InterpreterOperation::AggregateStatus
-                || op == InterpreterOperation::InterpretStatus
-                || (op == InterpreterOperation::Retain
-                    && case.desired.as_ref().and_then(|d| d.get("kind")) == Some(&json!("Pod")));
-            if served {
-                out.push(case);
-            }
-        }
-    }
+    let mut out = crate::support::golden_cases(&["conformance/native"]);
+    out.retain(|case| {
+        let op = case.operation;
+        op == InterpreterOperation::AggregateStatus
+            || op == InterpreterOperation::InterpretStatus
+            || (op == InterpreterOperation::Retain
+                && case.desired.as_ref().and_then(|d| d.get("kind")) == Some(&json!("Pod")))
+    });
     assert!(
         out.len() > 100,
         "expected the project's golden cases as seeds"
@@ -201,8 +71,8 @@ fn exercise(case: &GoldenCase, rng: &mut Rng, rounds: usize) {
         });
         for _ in 0..1 + rng.below(3) {
             match rng.below(3) {
-                0 => mutate(rng, &mut object, 0),
-                1 => mutate(rng, &mut other, 0),
+                0 => mutate(rng, &mut object),
+                1 => mutate(rng, &mut other),
                 _ => {
                     let list = items.get_or_insert_with(Vec::new);
                     if list.is_empty() || rng.below(4) == 0 {
@@ -217,7 +87,7 @@ fn exercise(case: &GoldenCase, rng: &mut Rng, rounds: usize) {
                     } else {
                         let i = rng.below(list.len());
                         if let Some(status) = list[i].get_mut("status") {
-                            mutate(rng, status, 0);
+                            mutate(rng, status);
                         } else {
                             list[i]["status"] = random_value(rng, 4);
                         }

@@ -6,6 +6,8 @@
 use std::path::PathBuf;
 use std::process::{Command, Output};
 
+use crate::support::run_ok;
+
 fn text(out: &Output) -> (String, String) {
     (
         String::from_utf8_lossy(&out.stdout).into_owned(),
@@ -29,12 +31,8 @@ fn completions_name_every_subcommand_for_each_shell() {
         "completions",
     ];
     for shell in ["bash", "zsh", "fish"] {
-        let out = crate::support::bin()
-            .args(["completions", shell])
-            .output()
-            .unwrap();
-        let (stdout, stderr) = text(&out);
-        assert!(out.status.success(), "{shell}: {stderr}");
+        let out = run_ok(crate::support::bin().args(["completions", shell]));
+        let (stdout, _) = text(&out);
         assert!(stdout.contains("karmada-interpreter"), "{shell}: {stdout}");
         for sub in subcommands {
             assert!(stdout.contains(sub), "{shell} script lacks `{sub}`");
@@ -52,13 +50,8 @@ fn completions_name_every_subcommand_for_each_shell() {
 #[test]
 fn test_without_a_path_runs_the_embedded_bundled_cases_anywhere() {
     let dir = crate::support::scratch("empty-cwd");
-    let out = crate::support::bin()
-        .arg("test")
-        .current_dir(&dir)
-        .output()
-        .unwrap();
-    let (stdout, stderr) = text(&out);
-    assert!(out.status.success(), "{stdout}{stderr}");
+    let out = run_ok(crate::support::bin().arg("test").current_dir(&dir));
+    let (stdout, _) = text(&out);
     let first = stdout.lines().next().unwrap_or_default();
     assert!(
         first.starts_with("bundled cases: ") && first.contains("embedded in the binary"),
@@ -284,12 +277,11 @@ spec:
     )
     .unwrap();
     // `customizations/` of the CI step: a folder `init` wrote.
-    let out = crate::support::bin()
-        .args(["init", "example.io/v1", "Gadget", "customizations"])
-        .current_dir(dir)
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{:?}", text(&out));
+    run_ok(
+        crate::support::bin()
+            .args(["init", "example.io/v1", "Gadget", "customizations"])
+            .current_dir(dir),
+    );
 }
 
 /// Every command of the README and the guides (`DOCUMENTS_RUN`) that runs

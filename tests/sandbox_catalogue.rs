@@ -17,6 +17,8 @@ use karmada_interpreter::Error;
 use rstest::rstest;
 use serde_json::{json, Value};
 
+use crate::support::customization::Customization;
+
 const API_VERSION: &str = "sandbox.example.io/v1";
 /// Scheduling slack on a loaded machine; a run that ignored its limit would
 /// take far longer (or forever).
@@ -28,16 +30,9 @@ const LIMITS: Limits = Limits {
 };
 
 fn customization(kind: &str, member: &str, script: &str) -> ResourceInterpreterCustomization {
-    serde_json::from_value(json!({
-        "apiVersion": "config.karmada.io/v1alpha1",
-        "kind": "ResourceInterpreterCustomization",
-        "metadata": {"name": kind.to_lowercase()},
-        "spec": {
-            "target": {"apiVersion": API_VERSION, "kind": kind},
-            "customizations": {member: {"luaScript": script}},
-        },
-    }))
-    .unwrap()
+    Customization::new(&kind.to_lowercase(), API_VERSION, kind)
+        .rule(member, script)
+        .typed()
 }
 
 const BENIGN: &str = "function InterpretHealth(obj) return obj.status.ready == true end";

@@ -1,7 +1,12 @@
 //! The integration tests: one binary, one module per concern (as ripgrep's
 //! `tests/` is laid out). `support` owns what several modules share: the
-//! binary, scratch directories, customization builders, the random-object
-//! mutator. The conformance suite is its own target (`conformance/harness.rs`).
+//! binary and the one success check (`run_ok`, `cli_ok`, `assert_ok`),
+//! scratch directories, the shared fixtures (the project's golden cases,
+//! `../shared` inputs, and `skipped` to say in the run's output what a test
+//! did not check), the one customization builder (`support::customization`),
+//! the one random generator (`support::rng`) and the one random-object
+//! mutator (`support::mutator`). The conformance suite is its own target
+//! (`conformance/harness.rs`).
 
 mod support;
 

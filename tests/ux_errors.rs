@@ -10,6 +10,7 @@ use rstest::rstest;
 use support::{cli, text};
 
 use crate::support;
+use crate::support::customization::Customization;
 
 /// A fresh scratch directory for one test.
 fn scratch(name: &str) -> PathBuf {
@@ -382,15 +383,12 @@ fn targets_that_differ_from_their_folder_are_reported() {
 fn lint_errors_only_on_scripts_that_fail(#[case] body: &str, #[case] error: Option<&str>) {
     let dir = scratch(&format!("lint-{}", body.len()));
     let file = dir.join("c.yaml");
-    let script: String = format!("function InterpretHealth(observedObj)\n  {body}\nend")
-        .lines()
-        .map(|l| format!("        {l}\n"))
-        .collect();
+    let script = format!("function InterpretHealth(observedObj)\n  {body}\nend");
     write(
         &file,
-        &format!(
-            "apiVersion: config.karmada.io/v1alpha1\nkind: ResourceInterpreterCustomization\nmetadata: {{name: c}}\nspec:\n  target: {{apiVersion: v1, kind: Foo}}\n  customizations:\n    healthInterpretation:\n      luaScript: |\n{script}"
-        ),
+        &Customization::new("c", "v1", "Foo")
+            .rule("healthInterpretation", &script)
+            .yaml(),
     );
     let out = cli(&["lint", "-o", "json", s(&file)]);
     let findings: Vec<serde_json::Value> = serde_json::from_slice(&out.stdout).unwrap();
@@ -424,15 +422,20 @@ fn argocd_health_checks_lint_without_false_errors() {
             let Ok(health) = std::fs::read_to_string(kind.path().join("health.lua")) else {
                 continue;
             };
-            let body: String = health.lines().map(|l| format!("          {l}\n")).collect();
+            let body: String = health.lines().map(|l| format!("  {l}\n")).collect();
+            let script = format!(
+                "local function argocdHealth(obj)\n{body}end\nfunction InterpretHealth(obj)\n  local hs = argocdHealth(obj)\n  return hs ~= nil and hs.status == \"Healthy\"\nend\n"
+            );
             let (group, kind) = (group.file_name(), kind.file_name());
             let (group, kind) = (group.to_string_lossy(), kind.to_string_lossy());
+            let name = format!("argocd-{group}-{kind}")
+                .to_lowercase()
+                .replace('_', "-");
             write(
                 &dir.join(format!("{group}/v1/{kind}/customizations.yaml")),
-                &format!(
-                    "apiVersion: config.karmada.io/v1alpha1\nkind: ResourceInterpreterCustomization\nmetadata: {{name: {}}}\nspec:\n  target: {{apiVersion: {group}/v1, kind: {kind}}}\n  customizations:\n    healthInterpretation:\n      luaScript: |\n        local function argocdHealth(obj)\n{body}        end\n        function InterpretHealth(obj)\n          local hs = argocdHealth(obj)\n          return hs ~= nil and hs.status == \"Healthy\"\n        end\n",
-                    format!("argocd-{group}-{kind}").to_lowercase().replace('_', "-")
-                ),
+                &Customization::new(&name, &format!("{group}/v1"), &kind)
+                    .rule("healthInterpretation", &script)
+                    .yaml(),
             );
             wrapped += 1;
         }

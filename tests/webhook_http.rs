@@ -28,6 +28,7 @@ use karmada_interpreter::webhook::WebhookLayer;
 use rstest::rstest;
 use serde_json::{json, Value};
 
+use crate::support::run_ok;
 use crate::support::BIN;
 
 fn loopback() -> SocketAddr {
@@ -253,7 +254,7 @@ fn serve_outlives_clients_that_leave_before_the_answer() {
 /// `curl --http2` and `curl --http1.1` get answers, when curl is installed.
 fn curl_both_protocols(addr: SocketAddr, ca: &str, path: &str, body: &[u8], replicas: i64) {
     if Command::new("curl").arg("--version").output().is_err() {
-        eprintln!("curl is not installed: skipping the curl check");
+        crate::support::skipped("curl is not installed: no curl check");
         return;
     }
     let dir = crate::support::scratch("curl");
@@ -261,19 +262,14 @@ fn curl_both_protocols(addr: SocketAddr, ca: &str, path: &str, body: &[u8], repl
     std::fs::write(&ca_file, ca).unwrap();
     std::fs::write(&body_file, body).unwrap();
     for (flag, expected) in [("--http2", "2"), ("--http1.1", "1.1")] {
-        let out = Command::new("curl")
-            .args(["-sS", "--max-time", "10", flag, "--cacert"])
-            .arg(&ca_file)
-            .args(["-H", "Content-Type: application/json", "--data-binary"])
-            .arg(format!("@{}", body_file.display()))
-            .args(["-w", "\n%{http_version}"])
-            .arg(format!("https://127.0.0.1:{}{path}", addr.port()))
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
+        let out = run_ok(
+            Command::new("curl")
+                .args(["-sS", "--max-time", "10", flag, "--cacert"])
+                .arg(&ca_file)
+                .args(["-H", "Content-Type: application/json", "--data-binary"])
+                .arg(format!("@{}", body_file.display()))
+                .args(["-w", "\n%{http_version}"])
+                .arg(format!("https://127.0.0.1:{}{path}", addr.port())),
         );
         let text = String::from_utf8(out.stdout).unwrap();
         let (answer, version) = text.rsplit_once('\n').unwrap();

@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 use karmada_interpreter_golden::{Runner, Verdict, WebhookBackend};
 
-use crate::support::BIN;
+use crate::support::{run_ok, BIN};
 
 fn root() -> PathBuf {
     PathBuf::from(crate::support::ROOT)
@@ -91,15 +91,14 @@ fn serve_passes_the_conformance_cases_and_stops_gracefully() {
     let cases = root().join("conformance/webhook/serve");
 
     // The same through the CLI, as a webhook author without cargo would.
-    let out = Command::new(BIN)
-        .arg("test")
-        .arg("--webhook-config")
-        .arg(&config)
-        .arg(&cases)
-        .output()
-        .unwrap();
+    let out = run_ok(
+        Command::new(BIN)
+            .arg("test")
+            .arg("--webhook-config")
+            .arg(&config)
+            .arg(&cases),
+    );
     let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success(), "{stdout}");
     assert_eq!(
         stdout.trim().split(" in ").next(),
         Some("5 passed, 0 failed")
@@ -142,25 +141,20 @@ fn print_config_with_a_cert_dir_is_stable_and_valid() {
     let dir = crate::support::scratch("print");
     let certs = dir.join("certs");
     let print = || {
-        let out = Command::new(BIN)
-            .args([
-                "serve",
-                "--listen",
-                "127.0.0.1:9443",
-                "--print-config",
-                "--service",
-                "karmada-interpreter",
-                "--service-namespace",
-                "karmada-system",
-                "--cert-dir",
-            ])
-            .arg(&certs)
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
+        let out = run_ok(
+            Command::new(BIN)
+                .args([
+                    "serve",
+                    "--listen",
+                    "127.0.0.1:9443",
+                    "--print-config",
+                    "--service",
+                    "karmada-interpreter",
+                    "--service-namespace",
+                    "karmada-system",
+                    "--cert-dir",
+                ])
+                .arg(&certs),
         );
         String::from_utf8(out.stdout).unwrap()
     };

@@ -296,15 +296,9 @@ fn status(code: u16, reason: &str, message: &str) -> Response<BoxBody<Bytes, Inf
 
 /// A customization for `example.io/v1, Kind=Widget` whose `GetReplicas` returns `replicas`.
 pub fn widget_customization(name: &str, kind: &str, script: &str) -> Value {
-    json!({
-        "apiVersion": "config.karmada.io/v1alpha1",
-        "kind": "ResourceInterpreterCustomization",
-        "metadata": {"name": name},
-        "spec": {
-            "target": {"apiVersion": "example.io/v1", "kind": kind},
-            "customizations": {"replicaResource": {"luaScript": script}}
-        }
-    })
+    super::customization::Customization::new(name, "example.io/v1", kind)
+        .rule("replicaResource", script)
+        .json()
 }
 
 /// An object of `example.io/v1, Kind=kind`.

@@ -854,27 +854,42 @@ mod tests {
 
     #[test]
     fn request_decoding_is_lenient() {
+        // The handler only records what it was given: assertions inside it
+        // would run under the SDK's catch_unwind and turn into an answer.
+        let seen = std::sync::Mutex::new(None::<Request>);
         let h = |r: &Request| {
-            assert!(matches!(
-                r.operation(),
-                Err(SdkError::UnsupportedOperation(op)) if op == "Prune"
-            ));
-            assert_eq!(
-                r.operation().unwrap_err().to_string(),
-                "unsupported operation \"Prune\""
-            );
-            assert!(matches!(
-                r.decode_object::<Value>(),
-                Err(SdkError::NoContent)
-            ));
-            assert_eq!(
-                r.decode_object::<Value>().unwrap_err().to_string(),
-                "there is no content to decode"
-            );
-            assert_eq!(r.desired_replicas, Some(0));
+            *seen.lock().unwrap() = Some(r.clone());
             errored(400, "no")
         };
         let body = br#"{"request":{"uid":"u","operation":"Prune","replicas":0,"object":null}}"#;
-        handle_http(&h, "POST", JSON, Body::Bytes(body));
+        let a = handle_http(&h, "POST", JSON, Body::Bytes(body));
+        assert_eq!(a.status, 200);
+        assert_eq!(
+            String::from_utf8(a.body).unwrap(),
+            "{\"response\":{\"uid\":\"u\",\"successful\":false,\"status\":{\"message\":\"no\",\"code\":400}}}\n"
+        );
+        let r = seen
+            .into_inner()
+            .unwrap()
+            .expect("the handler was not called");
+        assert_eq!(r.operation_name, "Prune");
+        assert!(matches!(
+            r.operation(),
+            Err(SdkError::UnsupportedOperation(op)) if op == "Prune"
+        ));
+        assert_eq!(
+            r.operation().unwrap_err().to_string(),
+            "unsupported operation \"Prune\""
+        );
+        assert_eq!(r.object, None);
+        assert!(matches!(
+            r.decode_object::<Value>(),
+            Err(SdkError::NoContent)
+        ));
+        assert_eq!(
+            r.decode_object::<Value>().unwrap_err().to_string(),
+            "there is no content to decode"
+        );
+        assert_eq!(r.desired_replicas, Some(0));
     }
 }
