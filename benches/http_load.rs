@@ -20,7 +20,7 @@
 mod workload_example;
 
 #[allow(dead_code)]
-#[path = "../tests/support/serve_process.rs"]
+#[path = "../tests/cli_support/serve_process.rs"]
 mod serve_process;
 
 use std::net::SocketAddr;

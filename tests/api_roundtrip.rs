@@ -16,7 +16,7 @@ fn round_trip<T: DeserializeOwned + Serialize>(original: &Value) -> Value {
 }
 
 #[rstest]
-fn documents_round_trip(#[files("../tests/api/*")] path: PathBuf) {
+fn documents_round_trip(#[files("tests/api/*")] path: PathBuf) {
     let text = std::fs::read_to_string(&path).unwrap();
     let original = karmada_interpreter::yaml::from_str(&text).unwrap();
     let name = path.file_name().unwrap().to_str().unwrap();

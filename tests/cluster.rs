@@ -2,7 +2,7 @@
 //! `kube::Client` lists and watches both configuration kinds, and every
 //! change is checked through interpreter calls.
 
-use crate::support::mock_apiserver;
+use crate::cli_support::mock_apiserver;
 
 use std::sync::{Arc, Mutex};
 use std::time::Duration;

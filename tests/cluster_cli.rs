@@ -1,7 +1,7 @@
 //! `check`, `list` and `serve` with `--kubeconfig`, through the binary,
 //! against the in-process API server (plain http on loopback).
 
-use crate::support::mock_apiserver;
+use crate::cli_support::mock_apiserver;
 
 use std::path::Path;
 use std::process::{Child, Command, Output, Stdio};

@@ -5,8 +5,8 @@
 //! (requests, errors, latency, script timeouts, in-flight), the probes the
 //! manifests in `deploy/` use, and a private key only its owner can read.
 
+use crate::cli_support::serve_process;
 use crate::support;
-use crate::support::serve_process;
 
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};

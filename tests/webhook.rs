@@ -3,9 +3,9 @@
 //! never a hang or a panic) and the server's answers to bad input.
 //! Every server here listens on 127.0.0.1 and stops by itself.
 
+use crate::cli_support::workload_example;
 #[allow(dead_code)]
 use crate::support::http1;
-use crate::support::workload_example;
 
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpListener, TcpStream};

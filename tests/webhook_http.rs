@@ -5,9 +5,9 @@
 //! Every wait is bounded (seconds); every server stops by itself.
 
 #[allow(dead_code)]
-use crate::support::workload_example;
+use crate::cli_support::workload_example;
 
-use crate::support::serve_process;
+use crate::cli_support::serve_process;
 
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream};

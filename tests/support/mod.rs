@@ -1,6 +1,6 @@
 //! What the integration tests share: the repository root, the binary and
 //! the one success check ([`run_ok`], [`cli_ok`], [`assert_ok`]), scratch
-//! directories, the project's golden cases, `../shared` inputs and
+//! directories, the project's golden cases, the shared test inputs beside the repository and
 //! [`skipped`], the customization builder, the random generator and
 //! object mutator, hand-written HTTP pieces, a mock API server and a
 //! `serve` process.
@@ -9,23 +9,28 @@
 
 pub mod customization;
 pub mod http1;
-pub mod mock_apiserver;
 pub mod mutator;
 pub mod rng;
-pub mod serve_process;
-#[path = "../../examples/workload_webhook.rs"]
-pub mod workload_example;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-/// The repository's root directory (the tests belong to the `cli` package,
-/// one folder down).
-pub const ROOT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/..");
+/// The `karmada-interpreter` binary: only the CLI package's test binary
+/// (`tests/tests.rs`) has it; in the library's (`tests/library.rs`) it is
+/// empty and [`bin`] refuses to run.
+pub const BIN: &str = match option_env!("CARGO_BIN_EXE_karmada-interpreter") {
+    Some(path) => path,
+    None => "",
+};
 
-/// The `karmada-interpreter` binary.
-pub const BIN: &str = env!("CARGO_BIN_EXE_karmada-interpreter");
+/// The repository's root directory: the CLI package is one folder down,
+/// the library's package is the root.
+pub const ROOT: &str = if BIN.is_empty() {
+    env!("CARGO_MANIFEST_DIR")
+} else {
+    concat!(env!("CARGO_MANIFEST_DIR"), "/..")
+};
 
 /// A folder of the shared test input beside the repository (another
 /// project's catalogue, Karmada's corpora), or `None` after saying it is
@@ -73,6 +78,10 @@ pub fn read(path: &str) -> String {
 
 /// A command running the binary (from the current directory).
 pub fn bin() -> Command {
+    assert!(
+        !BIN.is_empty(),
+        "this test runs the binary: it belongs to the CLI package's tests (tests/tests.rs)"
+    );
     Command::new(BIN)
 }
 

@@ -296,7 +296,7 @@ fn status(code: u16, reason: &str, message: &str) -> Response<BoxBody<Bytes, Inf
 
 /// A customization for `example.io/v1, Kind=Widget` whose `GetReplicas` returns `replicas`.
 pub fn widget_customization(name: &str, kind: &str, script: &str) -> Value {
-    super::customization::Customization::new(name, "example.io/v1", kind)
+    crate::support::customization::Customization::new(name, "example.io/v1", kind)
         .rule("replicaResource", script)
         .json()
 }
