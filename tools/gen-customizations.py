@@ -46,6 +46,7 @@ end
 """
 
 REPLICA = """\
+local kube = require("kube")
 function GetReplicas(obj)
   local replica = obj.spec.replicas or 1
   local requirement = kube.accuratePodRequirements(obj.spec.template)

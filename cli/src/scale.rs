@@ -60,7 +60,11 @@ static GLOBAL: Counting = Counting;
 /// scripts; every fifth one's health script has no entry function, so
 /// `check` places a failure in the file.
 fn customization(i: usize) -> String {
-    let health = if i % 5 == 4 { "Health" } else { "InterpretHealth" };
+    let health = if i % 5 == 4 {
+        "Health"
+    } else {
+        "InterpretHealth"
+    };
     format!(
         r#"apiVersion: config.karmada.io/v1alpha1
 kind: ResourceInterpreterCustomization
@@ -81,6 +85,7 @@ spec:
         end
     replicaResource:
       luaScript: |
+        local kube = require("kube")
         function GetReplicas(obj)
           local replica = obj.spec.replicas or 1
           return replica, kube.accuratePodRequirements(obj.spec.template)
