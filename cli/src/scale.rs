@@ -6,7 +6,7 @@
 //! Growing linearly, the second doubling adds twice the work the first
 //! added; growing quadratically, four times. `check` read the whole file
 //! again for every document it checked (to place script failures), and so
-//! added 3.9 times as much.
+//! added 3.6 times as much.
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
