@@ -49,7 +49,7 @@ for n in $sizes; do
   for c in $commands; do
     cell=${now[$c]}
     if [ -n "$prev_n" ] && [[ $cell != '>'* ]] && [[ ${prev[$c]} != '>'* ]]; then
-      cell=$(awk -v a="$cell" -v b="${prev[$c]}" 'BEGIN { printf "%s (%.1fx)", a, (b > 0 ? a / b : 0) }')
+      cell=$(awk -v a="$cell" -v b="${prev[$c]}" 'BEGIN { if (b > 0) printf "%s (%.1fx)", a, a / b; else printf "%s", a }')
     fi
     printf '%14s' "$cell"
     prev[$c]=${now[$c]}
