@@ -4,7 +4,7 @@
 
 use std::process::ExitCode;
 
-use crate::load::Loader;
+use crate::load::{Input, Loader};
 use karmada_interpreter::api::ResourceInterpreterCustomization;
 use karmada_interpreter::declarative::validate::{check_rules, RuleStatus};
 use karmada_interpreter::declarative::ScriptPoint;
@@ -151,6 +151,12 @@ pub fn run(args: CheckArgs) -> crate::error::Result<ExitCode> {
         .map_err(load_error)?;
     for (source, text) in &texts.kept {
         let source_name = source.name();
+        // Where the file's scripts sit, learnt once from the text read
+        // (standard input is no file: its failures keep Karmada's text).
+        let mut locator = Locator::new();
+        if let Input::File(_) = source {
+            locator.add_text(&source_name, text);
+        }
         for doc in karmada_interpreter::yaml::documents(text) {
             let doc = doc.map_err(|source| {
                 load_error(crate::error::LoadError::Yaml {
@@ -159,7 +165,6 @@ pub fn run(args: CheckArgs) -> crate::error::Result<ExitCode> {
                 })
             })?;
             if let Some(value) = doc.value {
-                let locator = Locator::for_files([&source_name]);
                 results.push(check_document(
                     &mut tw,
                     &source_name,

@@ -8,6 +8,7 @@
 //! (InterpretHealth): message`, with type codes in words and, for a
 //! deadline, the limit and the line that was running.
 
+use std::collections::HashMap;
 use std::fmt;
 use std::path::Path;
 
@@ -52,6 +53,10 @@ impl fmt::Display for Located {
 #[derive(Debug, Clone, Default)]
 pub struct Locator {
     sites: Vec<(String, ScriptSite)>,
+    /// The sites of each customization (by name), as indexes into `sites`
+    /// in the order learnt: a failure is located without going through
+    /// every script known.
+    by_customization: HashMap<String, Vec<usize>>,
 }
 
 impl Locator {
@@ -81,6 +86,10 @@ impl Locator {
     pub fn add_text(&mut self, file: &str, text: &str) {
         let mut ignored = Vec::new();
         for site in super::sites(text, &mut ignored) {
+            self.by_customization
+                .entry(site.customization.clone())
+                .or_default()
+                .push(self.sites.len());
             self.sites.push((file.to_owned(), site));
         }
     }
@@ -94,9 +103,11 @@ impl Locator {
         at: &ScriptPoint,
     ) -> Option<Located> {
         let (file, site) = self
-            .sites
+            .by_customization
+            .get(customization)?
             .iter()
-            .find(|(_, s)| s.customization == customization && s.operation == operation)?;
+            .map(|&i| &self.sites[i])
+            .find(|(_, s)| s.operation == operation)?;
         let line = at.line.unwrap_or(1);
         let column = match at.column {
             Some(c) => c,

@@ -111,20 +111,19 @@ impl Chain {
     /// Every (kind, operation) each layer serves, in layer order, with the
     /// entries hidden by an earlier layer left out.
     pub fn catalog(&self) -> Vec<CatalogEntry> {
-        let mut out: Vec<CatalogEntry> = Vec::new();
-        for layer in &self.layers {
-            for entry in layer.catalog() {
-                let hidden = out.iter().any(|e| {
-                    e.api_version == entry.api_version
-                        && e.kind == entry.kind
-                        && e.operation == entry.operation
-                });
-                if !hidden {
-                    out.push(entry);
-                }
-            }
-        }
-        out
+        let entries: Vec<CatalogEntry> = self.layers.iter().flat_map(|l| l.catalog()).collect();
+        // The first entry of each (kind, operation) is kept: one look-up
+        // per entry, not a pass over those kept so far.
+        let mut seen = std::collections::HashSet::new();
+        let kept: Vec<bool> = entries
+            .iter()
+            .map(|e| seen.insert((e.api_version.as_str(), e.kind.as_str(), e.operation)))
+            .collect();
+        entries
+            .into_iter()
+            .zip(kept)
+            .filter_map(|(entry, kept)| kept.then_some(entry))
+            .collect()
     }
 
     /// Runs one operation through the chain.
