@@ -50,8 +50,7 @@ pub fn run(args: LintArgs) -> Result<ExitCode> {
             "ResourceInterpreterCustomization document",
             &searched,
             &ux::none_holding(texts.skipped.len(), true),
-        )
-        .into());
+        ));
     }
     let mut findings: Vec<Finding> = Vec::new();
     for (source, text) in &texts.kept {
