@@ -39,7 +39,7 @@
 //! `kube` module calls the same floor functions as the handlers here
 //! ([`crate::k8s::requirements`], [`crate::k8s::dependencies`]), so both
 //! compute exactly the same thing.
-#![deny(missing_docs)]
+#![forbid(unsafe_code)]
 
 // The floor, under the names this crate's modules use.
 use karmada_interpreter_core::{api, error, interpreter, k8s, Error};

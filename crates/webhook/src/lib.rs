@@ -22,7 +22,7 @@
 //! A failed call is [`Error::Layer`] whose `source` is a
 //! [`WebhookError`] displaying Karmada's reason text; [`karmada_error_text`]
 //! gives the reference's full wording.
-#![deny(missing_docs)]
+#![forbid(unsafe_code)]
 
 // The floor, under the names this crate's modules use.
 use karmada_interpreter_core::{api, interpreter, k8s, load, yaml, Error, Result};
