@@ -205,7 +205,7 @@ pub trait Handler: Send + Sync {
 
     /// Whether the hosting server may answer `request` on its I/O thread,
     /// within a short time budget that cuts Lua runs off (see
-    /// [`crate::lua::budget`]; the request is then answered again on the
+    /// [`karmada_interpreter_core::budget`]; the request is then answered again on the
     /// blocking pool). Only for handlers that never block on I/O or locks
     /// and whose work outside Lua is short: the default is `false`.
     fn answers_quickly(&self, request: &Request) -> bool {
