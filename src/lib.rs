@@ -17,6 +17,7 @@ pub use karmada_interpreter_webhook as webhook;
 
 /// Static analysis of customization files (feature `lint`).
 #[cfg(feature = "lint")]
+#[cfg_attr(docsrs, doc(cfg(feature = "lint")))]
 pub use karmada_interpreter_lint as lint;
 
 // The front: the assembled chain, and what runs on top of it.
