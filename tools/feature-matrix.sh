@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# Every workspace crate builds with every feature combination a user can pick
-# one at a time: `cargo check -p <crate>` (the library and binaries, no tests:
-# dev-dependencies would turn features on and hide a missing one) with
+# Every workspace crate builds, free of warnings, with every feature combination
+# a user can pick one at a time: `cargo clippy -p <crate> -- -D warnings` (the
+# library and binaries, no tests: dev-dependencies would turn features on and
+# hide a missing one; clippy rather than check so that warnings fail without
+# RUSTFLAGS, which would rebuild every dependency) with
 #   --no-default-features, the defaults, each feature alone (on no defaults)
 #   and --all-features.
 # Combinations that turn on the same set of the crate's features (after
@@ -55,16 +57,16 @@ failed=()
 count=0
 while IFS=$'\t' read -r crate flags; do
     count=$((count + 1))
-    echo "== cargo check -p $crate $flags"
+    echo "== cargo clippy -p $crate $flags -- -D warnings"
     # shellcheck disable=SC2086 # flags are words
-    if ! cargo check ${FEATURE_MATRIX_CARGO_FLAGS:-} -p "$crate" $flags; then
+    if ! cargo clippy ${FEATURE_MATRIX_CARGO_FLAGS:-} -p "$crate" $flags -- -D warnings; then
         failed+=("$crate $flags")
     fi
 done <<<"$plan"
 
 if ((${#failed[@]})); then
     echo "feature matrix: ${#failed[@]} of $count combinations failed:" >&2
-    printf '  cargo check -p %s\n' "${failed[@]}" >&2
+    printf '  cargo clippy -p %s -- -D warnings\n' "${failed[@]}" >&2
     exit 1
 fi
-echo "feature matrix: all $count combinations build"
+echo "feature matrix: all $count combinations build without warnings"

@@ -37,7 +37,9 @@
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
 // The floor, under the names this crate's modules use.
-use karmada_interpreter_core::{api, interpreter, k8s, load, yaml, Error, Result};
+#[cfg(feature = "https")]
+use karmada_interpreter_core::load;
+use karmada_interpreter_core::{api, interpreter, k8s, yaml, Error, Result};
 
 #[cfg(feature = "https")]
 #[cfg_attr(docsrs, doc(cfg(feature = "https")))]
