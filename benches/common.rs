@@ -14,8 +14,11 @@ fn cpu_now() -> u64 {
         tv_sec: 0,
         tv_nsec: 0,
     };
+    #[allow(unsafe_code)] // clock_gettime (libc)
     // SAFETY: `ts` is a valid, writable timespec.
-    unsafe { libc::clock_gettime(libc::CLOCK_PROCESS_CPUTIME_ID, &mut ts) };
+    unsafe {
+        libc::clock_gettime(libc::CLOCK_PROCESS_CPUTIME_ID, &mut ts)
+    };
     (ts.tv_sec as u64) * 1_000_000_000 + ts.tv_nsec as u64
 }
 

@@ -90,7 +90,7 @@
 //! library never does). The repository's `docs/library.md` covers the rest;
 //! `docs/architecture.md` draws the crates.
 
-#![deny(missing_docs)]
+#![forbid(unsafe_code)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
 /// The README's Rust examples, compiled and run as doctests.
@@ -110,6 +110,7 @@ pub use karmada_interpreter_webhook as webhook;
 
 /// Static analysis of customization files (feature `lint`).
 #[cfg(feature = "lint")]
+#[cfg_attr(docsrs, doc(cfg(feature = "lint")))]
 pub use karmada_interpreter_lint as lint;
 
 // The front: the assembled chain.

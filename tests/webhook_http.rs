@@ -224,6 +224,7 @@ fn serve_outlives_clients_that_leave_before_the_answer() {
                     l_onoff: 1,
                     l_linger: 0,
                 };
+                #[allow(unsafe_code)] // setsockopt (libc)
                 // SAFETY: a valid socket and a valid `linger` of the size given.
                 unsafe {
                     libc::setsockopt(

@@ -41,7 +41,7 @@
 //! ([`karmada_interpreter_core::k8s::requirements`],
 //! [`karmada_interpreter_core::k8s::dependencies`]), so both compute
 //! exactly the same thing.
-#![deny(missing_docs)]
+#![forbid(unsafe_code)]
 
 mod cronjob;
 mod daemonset;
@@ -399,7 +399,7 @@ impl Layer for NativeLayer {
         self.answer(entry, call)
     }
 
-    /// The row's handler on the lent object ([`Handler::in_place`]), with
+    /// The row's handler on the lent object (`Handler::in_place`), with
     /// no outcome carried back.
     fn edit_routed(&self, entry: usize, request: InPlaceRequest<'_>) -> Result<()> {
         match TABLE.get(entry).map(|row| row.handler) {

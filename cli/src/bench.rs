@@ -185,6 +185,7 @@ fn thread_cpu_ns() -> Option<u64> {
         tv_sec: 0,
         tv_nsec: 0,
     };
+    #[allow(unsafe_code)] // clock_gettime (libc)
     // SAFETY: `ts` is a valid, writable timespec for the duration of the call.
     let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
     if rc != 0 {

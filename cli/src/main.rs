@@ -35,6 +35,7 @@ use std::process::ExitCode;
 
 use clap::Parser;
 
+#[allow(unsafe_code)] // SIGPIPE's disposition (libc)
 fn main() -> ExitCode {
     // A closed stdout pipe (`karmada-interpreter test -v | head -1`) ends
     // the program quietly, as Unix tools do. Rust ignores SIGPIPE by

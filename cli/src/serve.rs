@@ -291,6 +291,7 @@ fn refuse_broken(
     Ok(())
 }
 
+#[allow(unsafe_code)] // SIGPIPE's disposition (libc)
 pub fn run(args: ServeArgs) -> crate::error::Result<ExitCode> {
     // `main` lets SIGPIPE end the program (for `... | head`); a server must
     // not die when a client resets its connection while an answer is being

@@ -1,7 +1,7 @@
 //! The bundled third-party customizations, embedded from `thirdparty/` at
 //! build time (`<group>/<version>/<Kind>/customizations.yaml`).
 
-#![deny(missing_docs)]
+#![forbid(unsafe_code)]
 
 use std::sync::{Arc, OnceLock};
 

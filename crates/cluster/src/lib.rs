@@ -30,7 +30,8 @@
 //! # Ok(()) }
 //! ```
 
-#![deny(missing_docs)]
+#![forbid(unsafe_code)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
 mod client;
 mod error;

@@ -19,7 +19,7 @@
 //! No layer lives here; the layers build on this crate, and the
 //! `karmada-interpreter` crate assembles them into the default chain.
 
-#![deny(missing_docs)]
+#![forbid(unsafe_code)]
 
 pub mod api;
 pub mod budget;

@@ -15,6 +15,9 @@
 //!   table converts to `[]`, which becomes `{}` where the reference objects
 //!   hold an empty object at that path, stays `[]` where they hold an empty
 //!   list, and is dropped otherwise.
+// The conversion pushes and reads values through the Lua C API: each unsafe
+// block says why its call is sound.
+#![allow(unsafe_code)]
 
 use std::collections::HashSet;
 use std::ffi::{c_char, c_int, c_void};

@@ -36,13 +36,14 @@
 //!
 //! [`Runner`] shows a case file written from scratch.
 
-#![deny(missing_docs)]
+#![forbid(unsafe_code)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
 mod backend;
 mod case;
 mod compare;
 #[cfg(feature = "lint")]
+#[cfg_attr(docsrs, doc(cfg(feature = "lint")))]
 pub mod coverage;
 mod deviations;
 mod discover;
@@ -53,6 +54,7 @@ mod runner;
 pub mod update;
 
 #[cfg(feature = "webhook")]
+#[cfg_attr(docsrs, doc(cfg(feature = "webhook")))]
 pub use backend::WebhookBackend;
 pub use backend::{Backend, ChainBackend, Produced};
 pub use case::{load_cases, parse_cases, ErrorMatch, GoldenCase};

@@ -23,7 +23,8 @@
 //! assert_eq!(outcome, Outcome::Healthy(true));
 //! ```
 
-#![deny(missing_docs)]
+#![forbid(unsafe_code)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
 pub mod argocd;
 mod error;

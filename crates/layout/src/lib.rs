@@ -22,7 +22,7 @@
 //! assert_eq!(target.kind, "CloneSet");
 //! ```
 
-#![deny(missing_docs)]
+#![forbid(unsafe_code)]
 
 use std::io;
 use std::path::{Path, PathBuf};

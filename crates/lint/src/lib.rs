@@ -45,7 +45,7 @@
 //! assert_eq!(findings[0].rule, Rule::UnguardedField);
 //! assert_eq!((findings[0].line, findings[0].column), (11, 18));
 //! ```
-#![deny(missing_docs)]
+#![forbid(unsafe_code)]
 
 mod document;
 pub use document::{Placement, ScriptSite};

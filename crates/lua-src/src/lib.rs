@@ -8,3 +8,4 @@
 //! Refer to the crate from Rust code once (`use karmada_interpreter_lua_src as _;`)
 //! so that it is linked.
 #![no_std]
+#![forbid(unsafe_code)]

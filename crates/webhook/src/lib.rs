@@ -15,23 +15,38 @@
 //!   configurations and dependency lists.
 //! - [`sdk`]: the server SDK (handler trait, response helpers, request
 //!   handling with answers to bad input). No HTTP.
-//! - With feature `webhook`: [`client`] (HTTPS client), [`server`] (TLS HTTP
+//! - With feature `https`: [`client`] (HTTPS client), [`server`] (TLS HTTP
 //!   server hosting SDK handlers) and [`tls`] (PEM, rustls with ring,
 //!   self-signed certificates).
 //!
 //! A failed call is [`Error::Layer`] whose `source` is a
 //! [`WebhookError`] displaying Karmada's reason text; [`karmada_error_text`]
 //! gives the reference's full wording.
-#![deny(missing_docs)]
+//!
+//! ## Features
+//!
+//! None is on by default.
+//!
+//! - `https`: the HTTPS side: [`client`] and the layer's calls through it
+//!   ([`WebhookLayer::call`], [`WebhookLayer::with_client`]), the SDK's TLS
+//!   HTTP [`server`], and [`tls`] (rustls with the ring provider, rcgen for
+//!   self-signed certificates). Without it the wire format, validation,
+//!   answer verification and the SDK's request handling still build, and the
+//!   layer answers every call with [`WebhookError::NoClient`].
+#![forbid(unsafe_code)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
 #[cfg(feature = "https")]
+#[cfg_attr(docsrs, doc(cfg(feature = "https")))]
 pub mod client;
 mod endpoint;
 mod error;
 pub mod sdk;
 #[cfg(feature = "https")]
+#[cfg_attr(docsrs, doc(cfg(feature = "https")))]
 pub mod server;
 #[cfg(feature = "https")]
+#[cfg_attr(docsrs, doc(cfg(feature = "https")))]
 pub mod tls;
 mod validation;
 mod wire;
@@ -144,6 +159,7 @@ impl WebhookLayer {
     /// Replaces the HTTPS client (answer size limit, default timeout,
     /// address overrides).
     #[cfg(feature = "https")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "https")))]
     pub fn with_client(mut self, client: client::WebhookClient) -> Self {
         self.client = client;
         self
@@ -160,6 +176,7 @@ impl WebhookLayer {
     /// sent, the raw answer, the verified result), or `None` when no hook
     /// matches. The conformance suite uses this for its protocol checks.
     #[cfg(feature = "https")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "https")))]
     pub fn call(&self, request: &Request<'_>) -> Option<(String, client::Exchange)> {
         let hook = self.select(TypeRef::of(request.object()), request.operation())?;
         Some((hook.identity.clone(), self.client.call(hook, request)))
