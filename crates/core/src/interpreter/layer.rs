@@ -465,6 +465,25 @@ impl Call<'_, '_> {
             Self::InPlace(request) => layer.interpret_in_place(request).map(|()| None),
         }
     }
+
+    /// Answers the call with `answer`, a function answering the borrowed
+    /// request (a layer that computes every answer anew, as the Lua and
+    /// webhook layers do, from the route it resolved): an edit in place
+    /// stores the answer in the lent object (`None`), the other calls
+    /// give it back.
+    pub fn answer_with(
+        self,
+        answer: impl FnOnce(&Request<'_>) -> Result<Outcome>,
+    ) -> Result<Option<Outcome>> {
+        match self {
+            Self::Read(request) => answer(request).map(Some),
+            Self::Owned(request) => answer(&request.as_request()).map(Some),
+            Self::InPlace(request) => {
+                let outcome = answer(&request.as_request())?;
+                request.store(outcome).map(|()| None)
+            }
+        }
+    }
 }
 
 /// One layer of the chain.
