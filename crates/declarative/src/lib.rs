@@ -68,10 +68,9 @@ pub use fault::ScriptError;
 pub use position::{script_error, type_code_name, ScriptFailure, ScriptPoint};
 pub use toplevel::{run_top_level, TopLevelResult};
 
-use convert::{from_lua, reconcile, type_code, type_name, Target};
+use convert::{from_lua, reconcile, type_code, type_name, Push, Target};
 use karmada_interpreter_core::api::{
-    AggregatedStatusItem, DependentObjectReference, InterpreterOperation,
-    ResourceInterpreterCustomization,
+    DependentObjectReference, InterpreterOperation, ResourceInterpreterCustomization,
 };
 use karmada_interpreter_core::error::{Error, Result};
 use karmada_interpreter_core::interpreter::{
@@ -296,7 +295,7 @@ impl LuaLayer {
             }
             let mut all: Vec<DependentObjectReference> = Vec::new();
             for (name, script) in &rules.dependencies {
-                let deps = self.run(name, script, op, &[Arg::Object(object)], |lua, mut r| {
+                let deps = self.run(name, script, op, &[Push::Json(object)], |lua, mut r| {
                     let v = first(&mut r);
                     expect_table(&v, "requires")?;
                     let json = encode(lua, &v, &[], Target::List)?;
@@ -319,7 +318,7 @@ impl LuaLayer {
         let (name, script) = rules.single.get(&op).ok_or_else(not_enabled)?;
         match *request {
             Request::InterpretReplica { object } => {
-                self.run(name, script, op, &[Arg::Object(object)], |lua, mut r| {
+                self.run(name, script, op, &[Push::Json(object)], |lua, mut r| {
                     let n = first(&mut r);
                     let replicas = match n {
                         LuaValue::Number(x) => go_int32(x),
@@ -349,7 +348,7 @@ impl LuaLayer {
                 })
             }
             Request::InterpretComponent { object } => {
-                self.run(name, script, op, &[Arg::Object(object)], |lua, mut r| {
+                self.run(name, script, op, &[Push::Json(object)], |lua, mut r| {
                     let v = first(&mut r);
                     match v {
                         LuaValue::Nil => Ok(Outcome::Components(Vec::new())),
@@ -374,25 +373,25 @@ impl LuaLayer {
                 name,
                 script,
                 op,
-                &[Arg::Object(object), Arg::Number(replicas as f64)],
+                &[Push::Json(object), Push::Number(replicas as f64)],
                 |lua, mut r| object_result(lua, &mut r, &[object]).map(Outcome::Revised),
             ),
             Request::Retain { desired, observed } => self.run(
                 name,
                 script,
                 op,
-                &[Arg::Object(desired), Arg::Object(observed)],
+                &[Push::Json(desired), Push::Json(observed)],
                 |lua, mut r| object_result(lua, &mut r, &[desired, observed]).map(Outcome::Retained),
             ),
             Request::AggregateStatus { object, items } => self.run(
                 name,
                 script,
                 op,
-                &[Arg::Object(object), Arg::Items(items)],
+                &[Push::Json(object), Push::Items(items)],
                 |lua, mut r| object_result(lua, &mut r, &[]).map(Outcome::Aggregated),
             ),
             Request::InterpretStatus { object } => {
-                self.run(name, script, op, &[Arg::Object(object)], |lua, mut r| {
+                self.run(name, script, op, &[Push::Json(object)], |lua, mut r| {
                     let v = first(&mut r);
                     expect_table(&v, "replica")?;
                     let json = encode(lua, &v, &[], Target::Object)?;
@@ -400,7 +399,7 @@ impl LuaLayer {
                 })
             }
             Request::InterpretHealth { object } => {
-                self.run(name, script, op, &[Arg::Object(object)], |_, mut r| {
+                self.run(name, script, op, &[Push::Json(object)], |_, mut r| {
                     match first(&mut r) {
                         LuaValue::Boolean(b) => Ok(Outcome::Healthy(b)),
                         other => Err(format!("result type {} is not bool", type_code(&other))),
@@ -418,7 +417,7 @@ impl LuaLayer {
         customization: &str,
         script: &Script,
         op: InterpreterOperation,
-        args: &[Arg<'_>],
+        args: &[Push<'_>],
         convert: impl FnOnce(&mlua::Lua, Vec<LuaValue>) -> std::result::Result<T, String>,
     ) -> Result<T> {
         let mut failure_is_conversion = false;
@@ -426,16 +425,8 @@ impl LuaLayer {
         let deadline = self.engine.limits().timeout;
         let out = self.engine.with_vm(|vm, timeout| {
             let lua = vm.lua().clone();
-            let pushes: Vec<convert::Push<'_>> = args
-                .iter()
-                .map(|a| match a {
-                    Arg::Object(v) => convert::Push::Json(v),
-                    Arg::Number(n) => convert::Push::Number(*n),
-                    Arg::Items(items) => convert::Push::Items(*items),
-                })
-                .collect();
             let scope = convert::LazyScope::begin(vm.main_state());
-            let lua_args = convert::to_lua_many(&lua, &scope, &pushes)
+            let lua_args = convert::to_lua_many(&lua, &scope, args)
                 .map_err(|e| ScriptError::Runtime(fault::lua_message(&e)))?;
             let results = vm
                 .call(script, op.lua_function(), lua_args, timeout)
@@ -471,12 +462,6 @@ impl LuaLayer {
             }
         })
     }
-}
-
-enum Arg<'a> {
-    Object(&'a Value),
-    Number(f64),
-    Items(Option<&'a [AggregatedStatusItem]>),
 }
 
 /// Go's `int32(float64)` on amd64, which Karmada applies to the replica
