@@ -305,6 +305,17 @@ impl OwnedRequest<'_> {
         }
     }
 
+    /// The object (edited, once the request has run).
+    pub fn into_object(self) -> Value {
+        match self {
+            Self::ReviseReplica { object, .. }
+            | Self::Retain {
+                desired: object, ..
+            }
+            | Self::AggregateStatus { object, .. } => object,
+        }
+    }
+
     /// The object, as the operation's answer.
     pub fn into_outcome(self) -> Outcome {
         match self {
@@ -390,6 +401,37 @@ impl Outcome {
             Self::Dependencies(_) => Op::InterpretDependency,
         }
     }
+}
+
+/// Each reading operation's result type from its [`Outcome`]: the outcome
+/// of another operation is handed back.
+macro_rules! result_from_outcome {
+    ($($(#[$doc:meta])* $variant:ident($binding:ident) => $result:ty = $value:expr;)*) => {$(
+        $(#[$doc])*
+        impl TryFrom<Outcome> for $result {
+            type Error = Outcome;
+
+            fn try_from(outcome: Outcome) -> std::result::Result<Self, Outcome> {
+                match outcome {
+                    Outcome::$variant($binding) => Ok($value),
+                    other => Err(other),
+                }
+            }
+        }
+    )*};
+}
+
+result_from_outcome! {
+    /// `InterpretReplica`'s result.
+    Replicas(result) => ReplicaResult = *result;
+    /// `InterpretComponent`'s result.
+    Components(components) => Vec<Component> = components;
+    /// `InterpretStatus`'s result.
+    Status(status) => Option<Value> = status;
+    /// `InterpretHealth`'s result.
+    Healthy(healthy) => bool = healthy;
+    /// `InterpretDependency`'s result.
+    Dependencies(dependencies) => Vec<DependentObjectReference> = dependencies;
 }
 
 /// One row of a layer's catalog: a (kind, operation) the layer serves.
