@@ -153,7 +153,7 @@ pub fn run(args: CheckArgs) -> crate::error::Result<ExitCode> {
         let source_name = source.name();
         for doc in karmada_interpreter::yaml::documents(text) {
             let doc = doc.map_err(|source| {
-                load_error(crate::load::LoadError::Yaml {
+                load_error(crate::error::LoadError::Yaml {
                     source_name: source_name.clone(),
                     source,
                 })
