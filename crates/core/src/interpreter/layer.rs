@@ -449,7 +449,8 @@ pub struct CatalogEntry {
 
 /// What the chain resolved a request to in the layer that serves it: where
 /// the answer comes from, and the layer's own index of what serves it
-/// (the native layer's table row), handed back to
+/// (the native layer's table row, a Lua layer's target, the webhook
+/// layer's hook), handed back to
 /// [`Layer::interpret_routed`] so the layer does not look it up again.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Route {
