@@ -8,8 +8,8 @@ use kube::core::GroupVersionKind;
 
 use karmada_interpreter::api::InterpreterOperation;
 use karmada_interpreter::interpreter::{
-    Call, CatalogEntry, InPlaceRequest, Layer, LayerKind, Outcome, OwnedRequest, Request, Route,
-    Source, TypeRef,
+    CatalogEntry, InPlaceRequest, Layer, LayerKind, Outcome, OwnedRequest, Request, Route, Source,
+    TypeRef,
 };
 use karmada_interpreter::Result;
 
@@ -90,11 +90,11 @@ impl<L: Layer> Layer for LiveLayer<L> {
 
     /// The current snapshot answers by the route's entry if it gave it,
     /// else (replaced since) through its `interpret` methods.
-    fn interpret_routed(&self, entry: usize, call: Call<'_, '_>) -> Result<Option<Outcome>> {
+    fn interpret_routed(&self, entry: usize, request: &Request<'_>) -> Result<Outcome> {
         let snapshot = self.current.load_full();
         match snapshot.own_entry(entry) {
-            Some(entry) => snapshot.layer.interpret_routed(entry, call),
-            None => call.answer_by(&snapshot.layer),
+            Some(entry) => snapshot.layer.interpret_routed(entry, request),
+            None => snapshot.layer.interpret(request),
         }
     }
 
@@ -132,7 +132,7 @@ mod tests {
 
     use karmada_interpreter::api::InterpreterOperation as Op;
     use karmada_interpreter::declarative::LuaLayer;
-    use karmada_interpreter::interpreter::{Call, Layer, Outcome, Request, TypeRef};
+    use karmada_interpreter::interpreter::{Layer, Outcome, Request, TypeRef};
 
     use super::{LiveLayer, Snapshot};
 
@@ -174,11 +174,11 @@ spec:
         let route_b = live.route(TypeRef::of(&b), Op::InterpretHealth).unwrap();
         let health = |entry| {
             let request = Request::InterpretHealth { object: &a };
-            live.interpret_routed(entry, Call::Read(&request)).unwrap()
+            live.interpret_routed(entry, &request).unwrap()
         };
-        assert_eq!(health(route_a.entry), Some(Outcome::Healthy(true)));
-        assert_eq!(health(route_b.entry), Some(Outcome::Healthy(false)));
+        assert_eq!(health(route_a.entry), Outcome::Healthy(true));
+        assert_eq!(health(route_b.entry), Outcome::Healthy(false));
         current.store(Arc::new(Snapshot::new(layer())));
-        assert_eq!(health(route_b.entry), Some(Outcome::Healthy(true)));
+        assert_eq!(health(route_b.entry), Outcome::Healthy(true));
     }
 }

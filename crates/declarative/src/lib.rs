@@ -74,7 +74,7 @@ use karmada_interpreter_core::api::{
 };
 use karmada_interpreter_core::error::{Error, Result};
 use karmada_interpreter_core::interpreter::{
-    Call, CatalogEntry, Layer, LayerKind, Outcome, ReplicaResult, Request, Route, Source, TypeRef,
+    CatalogEntry, Layer, LayerKind, Outcome, ReplicaResult, Request, Route, Source, TypeRef,
 };
 
 /// Whether `text` matches the Lua pattern `pattern` somewhere (as
@@ -543,8 +543,8 @@ impl Layer for LuaLayer {
         })
     }
 
-    fn interpret_routed(&self, entry: usize, call: Call<'_, '_>) -> Result<Option<Outcome>> {
-        call.answer_with(|request| self.answer(entry, request))
+    fn interpret_routed(&self, entry: usize, request: &Request<'_>) -> Result<Outcome> {
+        self.answer(entry, request)
     }
 
     fn interpret(&self, request: &Request<'_>) -> Result<Outcome> {
@@ -582,7 +582,7 @@ impl Layer for LuaLayer {
 
 #[cfg(test)]
 mod tests {
-    use karmada_interpreter_core::interpreter::{Call, Layer, Outcome, Request, TypeRef};
+    use karmada_interpreter_core::interpreter::{Layer, Outcome, Request, TypeRef};
     use serde_json::json;
 
     use super::LuaLayer;
@@ -629,13 +629,10 @@ spec:
         assert_eq!((&*route_a.source.name, &*route_b.source.name), ("a", "b"));
         let health = |entry| {
             let request = Request::InterpretHealth { object: &a };
-            layer.interpret_routed(entry, Call::Read(&request))
+            layer.interpret_routed(entry, &request)
         };
-        assert_eq!(health(route_a.entry).unwrap(), Some(Outcome::Healthy(true)));
-        assert_eq!(
-            health(route_b.entry).unwrap(),
-            Some(Outcome::Healthy(false))
-        );
+        assert_eq!(health(route_a.entry).unwrap(), Outcome::Healthy(true));
+        assert_eq!(health(route_b.entry).unwrap(), Outcome::Healthy(false));
         assert!(matches!(health(usize::MAX), Err(Error::NotServed { .. })));
         // The unrouted entry point looks the kind up itself.
         let request = Request::InterpretHealth { object: &a };

@@ -25,7 +25,7 @@ use serde_json::Value;
 
 use karmada_interpreter_core::api::InterpreterOperation;
 use karmada_interpreter_core::interpreter::{
-    describe, segment_match, Call, CatalogEntry, Layer, LayerKind, Outcome, Request, Route, Source,
+    describe, segment_match, CatalogEntry, Layer, LayerKind, Outcome, Request, Route, Source,
     TypeRef,
 };
 use karmada_interpreter_core::{Error, Result};
@@ -350,8 +350,8 @@ impl Layer for ArgoCdHealth {
         })
     }
 
-    fn interpret_routed(&self, entry: usize, call: Call<'_, '_>) -> Result<Option<Outcome>> {
-        call.answer_with(|request| self.answer(Some(entry), request))
+    fn interpret_routed(&self, entry: usize, request: &Request<'_>) -> Result<Outcome> {
+        self.answer(Some(entry), request)
     }
 
     fn interpret(&self, request: &Request<'_>) -> Result<Outcome> {
@@ -408,13 +408,10 @@ mod tests {
         assert_eq!(route_g.source.name, "_.gadgets.example.org/_/health.lua");
         let health = |entry| {
             let request = Request::InterpretHealth { object: &widget };
-            layer.interpret_routed(entry, Call::Read(&request))
+            layer.interpret_routed(entry, &request)
         };
-        assert_eq!(health(route_w.entry).unwrap(), Some(Outcome::Healthy(true)));
-        assert_eq!(
-            health(route_g.entry).unwrap(),
-            Some(Outcome::Healthy(false))
-        );
+        assert_eq!(health(route_w.entry).unwrap(), Outcome::Healthy(true));
+        assert_eq!(health(route_g.entry).unwrap(), Outcome::Healthy(false));
         assert!(matches!(health(usize::MAX), Err(Error::NotServed { .. })));
     }
 

@@ -56,7 +56,7 @@ use karmada_interpreter_core::api::{
     RuleWithOperations,
 };
 use karmada_interpreter_core::interpreter::{
-    Call, CatalogEntry, Layer, LayerKind, Outcome, Request, Route, Source, TypeRef,
+    CatalogEntry, Layer, LayerKind, Outcome, Request, Route, Source, TypeRef,
 };
 use karmada_interpreter_core::{Error, Result};
 
@@ -234,8 +234,8 @@ impl Layer for WebhookLayer {
         })
     }
 
-    fn interpret_routed(&self, entry: usize, call: Call<'_, '_>) -> Result<Option<Outcome>> {
-        call.answer_with(|request| self.answer(Some(entry), request))
+    fn interpret_routed(&self, entry: usize, request: &Request<'_>) -> Result<Outcome> {
+        self.answer(Some(entry), request)
     }
 
     fn interpret(&self, request: &Request<'_>) -> Result<Outcome> {
@@ -356,7 +356,7 @@ pub fn configuration_for(
 #[cfg(test)]
 mod tests {
     use karmada_interpreter_core::api::InterpreterOperation as Op;
-    use karmada_interpreter_core::interpreter::{Call, Layer, Request, TypeRef};
+    use karmada_interpreter_core::interpreter::{Layer, Request, TypeRef};
     use karmada_interpreter_core::Error;
     use serde_json::json;
 
@@ -399,7 +399,7 @@ webhooks:
         assert_eq!(route_b.source.name, "cfg/b.example.io");
         let called = |entry| {
             let request = Request::InterpretHealth { object: &a };
-            match layer.interpret_routed(entry, Call::Read(&request)) {
+            match layer.interpret_routed(entry, &request) {
                 Err(Error::Layer { name, .. }) => name,
                 other => panic!("expected a failed call, got {other:?}"),
             }

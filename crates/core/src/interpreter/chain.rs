@@ -7,8 +7,8 @@ use kube::core::GroupVersionKind;
 use serde_json::Value;
 
 use super::layer::{
-    Answer, Call, CatalogEntry, InPlaceRequest, Layer, Outcome, OwnedRequest, ReplicaResult,
-    Request, Route, Source,
+    Answer, CatalogEntry, InPlaceRequest, Layer, Outcome, OwnedRequest, ReplicaResult, Request,
+    Route, Source,
 };
 use super::object::TypeRef;
 use super::typed::ObjectArg;
@@ -160,20 +160,16 @@ impl Chain {
         let operation = request.operation();
         let (layer, route) = self.resolve(request.object(), operation)?;
         let source = route.source;
-        let reason = match layer.interpret_routed(route.entry, Call::Read(request))? {
-            Some(outcome) => match take(operation, outcome) {
-                Ok(value) => {
-                    return Ok(Answer {
-                        value,
-                        served_by: source,
-                    })
-                }
-                Err(other) => format!("layer {source} answered {} instead", other.operation()),
-            },
-            // `None` is the answer of an edit in place only.
-            None => format!("layer {source} answered no result"),
-        };
-        Err(Error::InvalidInput { operation, reason })
+        match take(operation, layer.interpret_routed(route.entry, request)?) {
+            Ok(value) => Ok(Answer {
+                value,
+                served_by: source,
+            }),
+            Err(other) => Err(Error::InvalidInput {
+                operation,
+                reason: format!("layer {source} answered {} instead", other.operation()),
+            }),
+        }
     }
 
     /// Runs one operation whose object the caller hands over (no copy of it

@@ -10,7 +10,7 @@ use crate::api::{
     AggregatedStatusItem, Component, DependentObjectReference, InterpreterOperation,
     ReplicaRequirements,
 };
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::k8s::keep::Keep;
 use crate::k8s::object::TypeRef;
 
@@ -467,74 +467,13 @@ impl From<Source> for Route {
     }
 }
 
-/// A request in the form the caller holds it, for [`Layer::interpret_routed`]:
-/// borrowed, with its object handed over, or with its object lent mutably.
-#[derive(Debug)]
-pub enum Call<'r, 'a> {
-    /// [`Layer::interpret`]'s request.
-    Read(&'r Request<'a>),
-    /// [`Layer::interpret_owned`]'s request.
-    Owned(OwnedRequest<'a>),
-    /// [`Layer::interpret_in_place`]'s request.
-    InPlace(InPlaceRequest<'a>),
-}
-
-impl Call<'_, '_> {
-    /// The operation.
-    pub fn operation(&self) -> InterpreterOperation {
-        match self {
-            Self::Read(request) => request.operation(),
-            Self::Owned(request) => request.operation(),
-            Self::InPlace(request) => request.operation(),
-        }
-    }
-
-    /// The object the chain dispatches on (the desired object for `Retain`).
-    pub fn object(&self) -> &Value {
-        match self {
-            Self::Read(request) => request.object(),
-            Self::Owned(request) => request.object(),
-            Self::InPlace(request) => request.object(),
-        }
-    }
-
-    /// Answers the call through `layer`'s `interpret`, `interpret_owned` or
-    /// `interpret_in_place`: the outcome, or `None` for an edit in place
-    /// (the lent object is the answer).
-    pub fn answer_by<L: Layer + ?Sized>(self, layer: &L) -> Result<Option<Outcome>> {
-        match self {
-            Self::Read(request) => layer.interpret(request).map(Some),
-            Self::Owned(request) => layer.interpret_owned(request).map(Some),
-            Self::InPlace(request) => layer.interpret_in_place(request).map(|()| None),
-        }
-    }
-
-    /// Answers the call with `answer`, a function answering the borrowed
-    /// request (a layer that computes every answer anew, as the Lua and
-    /// webhook layers do, from the route it resolved): an edit in place
-    /// stores the answer in the lent object (`None`), the other calls
-    /// give it back.
-    pub fn answer_with(
-        self,
-        answer: impl FnOnce(&Request<'_>) -> Result<Outcome>,
-    ) -> Result<Option<Outcome>> {
-        match self {
-            Self::Read(request) => answer(request).map(Some),
-            Self::Owned(request) => answer(&request.as_request()).map(Some),
-            Self::InPlace(request) => {
-                let outcome = answer(&request.as_request())?;
-                request.store(outcome).map(|()| None)
-            }
-        }
-    }
-}
-
 /// One layer of the chain.
 ///
 /// A layer says whether it serves a (kind, operation) and answers requests.
 /// The chain resolves each request once ([`Layer::route`], from the
 /// object's borrowed apiVersion and kind) and then asks the layer that
-/// serves it to answer ([`Layer::interpret_routed`]); it only calls the
+/// serves it to answer ([`Layer::interpret_routed`], or
+/// [`Layer::edit_routed`] for an object lent mutably); it only calls the
 /// `interpret` methods of a layer that routed the request's object and
 /// operation.
 pub trait Layer: Send + Sync {
@@ -554,35 +493,25 @@ pub trait Layer: Send + Sync {
         self.source(&ty.to_gvk(), operation).map(Route::from)
     }
 
-    /// Answers a call this layer routed, `entry` being [`Route::entry`]: the
-    /// outcome, or `None` for an edit in place (the lent object is the
-    /// answer). The default answers through `interpret`, `interpret_owned`
-    /// or `interpret_in_place` ([`Call::answer_by`]); a layer whose routes
-    /// carry an index overrides it to go straight to the handler.
-    fn interpret_routed(&self, entry: usize, call: Call<'_, '_>) -> Result<Option<Outcome>> {
+    /// Answers a request this layer routed, `entry` being
+    /// [`Route::entry`]. The default answers through `interpret`; a layer
+    /// whose routes carry an index overrides it to go straight to what the
+    /// index names.
+    fn interpret_routed(&self, entry: usize, request: &Request<'_>) -> Result<Outcome> {
         let _ = entry;
-        call.answer_by(self)
+        self.interpret(request)
     }
 
-    /// Edits in place the object of a call this layer routed (`entry`
-    /// being [`Route::entry`]): what [`Layer::interpret_routed`] does with
-    /// [`Call::InPlace`], without carrying an [`Outcome`] back. The default
-    /// answers through `interpret_routed`; a layer that answers an edit
-    /// with an outcome instead of editing fails. The native layer overrides
-    /// it to call its editing handler directly.
+    /// Edits in place the object of a request this layer routed (`entry`
+    /// being [`Route::entry`]): on success the object is the answer, on
+    /// error it is unchanged. The default answers the borrowed request
+    /// through [`Layer::interpret_routed`] and stores the answer (an
+    /// outcome of another operation is refused), as `interpret_in_place`
+    /// does with `interpret`; a layer that edits in place overrides both
+    /// (the native layer calls the row's editing handler).
     fn edit_routed(&self, entry: usize, request: InPlaceRequest<'_>) -> Result<()> {
-        let operation = request.operation();
-        match self.interpret_routed(entry, Call::InPlace(request))? {
-            None => Ok(()),
-            Some(outcome) => Err(Error::InvalidInput {
-                operation,
-                reason: format!(
-                    "layer {} answered {} instead of editing in place",
-                    self.kind(),
-                    outcome.operation()
-                ),
-            }),
-        }
+        let outcome = self.interpret_routed(entry, &request.as_request())?;
+        request.store(outcome)
     }
 
     /// What the handler of route `entry` looks at of the object it only
