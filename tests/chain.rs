@@ -4,9 +4,7 @@
 use std::sync::Arc;
 
 use karmada_interpreter::api::InterpreterOperation as Op;
-use karmada_interpreter::interpreter::{
-    Call, CatalogEntry, Layer, LayerKind, Outcome, Request, Source,
-};
+use karmada_interpreter::interpreter::{CatalogEntry, Layer, LayerKind, Outcome, Request, Source};
 use karmada_interpreter::{Error, Interpreter, Result};
 use kube::core::GroupVersionKind;
 use serde_json::json;
@@ -156,10 +154,10 @@ fn typed_and_dynamic_objects_are_accepted() {
 }
 
 /// A layer serving ReviseReplica for `example.io/v1 Thing` through the
-/// trait's defaults, or (`outcome_for_edits`) one whose routed calls always
-/// answer with an outcome, even when asked to edit in place.
+/// trait's defaults, answering with the revised object, or
+/// (`wrong_outcome`) with it as another operation's outcome.
 struct Reviser {
-    outcome_for_edits: bool,
+    wrong_outcome: bool,
 }
 
 impl Layer for Reviser {
@@ -179,15 +177,11 @@ impl Layer for Reviser {
         };
         let mut revised = object.clone();
         revised["spec"] = json!({ "replicas": replicas });
-        Ok(Outcome::Revised(revised))
-    }
-    fn interpret_routed(&self, _entry: usize, call: Call<'_, '_>) -> Result<Option<Outcome>> {
-        match call {
-            Call::InPlace(request) if self.outcome_for_edits => {
-                self.interpret(&request.as_request()).map(Some)
-            }
-            call => call.answer_by(self),
-        }
+        Ok(if self.wrong_outcome {
+            Outcome::Retained(revised)
+        } else {
+            Outcome::Revised(revised)
+        })
     }
     fn catalog(&self) -> Vec<CatalogEntry> {
         Vec::new()
@@ -196,29 +190,29 @@ impl Layer for Reviser {
 
 #[rstest::rstest]
 #[case::by_the_defaults(false)]
-#[case::by_a_layer_answering_an_outcome(true)]
-fn an_edit_in_place_is_stored_or_refused_and_never_half_done(#[case] outcome_for_edits: bool) {
+#[case::by_a_layer_answering_another_operation(true)]
+fn an_edit_in_place_is_stored_or_refused_and_never_half_done(#[case] wrong_outcome: bool) {
     let chain = Interpreter::builder()
-        .declarative_layer(Arc::new(Reviser { outcome_for_edits }))
+        .declarative_layer(Arc::new(Reviser { wrong_outcome }))
         .build()
         .unwrap();
     let mut object = thing();
-    let lent = chain.revise_replica(&object, 3).unwrap();
-    assert_eq!(lent.value["spec"]["replicas"], 3);
-    assert_eq!(lent.served_by.layer, LayerKind::Declarative);
+    let lent = chain.revise_replica(&object, 3);
     let edited = chain.revise_replica(&mut object, 3);
-    if outcome_for_edits {
-        let error = edited.unwrap_err().to_string();
-        assert!(
-            error.contains("layer declarative answered ReviseReplica instead of editing in place"),
-            "{error}"
-        );
+    if wrong_outcome {
+        for error in [lent.unwrap_err(), edited.unwrap_err()] {
+            let error = error.to_string();
+            assert!(error.contains("answered Retain instead"), "{error}");
+        }
         assert_eq!(
             object,
             thing(),
             "a refused edit leaves the object as it was"
         );
     } else {
+        let lent = lent.unwrap();
+        assert_eq!(lent.value["spec"]["replicas"], 3);
+        assert_eq!(lent.served_by.layer, LayerKind::Declarative);
         assert_eq!(edited.unwrap().served_by.layer, LayerKind::Declarative);
         assert_eq!(object, lent.value);
     }

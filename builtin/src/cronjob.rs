@@ -10,21 +10,22 @@ use super::workload::{check, dependencies_of, NAMESPACE, TEMPLATE_DEPENDENCIES};
 use karmada_interpreter_core::error::Result;
 use karmada_interpreter_core::interpreter::{Outcome, Request};
 use karmada_interpreter_core::k8s::field::get;
+use karmada_interpreter_core::k8s::keep::Keep;
 use karmada_interpreter_core::k8s::normalize::schema::CRON_JOB;
-use karmada_interpreter_core::k8s::normalize::{parse_time, schema, Reads, Time};
+use karmada_interpreter_core::k8s::normalize::{parse_time, schema, Time};
 use serde_json::{Map, Value};
 
 /// ConfigMaps, Secrets, ServiceAccount and PVCs of the job template's pods,
 /// What InterpretDependency reads: the job template's pod template.
-const DEPENDENCY_READS: Reads = Reads::Fields(&[
+const DEPENDENCY_READS: Keep = Keep::Members(&[
     NAMESPACE,
     (
         "spec",
-        Reads::Fields(&[(
+        Keep::Members(&[(
             "jobTemplate",
-            Reads::Fields(&[(
+            Keep::Members(&[(
                 "spec",
-                Reads::Fields(&[("template", TEMPLATE_DEPENDENCIES)]),
+                Keep::Members(&[("template", TEMPLATE_DEPENDENCIES)]),
             )]),
         )]),
     ),

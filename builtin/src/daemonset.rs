@@ -7,8 +7,9 @@ use super::workload::{check, dependencies_of, GENERATION, SPEC_TEMPLATE_DEPENDEN
 use karmada_interpreter_core::error::Result;
 use karmada_interpreter_core::interpreter::{Outcome, Request};
 use karmada_interpreter_core::k8s::field::{generation, get, int};
+use karmada_interpreter_core::k8s::keep::Keep;
+use karmada_interpreter_core::k8s::normalize::schema;
 use karmada_interpreter_core::k8s::normalize::schema::DAEMON_SET;
-use karmada_interpreter_core::k8s::normalize::{schema, Reads};
 
 /// Observed generation current, every desired node updated, every updated
 /// pod available.
@@ -32,15 +33,15 @@ pub(crate) fn interpret_dependency(request: &Request<'_>) -> Result<Outcome> {
 }
 
 /// What InterpretHealth reads.
-const HEALTH_READS: Reads = Reads::Fields(&[
+const HEALTH_READS: Keep = Keep::Members(&[
     GENERATION,
     (
         "status",
-        Reads::Fields(&[
-            ("desiredNumberScheduled", Reads::All),
-            ("numberAvailable", Reads::All),
-            ("observedGeneration", Reads::All),
-            ("updatedNumberScheduled", Reads::All),
+        Keep::Members(&[
+            ("desiredNumberScheduled", Keep::All),
+            ("numberAvailable", Keep::All),
+            ("observedGeneration", Keep::All),
+            ("updatedNumberScheduled", Keep::All),
         ]),
     ),
 ]);

@@ -13,8 +13,8 @@ use karmada_interpreter_core::interpreter::{InPlaceRequest, Outcome, Request};
 use karmada_interpreter_core::k8s::field;
 use karmada_interpreter_core::k8s::field::{generation, get, int};
 use karmada_interpreter_core::k8s::keep::Keep;
+use karmada_interpreter_core::k8s::normalize::schema;
 use karmada_interpreter_core::k8s::normalize::schema::DEPLOYMENT;
-use karmada_interpreter_core::k8s::normalize::{schema, Reads};
 use serde_json::Value;
 
 /// What Retain reads of the member's object.
@@ -57,15 +57,15 @@ pub(crate) fn retain(edit: InPlaceRequest<'_>) -> Result<()> {
 }
 
 /// What InterpretHealth reads (Deployment and StatefulSet alike).
-pub(crate) const HEALTH_READS: Reads = Reads::Fields(&[
+pub(crate) const HEALTH_READS: Keep = Keep::Members(&[
     GENERATION,
-    ("spec", Reads::Fields(&[("replicas", Reads::All)])),
+    ("spec", Keep::Members(&[("replicas", Keep::All)])),
     (
         "status",
-        Reads::Fields(&[
-            ("availableReplicas", Reads::All),
-            ("observedGeneration", Reads::All),
-            ("updatedReplicas", Reads::All),
+        Keep::Members(&[
+            ("availableReplicas", Keep::All),
+            ("observedGeneration", Keep::All),
+            ("updatedReplicas", Keep::All),
         ]),
     ),
 ]);

@@ -10,31 +10,32 @@ use karmada_interpreter_core::error::Result;
 use karmada_interpreter_core::interpreter::{Outcome, Request};
 use karmada_interpreter_core::k8s::dependencies::verify_dependencies;
 use karmada_interpreter_core::k8s::field::{get, namespace};
+use karmada_interpreter_core::k8s::keep::Keep;
+use karmada_interpreter_core::k8s::normalize::schema;
 use karmada_interpreter_core::k8s::normalize::schema::INGRESS;
-use karmada_interpreter_core::k8s::normalize::{schema, Reads};
 use serde_json::Value;
 
 /// What [`has_load_balancer_address`] reads (Ingress and Service alike).
-pub(crate) const LOAD_BALANCER_READS: (&str, Reads) = (
+pub(crate) const LOAD_BALANCER_READS: (&str, Keep) = (
     "status",
-    Reads::Fields(&[(
+    Keep::Members(&[(
         "loadBalancer",
-        Reads::Fields(&[(
+        Keep::Members(&[(
             "ingress",
-            Reads::Fields(&[("hostname", Reads::All), ("ip", Reads::All)]),
+            Keep::Members(&[("hostname", Keep::All), ("ip", Keep::All)]),
         )]),
     )]),
 );
 
 /// What InterpretHealth reads.
-const HEALTH_READS: Reads = Reads::Fields(&[LOAD_BALANCER_READS]);
+const HEALTH_READS: Keep = Keep::Members(&[LOAD_BALANCER_READS]);
 
 /// What InterpretDependency reads.
-const DEPENDENCY_READS: Reads = Reads::Fields(&[
+const DEPENDENCY_READS: Keep = Keep::Members(&[
     NAMESPACE,
     (
         "spec",
-        Reads::Fields(&[("tls", Reads::Fields(&[("secretName", Reads::All)]))]),
+        Keep::Members(&[("tls", Keep::Members(&[("secretName", Keep::All)]))]),
     ),
 ]);
 

@@ -17,7 +17,7 @@ use karmada_interpreter_core::k8s::field;
 use karmada_interpreter_core::k8s::field::{get, int32};
 use karmada_interpreter_core::k8s::keep::Keep;
 use karmada_interpreter_core::k8s::normalize::schema::JOB;
-use karmada_interpreter_core::k8s::normalize::{self, parse_time, schema, Reads, Time};
+use karmada_interpreter_core::k8s::normalize::{self, parse_time, schema, Time};
 use serde_json::{Map, Value};
 
 /// What Retain reads of the member's object.
@@ -33,11 +33,11 @@ pub(crate) const RETAIN_KEEPS: Keep = Keep::Members(&[(
 )]);
 
 /// What InterpretReplica reads.
-const REPLICA_READS: Reads = Reads::Fields(&[(
+const REPLICA_READS: Keep = Keep::Members(&[(
     "spec",
-    Reads::Fields(&[
-        ("completions", Reads::All),
-        ("parallelism", Reads::All),
+    Keep::Members(&[
+        ("completions", Keep::All),
+        ("parallelism", Keep::All),
         ("template", TEMPLATE_REQUIREMENTS),
     ]),
 )]);

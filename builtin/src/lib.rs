@@ -66,8 +66,8 @@ mod workload;
 use karmada_interpreter_core::api::InterpreterOperation;
 use karmada_interpreter_core::error::Result;
 use karmada_interpreter_core::interpreter::{
-    Call, CatalogEntry, InPlaceRequest, Layer, LayerKind, Outcome, OwnedRequest, Request, Route,
-    Source, TypeRef,
+    CatalogEntry, InPlaceRequest, Layer, LayerKind, Outcome, OwnedRequest, Request, Route, Source,
+    TypeRef,
 };
 use karmada_interpreter_core::k8s::field;
 use karmada_interpreter_core::k8s::keep::Keep;
@@ -246,33 +246,35 @@ impl NativeLayer {
             .ok_or_else(|| karmada_interpreter_core::Error::not_served(object, operation))
     }
 
-    /// Answers `call` with the handler of table row `row`.
-    fn answer(&self, row: usize, call: Call<'_, '_>) -> Result<Option<Outcome>> {
-        let Some(row) = TABLE.get(row) else {
-            return Err(karmada_interpreter_core::Error::InvalidInput {
-                operation: call.operation(),
+    /// The handler of table row `row`; a row the table does not have is an
+    /// error for `operation` (a route's entry is always one).
+    fn handler(
+        &self,
+        row: usize,
+        operation: impl FnOnce() -> InterpreterOperation,
+    ) -> Result<Handler> {
+        match TABLE.get(row) {
+            Some(row) => Ok(row.handler),
+            None => Err(karmada_interpreter_core::Error::InvalidInput {
+                operation: operation(),
                 reason: format!("the native layer has no table row {row}"),
-            });
-        };
-        match (row.handler, call) {
-            (Handler::Read(handler), Call::Read(request)) => handler(request).map(Some),
-            (Handler::Read(handler), Call::Owned(request)) => {
-                handler(&request.as_request()).map(Some)
-            }
+            }),
+        }
+    }
+
+    /// Answers a borrowed request with the handler of table row `row`.
+    fn read(&self, row: usize, request: &Request<'_>) -> Result<Outcome> {
+        match self.handler(row, || request.operation())? {
+            Handler::Read(handler) => handler(request),
             // A lent object: the answer is an edited copy.
-            (handler @ Handler::Edit(_), Call::Read(request)) => {
+            handler @ Handler::Edit(_) => {
                 let copy = request
                     .to_owned_edit()
                     .ok_or_else(|| workload::wrong_request(request, "editing"))?;
-                handler.owned(copy).map(Some)
+                handler.owned(copy)
             }
             // A lent template: the answer is built beside it (no copy first).
-            (Handler::Aggregate(handler), Call::Read(request)) => {
-                let template = request.object();
-                handler(request)?.answer(template).map(Some)
-            }
-            (handler, Call::InPlace(request)) => handler.in_place(request).map(|()| None),
-            (handler, Call::Owned(request)) => handler.owned(request).map(Some),
+            Handler::Aggregate(handler) => handler(request)?.answer(request.object()),
         }
     }
 }
@@ -395,17 +397,15 @@ impl Layer for NativeLayer {
         })
     }
 
-    fn interpret_routed(&self, entry: usize, call: Call<'_, '_>) -> Result<Option<Outcome>> {
-        self.answer(entry, call)
+    fn interpret_routed(&self, entry: usize, request: &Request<'_>) -> Result<Outcome> {
+        self.read(entry, request)
     }
 
     /// The row's handler on the lent object (`Handler::in_place`), with
     /// no outcome carried back.
     fn edit_routed(&self, entry: usize, request: InPlaceRequest<'_>) -> Result<()> {
-        match TABLE.get(entry).map(|row| row.handler) {
-            Some(handler) => handler.in_place(request),
-            None => self.answer(entry, Call::InPlace(request)).map(drop),
-        }
+        self.handler(entry, || request.operation())?
+            .in_place(request)
     }
 
     fn keeps(&self, entry: usize) -> Option<Keep> {
@@ -414,20 +414,21 @@ impl Layer for NativeLayer {
 
     fn interpret(&self, request: &Request<'_>) -> Result<Outcome> {
         let row = self.find_for(request.object(), request.operation())?;
-        self.answer(row, Call::Read(request))?
-            .ok_or_else(|| workload::wrong_request(request, "reading"))
+        self.read(row, request)
     }
 
     fn interpret_owned(&self, request: OwnedRequest<'_>) -> Result<Outcome> {
         let operation = request.operation();
         let row = self.find_for(request.object(), operation)?;
-        self.answer(row, Call::Owned(request))?
-            .ok_or_else(|| workload::wrong_operation(operation, "editing"))
+        match self.handler(row, || operation)? {
+            Handler::Read(handler) => handler(&request.as_request()),
+            handler => handler.owned(request),
+        }
     }
 
     fn interpret_in_place(&self, request: InPlaceRequest<'_>) -> Result<()> {
         let row = self.find_for(request.object(), request.operation())?;
-        self.answer(row, Call::InPlace(request)).map(drop)
+        self.edit_routed(row, request)
     }
 
     fn catalog(&self) -> Vec<CatalogEntry> {

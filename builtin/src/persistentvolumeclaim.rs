@@ -14,7 +14,6 @@ use karmada_interpreter_core::k8s::field::get;
 use karmada_interpreter_core::k8s::keep::Keep;
 use karmada_interpreter_core::k8s::normalize::schema;
 use karmada_interpreter_core::k8s::normalize::schema::PERSISTENT_VOLUME_CLAIM;
-use karmada_interpreter_core::k8s::normalize::Reads;
 use serde_json::{Map, Value};
 
 /// What Retain reads of the member's object.
@@ -32,7 +31,7 @@ pub(crate) fn retain(edit: InPlaceRequest<'_>) -> Result<()> {
 }
 
 /// What InterpretHealth reads.
-const HEALTH_READS: Reads = Reads::Fields(&[("status", Reads::Fields(&[("phase", Reads::All)]))]);
+const HEALTH_READS: Keep = Keep::Members(&[("status", Keep::Members(&[("phase", Keep::All)]))]);
 
 /// Healthy iff `status.phase` is `Bound`.
 pub(crate) fn interpret_health(request: &Request<'_>) -> Result<Outcome> {

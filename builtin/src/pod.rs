@@ -13,8 +13,9 @@ use karmada_interpreter_core::error::{Error, Result};
 use karmada_interpreter_core::interpreter::{Outcome, Request};
 use karmada_interpreter_core::k8s::dependencies::POD_SPEC_DEPENDENCY_READS;
 use karmada_interpreter_core::k8s::field::get;
+use karmada_interpreter_core::k8s::keep::Keep;
 use karmada_interpreter_core::k8s::normalize::schema::POD;
-use karmada_interpreter_core::k8s::normalize::{self, schema, Reads};
+use karmada_interpreter_core::k8s::normalize::{self, schema};
 use karmada_interpreter_core::k8s::requirements::POD_SPEC_REQUIREMENT_READS;
 use serde_json::{Map, Value};
 
@@ -24,22 +25,22 @@ fn text<'a>(v: &'a Value, key: &str) -> &'a str {
 }
 
 /// What InterpretReplica reads.
-const REPLICA_READS: Reads = Reads::Fields(&[("spec", POD_SPEC_REQUIREMENT_READS)]);
+const REPLICA_READS: Keep = Keep::Members(&[("spec", POD_SPEC_REQUIREMENT_READS)]);
 
 /// What InterpretHealth reads.
-const HEALTH_READS: Reads = Reads::Fields(&[(
+const HEALTH_READS: Keep = Keep::Members(&[(
     "status",
-    Reads::Fields(&[
+    Keep::Members(&[
         (
             "conditions",
-            Reads::Fields(&[("status", Reads::All), ("type", Reads::All)]),
+            Keep::Members(&[("status", Keep::All), ("type", Keep::All)]),
         ),
-        ("phase", Reads::All),
+        ("phase", Keep::All),
     ]),
 )]);
 
 /// What InterpretDependency reads.
-const DEPENDENCY_READS: Reads = Reads::Fields(&[NAMESPACE, ("spec", POD_SPEC_DEPENDENCY_READS)]);
+const DEPENDENCY_READS: Keep = Keep::Members(&[NAMESPACE, ("spec", POD_SPEC_DEPENDENCY_READS)]);
 
 /// One replica with the requirements of the Pod's own spec.
 pub(crate) fn interpret_replica(request: &Request<'_>) -> Result<Outcome> {

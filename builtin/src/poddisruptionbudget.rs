@@ -11,17 +11,15 @@ use super::workload::check;
 use karmada_interpreter_core::error::Result;
 use karmada_interpreter_core::interpreter::{Outcome, Request};
 use karmada_interpreter_core::k8s::field;
+use karmada_interpreter_core::k8s::keep::Keep;
 use karmada_interpreter_core::k8s::normalize::schema::POD_DISRUPTION_BUDGET;
-use karmada_interpreter_core::k8s::normalize::{self, schema, Reads};
+use karmada_interpreter_core::k8s::normalize::{self, schema};
 use serde_json::{Map, Value};
 
 /// What InterpretHealth reads.
-const HEALTH_READS: Reads = Reads::Fields(&[(
+const HEALTH_READS: Keep = Keep::Members(&[(
     "status",
-    Reads::Fields(&[
-        ("currentHealthy", Reads::All),
-        ("desiredHealthy", Reads::All),
-    ]),
+    Keep::Members(&[("currentHealthy", Keep::All), ("desiredHealthy", Keep::All)]),
 )]);
 
 /// Healthy iff `currentHealthy >= desiredHealthy`.

@@ -10,18 +10,19 @@ use super::workload::{
 use karmada_interpreter_core::error::Result;
 use karmada_interpreter_core::interpreter::{InPlaceRequest, Outcome, Request};
 use karmada_interpreter_core::k8s::field::{generation, get, int};
+use karmada_interpreter_core::k8s::keep::Keep;
+use karmada_interpreter_core::k8s::normalize::schema;
 use karmada_interpreter_core::k8s::normalize::schema::REPLICA_SET;
-use karmada_interpreter_core::k8s::normalize::{schema, Reads};
 
 /// What InterpretHealth reads.
-const HEALTH_READS: Reads = Reads::Fields(&[
+const HEALTH_READS: Keep = Keep::Members(&[
     GENERATION,
-    ("spec", Reads::Fields(&[("replicas", Reads::All)])),
+    ("spec", Keep::Members(&[("replicas", Keep::All)])),
     (
         "status",
-        Reads::Fields(&[
-            ("availableReplicas", Reads::All),
-            ("observedGeneration", Reads::All),
+        Keep::Members(&[
+            ("availableReplicas", Keep::All),
+            ("observedGeneration", Keep::All),
         ]),
     ),
 ]);

@@ -13,7 +13,7 @@ use karmada_interpreter_core::k8s::field;
 use karmada_interpreter_core::k8s::field::get;
 use karmada_interpreter_core::k8s::keep::Keep;
 use karmada_interpreter_core::k8s::normalize::schema::SERVICE;
-use karmada_interpreter_core::k8s::normalize::{self, schema, Reads};
+use karmada_interpreter_core::k8s::normalize::{self, schema};
 use serde_json::{Map, Value};
 
 /// What Retain reads of the member's object.
@@ -40,8 +40,8 @@ pub(crate) fn retain(edit: InPlaceRequest<'_>) -> Result<()> {
 }
 
 /// What InterpretHealth reads.
-const HEALTH_READS: Reads = Reads::Fields(&[
-    ("spec", Reads::Fields(&[("type", Reads::All)])),
+const HEALTH_READS: Keep = Keep::Members(&[
+    ("spec", Keep::Members(&[("type", Keep::All)])),
     LOAD_BALANCER_READS,
 ]);
 

@@ -7,8 +7,9 @@ use karmada_interpreter_core::error::Result;
 use karmada_interpreter_core::interpreter::{Outcome, Request};
 use karmada_interpreter_core::k8s::dependencies::verify_dependencies;
 use karmada_interpreter_core::k8s::field::{get, namespace};
+use karmada_interpreter_core::k8s::keep::Keep;
 use karmada_interpreter_core::k8s::normalize::schema::{OBJECT_META, SESSION_AFFINITY_CONFIG};
-use karmada_interpreter_core::k8s::normalize::{Emit, Field, Kind, Reads, Ty};
+use karmada_interpreter_core::k8s::normalize::{Emit, Field, Kind, Ty};
 use std::collections::BTreeMap;
 
 /// `multicluster.x-k8s.io/v1alpha1` ServiceImport (a CRD, not in the
@@ -120,9 +121,9 @@ static CLUSTER_STATUS: Ty = Ty {
 };
 
 /// What InterpretDependency reads.
-const DEPENDENCY_READS: Reads = Reads::Fields(&[(
+const DEPENDENCY_READS: Keep = Keep::Members(&[(
     "metadata",
-    Reads::Fields(&[("name", Reads::All), ("namespace", Reads::All)]),
+    Keep::Members(&[("name", Keep::All), ("namespace", Keep::All)]),
 )]);
 
 /// The derived Service `derived-<name>` and its EndpointSlices (selected by

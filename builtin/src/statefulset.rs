@@ -12,21 +12,22 @@ use super::workload::{
 use karmada_interpreter_core::error::Result;
 use karmada_interpreter_core::interpreter::{InPlaceRequest, Outcome, Request};
 use karmada_interpreter_core::k8s::field::{generation, get, int};
+use karmada_interpreter_core::k8s::keep::Keep;
+use karmada_interpreter_core::k8s::normalize::schema;
 use karmada_interpreter_core::k8s::normalize::schema::STATEFUL_SET;
-use karmada_interpreter_core::k8s::normalize::{schema, Reads};
 use serde_json::Value;
 
 /// What InterpretDependency reads: the pod template and the claim
 /// templates' names.
-const DEPENDENCY_READS: Reads = Reads::Fields(&[
+const DEPENDENCY_READS: Keep = Keep::Members(&[
     NAMESPACE,
     (
         "spec",
-        Reads::Fields(&[
+        Keep::Members(&[
             ("template", TEMPLATE_DEPENDENCIES),
             (
                 "volumeClaimTemplates",
-                Reads::Fields(&[("metadata", Reads::Fields(&[("name", Reads::All)]))]),
+                Keep::Members(&[("metadata", Keep::Members(&[("name", Keep::All)]))]),
             ),
         ]),
     ),

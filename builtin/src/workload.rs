@@ -10,7 +10,8 @@ use karmada_interpreter_core::k8s::dependencies::{
     dependencies_at, verify_dependencies, POD_SPEC_DEPENDENCY_READS,
 };
 use karmada_interpreter_core::k8s::field::{self, get, int32, namespace};
-use karmada_interpreter_core::k8s::normalize::{self, Reads, Ty};
+use karmada_interpreter_core::k8s::keep::Keep;
+use karmada_interpreter_core::k8s::normalize::{self, Ty};
 use karmada_interpreter_core::k8s::requirements::{
     requirements_at, RequirementsOptions, POD_SPEC_REQUIREMENT_READS,
 };
@@ -21,10 +22,10 @@ use serde_json::Value;
 /// quantity or time that does not parse is an error wherever it is. An
 /// integer too large for a 32-bit field, which that decode silently wraps,
 /// is refused only in the fields the operation reads (`reads`, see
-/// [`Reads`]): there a wrapped value would be a wrong answer, elsewhere it
+/// [`Keep`]): there a wrapped value would be a wrong answer, elsewhere it
 /// changes nothing. Handlers then read those fields with the floor's lenient
 /// readers ([`field::get`], [`field::int`]).
-pub(crate) fn check(object: &Value, ty: &'static Ty, reads: Reads) -> Result<()> {
+pub(crate) fn check(object: &Value, ty: &'static Ty, reads: Keep) -> Result<()> {
     // One walk when the object is fine (the usual case); only a refused
     // object is walked again to tell an unread overflow from an error.
     if normalize::check(object, "", object, ty).is_ok() {
@@ -35,37 +36,33 @@ pub(crate) fn check(object: &Value, ty: &'static Ty, reads: Reads) -> Result<()>
 }
 
 /// `metadata.generation`.
-pub(crate) const GENERATION: (&str, Reads) =
-    ("metadata", Reads::Fields(&[("generation", Reads::All)]));
+pub(crate) const GENERATION: (&str, Keep) =
+    ("metadata", Keep::Members(&[("generation", Keep::All)]));
 
 /// `metadata.namespace` (the namespace of the dependencies).
-pub(crate) const NAMESPACE: (&str, Reads) =
-    ("metadata", Reads::Fields(&[("namespace", Reads::All)]));
+pub(crate) const NAMESPACE: (&str, Keep) = ("metadata", Keep::Members(&[("namespace", Keep::All)]));
 
 /// A pod template's spec, as far as the requirements read it.
-pub(crate) const TEMPLATE_REQUIREMENTS: Reads =
-    Reads::Fields(&[("spec", POD_SPEC_REQUIREMENT_READS)]);
+pub(crate) const TEMPLATE_REQUIREMENTS: Keep =
+    Keep::Members(&[("spec", POD_SPEC_REQUIREMENT_READS)]);
 
 /// A pod template's spec, as far as the dependencies read it.
-pub(crate) const TEMPLATE_DEPENDENCIES: Reads =
-    Reads::Fields(&[("spec", POD_SPEC_DEPENDENCY_READS)]);
+pub(crate) const TEMPLATE_DEPENDENCIES: Keep =
+    Keep::Members(&[("spec", POD_SPEC_DEPENDENCY_READS)]);
 
 /// What [`spec_replicas`] reads.
-const SPEC_REPLICAS: Reads = Reads::Fields(&[(
+const SPEC_REPLICAS: Keep = Keep::Members(&[(
     "spec",
-    Reads::Fields(&[
-        ("replicas", Reads::All),
-        ("template", TEMPLATE_REQUIREMENTS),
-    ]),
+    Keep::Members(&[("replicas", Keep::All), ("template", TEMPLATE_REQUIREMENTS)]),
 )]);
 
 /// What InterpretDependency reads of a workload with a pod template at
 /// `spec.template` (Deployment, ReplicaSet, DaemonSet, Job).
-pub(crate) const SPEC_TEMPLATE_DEPENDENCIES: Reads = Reads::Fields(&[
+pub(crate) const SPEC_TEMPLATE_DEPENDENCIES: Keep = Keep::Members(&[
     NAMESPACE,
     (
         "spec",
-        Reads::Fields(&[("template", TEMPLATE_DEPENDENCIES)]),
+        Keep::Members(&[("template", TEMPLATE_DEPENDENCIES)]),
     ),
 ]);
 

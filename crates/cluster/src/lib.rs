@@ -47,7 +47,7 @@ use kube::runtime::watcher;
 
 pub use client::{client_for, ClientSource};
 pub use error::ClusterError;
-use live::LiveLayer;
+use live::{LiveLayer, Snapshot};
 use state::{KindState, Watched};
 
 use karmada_interpreter::api::{
@@ -124,8 +124,8 @@ pub struct ClusterStatus {
 
 /// What the watcher tasks share with the layers and the handle.
 pub(crate) struct Shared {
-    customizations: Arc<ArcSwap<LuaLayer>>,
-    webhooks: Arc<ArcSwap<WebhookLayer>>,
+    customizations: Arc<ArcSwap<Snapshot<LuaLayer>>>,
+    webhooks: Arc<ArcSwap<Snapshot<WebhookLayer>>>,
     /// The objects the two layers were built from.
     customization_objects: ArcSwap<Vec<ResourceInterpreterCustomization>>,
     webhook_objects: ArcSwap<Vec<ResourceInterpreterWebhookConfiguration>>,
@@ -197,8 +197,10 @@ impl ClusterConfig {
     pub fn start_with(client: kube::Client, options: ClusterOptions) -> Self {
         let limits = options.limits;
         let shared = Arc::new(Shared {
-            customizations: Arc::new(ArcSwap::from_pointee(LuaLayer::empty(limits))),
-            webhooks: Arc::new(ArcSwap::from_pointee(WebhookLayer::empty())),
+            customizations: Arc::new(ArcSwap::from_pointee(Snapshot::new(LuaLayer::empty(
+                limits,
+            )))),
+            webhooks: Arc::new(ArcSwap::from_pointee(Snapshot::new(WebhookLayer::empty()))),
             customization_objects: ArcSwap::default(),
             webhook_objects: ArcSwap::default(),
             status: Mutex::new(ClusterStatus::default()),

@@ -8,6 +8,7 @@ use kube::api::DynamicObject;
 use kube::runtime::watcher::Event;
 use serde::de::DeserializeOwned;
 
+use crate::live::Snapshot;
 use crate::{ClusterError, Shared};
 use karmada_interpreter::api::{
     ResourceInterpreterCustomization, ResourceInterpreterWebhookConfiguration,
@@ -60,7 +61,7 @@ impl Watched for ResourceInterpreterCustomization {
                 kind: Self::KIND,
                 source,
             })?;
-        shared.customizations.store(Arc::new(layer));
+        shared.customizations.store(Arc::new(Snapshot::new(layer)));
         shared.customization_objects.store(Arc::new(items));
         Ok(())
     }
@@ -84,7 +85,7 @@ impl Watched for ResourceInterpreterWebhookConfiguration {
                 kind: Self::KIND,
                 source,
             })?;
-        shared.webhooks.store(Arc::new(layer));
+        shared.webhooks.store(Arc::new(Snapshot::new(layer)));
         shared.webhook_objects.store(Arc::new(items));
         Ok(())
     }

@@ -67,10 +67,9 @@ pub use fault::ScriptError;
 pub use position::{script_error, type_code_name, ScriptFailure, ScriptPoint};
 pub use toplevel::{run_top_level, TopLevelResult};
 
-use convert::{from_lua, reconcile, type_code, type_name, Target};
+use convert::{from_lua, reconcile, type_code, type_name, Push, Target};
 use karmada_interpreter_core::api::{
-    AggregatedStatusItem, DependentObjectReference, InterpreterOperation,
-    ResourceInterpreterCustomization,
+    DependentObjectReference, InterpreterOperation, ResourceInterpreterCustomization,
 };
 use karmada_interpreter_core::error::{Error, Result};
 use karmada_interpreter_core::interpreter::{
@@ -114,16 +113,31 @@ pub(crate) struct MergedRules {
     pub dependencies: Vec<(String, Script)>,
 }
 
+impl MergedRules {
+    /// What serves `op` (the customization's name; the names of every
+    /// dependency script, comma-separated), or `None`.
+    fn name(&self, op: InterpreterOperation) -> Option<String> {
+        if op == InterpreterOperation::InterpretDependency {
+            let names: Vec<&str> = self.dependencies.iter().map(|(n, _)| n.as_str()).collect();
+            (!names.is_empty()).then(|| names.join(","))
+        } else {
+            self.single.get(&op).map(|(n, _)| n.clone())
+        }
+    }
+}
+
 /// A Lua-backed layer: user customizations or the bundled third-party set.
 #[derive(Debug)]
 pub struct LuaLayer {
     kind: LayerKind,
-    rules: BTreeMap<TargetKey, MergedRules>,
-    /// The targets of `rules` by kind, so that dispatch looks a target up
+    /// The merged rules of each target, in target order; a route's entry
+    /// is an index into it.
+    targets: Vec<(TargetKey, MergedRules)>,
+    /// The indices of `targets` by kind, so that dispatch looks a target up
     /// from the object's borrowed strings without allocating a key (hashed
     /// with FxHash: a miss, the common case for native kinds, costs one
     /// short hash and no string comparison).
-    by_kind: HashMap<String, Vec<TargetKey>, FxBuildHasher>,
+    by_kind: HashMap<String, Vec<usize>, FxBuildHasher>,
     /// The kinds of `by_kind`, by signature: most kinds a chain asks this
     /// layer about are native ones it does not serve, told without hashing.
     kinds: KindSignatures,
@@ -221,15 +235,16 @@ impl LuaLayer {
                 }
             }
         }
-        let mut by_kind: HashMap<String, Vec<TargetKey>, FxBuildHasher> = HashMap::default();
+        let targets: Vec<(TargetKey, MergedRules)> = rules.into_iter().collect();
+        let mut by_kind: HashMap<String, Vec<usize>, FxBuildHasher> = HashMap::default();
         let mut kinds = KindSignatures::default();
-        for key in rules.keys() {
-            by_kind.entry(key.2.clone()).or_default().push(key.clone());
+        for (index, (key, _)) in targets.iter().enumerate() {
+            by_kind.entry(key.2.clone()).or_default().push(index);
             kinds.insert(&key.2);
         }
         Self {
             kind,
-            rules,
+            targets,
             by_kind,
             kinds,
             engine: Engine::new(limits),
@@ -250,25 +265,147 @@ impl LuaLayer {
         }
     }
 
-    fn rules_for(&self, ty: TypeRef<'_>) -> Option<&MergedRules> {
+    /// The index in `targets` of the target of objects of type `ty`: the
+    /// layer's one lookup per call.
+    fn target_of(&self, ty: TypeRef<'_>) -> Option<usize> {
         if !self.kinds.may_hold(ty.kind) {
             return None;
         }
-        let key = self
-            .by_kind
-            .get(ty.kind)?
-            .iter()
-            .find(|(group, version, _)| *group == ty.group && *version == ty.version)?;
-        self.rules.get(key)
+        self.by_kind.get(ty.kind)?.iter().copied().find(|i| {
+            self.targets
+                .get(*i)
+                .is_some_and(|((group, version, _), _)| {
+                    *group == ty.group && *version == ty.version
+                })
+        })
     }
 
-    fn names(&self, ty: TypeRef<'_>, op: InterpreterOperation) -> Option<String> {
-        let rules = self.rules_for(ty)?;
-        if op == InterpreterOperation::InterpretDependency {
-            let names: Vec<&str> = rules.dependencies.iter().map(|(n, _)| n.as_str()).collect();
-            (!names.is_empty()).then(|| names.join(","))
-        } else {
-            rules.single.get(&op).map(|(n, _)| n.clone())
+    /// Answers `request` with the scripts of target `entry` (an index in
+    /// `targets`, from [`Layer::route`]); an entry that is not one, or a
+    /// target without a script for the operation, is not served.
+    fn answer(&self, entry: usize, request: &Request<'_>) -> Result<Outcome> {
+        let op = request.operation();
+        let not_enabled = || Error::not_served(request.object(), op);
+        let (_, rules) = self.targets.get(entry).ok_or_else(not_enabled)?;
+
+        if let Request::InterpretDependency { object } = *request {
+            if rules.dependencies.is_empty() {
+                return Err(not_enabled());
+            }
+            let mut all: Vec<DependentObjectReference> = Vec::new();
+            for (name, script) in &rules.dependencies {
+                let deps = self.run(name, script, op, &[Push::Json(object)], |lua, mut r| {
+                    let v = first(&mut r);
+                    expect_table(&v, "requires")?;
+                    let json = encode(lua, &v, &[], Target::List)?;
+                    let deps = decode::dependencies(json)?;
+                    karmada_interpreter_core::k8s::validation::validate_dependencies(&deps)
+                        .map_err(|e| e.to_string())?;
+                    Ok(deps)
+                })?;
+                for d in deps {
+                    // label-selector entries never compare equal (reference)
+                    if d.label_selector.is_some() || !all.contains(&d) {
+                        all.push(d);
+                    }
+                }
+            }
+            all.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
+            return Ok(Outcome::Dependencies(all));
+        }
+
+        let (name, script) = rules.single.get(&op).ok_or_else(not_enabled)?;
+        match *request {
+            Request::InterpretReplica { object } => {
+                self.run(name, script, op, &[Push::Json(object)], |lua, mut r| {
+                    let n = first(&mut r);
+                    let replicas = match n {
+                        LuaValue::Number(x) => go_int32(x),
+                        LuaValue::Integer(i) => go_int32(i as f64),
+                        ref other => {
+                            return Err(format!("result type {} is not number", type_code(other)))
+                        }
+                    };
+                    let req = r.get_mut(1).map(std::mem::take).unwrap_or(LuaValue::Nil);
+                    let requirements = match req {
+                        LuaValue::Nil => None,
+                        LuaValue::Table(_) => {
+                            let json = encode(lua, &req, &[], Target::Object)?;
+                            Some(decode::requirements(json)?)
+                        }
+                        other => {
+                            return Err(format!(
+                                "expect the returned requires type is table but got {}",
+                                type_name(&other)
+                            ))
+                        }
+                    };
+                    Ok(Outcome::Replicas(Box::new(ReplicaResult {
+                        replicas,
+                        requirements,
+                    })))
+                })
+            }
+            Request::InterpretComponent { object } => {
+                self.run(name, script, op, &[Push::Json(object)], |lua, mut r| {
+                    let v = first(&mut r);
+                    match v {
+                        LuaValue::Nil => Ok(Outcome::Components(Vec::new())),
+                        LuaValue::Table(_) => {
+                            let json = encode(lua, &v, &[], Target::List).map_err(|e| {
+                                format!("failed to convert lua table for components: {e}")
+                            })?;
+                            decode::components(json)
+                                .map(Outcome::Components)
+                                .map_err(|e| {
+                                    format!("failed to convert lua table for components: {e}")
+                                })
+                        }
+                        other => Err(format!(
+                            "expected result type 'table' or 'nil' from GetComponents, but got '{}'",
+                            type_name(&other)
+                        )),
+                    }
+                })
+            }
+            Request::ReviseReplica { object, replicas } => self.run(
+                name,
+                script,
+                op,
+                &[Push::Json(object), Push::Number(replicas as f64)],
+                |lua, mut r| object_result(lua, &mut r, &[object]).map(Outcome::Revised),
+            ),
+            Request::Retain { desired, observed } => self.run(
+                name,
+                script,
+                op,
+                &[Push::Json(desired), Push::Json(observed)],
+                |lua, mut r| object_result(lua, &mut r, &[desired, observed]).map(Outcome::Retained),
+            ),
+            Request::AggregateStatus { object, items } => self.run(
+                name,
+                script,
+                op,
+                &[Push::Json(object), Push::Items(items)],
+                |lua, mut r| object_result(lua, &mut r, &[]).map(Outcome::Aggregated),
+            ),
+            Request::InterpretStatus { object } => {
+                self.run(name, script, op, &[Push::Json(object)], |lua, mut r| {
+                    let v = first(&mut r);
+                    expect_table(&v, "replica")?;
+                    let json = encode(lua, &v, &[], Target::Object)?;
+                    Ok(Outcome::Status(Some(json)))
+                })
+            }
+            Request::InterpretHealth { object } => {
+                self.run(name, script, op, &[Push::Json(object)], |_, mut r| {
+                    match first(&mut r) {
+                        LuaValue::Boolean(b) => Ok(Outcome::Healthy(b)),
+                        other => Err(format!("result type {} is not bool", type_code(&other))),
+                    }
+                })
+            }
+            Request::InterpretDependency { .. } => Err(not_enabled()),
         }
     }
 
@@ -279,7 +416,7 @@ impl LuaLayer {
         customization: &str,
         script: &Script,
         op: InterpreterOperation,
-        args: &[Arg<'_>],
+        args: &[Push<'_>],
         convert: impl FnOnce(&mlua::Lua, Vec<LuaValue>) -> std::result::Result<T, String>,
     ) -> Result<T> {
         let mut failure_is_conversion = false;
@@ -287,16 +424,8 @@ impl LuaLayer {
         let deadline = self.engine.limits().timeout;
         let out = self.engine.with_vm(|vm, timeout| {
             let lua = vm.lua().clone();
-            let pushes: Vec<convert::Push<'_>> = args
-                .iter()
-                .map(|a| match a {
-                    Arg::Object(v) => convert::Push::Json(v),
-                    Arg::Number(n) => convert::Push::Number(*n),
-                    Arg::Items(items) => convert::Push::Items(*items),
-                })
-                .collect();
             let scope = convert::LazyScope::begin(vm.main_state());
-            let lua_args = convert::to_lua_many(&lua, &scope, &pushes)
+            let lua_args = convert::to_lua_many(&lua, &scope, args)
                 .map_err(|e| ScriptError::Runtime(fault::lua_message(&e)))?;
             let results = vm
                 .call(script, op.lua_function(), lua_args, timeout)
@@ -332,12 +461,6 @@ impl LuaLayer {
             }
         })
     }
-}
-
-enum Arg<'a> {
-    Object(&'a Value),
-    Number(f64),
-    Items(Option<&'a [AggregatedStatusItem]>),
 }
 
 /// Go's `int32(float64)` on amd64, which Karmada applies to the replica
@@ -402,147 +525,38 @@ impl Layer for LuaLayer {
             .map(|route| route.source)
     }
 
-    /// Looks the target up from the borrowed strings: a kind no
-    /// customization targets costs one map lookup and no allocation.
+    /// Looks the target up from the borrowed strings (a kind no
+    /// customization targets costs one map lookup and no allocation); the
+    /// route's entry is the target's index, which
+    /// [`Layer::interpret_routed`] answers from without looking it up again.
     fn route(&self, ty: TypeRef<'_>, operation: InterpreterOperation) -> Option<Route> {
-        self.names(ty, operation).map(|name| {
-            Route::from(Source {
+        let entry = self.target_of(ty)?;
+        let (_, rules) = self.targets.get(entry)?;
+        let name = rules.name(operation)?;
+        Some(Route {
+            source: Source {
                 layer: self.kind,
                 name: name.into(),
-            })
+            },
+            entry,
         })
     }
 
+    fn interpret_routed(&self, entry: usize, request: &Request<'_>) -> Result<Outcome> {
+        self.answer(entry, request)
+    }
+
     fn interpret(&self, request: &Request<'_>) -> Result<Outcome> {
-        let op = request.operation();
-        let ty = TypeRef::of(request.object());
-        let not_enabled = || Error::not_served(request.object(), op);
-        let rules = self.rules_for(ty).ok_or_else(not_enabled)?;
-
-        if let Request::InterpretDependency { object } = *request {
-            if rules.dependencies.is_empty() {
-                return Err(not_enabled());
-            }
-            let mut all: Vec<DependentObjectReference> = Vec::new();
-            for (name, script) in &rules.dependencies {
-                let deps = self.run(name, script, op, &[Arg::Object(object)], |lua, mut r| {
-                    let v = first(&mut r);
-                    expect_table(&v, "requires")?;
-                    let json = encode(lua, &v, &[], Target::List)?;
-                    let deps = decode::dependencies(json)?;
-                    karmada_interpreter_core::k8s::validation::validate_dependencies(&deps)
-                        .map_err(|e| e.to_string())?;
-                    Ok(deps)
-                })?;
-                for d in deps {
-                    // label-selector entries never compare equal (reference)
-                    if d.label_selector.is_some() || !all.contains(&d) {
-                        all.push(d);
-                    }
-                }
-            }
-            all.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
-            return Ok(Outcome::Dependencies(all));
-        }
-
-        let (name, script) = rules.single.get(&op).ok_or_else(not_enabled)?;
-        match *request {
-            Request::InterpretReplica { object } => {
-                self.run(name, script, op, &[Arg::Object(object)], |lua, mut r| {
-                    let n = first(&mut r);
-                    let replicas = match n {
-                        LuaValue::Number(x) => go_int32(x),
-                        LuaValue::Integer(i) => go_int32(i as f64),
-                        ref other => {
-                            return Err(format!("result type {} is not number", type_code(other)))
-                        }
-                    };
-                    let req = r.get_mut(1).map(std::mem::take).unwrap_or(LuaValue::Nil);
-                    let requirements = match req {
-                        LuaValue::Nil => None,
-                        LuaValue::Table(_) => {
-                            let json = encode(lua, &req, &[], Target::Object)?;
-                            Some(decode::requirements(json)?)
-                        }
-                        other => {
-                            return Err(format!(
-                                "expect the returned requires type is table but got {}",
-                                type_name(&other)
-                            ))
-                        }
-                    };
-                    Ok(Outcome::Replicas(Box::new(ReplicaResult {
-                        replicas,
-                        requirements,
-                    })))
-                })
-            }
-            Request::InterpretComponent { object } => {
-                self.run(name, script, op, &[Arg::Object(object)], |lua, mut r| {
-                    let v = first(&mut r);
-                    match v {
-                        LuaValue::Nil => Ok(Outcome::Components(Vec::new())),
-                        LuaValue::Table(_) => {
-                            let json = encode(lua, &v, &[], Target::List).map_err(|e| {
-                                format!("failed to convert lua table for components: {e}")
-                            })?;
-                            decode::components(json)
-                                .map(Outcome::Components)
-                                .map_err(|e| {
-                                    format!("failed to convert lua table for components: {e}")
-                                })
-                        }
-                        other => Err(format!(
-                            "expected result type 'table' or 'nil' from GetComponents, but got '{}'",
-                            type_name(&other)
-                        )),
-                    }
-                })
-            }
-            Request::ReviseReplica { object, replicas } => self.run(
-                name,
-                script,
-                op,
-                &[Arg::Object(object), Arg::Number(replicas as f64)],
-                |lua, mut r| object_result(lua, &mut r, &[object]).map(Outcome::Revised),
-            ),
-            Request::Retain { desired, observed } => self.run(
-                name,
-                script,
-                op,
-                &[Arg::Object(desired), Arg::Object(observed)],
-                |lua, mut r| object_result(lua, &mut r, &[desired, observed]).map(Outcome::Retained),
-            ),
-            Request::AggregateStatus { object, items } => self.run(
-                name,
-                script,
-                op,
-                &[Arg::Object(object), Arg::Items(items)],
-                |lua, mut r| object_result(lua, &mut r, &[]).map(Outcome::Aggregated),
-            ),
-            Request::InterpretStatus { object } => {
-                self.run(name, script, op, &[Arg::Object(object)], |lua, mut r| {
-                    let v = first(&mut r);
-                    expect_table(&v, "replica")?;
-                    let json = encode(lua, &v, &[], Target::Object)?;
-                    Ok(Outcome::Status(Some(json)))
-                })
-            }
-            Request::InterpretHealth { object } => {
-                self.run(name, script, op, &[Arg::Object(object)], |_, mut r| {
-                    match first(&mut r) {
-                        LuaValue::Boolean(b) => Ok(Outcome::Healthy(b)),
-                        other => Err(format!("result type {} is not bool", type_code(&other))),
-                    }
-                })
-            }
-            Request::InterpretDependency { .. } => Err(not_enabled()),
-        }
+        let object = request.object();
+        let entry = self
+            .target_of(TypeRef::of(object))
+            .ok_or_else(|| Error::not_served(object, request.operation()))?;
+        self.answer(entry, request)
     }
 
     fn catalog(&self) -> Vec<CatalogEntry> {
         let mut out = Vec::new();
-        for ((_, _, kind), rules) in &self.rules {
+        for ((_, _, kind), rules) in &self.targets {
             let mut push = |op, name: &str| {
                 out.push(CatalogEntry {
                     api_version: rules.api_version.clone(),
@@ -562,5 +576,65 @@ impl Layer for LuaLayer {
             }
         }
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use karmada_interpreter_core::interpreter::{Layer, Outcome, Request, TypeRef};
+    use serde_json::json;
+
+    use super::LuaLayer;
+    use karmada_interpreter_core::api::InterpreterOperation as Op;
+    use karmada_interpreter_core::Error;
+
+    /// Customizations `a` and `b`, answering InterpretHealth `true` for
+    /// kind `A` and `false` for kind `B`.
+    fn layer() -> LuaLayer {
+        let rule = |name: &str, kind: &str, healthy: bool| {
+            format!(
+                "apiVersion: config.karmada.io/v1alpha1
+kind: ResourceInterpreterCustomization
+metadata: {{name: {name}}}
+spec:
+  target: {{apiVersion: example.io/v1, kind: {kind}}}
+  customizations:
+    healthInterpretation:
+      luaScript: 'function InterpretHealth(obj) return {healthy} end'
+"
+            )
+        };
+        let yaml = format!("{}---\n{}", rule("a", "A", true), rule("b", "B", false));
+        let items = karmada_interpreter_core::load::customizations_from_str(&yaml, "test")
+            .expect("customizations");
+        LuaLayer::customizations(items).expect("layer")
+    }
+
+    /// The layer resolves a call once: `route` finds the target and
+    /// `interpret_routed` answers from the entry it is handed, without
+    /// looking the object's kind up again (an entry of another target runs
+    /// that target's script; one that is no entry is not served).
+    #[test]
+    fn a_routed_call_is_answered_from_its_entry_without_a_second_lookup() {
+        let layer = layer();
+        let a = json!({"apiVersion": "example.io/v1", "kind": "A"});
+        let b = json!({"apiVersion": "example.io/v1", "kind": "B"});
+        let route_a = layer
+            .route(TypeRef::of(&a), Op::InterpretHealth)
+            .expect("a");
+        let route_b = layer
+            .route(TypeRef::of(&b), Op::InterpretHealth)
+            .expect("b");
+        assert_eq!((&*route_a.source.name, &*route_b.source.name), ("a", "b"));
+        let health = |entry| {
+            let request = Request::InterpretHealth { object: &a };
+            layer.interpret_routed(entry, &request)
+        };
+        assert_eq!(health(route_a.entry).unwrap(), Outcome::Healthy(true));
+        assert_eq!(health(route_b.entry).unwrap(), Outcome::Healthy(false));
+        assert!(matches!(health(usize::MAX), Err(Error::NotServed { .. })));
+        // The unrouted entry point looks the kind up itself.
+        let request = Request::InterpretHealth { object: &a };
+        assert_eq!(layer.interpret(&request).unwrap(), Outcome::Healthy(true));
     }
 }

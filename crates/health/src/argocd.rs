@@ -25,7 +25,8 @@ use serde_json::Value;
 
 use karmada_interpreter_core::api::InterpreterOperation;
 use karmada_interpreter_core::interpreter::{
-    describe, gvk_of, segment_match, CatalogEntry, Layer, LayerKind, Outcome, Request, Source,
+    describe, segment_match, CatalogEntry, Layer, LayerKind, Outcome, Request, Route, Source,
+    TypeRef,
 };
 use karmada_interpreter_core::{Error, Result};
 use karmada_interpreter_declarative::{
@@ -88,9 +89,14 @@ struct Check {
 #[derive(Debug)]
 pub struct ArgoCdHealth {
     root: PathBuf,
-    exact: BTreeMap<String, Check>,
-    /// Folders with `_` in their path, sorted (Argo CD's order).
-    wildcards: Vec<Check>,
+    /// Every check: the exact folders, sorted, then the folders with `_` in
+    /// their path, sorted (Argo CD's order). A route's entry is an index
+    /// into it.
+    checks: Vec<Check>,
+    /// The exact folders' indices in `checks`, by folder.
+    exact: BTreeMap<String, usize>,
+    /// Where the wildcard folders start in `checks`.
+    wildcards: usize,
     engine: Engine,
 }
 
@@ -112,18 +118,18 @@ impl ArgoCdHealth {
                 root: root.to_owned(),
             });
         }
-        let mut exact = BTreeMap::new();
-        let mut wildcards = Vec::new();
-        for check in checks {
-            if check.key.contains('_') {
-                wildcards.push(check);
-            } else {
-                exact.insert(check.key.clone(), check);
-            }
-        }
-        wildcards.sort_by(|a, b| a.key.cmp(&b.key));
+        // Exact folders first, then the wildcards, each sorted.
+        checks.sort_by(|a, b| (a.key.contains('_'), &a.key).cmp(&(b.key.contains('_'), &b.key)));
+        let wildcards = checks.partition_point(|c| !c.key.contains('_'));
+        let exact = checks
+            .iter()
+            .take(wildcards)
+            .enumerate()
+            .map(|(i, c)| (c.key.clone(), i))
+            .collect();
         Ok(Self {
             root: root.to_owned(),
+            checks,
             exact,
             wildcards,
             engine: Engine::new(limits),
@@ -145,7 +151,7 @@ impl ArgoCdHealth {
 
     /// How many checks the folder holds.
     pub fn len(&self) -> usize {
-        self.exact.len() + self.wildcards.len()
+        self.checks.len()
     }
 
     /// Whether the folder holds no check (never true for a loaded layer).
@@ -153,23 +159,28 @@ impl ArgoCdHealth {
         self.len() == 0
     }
 
-    /// The check serving `gvk`: the exact `group/Kind` folder, else the
-    /// first wildcard folder (sorted) that matches.
-    fn check_for(&self, gvk: &GroupVersionKind) -> Option<&Check> {
-        let key = if gvk.group.is_empty() {
-            gvk.kind.clone()
+    /// The index in `checks` of the check serving objects of type `ty`:
+    /// the exact `group/Kind` folder, else the first wildcard folder
+    /// (sorted) that matches. The layer's one lookup per call.
+    fn check_of(&self, ty: TypeRef<'_>) -> Option<usize> {
+        let key = if ty.group.is_empty() {
+            ty.kind.to_owned()
         } else {
-            format!("{}/{}", gvk.group, gvk.kind)
+            format!("{}/{}", ty.group, ty.kind)
         };
-        self.exact
-            .get(&key)
-            .or_else(|| self.wildcards.iter().find(|c| wildcard_match(&c.key, &key)))
+        self.exact.get(&key).copied().or_else(|| {
+            let wildcards = self.checks.get(self.wildcards..)?;
+            let i = wildcards
+                .iter()
+                .position(|c| wildcard_match(&c.key, &key))?;
+            Some(self.wildcards + i)
+        })
     }
 
     /// The script text of the check serving `gvk` and its name, if any.
     pub fn script_for(&self, gvk: &GroupVersionKind) -> Option<(String, &str)> {
-        self.check_for(gvk)
-            .map(|c| (check_name(&c.key), c.script.text()))
+        let check = self.checks.get(self.check_of(TypeRef::from_gvk(gvk))?)?;
+        Some((check_name(&check.key), check.script.text()))
     }
 
     /// Runs the check serving `object`'s kind and reads its answer as Argo
@@ -179,17 +190,53 @@ impl ArgoCdHealth {
     /// is `Unknown` with Argo CD's message; any other result type is an
     /// error. `Ok(None)` when no check serves the kind.
     pub fn status(&self, object: &Value) -> Result<Option<HealthStatus>> {
-        let gvk = gvk_of(object);
-        let Some(check) = self.check_for(&gvk) else {
-            return Ok(None);
+        match self
+            .check_of(TypeRef::of(object))
+            .and_then(|i| self.checks.get(i))
+        {
+            Some(check) => self.run(check, object).map(Some),
+            None => Ok(None),
+        }
+    }
+
+    /// Answers `request` (`InterpretHealth` only) with check `entry` (an
+    /// index in `checks`, from [`Layer::route`]); another operation, or an
+    /// entry that is not one, is not served.
+    fn answer(&self, entry: Option<usize>, request: &Request<'_>) -> Result<Outcome> {
+        let object = request.object();
+        let not_served = || Error::not_served(object, request.operation());
+        let check = match (request, entry.and_then(|entry| self.checks.get(entry))) {
+            (Request::InterpretHealth { .. }, Some(check)) => check,
+            _ => return Err(not_served()),
         };
+        let status = self.run(check, object)?;
+        match status.healthy() {
+            Some(healthy) => Ok(Outcome::Healthy(healthy)),
+            None => Err(Error::Layer {
+                what: "health check",
+                name: check_name(&check.key),
+                operation: InterpreterOperation::InterpretHealth,
+                object: Some(describe(object)),
+                source: Box::new(HealthError::Unknown {
+                    reason: if status.status.is_empty() {
+                        "the check returned no health status".to_owned()
+                    } else {
+                        format!("status {}: {}", status.status, status.message)
+                    },
+                }),
+            }),
+        }
+    }
+
+    /// Runs `check` on `object` and reads its answer ([`ArgoCdHealth::status`]).
+    fn run(&self, check: &Check, object: &Value) -> Result<HealthStatus> {
         let name = check_name(&check.key);
         let lua_error =
             |source: ScriptError| source.into_error(&name, InterpreterOperation::InterpretHealth);
         let result =
             run_top_level(&self.engine, &check.script, "obj", object).map_err(lua_error)?;
         let table = match result {
-            TopLevelResult::Nil => return Ok(Some(HealthStatus::default())),
+            TopLevelResult::Nil => return Ok(HealthStatus::default()),
             TopLevelResult::Table(t) => t,
             TopLevelResult::Other(type_name) => {
                 return Err(lua_error(ScriptError::Runtime(format!(
@@ -198,7 +245,7 @@ impl ArgoCdHealth {
             }
         };
         let Value::Object(map) = table else {
-            return Ok(Some(HealthStatus::default()));
+            return Ok(HealthStatus::default());
         };
         let field = |k: &str| match map.get(k) {
             None | Some(Value::Null) => Some(String::new()),
@@ -206,15 +253,15 @@ impl ArgoCdHealth {
             Some(_) => None,
         };
         let (Some(status), Some(message)) = (field("status"), field("message")) else {
-            return Ok(Some(HealthStatus::default()));
+            return Ok(HealthStatus::default());
         };
         if !HealthStatus::CODES.contains(&status.as_str()) {
-            return Ok(Some(HealthStatus {
+            return Ok(HealthStatus {
                 status: "Unknown".into(),
                 message: INVALID_STATUS.into(),
-            }));
+            });
         }
-        Ok(Some(HealthStatus { status, message }))
+        Ok(HealthStatus { status, message })
     }
 }
 
@@ -279,47 +326,38 @@ impl Layer for ArgoCdHealth {
     }
 
     fn source(&self, gvk: &GroupVersionKind, operation: InterpreterOperation) -> Option<Source> {
+        self.route(TypeRef::from_gvk(gvk), operation)
+            .map(|route| route.source)
+    }
+
+    /// The check serving `ty`; the route's entry is its index, which
+    /// [`Layer::interpret_routed`] runs without looking it up again.
+    fn route(&self, ty: TypeRef<'_>, operation: InterpreterOperation) -> Option<Route> {
         if operation != InterpreterOperation::InterpretHealth {
             return None;
         }
-        self.check_for(gvk).map(|c| Source {
-            layer: ARGOCD,
-            name: check_name(&c.key).into(),
+        let entry = self.check_of(ty)?;
+        let check = self.checks.get(entry)?;
+        Some(Route {
+            source: Source {
+                layer: ARGOCD,
+                name: check_name(&check.key).into(),
+            },
+            entry,
         })
     }
 
+    fn interpret_routed(&self, entry: usize, request: &Request<'_>) -> Result<Outcome> {
+        self.answer(Some(entry), request)
+    }
+
     fn interpret(&self, request: &Request<'_>) -> Result<Outcome> {
-        let object = request.object();
-        let not_served = || Error::not_served(object, request.operation());
-        if !matches!(request, Request::InterpretHealth { .. }) {
-            return Err(not_served());
-        }
-        let status = self.status(object)?.ok_or_else(not_served)?;
-        match status.healthy() {
-            Some(healthy) => Ok(Outcome::Healthy(healthy)),
-            None => Err(Error::Layer {
-                what: "health check",
-                name: self
-                    .check_for(&gvk_of(object))
-                    .map(|c| check_name(&c.key))
-                    .unwrap_or_default(),
-                operation: InterpreterOperation::InterpretHealth,
-                object: Some(describe(object)),
-                source: Box::new(HealthError::Unknown {
-                    reason: if status.status.is_empty() {
-                        "the check returned no health status".to_owned()
-                    } else {
-                        format!("status {}: {}", status.status, status.message)
-                    },
-                }),
-            }),
-        }
+        self.answer(self.check_of(TypeRef::of(request.object())), request)
     }
 
     fn catalog(&self) -> Vec<CatalogEntry> {
-        self.exact
-            .values()
-            .chain(&self.wildcards)
+        self.checks
+            .iter()
             .map(|c| {
                 let (group, kind) = match c.key.split_once('/') {
                     Some((g, k)) => (g.replace('_', "*"), k.replace('_', "*")),
@@ -347,6 +385,32 @@ impl Layer for ArgoCdHealth {
 mod tests {
     use super::*;
     use rstest::rstest;
+
+    /// The layer resolves a call once: `route` finds the check and
+    /// `interpret_routed` runs the check of the entry it is handed, without
+    /// looking the object's kind up again (the wildcard check of another
+    /// kind's entry answers for a Widget; an entry that is no check is not
+    /// served).
+    #[test]
+    fn a_routed_call_runs_the_check_of_its_entry_without_a_second_lookup() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/data/health-checks");
+        let layer = ArgoCdHealth::from_dir(&root).expect("checks");
+        let widget = serde_json::json!({"apiVersion": "example.io/v1", "kind": "Widget",
+            "spec": {"parts": 1}, "status": {"phase": "Ready", "ready": 1}});
+        let gadget = serde_json::json!({"apiVersion": "a.gadgets.example.org/v1", "kind": "G"});
+        let op = InterpreterOperation::InterpretHealth;
+        let route_w = layer.route(TypeRef::of(&widget), op).expect("widget");
+        let route_g = layer.route(TypeRef::of(&gadget), op).expect("gadget");
+        assert_eq!(route_w.source.name, "example.io/Widget/health.lua");
+        assert_eq!(route_g.source.name, "_.gadgets.example.org/_/health.lua");
+        let health = |entry| {
+            let request = Request::InterpretHealth { object: &widget };
+            layer.interpret_routed(entry, &request)
+        };
+        assert_eq!(health(route_w.entry).unwrap(), Outcome::Healthy(true));
+        assert_eq!(health(route_g.entry).unwrap(), Outcome::Healthy(false));
+        assert!(matches!(health(usize::MAX), Err(Error::NotServed { .. })));
+    }
 
     #[rstest]
     #[case("_.crossplane.io/_", "pkg.crossplane.io/Provider", true)]

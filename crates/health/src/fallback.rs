@@ -24,7 +24,7 @@ use serde_json::Value;
 
 use karmada_interpreter_core::api::InterpreterOperation;
 use karmada_interpreter_core::interpreter::{
-    CatalogEntry, Layer, LayerKind, Outcome, Request, Source,
+    CatalogEntry, Layer, LayerKind, Outcome, Request, Route, Source, TypeRef,
 };
 use karmada_interpreter_core::k8s::field::type_phrase;
 use karmada_interpreter_core::{Error, Result};
@@ -212,10 +212,19 @@ impl Layer for HealthFallback {
         FALLBACK
     }
 
-    fn source(&self, _: &GroupVersionKind, operation: InterpreterOperation) -> Option<Source> {
-        (operation == InterpreterOperation::InterpretHealth).then_some(Source {
-            layer: FALLBACK,
-            name: SOURCE_NAME.into(),
+    fn source(&self, gvk: &GroupVersionKind, operation: InterpreterOperation) -> Option<Source> {
+        self.route(TypeRef::from_gvk(gvk), operation)
+            .map(|route| route.source)
+    }
+
+    /// Every kind's `InterpretHealth`: nothing to look up (the route has no
+    /// entry of its own).
+    fn route(&self, _: TypeRef<'_>, operation: InterpreterOperation) -> Option<Route> {
+        (operation == InterpreterOperation::InterpretHealth).then(|| {
+            Route::from(Source {
+                layer: FALLBACK,
+                name: SOURCE_NAME.into(),
+            })
         })
     }
 

@@ -168,8 +168,8 @@ impl WebhookLayer {
     /// The identity (`<configuration>/<webhook>`) of the hook that would be
     /// called for `operation` on objects of `gvk`.
     pub fn identity(&self, gvk: &GroupVersionKind, op: InterpreterOperation) -> Option<&str> {
-        self.select(TypeRef::from_gvk(gvk), op)
-            .map(|h| h.identity.as_str())
+        let hook = self.hooks.get(self.select(TypeRef::from_gvk(gvk), op)?)?;
+        Some(hook.identity.as_str())
     }
 
     /// Calls the matching hook and returns the whole exchange (what was
@@ -178,17 +178,52 @@ impl WebhookLayer {
     #[cfg(feature = "https")]
     #[cfg_attr(docsrs, doc(cfg(feature = "https")))]
     pub fn call(&self, request: &Request<'_>) -> Option<(String, client::Exchange)> {
-        let hook = self.select(TypeRef::of(request.object()), request.operation())?;
+        let hook = self
+            .hooks
+            .get(self.select(TypeRef::of(request.object()), request.operation())?)?;
         Some((hook.identity.clone(), self.client.call(hook, request)))
     }
 
-    pub(crate) fn select(&self, ty: TypeRef<'_>, op: InterpreterOperation) -> Option<&Hook> {
-        self.hooks.iter().find(|h| {
+    /// The index in `hooks` of the hook called for `op` on objects of type
+    /// `ty`: the layer's one lookup per call.
+    fn select(&self, ty: TypeRef<'_>, op: InterpreterOperation) -> Option<usize> {
+        self.hooks.iter().position(|h| {
             h.webhook
                 .rules
                 .iter()
                 .any(|r| r.matches(ty.group, ty.version, ty.kind, op))
         })
+    }
+
+    /// Answers `request` by calling hook `entry` (an index in `hooks`, from
+    /// [`Layer::route`]); an entry that is not one fails as no match does.
+    #[cfg(feature = "https")]
+    fn answer(&self, entry: Option<usize>, request: &Request<'_>) -> Result<Outcome> {
+        let fail = |webhook: &str, source: WebhookError| {
+            source.into_error(webhook, request.operation(), request.object())
+        };
+        match entry.and_then(|entry| self.hooks.get(entry)) {
+            None => Err(fail(
+                "",
+                WebhookError::Config("no webhook matches".to_owned()),
+            )),
+            Some(hook) => self
+                .client
+                .call(hook, request)
+                .result
+                .map_err(|e| fail(&hook.identity, e)),
+        }
+    }
+
+    /// Without an HTTPS client no hook can be called: the error names hook
+    /// `entry`.
+    #[cfg(not(feature = "https"))]
+    fn answer(&self, entry: Option<usize>, request: &Request<'_>) -> Result<Outcome> {
+        let identity = entry
+            .and_then(|entry| self.hooks.get(entry))
+            .map(|hook| hook.identity.as_str())
+            .unwrap_or_default();
+        Err(WebhookError::NoClient.into_error(identity, request.operation(), request.object()))
     }
 }
 
@@ -202,34 +237,27 @@ impl Layer for WebhookLayer {
             .map(|route| route.source)
     }
 
+    /// The first hook whose rules match; the route's entry is its index,
+    /// which [`Layer::interpret_routed`] calls without matching again.
     fn route(&self, ty: TypeRef<'_>, operation: InterpreterOperation) -> Option<Route> {
-        self.select(ty, operation).map(|h| {
-            Route::from(Source {
+        let entry = self.select(ty, operation)?;
+        let hook = self.hooks.get(entry)?;
+        Some(Route {
+            source: Source {
                 layer: LayerKind::Webhook,
-                name: h.identity.clone().into(),
-            })
+                name: hook.identity.clone().into(),
+            },
+            entry,
         })
     }
 
-    #[cfg(feature = "https")]
-    fn interpret(&self, request: &Request<'_>) -> Result<Outcome> {
-        let fail = |webhook: String, source: WebhookError| {
-            source.into_error(&webhook, request.operation(), request.object())
-        };
-        match self.call(request) {
-            None => Err(fail(
-                String::new(),
-                WebhookError::Config("no webhook matches".to_owned()),
-            )),
-            Some((identity, exchange)) => exchange.result.map_err(|e| fail(identity, e)),
-        }
+    fn interpret_routed(&self, entry: usize, request: &Request<'_>) -> Result<Outcome> {
+        self.answer(Some(entry), request)
     }
 
-    #[cfg(not(feature = "https"))]
     fn interpret(&self, request: &Request<'_>) -> Result<Outcome> {
-        let gvk = karmada_interpreter_core::interpreter::gvk_of(request.object());
-        let identity = self.identity(&gvk, request.operation()).unwrap_or_default();
-        Err(WebhookError::NoClient.into_error(identity, request.operation(), request.object()))
+        let entry = self.select(TypeRef::of(request.object()), request.operation());
+        self.answer(entry, request)
     }
 
     fn catalog(&self) -> Vec<CatalogEntry> {
@@ -339,5 +367,62 @@ pub fn configuration_for(
             timeout_seconds,
             interpreter_context_versions: vec!["v1alpha1".to_owned()],
         }],
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use karmada_interpreter_core::api::InterpreterOperation as Op;
+    use karmada_interpreter_core::interpreter::{Layer, Request, TypeRef};
+    use karmada_interpreter_core::Error;
+    use serde_json::json;
+
+    use super::WebhookLayer;
+
+    /// The layer resolves a call once: `route` finds the hook and
+    /// `interpret_routed` calls the hook of the entry it is handed, without
+    /// matching the object's kind again (nothing listens at the hooks'
+    /// address, so each call fails naming the hook it called).
+    #[test]
+    fn a_routed_call_goes_to_the_hook_of_its_entry_without_a_second_match() {
+        let configs = karmada_interpreter_core::load::webhook_configurations_from_str(
+            r#"
+apiVersion: config.karmada.io/v1alpha1
+kind: ResourceInterpreterWebhookConfiguration
+metadata: {name: cfg}
+webhooks:
+  - name: a.example.io
+    rules: [{operations: ["*"], apiGroups: [example.io], apiVersions: ["*"], kinds: [A]}]
+    clientConfig: {url: "https://127.0.0.1:1/a"}
+    interpreterContextVersions: [v1alpha1]
+  - name: b.example.io
+    rules: [{operations: ["*"], apiGroups: [example.io], apiVersions: ["*"], kinds: [B]}]
+    clientConfig: {url: "https://127.0.0.1:1/b"}
+    interpreterContextVersions: [v1alpha1]
+"#,
+            "test",
+        )
+        .expect("configurations");
+        let layer = WebhookLayer::new(configs).expect("layer");
+        let a = json!({"apiVersion": "example.io/v1", "kind": "A", "metadata": {"name": "x"}});
+        let b = json!({"apiVersion": "example.io/v1", "kind": "B", "metadata": {"name": "x"}});
+        let route_a = layer
+            .route(TypeRef::of(&a), Op::InterpretHealth)
+            .expect("a");
+        let route_b = layer
+            .route(TypeRef::of(&b), Op::InterpretHealth)
+            .expect("b");
+        assert_eq!(route_a.source.name, "cfg/a.example.io");
+        assert_eq!(route_b.source.name, "cfg/b.example.io");
+        let called = |entry| {
+            let request = Request::InterpretHealth { object: &a };
+            match layer.interpret_routed(entry, &request) {
+                Err(Error::Layer { name, .. }) => name,
+                other => panic!("expected a failed call, got {other:?}"),
+            }
+        };
+        assert_eq!(called(route_a.entry), "cfg/a.example.io");
+        assert_eq!(called(route_b.entry), "cfg/b.example.io");
+        assert_eq!(called(usize::MAX), "");
     }
 }

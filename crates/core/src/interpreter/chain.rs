@@ -7,8 +7,8 @@ use kube::core::GroupVersionKind;
 use serde_json::Value;
 
 use super::layer::{
-    Answer, Call, CatalogEntry, InPlaceRequest, Layer, Outcome, OwnedRequest, ReplicaResult,
-    Request, Route, Source,
+    Answer, CatalogEntry, InPlaceRequest, Layer, Outcome, OwnedRequest, ReplicaResult, Request,
+    Route, Source,
 };
 use super::object::TypeRef;
 use super::typed::ObjectArg;
@@ -128,9 +128,47 @@ impl Chain {
 
     /// Runs one operation through the chain.
     pub fn interpret(&self, request: &Request<'_>) -> Result<Answer<Outcome>> {
+        self.ask(request, |operation, outcome| {
+            if outcome.operation() == operation {
+                Ok(outcome)
+            } else {
+                Err(outcome)
+            }
+        })
+    }
+
+    /// Runs a reading operation through the chain and converts its outcome
+    /// to the operation's result type (the conversion is the one check that
+    /// the layer answered the operation asked).
+    fn read<T: TryFrom<Outcome, Error = Outcome>>(
+        &self,
+        request: &Request<'_>,
+    ) -> Result<Answer<T>> {
+        self.ask(request, |_, outcome| T::try_from(outcome))
+    }
+
+    /// Resolves `request` to the first layer serving its object and
+    /// operation (once, from the object's borrowed apiVersion and kind),
+    /// has that layer answer it and takes the answer with `take`, which
+    /// gives back an outcome that does not answer the operation.
+    fn ask<T>(
+        &self,
+        request: &Request<'_>,
+        take: impl FnOnce(InterpreterOperation, Outcome) -> std::result::Result<T, Outcome>,
+    ) -> Result<Answer<T>> {
         let operation = request.operation();
-        let (outcome, source) = self.call(Call::Read(request))?;
-        answered(outcome, operation, source)
+        let (layer, route) = self.resolve(request.object(), operation)?;
+        let source = route.source;
+        match take(operation, layer.interpret_routed(route.entry, request)?) {
+            Ok(value) => Ok(Answer {
+                value,
+                served_by: source,
+            }),
+            Err(other) => Err(Error::InvalidInput {
+                operation,
+                reason: format!("layer {source} answered {} instead", other.operation()),
+            }),
+        }
     }
 
     /// Runs one operation whose object the caller hands over (no copy of it
@@ -145,13 +183,23 @@ impl Chain {
         Ok(answer.map(|()| request.into_outcome()))
     }
 
-    /// Resolves `call` to the first layer serving its object and operation
-    /// (once, from the object's borrowed apiVersion and kind) and has that
-    /// layer answer it.
-    fn call(&self, call: Call<'_, '_>) -> Result<(Option<Outcome>, Source)> {
-        let (layer, route) = self.resolve(call.object(), call.operation())?;
-        let outcome = layer.interpret_routed(route.entry, call)?;
-        Ok((outcome, route.source))
+    /// An editing operation on an object handed over: edited in place
+    /// ([`Chain::interpret_in_place`]) and handed back as the answer.
+    fn edit_owned(&self, mut request: OwnedRequest<'_>) -> Result<Answer<Value>> {
+        let answer = self.interpret_in_place(request.lend())?;
+        Ok(answer.map(|()| request.into_object()))
+    }
+
+    /// An editing operation on a lent object: the edited copy the layer
+    /// answers, taken only from an outcome of the operation asked.
+    fn edit_copy(&self, request: &Request<'_>) -> Result<Answer<Value>> {
+        use InterpreterOperation as Op;
+        self.ask(request, |operation, outcome| match (operation, outcome) {
+            (Op::ReviseReplica, Outcome::Revised(object))
+            | (Op::Retain, Outcome::Retained(object))
+            | (Op::AggregateStatus, Outcome::Aggregated(object)) => Ok(object),
+            (_, other) => Err(other),
+        })
     }
 
     /// The first layer serving `operation` for `object`, and its route; an
@@ -177,21 +225,13 @@ impl Chain {
     /// `InterpretReplica`: replica count and per-replica requirements.
     pub fn get_replicas<'a>(&self, object: impl ObjectArg<'a>) -> Result<Answer<ReplicaResult>> {
         let object = &*object.json()?;
-        let answer = self.interpret(&Request::InterpretReplica { object })?;
-        unwrap_outcome(answer, |o| match o {
-            Outcome::Replicas(r) => Some(*r),
-            _ => None,
-        })
+        self.read(&Request::InterpretReplica { object })
     }
 
     /// `InterpretComponent`: per-component replicas and requirements.
     pub fn get_components<'a>(&self, object: impl ObjectArg<'a>) -> Result<Answer<Vec<Component>>> {
         let object = &*object.json()?;
-        let answer = self.interpret(&Request::InterpretComponent { object })?;
-        unwrap_outcome(answer, |o| match o {
-            Outcome::Components(c) => Some(c),
-            _ => None,
-        })
+        self.read(&Request::InterpretComponent { object })
     }
 
     /// `ReviseReplica`: the object with its replica count set to `replicas`.
@@ -284,21 +324,13 @@ impl Chain {
     /// `InterpretStatus`: the status to report (`None` when nothing is reflected).
     pub fn reflect_status<'a>(&self, object: impl ObjectArg<'a>) -> Result<Answer<Option<Value>>> {
         let object = &*object.json()?;
-        let answer = self.interpret(&Request::InterpretStatus { object })?;
-        unwrap_outcome(answer, |o| match o {
-            Outcome::Status(v) => Some(v),
-            _ => None,
-        })
+        self.read(&Request::InterpretStatus { object })
     }
 
     /// `InterpretHealth`.
     pub fn interpret_health<'a>(&self, object: impl ObjectArg<'a>) -> Result<Answer<bool>> {
         let object = &*object.json()?;
-        let answer = self.interpret(&Request::InterpretHealth { object })?;
-        unwrap_outcome(answer, |o| match o {
-            Outcome::Healthy(h) => Some(h),
-            _ => None,
-        })
+        self.read(&Request::InterpretHealth { object })
     }
 
     /// `InterpretDependency`: objects to propagate together with this one.
@@ -307,11 +339,7 @@ impl Chain {
         object: impl ObjectArg<'a>,
     ) -> Result<Answer<Vec<DependentObjectReference>>> {
         let object = &*object.json()?;
-        let answer = self.interpret(&Request::InterpretDependency { object })?;
-        unwrap_outcome(answer, |o| match o {
-            Outcome::Dependencies(d) => Some(d),
-            _ => None,
-        })
+        self.read(&Request::InterpretDependency { object })
     }
 }
 
@@ -343,38 +371,17 @@ pub trait EditedObject<'a> {
     ) -> Result<Answer<Self::Output>>;
 }
 
-fn aggregated(answer: Answer<Outcome>) -> Result<Answer<Value>> {
-    unwrap_outcome(answer, |o| match o {
-        Outcome::Aggregated(v) => Some(v),
-        _ => None,
-    })
-}
-
-fn revised(answer: Answer<Outcome>) -> Result<Answer<Value>> {
-    unwrap_outcome(answer, |o| match o {
-        Outcome::Revised(v) => Some(v),
-        _ => None,
-    })
-}
-
-fn retained(answer: Answer<Outcome>) -> Result<Answer<Value>> {
-    unwrap_outcome(answer, |o| match o {
-        Outcome::Retained(v) => Some(v),
-        _ => None,
-    })
-}
-
 impl<'a> EditedObject<'a> for Value {
     type Output = Value;
 
     fn revise(self, chain: &Chain, replicas: i64) -> Result<Answer<Value>> {
         let object = self;
-        revised(chain.interpret_owned(OwnedRequest::ReviseReplica { object, replicas })?)
+        chain.edit_owned(OwnedRequest::ReviseReplica { object, replicas })
     }
 
     fn retain(self, chain: &Chain, observed: &Value) -> Result<Answer<Value>> {
         let desired = self;
-        retained(chain.interpret_owned(OwnedRequest::Retain { desired, observed })?)
+        chain.edit_owned(OwnedRequest::Retain { desired, observed })
     }
     fn aggregate(
         self,
@@ -382,7 +389,7 @@ impl<'a> EditedObject<'a> for Value {
         items: Option<&[AggregatedStatusItem]>,
     ) -> Result<Answer<Value>> {
         let object = self;
-        aggregated(chain.interpret_owned(OwnedRequest::AggregateStatus { object, items })?)
+        chain.edit_owned(OwnedRequest::AggregateStatus { object, items })
     }
 }
 
@@ -391,12 +398,12 @@ impl<'a> EditedObject<'a> for &'a Value {
 
     fn revise(self, chain: &Chain, replicas: i64) -> Result<Answer<Value>> {
         let object = self;
-        revised(chain.interpret(&Request::ReviseReplica { object, replicas })?)
+        chain.edit_copy(&Request::ReviseReplica { object, replicas })
     }
 
     fn retain(self, chain: &Chain, observed: &Value) -> Result<Answer<Value>> {
         let desired = self;
-        retained(chain.interpret(&Request::Retain { desired, observed })?)
+        chain.edit_copy(&Request::Retain { desired, observed })
     }
     fn aggregate(
         self,
@@ -404,7 +411,7 @@ impl<'a> EditedObject<'a> for &'a Value {
         items: Option<&[AggregatedStatusItem]>,
     ) -> Result<Answer<Value>> {
         let object = self;
-        aggregated(chain.interpret(&Request::AggregateStatus { object, items })?)
+        chain.edit_copy(&Request::AggregateStatus { object, items })
     }
 }
 
@@ -455,55 +462,5 @@ impl<'a> EditedObject<'a> for Cow<'a, Value> {
             Cow::Owned(object) => object.aggregate(chain, items),
             Cow::Borrowed(object) => object.aggregate(chain, items),
         }
-    }
-}
-
-/// `value` answered by `source`, checked to answer `operation`.
-fn checked(
-    value: Outcome,
-    operation: InterpreterOperation,
-    source: Source,
-) -> Result<Answer<Outcome>> {
-    if value.operation() != operation {
-        return Err(Error::InvalidInput {
-            operation,
-            reason: format!("layer {source} answered {} instead", value.operation()),
-        });
-    }
-    Ok(Answer {
-        value,
-        served_by: source,
-    })
-}
-
-/// A routed call's outcome, which must be one: `None` is the answer of an
-/// edit in place only.
-fn answered(
-    outcome: Option<Outcome>,
-    operation: InterpreterOperation,
-    source: Source,
-) -> Result<Answer<Outcome>> {
-    match outcome {
-        Some(value) => checked(value, operation, source),
-        None => Err(Error::InvalidInput {
-            operation,
-            reason: format!("layer {source} answered no result"),
-        }),
-    }
-}
-
-fn unwrap_outcome<T>(
-    answer: Answer<Outcome>,
-    pick: impl FnOnce(Outcome) -> Option<T>,
-) -> Result<Answer<T>> {
-    let operation = answer.value.operation();
-    let served_by = answer.served_by;
-    match pick(answer.value) {
-        Some(value) => Ok(Answer { value, served_by }),
-        // `interpret` already checked the outcome matches the operation.
-        None => Err(Error::InvalidInput {
-            operation,
-            reason: format!("layer {served_by} answered with the wrong result type"),
-        }),
     }
 }

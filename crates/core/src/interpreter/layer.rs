@@ -10,7 +10,7 @@ use crate::api::{
     AggregatedStatusItem, Component, DependentObjectReference, InterpreterOperation,
     ReplicaRequirements,
 };
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::k8s::keep::Keep;
 use crate::k8s::object::TypeRef;
 
@@ -305,6 +305,17 @@ impl OwnedRequest<'_> {
         }
     }
 
+    /// The object (edited, once the request has run).
+    pub fn into_object(self) -> Value {
+        match self {
+            Self::ReviseReplica { object, .. }
+            | Self::Retain {
+                desired: object, ..
+            }
+            | Self::AggregateStatus { object, .. } => object,
+        }
+    }
+
     /// The object, as the operation's answer.
     pub fn into_outcome(self) -> Outcome {
         match self {
@@ -392,6 +403,37 @@ impl Outcome {
     }
 }
 
+/// Each reading operation's result type from its [`Outcome`]: the outcome
+/// of another operation is handed back.
+macro_rules! result_from_outcome {
+    ($($(#[$doc:meta])* $variant:ident($binding:ident) => $result:ty = $value:expr;)*) => {$(
+        $(#[$doc])*
+        impl TryFrom<Outcome> for $result {
+            type Error = Outcome;
+
+            fn try_from(outcome: Outcome) -> std::result::Result<Self, Outcome> {
+                match outcome {
+                    Outcome::$variant($binding) => Ok($value),
+                    other => Err(other),
+                }
+            }
+        }
+    )*};
+}
+
+result_from_outcome! {
+    /// `InterpretReplica`'s result.
+    Replicas(result) => ReplicaResult = *result;
+    /// `InterpretComponent`'s result.
+    Components(components) => Vec<Component> = components;
+    /// `InterpretStatus`'s result.
+    Status(status) => Option<Value> = status;
+    /// `InterpretHealth`'s result.
+    Healthy(healthy) => bool = healthy;
+    /// `InterpretDependency`'s result.
+    Dependencies(dependencies) => Vec<DependentObjectReference> = dependencies;
+}
+
 /// One row of a layer's catalog: a (kind, operation) the layer serves.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct CatalogEntry {
@@ -407,7 +449,8 @@ pub struct CatalogEntry {
 
 /// What the chain resolved a request to in the layer that serves it: where
 /// the answer comes from, and the layer's own index of what serves it
-/// (the native layer's table row), handed back to
+/// (the native layer's table row, a Lua layer's target, the webhook
+/// layer's hook), handed back to
 /// [`Layer::interpret_routed`] so the layer does not look it up again.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Route {
@@ -424,55 +467,13 @@ impl From<Source> for Route {
     }
 }
 
-/// A request in the form the caller holds it, for [`Layer::interpret_routed`]:
-/// borrowed, with its object handed over, or with its object lent mutably.
-#[derive(Debug)]
-pub enum Call<'r, 'a> {
-    /// [`Layer::interpret`]'s request.
-    Read(&'r Request<'a>),
-    /// [`Layer::interpret_owned`]'s request.
-    Owned(OwnedRequest<'a>),
-    /// [`Layer::interpret_in_place`]'s request.
-    InPlace(InPlaceRequest<'a>),
-}
-
-impl Call<'_, '_> {
-    /// The operation.
-    pub fn operation(&self) -> InterpreterOperation {
-        match self {
-            Self::Read(request) => request.operation(),
-            Self::Owned(request) => request.operation(),
-            Self::InPlace(request) => request.operation(),
-        }
-    }
-
-    /// The object the chain dispatches on (the desired object for `Retain`).
-    pub fn object(&self) -> &Value {
-        match self {
-            Self::Read(request) => request.object(),
-            Self::Owned(request) => request.object(),
-            Self::InPlace(request) => request.object(),
-        }
-    }
-
-    /// Answers the call through `layer`'s `interpret`, `interpret_owned` or
-    /// `interpret_in_place`: the outcome, or `None` for an edit in place
-    /// (the lent object is the answer).
-    pub fn answer_by<L: Layer + ?Sized>(self, layer: &L) -> Result<Option<Outcome>> {
-        match self {
-            Self::Read(request) => layer.interpret(request).map(Some),
-            Self::Owned(request) => layer.interpret_owned(request).map(Some),
-            Self::InPlace(request) => layer.interpret_in_place(request).map(|()| None),
-        }
-    }
-}
-
 /// One layer of the chain.
 ///
 /// A layer says whether it serves a (kind, operation) and answers requests.
 /// The chain resolves each request once ([`Layer::route`], from the
 /// object's borrowed apiVersion and kind) and then asks the layer that
-/// serves it to answer ([`Layer::interpret_routed`]); it only calls the
+/// serves it to answer ([`Layer::interpret_routed`], or
+/// [`Layer::edit_routed`] for an object lent mutably); it only calls the
 /// `interpret` methods of a layer that routed the request's object and
 /// operation.
 pub trait Layer: Send + Sync {
@@ -492,35 +493,25 @@ pub trait Layer: Send + Sync {
         self.source(&ty.to_gvk(), operation).map(Route::from)
     }
 
-    /// Answers a call this layer routed, `entry` being [`Route::entry`]: the
-    /// outcome, or `None` for an edit in place (the lent object is the
-    /// answer). The default answers through `interpret`, `interpret_owned`
-    /// or `interpret_in_place` ([`Call::answer_by`]); a layer whose routes
-    /// carry an index overrides it to go straight to the handler.
-    fn interpret_routed(&self, entry: usize, call: Call<'_, '_>) -> Result<Option<Outcome>> {
+    /// Answers a request this layer routed, `entry` being
+    /// [`Route::entry`]. The default answers through `interpret`; a layer
+    /// whose routes carry an index overrides it to go straight to what the
+    /// index names.
+    fn interpret_routed(&self, entry: usize, request: &Request<'_>) -> Result<Outcome> {
         let _ = entry;
-        call.answer_by(self)
+        self.interpret(request)
     }
 
-    /// Edits in place the object of a call this layer routed (`entry`
-    /// being [`Route::entry`]): what [`Layer::interpret_routed`] does with
-    /// [`Call::InPlace`], without carrying an [`Outcome`] back. The default
-    /// answers through `interpret_routed`; a layer that answers an edit
-    /// with an outcome instead of editing fails. The native layer overrides
-    /// it to call its editing handler directly.
+    /// Edits in place the object of a request this layer routed (`entry`
+    /// being [`Route::entry`]): on success the object is the answer, on
+    /// error it is unchanged. The default answers the borrowed request
+    /// through [`Layer::interpret_routed`] and stores the answer (an
+    /// outcome of another operation is refused), as `interpret_in_place`
+    /// does with `interpret`; a layer that edits in place overrides both
+    /// (the native layer calls the row's editing handler).
     fn edit_routed(&self, entry: usize, request: InPlaceRequest<'_>) -> Result<()> {
-        let operation = request.operation();
-        match self.interpret_routed(entry, Call::InPlace(request))? {
-            None => Ok(()),
-            Some(outcome) => Err(Error::InvalidInput {
-                operation,
-                reason: format!(
-                    "layer {} answered {} instead of editing in place",
-                    self.kind(),
-                    outcome.operation()
-                ),
-            }),
-        }
+        let outcome = self.interpret_routed(entry, &request.as_request())?;
+        request.store(outcome)
     }
 
     /// What the handler of route `entry` looks at of the object it only

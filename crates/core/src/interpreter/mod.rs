@@ -38,8 +38,8 @@ pub use chain::{Chain, EditedObject};
 pub use explain::{segment_match, LayerDecision};
 pub use json::JsonInputs;
 pub use layer::{
-    Answer, Call, CatalogEntry, EditRequest, InPlaceRequest, Layer, LayerKind, Outcome,
-    OwnedRequest, ReplicaResult, Request, Route, Source,
+    Answer, CatalogEntry, EditRequest, InPlaceRequest, Layer, LayerKind, Outcome, OwnedRequest,
+    ReplicaResult, Request, Route, Source,
 };
 pub use object::{describe, from_dynamic, from_resource, gvk_of, TypeRef};
 pub use operation::{result_names, results, results_map, InputError, Inputs, ObjectInput};

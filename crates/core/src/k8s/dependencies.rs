@@ -27,7 +27,8 @@ use serde_json::Value;
 
 use super::error::{ObjectError, Result};
 use super::field::{at, list, text};
-use super::normalize::{self, schema, Reads};
+use super::keep::Keep;
+use super::normalize::{self, schema};
 use super::object::describe;
 use super::validation;
 use crate::api::DependentObjectReference;
@@ -151,58 +152,58 @@ fn collect(spec: Option<&Value>) -> Names<'_> {
 /// `env`/`envFrom` references, image pull secrets, the volume sources that
 /// name a ConfigMap, Secret or claim, and the service account. A handler
 /// checks exactly these with [`normalize::check_reads`].
-pub const POD_SPEC_DEPENDENCY_READS: Reads = Reads::Fields(&[
+pub const POD_SPEC_DEPENDENCY_READS: Keep = Keep::Members(&[
     ("containers", CONTAINER_REFERENCES),
     ("ephemeralContainers", CONTAINER_REFERENCES),
     ("imagePullSecrets", NAME),
     ("initContainers", CONTAINER_REFERENCES),
-    ("serviceAccountName", Reads::All),
+    ("serviceAccountName", Keep::All),
     (
         "volumes",
-        Reads::Fields(&[
-            ("azureFile", Reads::Fields(&[("secretName", Reads::All)])),
+        Keep::Members(&[
+            ("azureFile", Keep::Members(&[("secretName", Keep::All)])),
             ("cephfs", SECRET_REF),
             ("cinder", SECRET_REF),
             ("configMap", NAME),
-            ("csi", Reads::Fields(&[("nodePublishSecretRef", NAME)])),
+            ("csi", Keep::Members(&[("nodePublishSecretRef", NAME)])),
             ("flexVolume", SECRET_REF),
             ("iscsi", SECRET_REF),
             (
                 "persistentVolumeClaim",
-                Reads::Fields(&[("claimName", Reads::All)]),
+                Keep::Members(&[("claimName", Keep::All)]),
             ),
             (
                 "projected",
-                Reads::Fields(&[(
+                Keep::Members(&[(
                     "sources",
-                    Reads::Fields(&[("configMap", NAME), ("secret", NAME)]),
+                    Keep::Members(&[("configMap", NAME), ("secret", NAME)]),
                 )]),
             ),
             ("rbd", SECRET_REF),
             ("scaleIO", SECRET_REF),
-            ("secret", Reads::Fields(&[("secretName", Reads::All)])),
+            ("secret", Keep::Members(&[("secretName", Keep::All)])),
             ("storageos", SECRET_REF),
         ]),
     ),
 ]);
 
 /// `name` of a reference.
-const NAME: Reads = Reads::Fields(&[("name", Reads::All)]);
+const NAME: Keep = Keep::Members(&[("name", Keep::All)]);
 
 /// `secretRef.name`.
-const SECRET_REF: Reads = Reads::Fields(&[("secretRef", NAME)]);
+const SECRET_REF: Keep = Keep::Members(&[("secretRef", NAME)]);
 
-const CONTAINER_REFERENCES: Reads = Reads::Fields(&[
+const CONTAINER_REFERENCES: Keep = Keep::Members(&[
     (
         "env",
-        Reads::Fields(&[(
+        Keep::Members(&[(
             "valueFrom",
-            Reads::Fields(&[("configMapKeyRef", NAME), ("secretKeyRef", NAME)]),
+            Keep::Members(&[("configMapKeyRef", NAME), ("secretKeyRef", NAME)]),
         )]),
     ),
     (
         "envFrom",
-        Reads::Fields(&[("configMapRef", NAME), ("secretRef", NAME)]),
+        Keep::Members(&[("configMapRef", NAME), ("secretRef", NAME)]),
     ),
 ]);
 

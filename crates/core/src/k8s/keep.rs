@@ -34,14 +34,20 @@ use serde::de::{DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde::Deserialize;
 use serde_json::{Map, Number, Value};
 
-/// The part of a JSON value an operation looks at.
+/// The part of a JSON value an operation looks at: what [`decode`] builds
+/// of the bytes, and what a native handler checks of the object it reads
+/// ([`check_reads`](super::normalize::check_reads)), one description for
+/// both.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Keep {
     /// The whole value.
     All,
     /// These members of an object, each with what is kept below it (of
     /// every element when the value is an array). A value that is neither
-    /// an object nor an array is kept whole.
+    /// an object nor an array is kept whole. Checked against a schema type,
+    /// the members are fields of a struct (of every element of a list, of
+    /// every value of a map), and every name must be a field of the type
+    /// at that place (a debug build checks each table on use).
     Members(&'static [(&'static str, Keep)]),
 }
 

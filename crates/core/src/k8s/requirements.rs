@@ -34,7 +34,8 @@ use serde_json::Value;
 
 use super::error::{ObjectError, Result};
 use super::field::{at, list, map};
-use super::normalize::{self, schema, Reads, Ty};
+use super::keep::Keep;
+use super::normalize::{self, schema, Ty};
 use super::object::describe;
 use super::path::FieldPath;
 use super::quantity::{Format, Quantity, QuantityError};
@@ -260,25 +261,25 @@ impl Ctx<'_> {
 /// containers' requests and limits, the overhead, the node claim (node
 /// selector, required node affinity, tolerations) and the priority class.
 /// A handler checks exactly these with [`normalize::check_reads`].
-pub const POD_SPEC_REQUIREMENT_READS: Reads = Reads::Fields(&[
+pub const POD_SPEC_REQUIREMENT_READS: Keep = Keep::Members(&[
     (
         "affinity",
-        Reads::Fields(&[(
+        Keep::Members(&[(
             "nodeAffinity",
-            Reads::Fields(&[("requiredDuringSchedulingIgnoredDuringExecution", Reads::All)]),
+            Keep::Members(&[("requiredDuringSchedulingIgnoredDuringExecution", Keep::All)]),
         )]),
     ),
     ("containers", CONTAINER_RESOURCES),
     ("initContainers", CONTAINER_RESOURCES),
-    ("nodeSelector", Reads::All),
-    ("overhead", Reads::All),
-    ("priorityClassName", Reads::All),
-    ("tolerations", Reads::All),
+    ("nodeSelector", Keep::All),
+    ("overhead", Keep::All),
+    ("priorityClassName", Keep::All),
+    ("tolerations", Keep::All),
 ]);
 
-const CONTAINER_RESOURCES: Reads = Reads::Fields(&[(
+const CONTAINER_RESOURCES: Keep = Keep::Members(&[(
     "resources",
-    Reads::Fields(&[("limits", Reads::All), ("requests", Reads::All)]),
+    Keep::Members(&[("limits", Keep::All), ("requests", Keep::All)]),
 )]);
 
 /// Requirements of the pod spec `spec` (JSON, absent = empty) found at

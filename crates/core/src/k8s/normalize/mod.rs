@@ -36,6 +36,7 @@ use serde_json::{Map, Number, Value};
 
 use super::error::{ObjectError, Result};
 use super::field::{integer_of_double, put_member, type_phrase};
+use super::keep::Keep;
 use super::path::FieldPath;
 use super::quantity::Quantity;
 use crate::api::go_json_field;
@@ -967,20 +968,9 @@ fn check_value(cx: &Cx<'_>, kind: &'static Kind, v: &Value, path: &FieldPath<'_>
     }
 }
 
-/// The part of a value an operation reads, for [`check_reads`]: typed
-/// acceptance of exactly those fields, so a bad value (a wrong type, a
-/// 32-bit overflow) is refused where the operation looks and nowhere else.
-#[derive(Debug, Clone, Copy)]
-pub enum Reads {
-    /// The whole value: every field the schema knows below it.
-    All,
-    /// These fields of a struct (of every element of a list, of every value
-    /// of a map), each with what is read below it. Every name must be a
-    /// field of the schema type at that place (a test checks each table).
-    Fields(&'static [(&'static str, Reads)]),
-}
-
-/// Checks that the parts of `value` named by `reads` typed-decode as `ty`:
+/// Checks that the parts of `value` named by `reads` (what the operation
+/// reads of it, a [`Keep`]: its members being a struct's fields, of every
+/// element of a list and of every value of a map) typed-decode as `ty`:
 /// the same errors as [`check`] for those parts, nothing looked at outside
 /// them, no allocation on success.
 pub fn check_reads(
@@ -988,7 +978,7 @@ pub fn check_reads(
     path: &str,
     value: &Value,
     ty: &'static Ty,
-    reads: Reads,
+    reads: Keep,
 ) -> Result<()> {
     debug_assert_eq!(
         reads_match_schema(ty, reads),
@@ -1006,9 +996,9 @@ fn check_struct_reads(
     ty: &'static Ty,
     input: &Map<String, Value>,
     path: &FieldPath<'_>,
-    reads: Reads,
+    reads: Keep,
 ) -> Result<()> {
-    let Reads::Fields(fields) = reads else {
+    let Keep::Members(fields) = reads else {
         return check_struct(cx, ty, input, path);
     };
     for &(key, below) in fields {
@@ -1027,9 +1017,9 @@ fn check_value_reads(
     kind: &'static Kind,
     v: &Value,
     path: &FieldPath<'_>,
-    reads: Reads,
+    reads: Keep,
 ) -> Result<()> {
-    if matches!(reads, Reads::All) {
+    if matches!(reads, Keep::All) {
         return check_value(cx, kind, v, path);
     }
     match (kind, v) {
@@ -1079,16 +1069,16 @@ pub fn check_keys<'k>(
 /// Every field name in `reads` exists in the schema type it is applied to
 /// (checked on every [`check_reads`] of a debug build, so a table naming a
 /// field the schema does not have fails every test that reaches it).
-pub(crate) fn reads_match_schema(ty: &'static Ty, reads: Reads) -> std::result::Result<(), String> {
-    fn kind_ok(kind: &'static Kind, reads: Reads, at: &str) -> std::result::Result<(), String> {
+pub(crate) fn reads_match_schema(ty: &'static Ty, reads: Keep) -> std::result::Result<(), String> {
+    fn kind_ok(kind: &'static Kind, reads: Keep, at: &str) -> std::result::Result<(), String> {
         match (kind, reads) {
-            (_, Reads::All) => Ok(()),
+            (_, Keep::All) => Ok(()),
             (Kind::Struct(ty), r) => reads_match_schema(ty, r).map_err(|e| format!("{at}.{e}")),
             (Kind::List(elem) | Kind::Map(elem), r) => kind_ok(elem, r, at),
             (other, _) => Err(format!("{at}: {other:?} has no fields")),
         }
     }
-    let Reads::Fields(fields) = reads else {
+    let Keep::Members(fields) = reads else {
         return Ok(());
     };
     for &(key, below) in fields {
