@@ -68,7 +68,7 @@ pub enum ClusterError {
     /// The first list of both kinds did not complete in time.
     #[error("the first list of interpreter configuration did not complete in {0:?}")]
     SyncTimeout(Duration),
-    /// [`ClusterConfig::wait_for`]'s condition did not hold in time.
+    /// [`ClusterConfig::wait_for`](crate::ClusterConfig::wait_for)'s condition did not hold in time.
     #[error("the awaited cluster state was not reached in {0:?}")]
     Timeout(Duration),
     /// A kubeconfig could not be read or used.
