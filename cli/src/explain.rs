@@ -3,15 +3,14 @@
 //! answer, time and the Lua lines that ran.
 
 use std::process::ExitCode;
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::load::Loader;
 use karmada_interpreter::api::InterpreterOperation;
-use karmada_interpreter::declarative::{Coverage, LuaLayer};
+use karmada_interpreter::declarative::Coverage;
 use karmada_interpreter::health::{fallback, ArgoCdHealth};
 use karmada_interpreter::interpreter::{
-    describe, gvk_of, results, Inputs, Layer, LayerDecision, LayerKind, Request, Source,
+    describe, gvk_of, results, Inputs, LayerDecision, LayerKind, Request, Source,
 };
 use karmada_interpreter::Interpreter;
 
@@ -212,16 +211,17 @@ fn detail(
             if source.layer == karmada_interpreter::health::FALLBACK {
                 out["fallback"] = json!(fallback::evaluate(object)?);
             }
-            if let Some(traced) = traced_layer(args, customizations, &source)? {
-                if let Some(argocd) = &traced.argocd {
-                    out["argocd"] = json!(argocd.status(object)?);
+            if source.layer == karmada_interpreter::health::ARGOCD {
+                if let Some(dir) = &args.chain.health_checks {
+                    out["argocd"] = json!(ArgoCdHealth::from_dir(dir)?.status(object)?);
                 }
+            }
+            if let Some((traced, coverage)) = traced_chain(args, customizations, &source)? {
                 // The traced run repeats the answer with the line hook on
                 // (not timed).
-                let _ = traced.layer.interpret(request);
+                let _ = traced.interpret(request);
                 out["lua"] = Value::Array(
-                    traced
-                        .coverage
+                    coverage
                         .scripts()
                         .into_iter()
                         .map(|(script, lines)| {
@@ -243,44 +243,28 @@ fn detail(
     Ok(out)
 }
 
-/// A layer of the same kind as `source`'s recording the Lua lines it runs
-/// (declarative, thirdparty, argocd); the Argo CD layer also reads its full
-/// status.
-struct Traced {
-    layer: Arc<dyn Layer>,
-    argocd: Option<Arc<ArgoCdHealth>>,
-    coverage: Coverage,
-}
-
-fn traced_layer(
+/// The same chain recording the Lua lines it runs, when `source` is a Lua
+/// layer (declarative, thirdparty, argocd): its webhooks left out (they did
+/// not serve the pair, so the same layer answers), the rest as the flags
+/// build it.
+fn traced_chain(
     args: &ExplainArgs,
     customizations: Vec<karmada_interpreter::api::ResourceInterpreterCustomization>,
     source: &Source,
-) -> crate::error::Result<Option<Traced>> {
+) -> crate::error::Result<Option<(Interpreter, Coverage)>> {
+    let lua = matches!(source.layer, LayerKind::Declarative | LayerKind::Thirdparty)
+        || source.layer == karmada_interpreter::health::ARGOCD;
+    if !lua {
+        return Ok(None);
+    }
     let coverage = Coverage::default();
-    let (layer, argocd): (Arc<dyn Layer>, _) = match source.layer {
-        LayerKind::Declarative => (
-            Arc::new(LuaLayer::customizations(customizations)?.with_coverage(coverage.clone())),
-            None,
-        ),
-        LayerKind::Thirdparty => (
-            karmada_interpreter::thirdparty::layer_with(None, Some(coverage.clone())),
-            None,
-        ),
-        kind if kind == karmada_interpreter::health::ARGOCD => {
-            let Some(dir) = &args.chain.health_checks else {
-                return Ok(None);
-            };
-            let layer = Arc::new(ArgoCdHealth::from_dir(dir)?.with_coverage(coverage.clone()));
-            (layer.clone() as Arc<dyn Layer>, Some(layer))
-        }
-        _ => return Ok(None),
-    };
-    Ok(Some(Traced {
-        layer,
-        argocd,
-        coverage,
-    }))
+    let chain = args
+        .chain
+        .with_health(Interpreter::builder())
+        .customizations(customizations)
+        .coverage(coverage.clone())
+        .build()?;
+    Ok(Some((chain, coverage)))
 }
 
 fn print_detail(d: &Value) {
