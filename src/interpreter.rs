@@ -22,8 +22,9 @@ use crate::{Error, Result};
 /// Karmada's resource interpreter: customizations, webhooks, bundled
 /// third-party customizations and native built-ins, consulted in that order.
 ///
-/// An `Interpreter` is a [`Chain`] of those layers (it dereferences to it):
-/// the eight operations are [`Chain`]'s methods.
+/// An `Interpreter` is a [`Chain`] of those layers: it dereferences to it
+/// (the eight operations are [`Chain`]'s methods) and converts into it
+/// (`Chain::from`), and there is no other way to reach it.
 ///
 /// ```
 /// use karmada_interpreter::{Interpreter, interpreter::LayerKind};
@@ -58,11 +59,6 @@ impl Interpreter {
     pub fn builder() -> InterpreterBuilder {
         InterpreterBuilder::default()
     }
-
-    /// The chain itself.
-    pub fn chain(&self) -> &Chain {
-        &self.0
-    }
 }
 
 impl Deref for Interpreter {
@@ -76,12 +72,6 @@ impl Deref for Interpreter {
 impl From<Interpreter> for Chain {
     fn from(interpreter: Interpreter) -> Chain {
         interpreter.0
-    }
-}
-
-impl AsRef<Chain> for Interpreter {
-    fn as_ref(&self) -> &Chain {
-        &self.0
     }
 }
 
