@@ -217,3 +217,32 @@ fn an_edit_in_place_is_stored_or_refused_and_never_half_done(#[case] wrong_outco
         assert_eq!(object, lent.value);
     }
 }
+
+/// The builder's Lua limits reach the bundled customizations too (`--timeout`
+/// on every command): with no memory to spare, a bundled script fails,
+/// while the default limits answer.
+#[test]
+fn lua_limits_reach_the_bundled_layer() {
+    use karmada_interpreter::declarative::{Limits, ScriptFailure};
+    let cloneset = json!({"apiVersion": "apps.kruise.io/v1alpha1", "kind": "CloneSet",
+                          "metadata": {"name": "c", "namespace": "n"}, "spec": {"replicas": 2}});
+    let answer = Interpreter::default().get_replicas(&cloneset).unwrap();
+    assert_eq!(answer.served_by.layer, LayerKind::Thirdparty);
+    let starved = Interpreter::builder()
+        .lua_limits(Limits {
+            memory: 1,
+            ..Limits::default()
+        })
+        .build()
+        .unwrap();
+    let err = starved.get_replicas(&cloneset).unwrap_err();
+    assert!(err.source_of::<ScriptFailure>().is_some(), "{err:?}");
+    assert!(
+        err.to_string()
+            .contains("memory limit of the Lua state reached"),
+        "{err}"
+    );
+    // The native layer runs no script: its answers do not depend on the limits.
+    let pod = json!({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p"}});
+    assert!(starved.get_replicas(&pod).is_ok());
+}

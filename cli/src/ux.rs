@@ -152,11 +152,12 @@ pub fn parse_timeout(text: &str) -> Result<Duration, String> {
     Ok(d)
 }
 
-/// `--timeout`: the Lua deadline of one call of a customization script.
+/// `--timeout`: the Lua deadline of one call of any script the chain runs.
 #[derive(Debug, Clone, clap::Args)]
 pub struct TimeoutArg {
-    /// Deadline of one call of a customization's Lua script (declarative
-    /// layer): `500ms`, `2s`, `1m` or milliseconds. Default: Karmada's 1s.
+    /// Deadline of one call of a Lua script (user and bundled
+    /// customizations, Argo CD health checks): `500ms`, `2s`, `1m` or
+    /// milliseconds. Default: Karmada's 1s.
     #[arg(long, value_name = "DURATION", value_parser = parse_timeout)]
     pub timeout: Option<Duration>,
 }
