@@ -39,11 +39,18 @@ pub fn load() -> (Vec<ResourceInterpreterCustomization>, Vec<Error>) {
     (items, errors)
 }
 
+/// Every bundled customization, parsed once per process (the shared layer
+/// and every layer of its own start from it).
+fn parsed() -> &'static [ResourceInterpreterCustomization] {
+    static PARSED: OnceLock<Vec<ResourceInterpreterCustomization>> = OnceLock::new();
+    PARSED.get_or_init(|| load().0)
+}
+
 /// The thirdparty layer: every bundled customization, shared.
 pub fn layer() -> Arc<dyn Layer> {
     static LAYER: OnceLock<Arc<dyn Layer>> = OnceLock::new();
     LAYER
-        .get_or_init(|| Arc::new(LuaLayer::bundled(load().0)))
+        .get_or_init(|| Arc::new(LuaLayer::bundled(parsed().to_vec())))
         .clone()
 }
 
@@ -58,7 +65,7 @@ pub fn layer_with(
     if limits.is_none() && coverage.is_none() {
         return layer();
     }
-    let layer = LuaLayer::bundled_with_limits(load().0, limits.unwrap_or_default());
+    let layer = LuaLayer::bundled_with_limits(parsed().to_vec(), limits.unwrap_or_default());
     match coverage {
         Some(coverage) => Arc::new(layer.with_coverage(coverage)),
         None => Arc::new(layer),
