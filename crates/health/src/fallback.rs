@@ -233,16 +233,7 @@ impl Layer for HealthFallback {
             Request::InterpretHealth { object } => {
                 evaluate(object).map(|v| Outcome::Healthy(v.healthy))
             }
-            other => Err(Error::NotServed {
-                api_version: other
-                    .object()
-                    .get("apiVersion")
-                    .and_then(Value::as_str)
-                    .unwrap_or_default()
-                    .to_owned(),
-                kind: karmada_interpreter_core::interpreter::gvk_of(other.object()).kind,
-                operation: other.operation(),
-            }),
+            other => Err(Error::not_served(other.object(), other.operation())),
         }
     }
 
