@@ -54,8 +54,13 @@ pub enum Error {
 
     /// The flags do not make a command that can run (a missing or
     /// contradictory flag, a value out of range).
-    #[error("{0}")]
-    Usage(String),
+    #[error("{what}: {message}")]
+    Usage {
+        /// The flag or command at fault (`--operation`, `serve`).
+        what: String,
+        /// What is wrong and how to mend it.
+        message: String,
+    },
 
     /// A file could not be written or read.
     #[error("{}: {source}", path.display())]
@@ -88,6 +93,10 @@ pub enum Error {
         source: Box<dyn std::error::Error + Send + Sync + 'static>,
     },
 
+    /// Serving failed after it started.
+    #[error("serving stopped: {0}")]
+    Serve(#[source] karmada_interpreter::webhook::WebhookError),
+
     /// A result could not be encoded for output.
     #[error("cannot encode the {what}: {message}")]
     Encode {
@@ -108,9 +117,12 @@ impl From<karmada_interpreter::interpreter::InputError> for Error {
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
 impl Error {
-    /// A [`Error::Usage`] error.
-    pub fn usage(message: impl Into<String>) -> Self {
-        Error::Usage(message.into())
+    /// A [`Error::Usage`] error about `what` (a flag or a command).
+    pub fn usage(what: impl Into<String>, message: impl std::fmt::Display) -> Self {
+        Error::Usage {
+            what: what.into(),
+            message: message.to_string(),
+        }
     }
 }
 

@@ -49,10 +49,6 @@ pub struct ExplainArgs {
 /// Calls timed after the first (median reported).
 const TIMED_CALLS: usize = 9;
 
-fn config(flag: &str, message: impl Into<String>) -> Error {
-    Error::usage(format!("{flag}: {}", message.into()))
-}
-
 pub fn run(args: ExplainArgs) -> crate::error::Result<ExitCode> {
     let (customizations, webhooks) = args.chain.load()?;
     let chain = args
@@ -68,7 +64,7 @@ pub fn run(args: ExplainArgs) -> crate::error::Result<ExitCode> {
         items,
     } = args.objects.load(&mut loader)?;
     let Some(subject) = desired.as_ref().or(observed.as_ref()) else {
-        return Err(config(
+        return Err(Error::usage(
             "--desired-file/--observed-file",
             "explain needs an object: give --desired-file or --observed-file",
         ));
@@ -84,7 +80,7 @@ pub fn run(args: ExplainArgs) -> crate::error::Result<ExitCode> {
         None => None,
         Some(name) => {
             let op = InterpreterOperation::parse_case_insensitive(name)
-                .map_err(|e| config("--operation", e.to_string()))?;
+                .map_err(|e| Error::usage("--operation", e))?;
             let inputs = Inputs {
                 desired: desired.as_ref(),
                 observed: observed.as_ref(),

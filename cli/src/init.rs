@@ -182,10 +182,6 @@ fn customizations_yaml(api_version: &str, kind: &str, ops: &[Op]) -> String {
     out
 }
 
-fn config_error(message: String) -> Error {
-    Error::usage(format!("init: {message}"))
-}
-
 fn write(path: &Path, text: &str) -> Result<()> {
     std::fs::write(path, text).map_err(|source| Error::File {
         path: path.to_owned(),
@@ -201,7 +197,7 @@ pub fn run(args: InitArgs) -> Result<ExitCode> {
     let problems =
         karmada_interpreter::k8s::validation::target_problems(&args.api_version, &args.kind);
     if !problems.is_empty() {
-        return Err(config_error(problems.join("; ")));
+        return Err(Error::usage("init", problems.join("; ")));
     }
     let ops: Vec<Op> = if args.operations.is_empty() {
         Op::ALL.to_vec()
@@ -214,10 +210,10 @@ pub fn run(args: InitArgs) -> Result<ExitCode> {
     });
     let file = dir.join("customizations.yaml");
     if file.exists() {
-        return Err(config_error(format!(
-            "{} exists; init writes a new folder",
-            file.display()
-        )));
+        return Err(Error::usage(
+            "init",
+            format!("{} exists; init writes a new folder", file.display()),
+        ));
     }
     let testdata = dir.join("testdata");
     std::fs::create_dir_all(&testdata).map_err(|source| Error::File {
@@ -244,7 +240,7 @@ pub fn run(args: InitArgs) -> Result<ExitCode> {
         let parsed = parse_cases(&yaml, &path)
             .into_iter()
             .next()
-            .ok_or_else(|| config_error(format!("{op}: no case generated")))??;
+            .ok_or_else(|| Error::usage("init", format!("{op}: no case generated")))??;
         let request = parsed.request().map_err(karmada_interpreter::Error::from)?;
         let output = results_map(chain.interpret(&request)?.value);
         value["output"] = Value::Object(output);
@@ -264,5 +260,8 @@ pub fn run(args: InitArgs) -> Result<ExitCode> {
 }
 
 fn to_yaml(value: &Value) -> Result<String> {
-    serde_saphyr::to_string(value).map_err(|e| config_error(format!("cannot write YAML: {e}")))
+    serde_saphyr::to_string(value).map_err(|e| Error::Encode {
+        what: "case as YAML".into(),
+        message: e.to_string(),
+    })
 }

@@ -31,7 +31,8 @@ pub fn run(args: LintArgs) -> Result<ExitCode> {
     let files = &args.files.customizations;
     if files.is_empty() && args.paths.is_empty() {
         return Err(Error::usage(
-            "lint: name customization files or directories (PATH or -f FILE)",
+            "lint",
+            "name customization files or directories (PATH or -f FILE)",
         ));
     }
     let linter = Linter::new()?;

@@ -74,15 +74,17 @@ fn in_flag_terms(error: &InputError) -> String {
 pub fn run(args: RunArgs) -> crate::error::Result<ExitCode> {
     if args.check {
         return Err(Error::usage(
-            "--check: `run` has no --check: to validate customization files use `karmada-interpreter check -f FILE`",
+            "--check",
+            "`run` has no --check: to validate customization files use `karmada-interpreter check -f FILE`",
         ));
     }
     let operation = args.operation.as_deref().unwrap_or_default();
     let op = InterpreterOperation::parse_case_insensitive(operation)
-        .map_err(|e| Error::usage(format!("--operation: {e}")))?;
+        .map_err(|e| Error::usage("--operation", e))?;
     if op == InterpreterOperation::ReviseReplica && args.desired_replica.is_none() {
         return Err(Error::usage(
-            "--desired-replica: ReviseReplica needs the replica count to write: give --desired-replica N",
+            "--desired-replica",
+            "ReviseReplica needs the replica count to write: give --desired-replica N",
         ));
     }
     // Customizations first, then the objects and status items, each

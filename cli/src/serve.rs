@@ -115,10 +115,6 @@ pub struct ServeArgs {
     timeout: crate::ux::TimeoutArg,
 }
 
-fn cli_error(message: impl Into<String>) -> Error {
-    Error::usage(format!("serve: {}", message.into()))
-}
-
 impl ServeArgs {
     fn san_names(&self) -> Vec<String> {
         let mut names: Vec<String> = vec!["localhost".into(), "127.0.0.1".into(), "::1".into()];
@@ -215,8 +211,12 @@ impl ServeArgs {
             cc,
             self.timeout_seconds,
         );
-        karmada_interpreter::webhook::validate(&config)
-            .map_err(|e| cli_error(format!("the generated configuration is invalid: {e}")))?;
+        karmada_interpreter::webhook::validate(&config).map_err(|e| {
+            Error::usage(
+                "serve",
+                format!("the generated configuration is invalid: {e}"),
+            )
+        })?;
         Ok(config)
     }
 }
@@ -343,7 +343,7 @@ pub fn run(args: ServeArgs) -> crate::error::Result<ExitCode> {
     let (identity, throwaway) = args.identity()?;
     if args.print_config {
         if throwaway {
-            return Err(cli_error(
+            return Err(Error::usage("serve", 
                 "--print-config needs --cert/--key or --cert-dir, so the printed caBundle matches the serving certificate (with a throw-away self-signed certificate use --write-config)",
             ));
         }
@@ -399,16 +399,15 @@ pub fn run(args: ServeArgs) -> crate::error::Result<ExitCode> {
         );
     eprintln!("serving the interpreter chain on https://{local}{path}");
     metrics::flush_every(logs.clone());
-    let served = runtime
-        .block_on(async move {
-            let listener =
-                tokio::net::TcpListener::from_std(std_listener).map_err(|e| e.to_string())?;
-            server
-                .run(listener, shutdown_signal())
-                .await
-                .map_err(|e| e.to_string())
-        })
-        .map_err(cli_error);
+    let address = args.listen;
+    let served = runtime.block_on(async move {
+        let listener = tokio::net::TcpListener::from_std(std_listener)
+            .map_err(|source| Error::Listen { address, source })?;
+        server
+            .run(listener, shutdown_signal())
+            .await
+            .map_err(Error::Serve)
+    });
     logs.flush();
     served?;
     drop(cluster);
