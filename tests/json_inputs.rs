@@ -113,7 +113,7 @@ fn encode(v: &Option<Value>) -> Option<Vec<u8>> {
 }
 
 /// Every case under `roots`, with the chain its file runs in.
-fn cases(roots: &[PathBuf]) -> Vec<(Interpreter, GoldenCase)> {
+pub(crate) fn cases(roots: &[PathBuf]) -> Vec<(Interpreter, GoldenCase)> {
     let backend = ChainBackend::new(Vec::new(), Vec::new());
     let mut chains: HashMap<Option<PathBuf>, Option<Interpreter>> = HashMap::new();
     let mut out = Vec::new();
@@ -131,7 +131,7 @@ fn cases(roots: &[PathBuf]) -> Vec<(Interpreter, GoldenCase)> {
     out
 }
 
-fn kind_of(case: &GoldenCase) -> &str {
+pub(crate) fn kind_of(case: &GoldenCase) -> &str {
     case.desired
         .as_ref()
         .or(case.observed.as_ref())
@@ -140,7 +140,7 @@ fn kind_of(case: &GoldenCase) -> &str {
         .unwrap_or("")
 }
 
-fn project_roots() -> Vec<PathBuf> {
+pub(crate) fn project_roots() -> Vec<PathBuf> {
     ["conformance", "thirdparty"]
         .iter()
         .map(|d| Path::new(ROOT).join(d))

@@ -24,3 +24,5 @@ mod sandbox_catalogue;
 mod thirdparty_robustness;
 #[cfg(feature = "webhook")]
 mod webhook_client_faults;
+#[cfg(feature = "webhook")]
+mod written_patches;

@@ -15,6 +15,7 @@ use karmada_interpreter_core::k8s::field::{generation, get, int};
 use karmada_interpreter_core::k8s::keep::Keep;
 use karmada_interpreter_core::k8s::normalize::schema;
 use karmada_interpreter_core::k8s::normalize::schema::DEPLOYMENT;
+use karmada_interpreter_core::k8s::written::Written;
 use serde_json::Value;
 
 /// What Retain reads of the member's object.
@@ -30,14 +31,15 @@ pub(crate) fn interpret_replica(request: &Request<'_>) -> Result<Outcome> {
 }
 
 /// Writes `spec.replicas`.
-pub(crate) fn revise_replica(edit: InPlaceRequest<'_>) -> Result<()> {
+pub(crate) fn revise_replica(edit: InPlaceRequest<'_>) -> Result<Written> {
     revise_int_field(edit, &["spec", "replicas"])
 }
 
 /// Keeps the member's `spec.replicas` when the desired object carries the
 /// retain-replicas label with value `"true"`.
-pub(crate) fn retain(edit: InPlaceRequest<'_>) -> Result<()> {
+pub(crate) fn retain(edit: InPlaceRequest<'_>) -> Result<Written> {
     let (desired, observed) = retain_args(edit)?;
+    let mut written = Written::new();
     let labels = field::get_string_map(desired, &["metadata", "labels"])?;
     let opted_in = labels
         .and_then(|l| field::member(l, RETAIN_REPLICAS_LABEL))
@@ -51,9 +53,9 @@ pub(crate) fn retain(edit: InPlaceRequest<'_>) -> Result<()> {
                 "absent in the member object; cannot retain replicas",
             )
         })?;
-        field::set(desired, &["spec", "replicas"], Value::from(replicas))?;
+        written.set(desired, &["spec", "replicas"], Value::from(replicas))?;
     }
-    Ok(())
+    Ok(written)
 }
 
 /// What InterpretHealth reads (Deployment and StatefulSet alike).

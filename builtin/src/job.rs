@@ -18,6 +18,7 @@ use karmada_interpreter_core::k8s::field::{get, int32};
 use karmada_interpreter_core::k8s::keep::Keep;
 use karmada_interpreter_core::k8s::normalize::schema::JOB;
 use karmada_interpreter_core::k8s::normalize::{self, parse_time, schema, Time};
+use karmada_interpreter_core::k8s::written::Written;
 use serde_json::{Map, Value};
 
 /// What Retain reads of the member's object.
@@ -58,16 +59,17 @@ pub(crate) fn interpret_replica(request: &Request<'_>) -> Result<Outcome> {
 }
 
 /// Writes `spec.parallelism`.
-pub(crate) fn revise_replica(edit: InPlaceRequest<'_>) -> Result<()> {
+pub(crate) fn revise_replica(edit: InPlaceRequest<'_>) -> Result<Written> {
     revise_int_field(edit, &["spec", "parallelism"])
 }
 
 /// The member's generated selector labels and template labels replace the
 /// desired ones (no merge).
-pub(crate) fn retain(edit: InPlaceRequest<'_>) -> Result<()> {
+pub(crate) fn retain(edit: InPlaceRequest<'_>) -> Result<Written> {
     const SELECTOR: &[&str] = &["spec", "selector", "matchLabels"];
     const LABELS: &[&str] = &["spec", "template", "metadata", "labels"];
     let (desired, observed) = retain_args(edit)?;
+    let mut written = Written::new();
     let selector = field::get_string_map(observed, SELECTOR)?;
     let labels = field::get_string_map(observed, LABELS)?;
     // Both writes are possible before either is made: an error leaves the
@@ -76,12 +78,12 @@ pub(crate) fn retain(edit: InPlaceRequest<'_>) -> Result<()> {
         field::check_set(desired, SELECTOR)?;
     }
     if let Some(labels) = labels {
-        field::set(desired, LABELS, Value::Object(labels.clone()))?;
+        written.set(desired, LABELS, Value::Object(labels.clone()))?;
     }
     if let Some(selector) = selector {
-        field::set(desired, SELECTOR, Value::Object(selector.clone()))?;
+        written.set(desired, SELECTOR, Value::Object(selector.clone()))?;
     }
-    Ok(())
+    Ok(written)
 }
 
 /// ConfigMaps, Secrets, ServiceAccount and PVCs of the pod template.

@@ -71,6 +71,7 @@ use karmada_interpreter_core::interpreter::{
 };
 use karmada_interpreter_core::k8s::field;
 use karmada_interpreter_core::k8s::keep::Keep;
+use karmada_interpreter_core::k8s::written::Written;
 use kube::core::GroupVersionKind;
 use serde_json::Value;
 use std::borrow::Cow;
@@ -84,7 +85,7 @@ pub(crate) enum Handler {
     Read(fn(&Request<'_>) -> Result<Outcome>),
     /// Edits the object in place (ReviseReplica, Retain), touching only the
     /// fields it writes; on error the object is unchanged.
-    Edit(fn(InPlaceRequest<'_>) -> Result<()>),
+    Edit(fn(InPlaceRequest<'_>) -> Result<Written>),
     /// Computes an AggregateStatus answer from the template it reads: a
     /// new object for a lent template, written into one handed over.
     Aggregate(fn(&Request<'_>) -> Result<status::Aggregated>),
@@ -133,7 +134,7 @@ const fn edit(
     api_version: &'static str,
     kind: &'static str,
     operation: InterpreterOperation,
-    handler: fn(InPlaceRequest<'_>) -> Result<()>,
+    handler: fn(InPlaceRequest<'_>) -> Result<Written>,
 ) -> Row {
     Row {
         api_version,
@@ -286,13 +287,15 @@ impl Handler {
     /// error the object is unchanged. (Inlined: the edits' hot path goes
     /// through it.)
     #[inline]
-    fn in_place(self, request: InPlaceRequest<'_>) -> Result<()> {
+    fn in_place(self, request: InPlaceRequest<'_>) -> Result<Written> {
         match self {
             Self::Edit(handler) => handler(request),
             Self::Aggregate(handler) => aggregate_in_place(handler, request),
+            // A new object in place of the old: what changed is unknown.
             Self::Read(handler) => {
                 let outcome = handler(&request.as_request())?;
-                request.store(outcome)
+                request.store(outcome)?;
+                Ok(Written::unknown())
             }
         }
     }
@@ -310,7 +313,7 @@ impl Handler {
 fn aggregate_in_place(
     handler: fn(&Request<'_>) -> Result<status::Aggregated>,
     request: InPlaceRequest<'_>,
-) -> Result<()> {
+) -> Result<Written> {
     let aggregated = handler(&request.as_request())?;
     match request {
         InPlaceRequest::AggregateStatus { object, .. } => aggregated.write(object),
@@ -403,7 +406,7 @@ impl Layer for NativeLayer {
 
     /// The row's handler on the lent object (`Handler::in_place`), with
     /// no outcome carried back.
-    fn edit_routed(&self, entry: usize, request: InPlaceRequest<'_>) -> Result<()> {
+    fn edit_routed(&self, entry: usize, request: InPlaceRequest<'_>) -> Result<Written> {
         self.handler(entry, || request.operation())?
             .in_place(request)
     }
@@ -428,7 +431,7 @@ impl Layer for NativeLayer {
 
     fn interpret_in_place(&self, request: InPlaceRequest<'_>) -> Result<()> {
         let row = self.find_for(request.object(), request.operation())?;
-        self.edit_routed(row, request)
+        self.edit_routed(row, request).map(drop)
     }
 
     fn catalog(&self) -> Vec<CatalogEntry> {

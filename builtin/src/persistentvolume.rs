@@ -12,6 +12,7 @@ use karmada_interpreter_core::interpreter::{InPlaceRequest, Request};
 use karmada_interpreter_core::k8s::field;
 use karmada_interpreter_core::k8s::keep::Keep;
 use karmada_interpreter_core::k8s::normalize::schema;
+use karmada_interpreter_core::k8s::written::Written;
 use serde_json::{Map, Value};
 
 /// What Retain reads of the member's object.
@@ -20,13 +21,14 @@ pub(crate) const RETAIN_KEEPS: Keep =
 
 /// Keeps the member's `spec.claimRef` whenever the member has the key
 /// (even `null`).
-pub(crate) fn retain(edit: InPlaceRequest<'_>) -> Result<()> {
+pub(crate) fn retain(edit: InPlaceRequest<'_>) -> Result<Written> {
     let (desired, observed) = retain_args(edit)?;
+    let mut written = Written::new();
     let claim = field::get_any(observed, observed, &["spec", "claimRef"])?;
     if let Some(claim) = claim {
-        field::set(desired, &["spec", "claimRef"], claim.clone())?;
+        written.set(desired, &["spec", "claimRef"], claim.clone())?;
     }
-    Ok(())
+    Ok(written)
 }
 
 /// Phase by precedence: Failed, Pending (also for members without status),

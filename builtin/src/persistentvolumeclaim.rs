@@ -14,6 +14,7 @@ use karmada_interpreter_core::k8s::field::get;
 use karmada_interpreter_core::k8s::keep::Keep;
 use karmada_interpreter_core::k8s::normalize::schema;
 use karmada_interpreter_core::k8s::normalize::schema::PERSISTENT_VOLUME_CLAIM;
+use karmada_interpreter_core::k8s::written::Written;
 use serde_json::{Map, Value};
 
 /// What Retain reads of the member's object.
@@ -21,13 +22,14 @@ pub(crate) const RETAIN_KEEPS: Keep =
     Keep::Members(&[("spec", Keep::Members(&[("volumeName", Keep::All)]))]);
 
 /// Keeps the member's bound `spec.volumeName` when non-empty.
-pub(crate) fn retain(edit: InPlaceRequest<'_>) -> Result<()> {
+pub(crate) fn retain(edit: InPlaceRequest<'_>) -> Result<Written> {
     let (desired, observed) = retain_args(edit)?;
+    let mut written = Written::new();
     let volume = field::get_str(observed, &["spec", "volumeName"])?;
     if let Some(volume) = volume.filter(|v| !v.is_empty()) {
-        field::set(desired, &["spec", "volumeName"], Value::from(volume))?;
+        written.set(desired, &["spec", "volumeName"], Value::from(volume))?;
     }
-    Ok(())
+    Ok(written)
 }
 
 /// What InterpretHealth reads.

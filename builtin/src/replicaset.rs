@@ -13,6 +13,7 @@ use karmada_interpreter_core::k8s::field::{generation, get, int};
 use karmada_interpreter_core::k8s::keep::Keep;
 use karmada_interpreter_core::k8s::normalize::schema;
 use karmada_interpreter_core::k8s::normalize::schema::REPLICA_SET;
+use karmada_interpreter_core::k8s::written::Written;
 
 /// What InterpretHealth reads.
 const HEALTH_READS: Keep = Keep::Members(&[
@@ -35,7 +36,7 @@ pub(crate) fn interpret_replica(request: &Request<'_>) -> Result<Outcome> {
 }
 
 /// Writes `spec.replicas`.
-pub(crate) fn revise_replica(edit: InPlaceRequest<'_>) -> Result<()> {
+pub(crate) fn revise_replica(edit: InPlaceRequest<'_>) -> Result<Written> {
     revise_int_field(edit, &["spec", "replicas"])
 }
 

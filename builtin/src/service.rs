@@ -14,6 +14,7 @@ use karmada_interpreter_core::k8s::field::get;
 use karmada_interpreter_core::k8s::keep::Keep;
 use karmada_interpreter_core::k8s::normalize::schema::SERVICE;
 use karmada_interpreter_core::k8s::normalize::{self, schema};
+use karmada_interpreter_core::k8s::written::Written;
 use serde_json::{Map, Value};
 
 /// What Retain reads of the member's object.
@@ -24,19 +25,20 @@ pub(crate) const RETAIN_KEEPS: Keep = Keep::Members(&[(
 
 /// Keeps the member's `spec.healthCheckNodePort` (when > 0) and
 /// `spec.clusterIP` (when non-empty); nothing else.
-pub(crate) fn retain(edit: InPlaceRequest<'_>) -> Result<()> {
+pub(crate) fn retain(edit: InPlaceRequest<'_>) -> Result<Written> {
     let (desired, observed) = retain_args(edit)?;
+    let mut written = Written::new();
     let node_port = field::get_int(observed, &["spec", "healthCheckNodePort"])?;
     let cluster_ip = field::get_str(observed, &["spec", "clusterIP"])?;
     // Both writes share their parent (`spec`): the first succeeds exactly
     // when the second does, so an error leaves the object unchanged.
     if let Some(port) = node_port.filter(|p| *p > 0) {
-        field::set(desired, &["spec", "healthCheckNodePort"], Value::from(port))?;
+        written.set(desired, &["spec", "healthCheckNodePort"], Value::from(port))?;
     }
     if let Some(ip) = cluster_ip.filter(|ip| !ip.is_empty()) {
-        field::set(desired, &["spec", "clusterIP"], Value::from(ip))?;
+        written.set(desired, &["spec", "clusterIP"], Value::from(ip))?;
     }
-    Ok(())
+    Ok(written)
 }
 
 /// What InterpretHealth reads.

@@ -5,6 +5,7 @@ use karmada_interpreter_core::error::Result;
 use karmada_interpreter_core::interpreter::InPlaceRequest;
 use karmada_interpreter_core::k8s::field;
 use karmada_interpreter_core::k8s::keep::Keep;
+use karmada_interpreter_core::k8s::written::Written;
 use serde_json::Value;
 
 /// What Retain reads of the member's object.
@@ -50,12 +51,13 @@ fn merge(desired: &Value, observed: &Value, field: &str) -> Result<Value> {
 }
 
 /// Merges `secrets` and `imagePullSecrets` by name.
-pub(crate) fn retain(edit: InPlaceRequest<'_>) -> Result<()> {
+pub(crate) fn retain(edit: InPlaceRequest<'_>) -> Result<Written> {
     let (desired, observed) = retain_args(edit)?;
+    let mut written = Written::new();
     let secrets = merge(desired, observed, "secrets")?;
     let pull = merge(desired, observed, "imagePullSecrets")?;
     // Top-level keys of an object: both writes succeed.
-    field::set(desired, &["secrets"], secrets)?;
-    field::set(desired, &["imagePullSecrets"], pull)?;
-    Ok(())
+    written.set(desired, &["secrets"], secrets)?;
+    written.set(desired, &["imagePullSecrets"], pull)?;
+    Ok(written)
 }

@@ -15,6 +15,7 @@ use karmada_interpreter_core::k8s::field::{generation, get, int};
 use karmada_interpreter_core::k8s::keep::Keep;
 use karmada_interpreter_core::k8s::normalize::schema;
 use karmada_interpreter_core::k8s::normalize::schema::STATEFUL_SET;
+use karmada_interpreter_core::k8s::written::Written;
 use serde_json::Value;
 
 /// What InterpretDependency reads: the pod template and the claim
@@ -41,7 +42,7 @@ pub(crate) fn interpret_replica(request: &Request<'_>) -> Result<Outcome> {
 }
 
 /// Writes `spec.replicas`.
-pub(crate) fn revise_replica(edit: InPlaceRequest<'_>) -> Result<()> {
+pub(crate) fn revise_replica(edit: InPlaceRequest<'_>) -> Result<Written> {
     revise_int_field(edit, &["spec", "replicas"])
 }
 

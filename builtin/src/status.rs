@@ -9,6 +9,7 @@ use karmada_interpreter_core::interpreter::{describe, Outcome, Request};
 use karmada_interpreter_core::k8s::field;
 use karmada_interpreter_core::k8s::keep::Keep;
 use karmada_interpreter_core::k8s::normalize::{self, Emit, Ty};
+use karmada_interpreter_core::k8s::written::Written;
 use serde_json::{Map, Value};
 
 /// What [`reflect_workload`] reads of the object (and [`generation_keys`]).
@@ -145,13 +146,12 @@ impl Aggregated {
 
     /// The same answer written into a template handed over; on error the
     /// template is unchanged.
-    pub(crate) fn write(self, template: &mut Value) -> Result<()> {
-        match self {
-            Self::Unchanged => Ok(()),
-            Self::WithStatus { root, status } => Ok(normalize::encode_replacing_in_place(
-                template, root, "status", status,
-            )?),
+    pub(crate) fn write(self, template: &mut Value) -> Result<Written> {
+        let mut written = Written::new();
+        if let Self::WithStatus { root, status } = self {
+            normalize::encode_replacing_in_place(template, root, "status", status, &mut written)?;
         }
+        Ok(written)
     }
 }
 

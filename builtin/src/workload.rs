@@ -9,12 +9,13 @@ use karmada_interpreter_core::interpreter::{InPlaceRequest, Outcome, ReplicaResu
 use karmada_interpreter_core::k8s::dependencies::{
     dependencies_at, verify_dependencies, POD_SPEC_DEPENDENCY_READS,
 };
-use karmada_interpreter_core::k8s::field::{self, get, int32, namespace};
+use karmada_interpreter_core::k8s::field::{get, int32, namespace};
 use karmada_interpreter_core::k8s::keep::Keep;
 use karmada_interpreter_core::k8s::normalize::{self, Ty};
 use karmada_interpreter_core::k8s::requirements::{
     requirements_at, RequirementsOptions, POD_SPEC_REQUIREMENT_READS,
 };
+use karmada_interpreter_core::k8s::written::Written;
 use serde_json::Value;
 
 /// Typed acceptance of the object, as Karmada's typed decode of the whole
@@ -108,12 +109,13 @@ pub(crate) fn dependencies_of(
 /// `ReviseReplica` of an integer field, in place: present integer →
 /// replaced; absent (or an absent/`null` parent) → unchanged; anything else
 /// → error (the object unchanged).
-pub(crate) fn revise_int_field(edit: InPlaceRequest<'_>, path: &[&str]) -> Result<()> {
+pub(crate) fn revise_int_field(edit: InPlaceRequest<'_>, path: &[&str]) -> Result<Written> {
     let InPlaceRequest::ReviseReplica { object, replicas } = edit else {
         return Err(wrong_operation(edit.operation(), "ReviseReplica"));
     };
-    field::replace_int(object, path, replicas)?;
-    Ok(())
+    let mut written = Written::new();
+    written.replace_int(object, path, replicas)?;
+    Ok(written)
 }
 
 /// The (desired, observed) pair of a `Retain` request.

@@ -9,7 +9,7 @@ use kube::core::GroupVersionKind;
 use karmada_interpreter::api::InterpreterOperation;
 use karmada_interpreter::interpreter::{
     CatalogEntry, InPlaceRequest, Layer, LayerKind, Outcome, OwnedRequest, Request, Route, Source,
-    TypeRef,
+    TypeRef, Written,
 };
 use karmada_interpreter::Result;
 
@@ -98,11 +98,14 @@ impl<L: Layer> Layer for LiveLayer<L> {
         }
     }
 
-    fn edit_routed(&self, entry: usize, request: InPlaceRequest<'_>) -> Result<()> {
+    fn edit_routed(&self, entry: usize, request: InPlaceRequest<'_>) -> Result<Written> {
         let snapshot = self.current.load_full();
         match snapshot.own_entry(entry) {
             Some(entry) => snapshot.layer.edit_routed(entry, request),
-            None => snapshot.layer.interpret_in_place(request),
+            None => {
+                snapshot.layer.interpret_in_place(request)?;
+                Ok(Written::unknown())
+            }
         }
     }
 

@@ -38,7 +38,7 @@ use karmada_interpreter_core::api::{
     ResourceInterpreterResponse,
 };
 use karmada_interpreter_core::interpreter::{
-    Chain, InputError, Inputs, LayerKind, ObjectInput, Outcome,
+    Chain, InputError, Inputs, LayerKind, ObjectInput, Outcome, WriteOp, Written,
 };
 
 /// The largest request body the SDK reads by default (3 MiB, the Kubernetes
@@ -317,6 +317,65 @@ pub fn patch_response(original: &Value, current: &Value) -> Response {
         },
         Err(e) => errored(500, e),
     }
+}
+
+/// The JSON Patch response of an edit that says what it wrote
+/// ([`Written`]): its writes in order, each with the value the edited
+/// object holds there; no writes → `succeeded("")` without a patch.
+/// `None` when the edit cannot say (a layer that computed a new object) or
+/// a written member is not in `edited`: then only a diff tells
+/// ([`patch_response`]).
+///
+/// ```
+/// use karmada_interpreter::interpreter::Written;
+/// use karmada_interpreter::webhook::{apply_patch, sdk};
+/// use serde_json::json;
+///
+/// let before = json!({"kind": "Workload", "spec": {"replicas": 6}});
+/// let mut after = before.clone();
+/// let mut written = Written::new();
+/// written.set(&mut after, &["spec", "replicas"], json!(2)).unwrap();
+/// let r = sdk::written_patch_response(&after, &written).unwrap();
+/// let patch = r.patch.unwrap().0;
+/// assert_eq!(patch, br#"[{"op":"replace","path":"/spec/replicas","value":2}]"#);
+/// assert_eq!(apply_patch(&before, &patch).unwrap(), after);
+/// assert!(sdk::written_patch_response(&after, &Written::unknown()).is_none());
+/// ```
+pub fn written_patch_response(edited: &Value, written: &Written) -> Option<Response> {
+    #[derive(serde::Serialize)]
+    struct Op<'a> {
+        op: &'static str,
+        path: &'a str,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        value: Option<&'a Value>,
+    }
+    let writes = written.writes()?;
+    if writes.is_empty() {
+        return Some(succeeded(""));
+    }
+    let ops = writes
+        .iter()
+        .map(|w| {
+            let value = match w.op {
+                WriteOp::Remove => None,
+                WriteOp::Add | WriteOp::Replace => Some(edited.pointer(&w.path)?),
+            };
+            Some(Op {
+                op: w.op.as_str(),
+                path: &w.path,
+                value,
+            })
+        })
+        .collect::<Option<Vec<_>>>()?;
+    Some(match serde_json::to_vec(&ops) {
+        Ok(bytes) => Response {
+            successful: true,
+            patch: Some(ByteString(bytes)),
+            patch_type: Some(PatchType::JsonPatch),
+            ..Response::default()
+        },
+        Err(e) => errored(500, e),
+    })
 }
 
 /// The request body as the hosting server read it.
@@ -698,6 +757,23 @@ impl Handler for InterpreterHandler {
             }
             Err(e) => return errored(400, e),
         };
+        // An edit runs on a copy in place: the layer says what it wrote,
+        // and that is the patch sent (a diff only when it cannot say).
+        if let Some(mut edit) = req.to_owned_edit() {
+            return match self.chain.edit_in_place(edit.lend()) {
+                Ok(a) => {
+                    noted.layer = Some(a.served_by.layer);
+                    noted.name = Some(a.served_by.name);
+                    let edited = edit.into_object();
+                    written_patch_response(&edited, &a.value)
+                        .unwrap_or_else(|| patch_response(object, &edited))
+                }
+                Err(e) => {
+                    self.note_failure(request, op, &e, noted);
+                    errored(error_code(&e), e)
+                }
+            };
+        }
         let answer = match self.chain.interpret(&req) {
             Ok(a) => {
                 noted.layer = Some(a.served_by.layer);

@@ -15,6 +15,7 @@ use super::typed::ObjectArg;
 use crate::api::{AggregatedStatusItem, Component, DependentObjectReference, InterpreterOperation};
 use crate::error::{Error, Result};
 use crate::k8s::field::type_phrase as type_name;
+use crate::k8s::written::Written;
 
 /// Karmada's resource interpreter: customizations, webhooks, bundled
 /// third-party customizations and native built-ins, consulted in that order.
@@ -298,10 +299,33 @@ impl Chain {
     /// (what `revise_replica(&mut object, n)` and `retain(&mut desired, ..)`
     /// do): on success the object is the answer, on error it is unchanged.
     pub fn interpret_in_place(&self, request: InPlaceRequest<'_>) -> Result<Answer<()>> {
+        Ok(self.edit_in_place(request)?.map(|_| ()))
+    }
+
+    /// [`Chain::interpret_in_place`], saying what the edit wrote: the JSON
+    /// Patch operations the serving layer applied, when it edits field by
+    /// field as the native layer does ([`Written`]).
+    ///
+    /// ```
+    /// use karmada_interpreter::interpreter::InPlaceRequest;
+    /// use karmada_interpreter::Interpreter;
+    /// use serde_json::json;
+    ///
+    /// let chain = Interpreter::builder().thirdparty(false).build().unwrap();
+    /// let mut object = json!({"apiVersion": "apps/v1", "kind": "Deployment",
+    ///                         "metadata": {"name": "web"}, "spec": {"replicas": 1}});
+    /// let written = chain
+    ///     .edit_in_place(InPlaceRequest::ReviseReplica { object: &mut object, replicas: 3 })
+    ///     .unwrap()
+    ///     .value;
+    /// assert_eq!(written.writes().unwrap()[0].path, "/spec/replicas");
+    /// assert_eq!(object["spec"]["replicas"], 3);
+    /// ```
+    pub fn edit_in_place(&self, request: InPlaceRequest<'_>) -> Result<Answer<Written>> {
         let (layer, route) = self.resolve(request.object(), request.operation())?;
-        layer.edit_routed(route.entry, request)?;
+        let written = layer.edit_routed(route.entry, request)?;
         Ok(Answer {
-            value: (),
+            value: written,
             served_by: route.source,
         })
     }

@@ -13,6 +13,7 @@ use crate::api::{
 use crate::error::Result;
 use crate::k8s::keep::Keep;
 use crate::k8s::object::TypeRef;
+use crate::k8s::written::Written;
 
 /// Which layer answered: Karmada's four, named as Karmada names its
 /// interpreters (declarative, webhook, thirdparty, native), or a layer of
@@ -509,9 +510,13 @@ pub trait Layer: Send + Sync {
     /// outcome of another operation is refused), as `interpret_in_place`
     /// does with `interpret`; a layer that edits in place overrides both
     /// (the native layer calls the row's editing handler).
-    fn edit_routed(&self, entry: usize, request: InPlaceRequest<'_>) -> Result<()> {
+    ///
+    /// The answer says what the edit wrote ([`Written`]): the default, which
+    /// stores a new object, does not know ([`Written::unknown`]).
+    fn edit_routed(&self, entry: usize, request: InPlaceRequest<'_>) -> Result<Written> {
         let outcome = self.interpret_routed(entry, &request.as_request())?;
-        request.store(outcome)
+        request.store(outcome)?;
+        Ok(Written::unknown())
     }
 
     /// What the handler of route `entry` looks at of the object it only

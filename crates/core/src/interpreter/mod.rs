@@ -34,6 +34,7 @@ mod operation;
 mod typed;
 
 pub use crate::error::JsonInput;
+pub use crate::k8s::written::{Write, WriteOp, Written};
 pub use chain::{Chain, EditedObject};
 pub use explain::{segment_match, LayerDecision};
 pub use json::JsonInputs;

@@ -28,6 +28,9 @@
 //!   JSON, driven by `normalize/schema.rs`, the Kubernetes type graph that
 //!   `tools/gen_k8s_schema.py` generates from k8s-openapi (a test checks the
 //!   file still matches its generator).
+//! - [`written`]: what an edit in place wrote, as the JSON Patch operations
+//!   it applied ([`written::Written`]), recorded by the writers that make
+//!   the edit.
 
 pub mod dependencies;
 pub mod error;
@@ -44,6 +47,7 @@ pub mod requirements;
 #[doc(hidden)] // shared with the layer crates; not a stable API
 pub mod time;
 pub mod validation;
+pub mod written;
 
 pub use error::{ObjectError, Result};
 pub use object::{describe, gvk_of, TypeRef};

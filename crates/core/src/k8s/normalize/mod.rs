@@ -39,6 +39,7 @@ use super::field::{integer_of_double, put_member, type_phrase};
 use super::keep::Keep;
 use super::path::FieldPath;
 use super::quantity::Quantity;
+use super::written::{WriteOp, Written};
 use crate::api::go_json_field;
 
 /// One Kubernetes struct type.
@@ -253,12 +254,14 @@ pub fn encode_replacing(object: &Value, ty: &'static Ty, key: &str, value: Value
 
 /// [`encode_replacing`] of an object the caller hands over, in place: only
 /// the members the encoding changes are written, the rest stay where they
-/// are. On error the object is unchanged.
+/// are, and each write is recorded in `written`. On error the object is
+/// unchanged.
 pub fn encode_replacing_in_place(
     object: &mut Value,
     ty: &'static Ty,
     key: &str,
     value: Value,
+    written: &mut Written,
 ) -> Result<()> {
     let change = {
         let cx = Cx::encoding(object, true);
@@ -276,6 +279,8 @@ pub fn encode_replacing_in_place(
     };
     if !object.is_object() {
         *object = Value::Object(Map::new());
+        // A new object in place of another value: no member-wise patch.
+        written.forget();
     }
     let Value::Object(map) = object else {
         return Ok(());
@@ -285,12 +290,44 @@ pub fn encode_replacing_in_place(
         // The member replaced is written below, not removed first.
         Some(Change::Patch(mut patch)) => {
             patch.retain(|(k, _)| k.as_ref() != key);
+            note_patch(map, &patch, &mut Vec::new(), written);
             apply(map, patch);
         }
-        Some(Change::Whole(whole)) => *map = whole,
+        Some(Change::Whole(whole)) => {
+            written.forget();
+            *map = whole;
+        }
     }
+    let op = if map.contains_key(key) {
+        WriteOp::Replace
+    } else {
+        WriteOp::Add
+    };
+    written.note(op, &[key]);
     put_member(map, key, value);
     Ok(())
+}
+
+/// Records in `written` what [`apply`]ing `patch` to `map` (at `path`)
+/// writes, before it is applied.
+fn note_patch<'p>(
+    map: &Map<String, Value>,
+    patch: &'p Patch,
+    path: &mut Vec<&'p str>,
+    written: &mut Written,
+) {
+    for (key, edit) in patch {
+        let present = map.get(key.as_ref());
+        path.push(key.as_ref());
+        match (edit, present) {
+            (Edit::Remove, Some(_)) => written.note(WriteOp::Remove, path),
+            (Edit::Remove, None) => {}
+            (Edit::Struct(inner), Some(Value::Object(m))) => note_patch(m, inner, path, written),
+            (Edit::Set(_) | Edit::Struct(_), Some(_)) => written.note(WriteOp::Replace, path),
+            (Edit::Set(_) | Edit::Struct(_), None) => written.note(WriteOp::Add, path),
+        }
+        path.pop();
+    }
 }
 
 /// Typed-decodes `value` as `ty` (with `strict`, the rules for member
