@@ -30,6 +30,7 @@ use k8s_openapi::ByteString;
 use kube::core::GroupVersionKind;
 use serde::de::DeserializeOwned;
 use serde::Deserialize;
+use serde_json::value::RawValue;
 use serde_json::Value;
 
 use super::error::SdkError;
@@ -38,7 +39,7 @@ use karmada_interpreter_core::api::{
     ResourceInterpreterResponse,
 };
 use karmada_interpreter_core::interpreter::{
-    Chain, InputError, Inputs, LayerKind, ObjectInput, Outcome, WriteOp, Written,
+    Chain, Edited, InPlaceRequest, JsonInputs, LayerKind, Outcome, WriteOp, Written,
 };
 
 /// The largest request body the SDK reads by default (3 MiB, the Kubernetes
@@ -87,9 +88,9 @@ struct WireRequest {
     #[serde(default)]
     operation: String,
     #[serde(default)]
-    object: Option<Value>,
+    object: Option<Box<RawValue>>,
     #[serde(default)]
-    observed_object: Option<Value>,
+    observed_object: Option<Box<RawValue>>,
     #[serde(default)]
     replicas: Option<i32>,
     #[serde(default)]
@@ -116,17 +117,75 @@ struct WireContext {
 impl Request {
     /// The operation, or an error naming the unknown value.
     pub fn operation(&self) -> Result<InterpreterOperation, SdkError> {
-        self.operation_name
-            .parse::<InterpreterOperation>()
-            .ok()
-            .filter(|op| op.as_str() == self.operation_name)
-            .ok_or_else(|| SdkError::UnsupportedOperation(self.operation_name.clone()))
+        parse_operation(&self.operation_name)
     }
 
     /// Decodes `object` into `T` (`there is no content to decode` when absent).
     pub fn decode_object<T: DeserializeOwned>(&self) -> Result<T, SdkError> {
         decode_raw(self.object.as_ref())
     }
+}
+
+/// The `request` member as the SDK reads it first: every member decoded
+/// but the objects, which stay JSON text until the handler decodes them
+/// ([`RawRequest::decode`] for a [`Request`], or only as far as it looks,
+/// as [`InterpreterHandler`] does through the chain's bytes path).
+#[derive(Debug, Clone)]
+pub struct RawRequest {
+    /// Request uid; echoed by the SDK.
+    pub uid: String,
+    /// Group, version and kind of `object`.
+    pub kind: GroupVersionKind,
+    /// `metadata.name` of the object.
+    pub name: String,
+    /// `metadata.namespace` of the object (empty when cluster-scoped).
+    pub namespace: String,
+    /// Operation name as sent (see [`RawRequest::operation`]).
+    pub operation_name: String,
+    /// The object's JSON text, `None` when absent or null.
+    pub object: Option<Box<RawValue>>,
+    /// `Retain` only: the live member-cluster object's JSON text.
+    pub observed_object: Option<Box<RawValue>>,
+    /// `ReviseReplica`: the replica count to write (`replicas` on the wire).
+    pub desired_replicas: Option<i32>,
+    /// `AggregateStatus`: per-cluster statuses (absent = empty).
+    pub aggregated_status: Vec<AggregatedStatusItem>,
+}
+
+impl RawRequest {
+    /// The operation, or an error naming the unknown value.
+    pub fn operation(&self) -> Result<InterpreterOperation, SdkError> {
+        parse_operation(&self.operation_name)
+    }
+
+    /// The request with its objects decoded.
+    pub fn decode(&self) -> Result<Request, SdkError> {
+        let value = |raw: &Option<Box<RawValue>>| {
+            raw.as_deref()
+                .map(|r| serde_json::from_str::<Value>(r.get()))
+                .transpose()
+                .map_err(SdkError::Decode)
+        };
+        Ok(Request {
+            uid: self.uid.clone(),
+            kind: self.kind.clone(),
+            name: self.name.clone(),
+            namespace: self.namespace.clone(),
+            operation_name: self.operation_name.clone(),
+            object: value(&self.object)?,
+            observed_object: value(&self.observed_object)?,
+            desired_replicas: self.desired_replicas,
+            aggregated_status: self.aggregated_status.clone(),
+        })
+    }
+}
+
+/// The operation named `name` exactly, or an error naming it.
+fn parse_operation(name: &str) -> Result<InterpreterOperation, SdkError> {
+    name.parse::<InterpreterOperation>()
+        .ok()
+        .filter(|op| op.as_str() == name)
+        .ok_or_else(|| SdkError::UnsupportedOperation(name.to_owned()))
 }
 
 /// Decodes embedded raw JSON (an object, an observed object, a status) into
@@ -205,12 +264,24 @@ pub trait Handler: Send + Sync {
         self.handle(request)
     }
 
+    /// Answers one request whose objects are still JSON text, noting what
+    /// served it: what the SDK calls. The default decodes the objects
+    /// ([`RawRequest::decode`]; an object that does not decode is a
+    /// `400`) and calls [`Handler::handle_noting`]; a handler that can
+    /// decode less overrides it.
+    fn handle_raw(&self, request: &RawRequest, noted: &mut Served) -> Response {
+        match request.decode() {
+            Ok(decoded) => self.handle_noting(&decoded, noted),
+            Err(e) => errored(400, e),
+        }
+    }
+
     /// Whether the hosting server may answer `request` on its I/O thread,
     /// within a short time budget that cuts Lua runs off (see
     /// [`karmada_interpreter_core::budget`]; the request is then answered again on the
     /// blocking pool). Only for handlers that never block on I/O or locks
     /// and whose work outside Lua is short: the default is `false`.
-    fn answers_quickly(&self, request: &Request) -> bool {
+    fn answers_quickly(&self, request: &RawRequest) -> bool {
         let _ = request;
         false
     }
@@ -435,7 +506,7 @@ pub fn decode_http(
     method: &str,
     content_type: Option<&str>,
     body: Body<'_>,
-) -> Result<Request, HttpAnswer> {
+) -> Result<RawRequest, HttpAnswer> {
     decode_checked(method, content_type, body)
 }
 
@@ -443,7 +514,7 @@ fn decode_checked(
     method: &str,
     content_type: Option<&str>,
     body: Body<'_>,
-) -> Result<Request, HttpAnswer> {
+) -> Result<RawRequest, HttpAnswer> {
     if method != "POST" {
         return Err(transport_error(
             405,
@@ -491,14 +562,14 @@ fn decode_checked(
         ));
     };
     let gvk = wire.kind.unwrap_or_default();
-    let request = Request {
+    let request = RawRequest {
         uid: wire.uid,
         kind: GroupVersionKind::gvk(&gvk.group, &gvk.version, &gvk.kind),
         name: wire.name,
         namespace: wire.namespace,
         operation_name: wire.operation,
-        object: wire.object.filter(|v| !v.is_null()),
-        observed_object: wire.observed_object.filter(|v| !v.is_null()),
+        object: wire.object,
+        observed_object: wire.observed_object,
         desired_replicas: wire.replicas,
         aggregated_status: wire.aggregated_status.unwrap_or_default(),
     };
@@ -508,19 +579,18 @@ fn decode_checked(
 /// The second half of [`handle_http`]: calls the handler (a panic becomes
 /// an `Errored(500, ...)` answer), completes and encodes the answer, and
 /// notes what served it in `noted`.
-pub fn answer(handler: &dyn Handler, request: &Request, noted: &mut Served) -> HttpAnswer {
-    let mut response =
-        match catch_unwind(AssertUnwindSafe(|| handler.handle_noting(request, noted))) {
-            Ok(r) => r,
-            Err(panic) => {
-                let what = panic
-                    .downcast_ref::<&str>()
-                    .map(|s| (*s).to_owned())
-                    .or_else(|| panic.downcast_ref::<String>().cloned())
-                    .unwrap_or_else(|| "unknown panic".to_owned());
-                errored(500, format!("the webhook handler panicked: {what}"))
-            }
-        };
+pub fn answer(handler: &dyn Handler, request: &RawRequest, noted: &mut Served) -> HttpAnswer {
+    let mut response = match catch_unwind(AssertUnwindSafe(|| handler.handle_raw(request, noted))) {
+        Ok(r) => r,
+        Err(panic) => {
+            let what = panic
+                .downcast_ref::<&str>()
+                .map(|s| (*s).to_owned())
+                .or_else(|| panic.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "unknown panic".to_owned());
+            errored(500, format!("the webhook handler panicked: {what}"))
+        }
+    };
     complete(&mut response, &request.uid);
     noted.successful = response.successful;
     noted.code = response.status.as_ref().map_or(0, |s| s.code);
@@ -668,7 +738,7 @@ impl InterpreterHandler {
     /// a script error names.
     fn note_failure(
         &self,
-        request: &Request,
+        request: &RawRequest,
         op: InterpreterOperation,
         error: &karmada_interpreter_core::Error,
         noted: &mut Served,
@@ -694,25 +764,49 @@ impl InterpreterHandler {
 }
 
 /// `status.code` of a failed interpretation: 404 not served, 422 bad
-/// input, 500 otherwise.
+/// input (an object of the wrong shape included), 500 otherwise.
 fn error_code(error: &karmada_interpreter_core::Error) -> i32 {
     match error {
         karmada_interpreter_core::Error::NotServed { .. } => 404,
         karmada_interpreter_core::Error::InvalidField { .. }
         | karmada_interpreter_core::Error::InvalidInput { .. }
-        | karmada_interpreter_core::Error::Input(_) => 422,
+        | karmada_interpreter_core::Error::Input(_)
+        | karmada_interpreter_core::Error::Json { .. } => 422,
         _ => 500,
     }
 }
 
 impl Handler for InterpreterHandler {
+    /// Encodes the decoded objects back and answers as [`Handler::handle_raw`]
+    /// (the server calls that one directly).
     fn handle(&self, request: &Request) -> Response {
         self.handle_noting(request, &mut Served::default())
     }
 
+    fn handle_noting(&self, request: &Request, noted: &mut Served) -> Response {
+        let raw = |v: &Option<Value>| v.as_ref().map(serde_json::value::to_raw_value).transpose();
+        let (object, observed_object) = match (raw(&request.object), raw(&request.observed_object))
+        {
+            (Ok(object), Ok(observed)) => (object, observed),
+            (Err(e), _) | (_, Err(e)) => return errored(400, SdkError::Decode(e)),
+        };
+        let raw = RawRequest {
+            uid: request.uid.clone(),
+            kind: request.kind.clone(),
+            name: request.name.clone(),
+            namespace: request.namespace.clone(),
+            operation_name: request.operation_name.clone(),
+            object,
+            observed_object,
+            desired_replicas: request.desired_replicas,
+            aggregated_status: request.aggregated_status.clone(),
+        };
+        self.handle_raw(&raw, noted)
+    }
+
     /// Native built-ins and Lua scripts (cut off by the budget) answer
     /// quickly; a call to another webhook does not.
-    fn answers_quickly(&self, request: &Request) -> bool {
+    fn answers_quickly(&self, request: &RawRequest) -> bool {
         if !self.calls_webhooks {
             return true;
         }
@@ -723,62 +817,100 @@ impl Handler for InterpreterHandler {
         })
     }
 
-    fn handle_noting(&self, request: &Request, noted: &mut Served) -> Response {
+    /// The objects go to the chain as JSON text: an object the operation
+    /// only reads is decoded only as far as the serving handler looks
+    /// ([`Chain::interpret_json`]), an edited one is decoded once and edited
+    /// in place ([`Chain::edit_json`]), and the patch sent is the one the
+    /// edit wrote ([`written_patch_response`]; a diff only when the layer
+    /// cannot say).
+    fn handle_raw(&self, request: &RawRequest, noted: &mut Served) -> Response {
+        use InterpreterOperation as Op;
         let op = match request.operation() {
             Ok(op) => op,
             Err(e) => return errored(400, e),
         };
-        let Some(object) = request.object.as_ref() else {
+        let Some(object) = request.object.as_deref() else {
             return errored(400, SdkError::NoContent);
         };
         // The wire carries the object in `object` (the desired one for
         // Retain, with the live one in `observedObject`), and omits an empty
         // `aggregatedStatus`: an empty list arrives as no list.
-        let inputs = Inputs {
-            desired: Some(object),
-            observed: request
-                .observed_object
-                .as_ref()
-                .filter(|_| op == InterpreterOperation::Retain),
-            replicas: i64::from(request.desired_replicas.unwrap_or(0)),
-            status_items: (!request.aggregated_status.is_empty())
-                .then_some(request.aggregated_status.as_slice()),
-        };
-        let req = match inputs.request(op) {
-            Ok(r) => r,
-            Err(InputError::Missing {
-                input: ObjectInput::Observed,
-                ..
-            }) => {
-                return errored(
-                    400,
-                    "nil observedObject in exploreReview with operation type: Retain",
-                )
-            }
-            Err(e) => return errored(400, e),
-        };
-        // An edit runs on a copy in place: the layer says what it wrote,
-        // and that is the patch sent (a diff only when it cannot say).
-        if let Some(mut edit) = req.to_owned_edit() {
-            return match self.chain.edit_in_place(edit.lend()) {
-                Ok(a) => {
-                    noted.layer = Some(a.served_by.layer);
-                    noted.name = Some(a.served_by.name);
-                    let edited = edit.into_object();
-                    written_patch_response(&edited, &a.value)
-                        .unwrap_or_else(|| patch_response(object, &edited))
-                }
-                Err(e) => {
-                    self.note_failure(request, op, &e, noted);
-                    errored(error_code(&e), e)
-                }
-            };
+        let observed = request
+            .observed_object
+            .as_deref()
+            .filter(|_| op == Op::Retain);
+        if op == Op::Retain && observed.is_none() {
+            return errored(
+                400,
+                "nil observedObject in exploreReview with operation type: Retain",
+            );
         }
-        let answer = match self.chain.interpret(&req) {
+        let inputs = JsonInputs {
+            desired: Some(object.get().as_bytes()),
+            observed: observed.map(|o| o.get().as_bytes()),
+            replicas: i64::from(request.desired_replicas.unwrap_or(0)),
+            status_items: None,
+        };
+        let edited = match op {
+            Op::ReviseReplica | Op::Retain => self.chain.edit_json(op, inputs),
+            // The status items came decoded with the envelope.
+            Op::AggregateStatus => match serde_json::from_str::<Value>(object.get()) {
+                Ok(mut template) => {
+                    let items = (!request.aggregated_status.is_empty())
+                        .then_some(request.aggregated_status.as_slice());
+                    self.chain
+                        .edit_in_place(InPlaceRequest::AggregateStatus {
+                            object: &mut template,
+                            items,
+                        })
+                        .map(|a| {
+                            a.map(|written| Edited {
+                                object: template,
+                                written,
+                            })
+                        })
+                }
+                Err(e) => return errored(400, SdkError::Decode(e)),
+            },
+            _ => return self.read(request, op, inputs, noted),
+        };
+        match edited {
             Ok(a) => {
                 noted.layer = Some(a.served_by.layer);
-                noted.name = Some(a.served_by.name.clone());
-                a
+                noted.name = Some(a.served_by.name);
+                let Edited {
+                    object: edited,
+                    written,
+                } = a.value;
+                written_patch_response(&edited, &written).unwrap_or_else(|| {
+                    match serde_json::from_str::<Value>(object.get()) {
+                        Ok(original) => patch_response(&original, &edited),
+                        Err(e) => errored(400, SdkError::Decode(e)),
+                    }
+                })
+            }
+            Err(e) => {
+                self.note_failure(request, op, &e, noted);
+                errored(error_code(&e), e)
+            }
+        }
+    }
+}
+
+impl InterpreterHandler {
+    /// A reading operation's answer.
+    fn read(
+        &self,
+        request: &RawRequest,
+        op: InterpreterOperation,
+        inputs: JsonInputs<'_>,
+        noted: &mut Served,
+    ) -> Response {
+        let answer = match self.chain.interpret_json(op, inputs) {
+            Ok(a) => {
+                noted.layer = Some(a.served_by.layer);
+                noted.name = Some(a.served_by.name);
+                a.value
             }
             Err(e) => {
                 self.note_failure(request, op, &e, noted);
@@ -786,21 +918,22 @@ impl Handler for InterpreterHandler {
             }
         };
         let mut r = succeeded("");
-        match answer.value {
+        match answer {
             Outcome::Replicas(rr) => {
                 r.replicas = Some(rr.replicas);
                 r.replica_requirements = rr.requirements;
             }
             Outcome::Components(c) => r.components = Some(c),
-            Outcome::Revised(v) | Outcome::Retained(v) | Outcome::Aggregated(v) => {
-                r = patch_response(object, &v)
-            }
             // The protocol has no "nothing reflected": `{}` stands for it.
             Outcome::Status(s) => {
                 r.raw_status = Some(s.unwrap_or_else(|| Value::Object(Default::default())))
             }
             Outcome::Healthy(h) => r.healthy = Some(h),
             Outcome::Dependencies(d) => r.dependencies = Some(d),
+            // The edits are answered above.
+            edit @ (Outcome::Revised(_) | Outcome::Retained(_) | Outcome::Aggregated(_)) => {
+                r = errored(500, format!("{op} answered {}", edit.operation()))
+            }
         }
         r
     }

@@ -572,7 +572,7 @@ const INLINE_BODY_BYTES: usize = 64 << 10;
 /// One request's way through the handler, and what to log about it.
 struct Exchange {
     answer: sdk::HttpAnswer,
-    request: Option<sdk::Request>,
+    request: Option<sdk::RawRequest>,
     served: sdk::Served,
     on_io_thread: bool,
 }
@@ -625,7 +625,7 @@ impl Exchange {
         Self::on_pool(move || Self::run(handler.as_ref(), request)).await
     }
 
-    fn run(handler: &dyn Handler, request: sdk::Request) -> Self {
+    fn run(handler: &dyn Handler, request: sdk::RawRequest) -> Self {
         let mut served = sdk::Served::default();
         let answer = sdk::answer(handler, &request, &mut served);
         Self {

@@ -8,12 +8,13 @@ use serde::de::{Deserializer, IgnoredAny, MapAccess, Visitor};
 use serde_json::Value;
 
 use super::chain::Chain;
-use super::layer::{Answer, Outcome, OwnedRequest, Request};
+use super::layer::{Answer, Outcome, OwnedRequest};
 use super::operation::Inputs;
 use crate::api::{AggregatedStatusItem, InterpreterOperation};
 use crate::error::{Error, InputError, JsonInput, ObjectInput, Result};
 use crate::k8s::keep::{self, Keep, Text};
 use crate::k8s::object::TypeRef;
+use crate::k8s::written::Written;
 
 /// The inputs of an operation as JSON text, for callers holding bytes (a
 /// request body, a file): [`Inputs`] before decoding. Which inputs an
@@ -28,6 +29,28 @@ pub struct JsonInputs<'a> {
     pub replicas: i64,
     /// `AggregateStatus`: the per-cluster statuses, a JSON list.
     pub status_items: Option<&'a [u8]>,
+}
+
+/// An editing operation's answer from [`Chain::edit_json`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct Edited {
+    /// The edited object.
+    pub object: Value,
+    /// What the edit wrote ([`Written::unknown`] when the serving layer
+    /// computed a new object).
+    pub written: Written,
+}
+
+/// The error of JSON text of `input` that does not decode.
+fn json_error(
+    operation: InterpreterOperation,
+    input: JsonInput,
+) -> impl FnOnce(serde_json::Error) -> Error {
+    move |source| Error::Json {
+        operation,
+        input,
+        source,
+    }
 }
 
 impl Chain {
@@ -66,90 +89,136 @@ impl Chain {
         inputs: JsonInputs<'_>,
     ) -> Result<Answer<Outcome>> {
         use InterpreterOperation as Op;
-        let json_error = |input| {
-            move |source| Error::Json {
-                operation,
-                input,
-                source,
-            }
+        if matches!(
+            operation,
+            Op::ReviseReplica | Op::Retain | Op::AggregateStatus
+        ) {
+            let answer = self.edit_json(operation, inputs)?;
+            return Ok(answer.map(|edited| match operation {
+                Op::ReviseReplica => Outcome::Revised(edited.object),
+                Op::Retain => Outcome::Retained(edited.object),
+                _ => Outcome::Aggregated(edited.object),
+            }));
+        }
+        let read = |bytes: Option<&[u8]>, input| {
+            bytes
+                .map(|b| self.decode_read(b, operation))
+                .transpose()
+                .map_err(json_error(operation, JsonInput::Object(input)))
         };
+        let desired = read(inputs.desired, ObjectInput::Desired)?;
+        let observed = read(inputs.observed, ObjectInput::Observed)?;
+        let request = Inputs {
+            desired: desired.as_ref(),
+            observed: observed.as_ref(),
+            replicas: inputs.replicas,
+            status_items: None,
+        }
+        .request(operation)?;
+        self.interpret(&request)
+    }
+
+    /// An editing operation (`ReviseReplica`, `Retain`, `AggregateStatus`)
+    /// on inputs held as JSON text: the object decoded once and edited in
+    /// place, handed back with what the edit wrote
+    /// ([`Chain::edit_in_place`]). The observed object of `Retain`, which
+    /// the edit only reads, is decoded only as far as the serving handler
+    /// looks. A reading operation is refused ([`Error::InvalidInput`]).
+    ///
+    /// ```
+    /// use karmada_interpreter::api::InterpreterOperation as Op;
+    /// use karmada_interpreter::interpreter::JsonInputs;
+    /// use karmada_interpreter::Interpreter;
+    ///
+    /// let chain = Interpreter::default();
+    /// let deployment = br#"{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"web"},
+    ///                       "spec":{"replicas":1}}"#;
+    /// let inputs = JsonInputs { desired: Some(deployment), replicas: 4, ..JsonInputs::default() };
+    /// let edited = chain.edit_json(Op::ReviseReplica, inputs).unwrap().value;
+    /// assert_eq!(edited.object["spec"]["replicas"], 4);
+    /// assert_eq!(edited.written.writes().unwrap()[0].path, "/spec/replicas");
+    /// ```
+    pub fn edit_json(
+        &self,
+        operation: InterpreterOperation,
+        inputs: JsonInputs<'_>,
+    ) -> Result<Answer<Edited>> {
+        use InterpreterOperation as Op;
         let full = |bytes: Option<&[u8]>, input: ObjectInput| {
             bytes
                 .map(keep::from_bytes::<Value>)
                 .transpose()
-                .map_err(json_error(JsonInput::Object(input)))
+                .map_err(json_error(operation, JsonInput::Object(input)))
         };
-        let (desired, observed) = match operation {
+        let desired = full(inputs.desired, ObjectInput::Desired)?;
+        let observed = match operation {
             Op::Retain => {
-                let desired = full(inputs.desired, ObjectInput::Desired)?;
                 let keep = desired
                     .as_ref()
                     .and_then(|d| self.keeps(TypeRef::of(d), operation));
-                let observed = inputs
+                inputs
                     .observed
                     .map(|b| keep::decode(b, keep.unwrap_or(Keep::All)))
                     .transpose()
-                    .map_err(json_error(JsonInput::Object(ObjectInput::Observed)))?;
-                (desired, observed)
+                    .map_err(json_error(
+                        operation,
+                        JsonInput::Object(ObjectInput::Observed),
+                    ))?
             }
-            Op::ReviseReplica | Op::AggregateStatus => (
-                full(inputs.desired, ObjectInput::Desired)?,
-                full(inputs.observed, ObjectInput::Observed)?,
-            ),
+            Op::ReviseReplica | Op::AggregateStatus => {
+                full(inputs.observed, ObjectInput::Observed)?
+            }
             _ => {
-                let read = |bytes: Option<&[u8]>, input| {
-                    bytes
-                        .map(|b| self.decode_read(b, operation))
-                        .transpose()
-                        .map_err(json_error(JsonInput::Object(input)))
-                };
-                (
-                    read(inputs.desired, ObjectInput::Desired)?,
-                    read(inputs.observed, ObjectInput::Observed)?,
-                )
+                return Err(Error::InvalidInput {
+                    operation,
+                    reason: "not an editing operation".to_owned(),
+                })
             }
         };
         let items = inputs
             .status_items
             .map(keep::from_bytes::<Vec<AggregatedStatusItem>>)
             .transpose()
-            .map_err(json_error(JsonInput::StatusItems))?;
-        let request = Inputs {
+            .map_err(json_error(operation, JsonInput::StatusItems))?;
+        // The inputs' one rule (which are needed, which are extra).
+        Inputs {
             desired: desired.as_ref(),
             observed: observed.as_ref(),
             replicas: inputs.replicas,
             status_items: items.as_deref(),
         }
         .request(operation)?;
-        // The editing operations hand their object over (no copy).
-        let object = |desired: Option<Value>, observed: Option<Value>| {
-            desired
-                .or(observed)
-                .ok_or(InputError::NoObject { operation })
+        // The object is handed over and edited in place (no copy).
+        let missing = |input| InputError::Missing { operation, input };
+        let request = match operation {
+            Op::Retain => OwnedRequest::Retain {
+                desired: desired.ok_or(missing(ObjectInput::Desired))?,
+                observed: observed.as_ref().ok_or(missing(ObjectInput::Observed))?,
+            },
+            Op::ReviseReplica => OwnedRequest::ReviseReplica {
+                object: desired
+                    .or(observed)
+                    .ok_or(InputError::NoObject { operation })?,
+                replicas: inputs.replicas,
+            },
+            _ => OwnedRequest::AggregateStatus {
+                object: desired
+                    .or(observed)
+                    .ok_or(InputError::NoObject { operation })?,
+                items: items.as_deref(),
+            },
         };
-        match request {
-            Request::ReviseReplica { replicas, .. } => {
-                let object = object(desired, observed)?;
-                self.interpret_owned(OwnedRequest::ReviseReplica { object, replicas })
-            }
-            Request::AggregateStatus { .. } => {
-                let object = object(desired, observed)?;
-                self.interpret_owned(OwnedRequest::AggregateStatus {
-                    object,
-                    items: items.as_deref(),
-                })
-            }
-            Request::Retain { .. } => {
-                let missing = |input| InputError::Missing { operation, input };
-                let desired = desired.ok_or(missing(ObjectInput::Desired))?;
-                let observed = observed.ok_or(missing(ObjectInput::Observed))?;
-                self.interpret_owned(OwnedRequest::Retain {
-                    desired,
-                    observed: &observed,
-                })
-            }
-            request => self.interpret(&request),
-        }
+        self.edit_owned_written(request)
+    }
+
+    /// Edits the object `request` hands over in place and hands it back
+    /// with what the edit wrote.
+    fn edit_owned_written(&self, mut request: OwnedRequest<'_>) -> Result<Answer<Edited>> {
+        let answer = self.edit_in_place(request.lend())?;
+        Ok(answer.map(|written| Edited {
+            object: request.into_object(),
+            written,
+        }))
     }
 
     /// What the layer serving `operation` for `ty` looks at of the object

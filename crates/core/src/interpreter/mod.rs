@@ -37,7 +37,7 @@ pub use crate::error::JsonInput;
 pub use crate::k8s::written::{Write, WriteOp, Written};
 pub use chain::{Chain, EditedObject};
 pub use explain::{segment_match, LayerDecision};
-pub use json::JsonInputs;
+pub use json::{Edited, JsonInputs};
 pub use layer::{
     Answer, CatalogEntry, EditRequest, InPlaceRequest, Layer, LayerKind, Outcome, OwnedRequest,
     ReplicaResult, Request, Route, Source,
