@@ -16,6 +16,8 @@
 //! - `runner`: the one [`Runner`]: runs a backend over case files and
 //!   judges every case with the same rules (deviations included).
 //! - `compare`: semantic comparison of results.
+//! - `ownership`: findings about ReviseReplica and Retain answers that
+//!   edit fields outside what the operation owns.
 //! - `deviations`: the known deviations listed in `COMPATIBILITY.md`.
 //! - `report`: JUnit XML and JSON renderings of a run (`test --format`).
 //! - `coverage` (feature `lint`): which lines of the customization scripts
@@ -49,6 +51,7 @@ mod deviations;
 mod discover;
 mod error;
 pub mod health_tests;
+mod ownership;
 pub mod report;
 mod runner;
 pub mod update;
@@ -56,7 +59,7 @@ pub mod update;
 #[cfg(feature = "webhook")]
 #[cfg_attr(docsrs, doc(cfg(feature = "webhook")))]
 pub use backend::WebhookBackend;
-pub use backend::{Backend, ChainBackend, Produced};
+pub use backend::{Backend, ChainBackend, Exchange, Produced};
 pub use case::{load_cases, parse_cases, ErrorMatch, GoldenCase};
 pub use compare::{diff, diff_result, diff_unordered, Difference, Match};
 pub use deviations::{Deviation, Deviations};
