@@ -293,13 +293,25 @@ pub fn update(runner: &Runner, paths: &[PathBuf], report: &Report, quiet: bool) 
                     continue;
                 }
             };
-            // An answer that breaks the protocol is no golden output.
-            if !produced.violations.is_empty() {
+            // An answer that breaks the protocol, or edits what its
+            // operation does not own, is no golden output.
+            let findings = karmada_interpreter_golden::findings(case, &actual);
+            let refused = if !produced.violations.is_empty() {
+                Some(("fails the protocol checks".to_owned(), produced.violations))
+            } else if !findings.is_empty() {
+                Some((
+                    format!("edits fields outside what {} owns", case.operation),
+                    findings,
+                ))
+            } else {
+                None
+            };
+            if let Some((why, reasons)) = refused {
                 let output = Value::Object(accepted_output(case, &actual));
                 let would = serde_saphyr::to_string(&output).unwrap_or_else(|_| output.to_string());
                 eprintln!(
-                    "not updated: {label}: the answer fails the protocol checks:\n  {}\nit would write:\noutput:\n{}",
-                    produced.violations.join("\n  "),
+                    "not updated: {label}: the answer {why}:\n  {}\nit would write:\noutput:\n{}",
+                    reasons.join("\n  "),
                     would
                         .lines()
                         .map(|l| format!("  {l}"))

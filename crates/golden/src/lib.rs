@@ -65,4 +65,5 @@ pub use compare::{diff, diff_result, diff_unordered, Difference, Match};
 pub use deviations::{Deviation, Deviations};
 pub use discover::{discover, is_webhook_only, CaseFile, WEBHOOK_ONLY_MARKER};
 pub use error::{GoldenError, Result};
+pub use ownership::findings;
 pub use runner::{CaseReport, CaseSelector, Report, RunControl, Runner, Verdict};

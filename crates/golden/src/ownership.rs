@@ -30,8 +30,10 @@ use karmada_interpreter::api::InterpreterOperation;
 /// Members ReviseReplica owns, wherever they are.
 const REPLICA_MEMBERS: [&str; 2] = ["replicas", "parallelism"];
 
-/// The findings about `actual`, the named results of `case`'s operation.
-pub(crate) fn findings(case: &GoldenCase, actual: &Map<String, Value>) -> Vec<String> {
+/// The findings about `actual`, the named results of `case`'s operation:
+/// one line per edit outside what the operation owns (see the module
+/// documentation for what each operation owns).
+pub fn findings(case: &GoldenCase, actual: &Map<String, Value>) -> Vec<String> {
     let (result, owner) = match case.operation {
         InterpreterOperation::ReviseReplica => ("revised", Owner::Replicas),
         InterpreterOperation::Retain => ("retained", Owner::Observed),
