@@ -84,14 +84,15 @@ fn serve_passes_the_conformance_cases_and_stops_gracefully() {
     // skipped). The wire omits an empty list, so the webhook sees no list:
     // where a script tells `{}` from `nil` (`if statusItems == nil`), its
     // answer over the wire is the no-list answer, not the case's.
-    let empty_items: std::collections::HashSet<(PathBuf, String)> = all
-        .iter()
-        .flat_map(|d| karmada_interpreter_golden::discover(&[d.clone()]).unwrap())
-        .flat_map(|f| karmada_interpreter_golden::load_cases(&f.path))
-        .flatten()
-        .filter(|c| c.status_items.as_ref().is_some_and(Vec::is_empty))
-        .map(|c| (c.file, c.name))
-        .collect();
+    let empty_items: std::collections::HashSet<(PathBuf, String)> =
+        karmada_interpreter_golden::discover(&all)
+            .unwrap()
+            .into_iter()
+            .flat_map(|f| karmada_interpreter_golden::load_cases(&f.path))
+            .flatten()
+            .filter(|c| c.status_items.as_ref().is_some_and(Vec::is_empty))
+            .map(|c| (c.file, c.name))
+            .collect();
     assert!(!empty_items.is_empty());
     let ran_empty = report
         .cases
