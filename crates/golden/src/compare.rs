@@ -567,6 +567,14 @@ mod tests {
         diff_result(name, &e, &a, Match::Whole)
     }
 
+    /// Result `name` differs in exactly one place, at `path`.
+    #[track_caller]
+    fn one_difference_at(name: &str, e: Value, a: Value, path: &str) {
+        let d = result(name, e, a);
+        assert_eq!(d.len(), 1, "{d:?}");
+        assert_eq!(d[0].path, path);
+    }
+
     /// Empty values equal absent ones at every depth, in every result.
     #[rstest]
     #[case::absent_status_vs_null_conditions(json!({}), json!({"status": {"conditions": null}}))]
@@ -591,9 +599,7 @@ mod tests {
     #[case::list_of_null(json!({"a": {}}), json!({"a": [null]}), "a")]
     #[case::empty_string(json!({"spec": {"x": {}}}), json!({"spec": {"x": {"name": ""}}}), "spec.x.name")]
     fn values_below_are_not_empty(#[case] e: Value, #[case] a: Value, #[case] path: &str) {
-        let d = result("status", e, a);
-        assert_eq!(d.len(), 1, "{d:?}");
-        assert_eq!(d[0].path, path);
+        one_difference_at("status", e, a, path);
     }
 
     /// Where Go holds a `resource.Quantity`, numbers and strings compare as
@@ -632,9 +638,7 @@ mod tests {
         #[case] a: Value,
         #[case] path: &str,
     ) {
-        let d = result(name, e, a);
-        assert_eq!(d.len(), 1, "{d:?}");
-        assert_eq!(d[0].path, path);
+        one_difference_at(name, e, a, path);
     }
 
     /// In the results Karmada decodes into Go structs, a non-pointer
@@ -663,9 +667,7 @@ mod tests {
         #[case] a: Value,
         #[case] path: &str,
     ) {
-        let d = result(name, e, a);
-        assert_eq!(d.len(), 1, "{d:?}");
-        assert_eq!(d[0].path, path);
+        one_difference_at(name, e, a, path);
     }
 
     #[test]
