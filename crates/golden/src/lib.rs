@@ -4,7 +4,8 @@
 //! Golden files use Karmada's format: a
 //! multi-document YAML stream, one case per document, each naming an
 //! operation, its inputs (`desiredObj`, `observedObj`, `statusItems`,
-//! `inputReplicas`) and the expected `output` (or `expectError: true`).
+//! `inputReplicas`) and the expected `output` (or part of it,
+//! `outputContains`, or `expectError: true`).
 //!
 //! Module map:
 //!
