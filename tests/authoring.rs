@@ -609,6 +609,53 @@ fn coverage_leaves_results_alone() {
     );
 }
 
+/// `--coverage-threshold`: the fixture's cases without the failing one
+/// cover 5 of 6 lines (83.3%): 80 passes, 90 fails saying why, and a run
+/// without any script to measure cannot be checked.
+#[test]
+fn coverage_threshold_fails_a_run_below_it() {
+    let dir = health_fixture("coverage-threshold");
+    let cases = dir.join("testdata/interprethealth-test.yaml");
+    let text = read(&cases);
+    let kept: Vec<&str> = text
+        .split("---\n")
+        .filter(|c| !c.contains("wrong"))
+        .collect();
+    std::fs::write(&cases, kept.join("---\n")).unwrap();
+    let run = |threshold: &str| {
+        crate::support::bin()
+            .args(["test", "--coverage-threshold", threshold])
+            .arg(&dir)
+            .output()
+            .unwrap()
+    };
+    let out = run("80");
+    assert_ok(&out, "--coverage-threshold 80");
+    let out = run("90");
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        stderr
+            .contains("coverage 83.3% (5/6 lines of 1 scripts) is below --coverage-threshold 90%"),
+        "{stderr}"
+    );
+    assert!(String::from_utf8(out.stdout)
+        .unwrap()
+        .contains("2 passed, 0 failed"));
+    let out = run("101");
+    assert_eq!(out.status.code(), Some(2));
+    // Cases without customization scripts: nothing to measure.
+    let out = crate::support::bin()
+        .args(["test", "--coverage-threshold", "50"])
+        .arg(PathBuf::from(crate::support::ROOT).join("conformance/native/apps/v1/Deployment"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8(out.stderr)
+        .unwrap()
+        .contains("--coverage-threshold: no customization script line to measure"),);
+}
+
 // --------------------------------------------------------------------- init
 
 /// `init` output passes `check`, `lint --deny-warnings` and `test` as it is.

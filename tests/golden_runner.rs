@@ -10,9 +10,9 @@ use crate::support::{assert_ok, run_ok};
 const CASES: &str = r#"
 name: reflects whole status
 operation: InterpretStatus
-observedObj: {apiVersion: example.io/v1, kind: Thing, metadata: {name: t}, status: {ready: 2, cpu: "1000m"}}
+observedObj: {apiVersion: example.io/v1, kind: Thing, metadata: {name: t}, status: {ready: 2, capacity: {cpu: "1000m"}, conditions: null}}
 output:
-  status: {ready: 2.0, cpu: "1"}
+  status: {ready: 2.0, capacity: {cpu: 1}}
 ---
 name: wrong expectation
 operation: InterpretStatus

@@ -22,6 +22,7 @@ mod cli_ux;
 mod cluster;
 mod cluster_cli;
 mod docs_consistency;
+mod golden_kit;
 mod golden_runner;
 mod health;
 mod new_user;

@@ -84,14 +84,35 @@ pub struct TestArgs {
     /// Also write the coverage as an lcov tracefile (implies `--coverage`).
     #[arg(long, value_name = "FILE")]
     coverage_out: Option<PathBuf>,
+    /// Fail the run when the cases cover less than this percentage of the
+    /// customization scripts' lines, all scripts together (implies
+    /// `--coverage`).
+    #[arg(long, value_name = "PERCENT", value_parser = percent)]
+    coverage_threshold: Option<f64>,
+}
+
+/// A percentage from 0 to 100.
+fn percent(text: &str) -> std::result::Result<f64, String> {
+    match text.trim_end_matches('%').parse::<f64>() {
+        Ok(p) if (0.0..=100.0).contains(&p) => Ok(p),
+        _ => Err(format!("expected a percentage from 0 to 100, got {text:?}")),
+    }
 }
 
 pub fn run(args: TestArgs) -> crate::error::Result<ExitCode> {
     let (customizations, webhooks) = args.chain.load()?;
+    if args.coverage_threshold.is_some() && !webhooks.is_empty() {
+        return Err(Error::usage(
+            "--coverage-threshold",
+            "coverage measures customization scripts, which a run against --webhook-config does not run",
+        ));
+    }
     let paths = args.paths;
     // With --webhook-config, cases a webhook matches go to it (with the
     // protocol checks) and the others are skipped: this tests a webhook.
-    let coverage = (args.coverage || args.coverage_out.is_some()).then(Coverage::default);
+    let coverage =
+        (args.coverage || args.coverage_out.is_some() || args.coverage_threshold.is_some())
+            .then(Coverage::default);
     let mut webhook_rules = test_extra::WebhookRules::new(&webhooks);
     let runner = if webhooks.is_empty() {
         let mut backend = args
@@ -166,7 +187,10 @@ pub fn run(args: TestArgs) -> crate::error::Result<ExitCode> {
             // does not load) is shown in full once.
             let mut shown: HashMap<String, String> = HashMap::new();
             for case in &report.cases {
-                if args.verbose || !matches!(case.verdict, Verdict::Passed | Verdict::Skipped(_)) {
+                if args.verbose
+                    || !matches!(case.verdict, Verdict::Passed | Verdict::Skipped(_))
+                    || (!args.quiet && !case.findings.is_empty())
+                {
                     let mut case = case.clone();
                     if let Verdict::Failed(lines) = &mut case.verdict {
                         for line in lines
@@ -204,6 +228,7 @@ pub fn run(args: TestArgs) -> crate::error::Result<ExitCode> {
     } else {
         0
     };
+    let mut below_threshold = false;
     if let Some(coverage) = &coverage {
         // The customization files the run used: those named with -f and
         // those next to the case files (Karmada's layout).
@@ -224,6 +249,21 @@ pub fn run(args: TestArgs) -> crate::error::Result<ExitCode> {
                 eprintln!("{}", s.summary());
             }
         }
+        if let Some(threshold) = args.coverage_threshold {
+            let Some((covered, total, percent)) = golden_coverage::overall(&scripts) else {
+                return Err(Error::usage(
+                    "--coverage-threshold",
+                    "no customization script line to measure: give the customizations with -f or in Karmada's layout",
+                ));
+            };
+            below_threshold = percent < threshold;
+            if below_threshold {
+                eprintln!(
+                    "coverage {percent:.1}% ({covered}/{total} lines of {} scripts) is below --coverage-threshold {threshold}%",
+                    scripts.len()
+                );
+            }
+        }
         if let Some(out) = &args.coverage_out {
             std::fs::write(out, golden_coverage::lcov(&scripts)).map_err(|source| {
                 crate::error::Error::File {
@@ -233,7 +273,7 @@ pub fn run(args: TestArgs) -> crate::error::Result<ExitCode> {
             })?;
         }
     }
-    Ok(if report.failed() <= updated {
+    Ok(if report.failed() <= updated && !below_threshold {
         ExitCode::SUCCESS
     } else {
         ExitCode::FAILURE

@@ -279,6 +279,12 @@ pub fn update(runner: &Runner, paths: &[PathBuf], report: &Report, quiet: bool) 
                 eprintln!("not updated: {label} expects an error (edit expectError by hand)");
                 continue;
             }
+            if case.output_contains.is_some() {
+                eprintln!(
+                    "not updated: {label} states a partial expectation (edit outputContains by hand)"
+                );
+                continue;
+            }
             let produced = runner.backend.produce(&file, case);
             let actual = match produced.result {
                 Ok(actual) => actual,
@@ -287,6 +293,33 @@ pub fn update(runner: &Runner, paths: &[PathBuf], report: &Report, quiet: bool) 
                     continue;
                 }
             };
+            // An answer that breaks the protocol, or edits what its
+            // operation does not own, is no golden output.
+            let findings = karmada_interpreter_golden::findings(case, &actual);
+            let refused = if !produced.violations.is_empty() {
+                Some(("fails the protocol checks".to_owned(), produced.violations))
+            } else if !findings.is_empty() {
+                Some((
+                    format!("edits fields outside what {} owns", case.operation),
+                    findings,
+                ))
+            } else {
+                None
+            };
+            if let Some((why, reasons)) = refused {
+                let output = Value::Object(accepted_output(case, &actual));
+                let would = serde_saphyr::to_string(&output).unwrap_or_else(|_| output.to_string());
+                eprintln!(
+                    "not updated: {label}: the answer {why}:\n  {}\nit would write:\noutput:\n{}",
+                    reasons.join("\n  "),
+                    would
+                        .lines()
+                        .map(|l| format!("  {l}"))
+                        .collect::<Vec<_>>()
+                        .join("\n")
+                );
+                continue;
+            }
             let current = match text.take() {
                 Some(t) => t,
                 None => std::fs::read_to_string(&file.path).map_err(|source| Error::File {

@@ -35,6 +35,10 @@ pub struct GoldenCase {
     pub input_replicas: i64,
     /// `output`: result name → expected value.
     pub output: Map<String, Value>,
+    /// `outputContains`: result name → a partial expectation, the members
+    /// (at any depth) that must match; members it does not state are
+    /// ignored ([`crate::Match::Partial`]).
+    pub output_contains: Option<Map<String, Value>>,
     /// `expectError: true` (or a message): the operation must fail.
     pub expect_error: bool,
     /// `expectError: "text"`, `{message: "text"}` or `{pattern: "..."}`:
@@ -108,6 +112,30 @@ impl GoldenCase {
     /// slot rules).
     pub fn request(&self) -> Result<Request<'_>, InputError> {
         self.inputs().request(self.operation)
+    }
+
+    /// What the case expects, as its file states it: `output`,
+    /// `outputContains` and `expectError`, each when given (shown with a
+    /// failure).
+    pub fn expectation(&self) -> Value {
+        let mut map = Map::new();
+        if !self.output.is_empty() || (self.output_contains.is_none() && !self.expect_error) {
+            map.insert("output".into(), Value::Object(self.output.clone()));
+        }
+        if let Some(partial) = &self.output_contains {
+            map.insert("outputContains".into(), Value::Object(partial.clone()));
+        }
+        if self.expect_error {
+            map.insert(
+                "expectError".into(),
+                match &self.expect_error_message {
+                    None => Value::Bool(true),
+                    Some(ErrorMatch::Substring(text)) => Value::String(text.clone()),
+                    Some(ErrorMatch::Pattern(p)) => serde_json::json!({"pattern": p}),
+                },
+            );
+        }
+        Value::Object(map)
     }
 
     /// `file: case "name" (operation)` for messages.
@@ -250,14 +278,23 @@ fn parse_case(value: Value, file: &Path, index: usize, line: usize) -> Result<Go
         Some(Value::Object(m)) => m.clone(),
         Some(other) => return Err(fail(format!("`output` must be a mapping, got {other}"))),
     };
+    let output_contains = match get("outputContains") {
+        None => None,
+        Some(Value::Object(m)) => Some(m.clone()),
+        Some(other) => {
+            return Err(fail(format!(
+                "`outputContains` must be a mapping, got {other}"
+            )))
+        }
+    };
     let (expect_error, expect_error_message) = match get("expectError") {
         None => (false, None),
         Some(Value::Bool(b)) => (*b, None),
         Some(other) => (true, Some(ErrorMatch::parse(other).map_err(fail)?)),
     };
-    if expect_error && !output.is_empty() {
+    if expect_error && (!output.is_empty() || output_contains.is_some()) {
         return Err(fail(
-            "a case with `expectError` cannot have an `output`".into(),
+            "a case with `expectError` cannot have an `output` or `outputContains`".into(),
         ));
     }
     let case = GoldenCase {
@@ -272,20 +309,30 @@ fn parse_case(value: Value, file: &Path, index: usize, line: usize) -> Result<Go
         status_items_error,
         input_replicas,
         output,
+        output_contains,
         expect_error,
         expect_error_message,
     };
     case.request().map_err(|e| fail(in_case_terms(&e)))?;
     let produced = karmada_interpreter::interpreter::result_names(operation);
-    if let Some(key) = case.output.keys().find(|k| !produced.contains(&k.as_str())) {
-        return Err(fail(format!(
-            "output key `{key}` is not a result of {operation} (expected one of: {})",
-            produced.join(", ")
-        )));
+    for (name, keys) in [
+        ("output", Some(&case.output)),
+        ("outputContains", case.output_contains.as_ref()),
+    ] {
+        if let Some(key) = keys
+            .into_iter()
+            .flat_map(Map::keys)
+            .find(|k| !produced.contains(&k.as_str()))
+        {
+            return Err(fail(format!(
+                "{name} key `{key}` is not a result of {operation} (expected one of: {})",
+                produced.join(", ")
+            )));
+        }
     }
-    if !case.expect_error && get("output").is_none() {
+    if !case.expect_error && get("output").is_none() && case.output_contains.is_none() {
         return Err(fail(
-            "a case needs an `output` (what the operation must produce) or `expectError: true`"
+            "a case needs an `output` (what the operation must produce), an `outputContains` (part of it) or `expectError: true`"
                 .into(),
         ));
     }
@@ -293,7 +340,7 @@ fn parse_case(value: Value, file: &Path, index: usize, line: usize) -> Result<Go
 }
 
 /// The keys a case may have (matched case-insensitively).
-const CASE_KEYS: [&str; 9] = [
+const CASE_KEYS: [&str; 10] = [
     "name",
     "description",
     "operation",
@@ -302,6 +349,7 @@ const CASE_KEYS: [&str; 9] = [
     "statusItems",
     "inputReplicas",
     "output",
+    "outputContains",
     "expectError",
 ];
 
@@ -496,6 +544,44 @@ mod tests {
             "name: t\noperation: InterpretHealth\nobservedObj: {POD}\nexpectError: true\n"
         ))
         .is_ok());
+    }
+
+    #[test]
+    fn output_contains_is_a_partial_expectation() {
+        let c = one(&format!(
+            "name: t\noperation: InterpretStatus\nobservedObj: {POD}\noutputContains: {{status: {{phase: Running}}}}\n"
+        ))
+        .unwrap();
+        assert_eq!(
+            c.output_contains.unwrap()["status"],
+            serde_json::json!({"phase": "Running"})
+        );
+        assert!(c.output.is_empty());
+        let err = one(&format!(
+            "name: t\noperation: InterpretStatus\nobservedObj: {POD}\noutputContains: {{healthy: true}}\n"
+        ))
+        .unwrap_err();
+        assert!(
+            err.to_string().contains("outputContains key `healthy`"),
+            "{err}"
+        );
+        let err = one(&format!(
+            "name: t\noperation: InterpretStatus\nobservedObj: {POD}\noutputContains: [1]\n"
+        ))
+        .unwrap_err();
+        assert!(
+            err.to_string()
+                .contains("`outputContains` must be a mapping"),
+            "{err}"
+        );
+        let err = one(&format!(
+            "name: t\noperation: InterpretStatus\nobservedObj: {POD}\noutputcontain: {{}}\n"
+        ))
+        .unwrap_err();
+        assert!(
+            err.to_string().contains("did you mean `outputContains`"),
+            "{err}"
+        );
     }
 
     #[test]

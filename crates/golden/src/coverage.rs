@@ -190,6 +190,29 @@ impl Visitor for InnerBlocks {
     }
 }
 
+/// The lines the scripts cover together, as (covered, total) and a
+/// percentage (`test --coverage-threshold`); `None` when they have no line
+/// at all (nothing to measure).
+///
+/// ```
+/// use karmada_interpreter_golden::coverage::{overall, ScriptCoverage};
+/// use karmada_interpreter::api::InterpreterOperation;
+///
+/// let script = ScriptCoverage {
+///     file: "c.yaml".into(),
+///     customization: "widgets".into(),
+///     operation: InterpreterOperation::InterpretHealth,
+///     lines: [(3, true), (4, false), (5, true), (6, true)].into(),
+/// };
+/// assert_eq!(overall(std::slice::from_ref(&script)), Some((3, 4, 75.0)));
+/// assert_eq!(overall(&[]), None);
+/// ```
+pub fn overall(scripts: &[ScriptCoverage]) -> Option<(usize, usize, f64)> {
+    let total: usize = scripts.iter().map(ScriptCoverage::total).sum();
+    let covered: usize = scripts.iter().map(ScriptCoverage::covered).sum();
+    (total > 0).then(|| (covered, total, covered as f64 * 100.0 / total as f64))
+}
+
 /// The coverage as an lcov tracefile: one `SF` record per customization
 /// file, `DA:<line>,<0|1>` per statement line, `LF`/`LH` totals.
 pub fn lcov(scripts: &[ScriptCoverage]) -> String {

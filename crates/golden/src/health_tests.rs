@@ -119,6 +119,9 @@ pub fn run(layer: &ArgoCdHealth, files: &[PathBuf]) -> Vec<CaseReport> {
             verdict,
             error: None,
             duration: std::time::Duration::ZERO,
+            findings: Vec::new(),
+            exchange: None,
+            expected: None,
         };
         let parsed = first_document(file).and_then(|value| {
             let fields = ["tests", "inputPath", "healthStatus", "status", "message"];

@@ -4,7 +4,8 @@
 //! Golden files use Karmada's format: a
 //! multi-document YAML stream, one case per document, each naming an
 //! operation, its inputs (`desiredObj`, `observedObj`, `statusItems`,
-//! `inputReplicas`) and the expected `output` (or `expectError: true`).
+//! `inputReplicas`) and the expected `output` (or part of it,
+//! `outputContains`, or `expectError: true`).
 //!
 //! Module map:
 //!
@@ -16,6 +17,8 @@
 //! - `runner`: the one [`Runner`]: runs a backend over case files and
 //!   judges every case with the same rules (deviations included).
 //! - `compare`: semantic comparison of results.
+//! - `ownership`: findings about ReviseReplica and Retain answers that
+//!   edit fields outside what the operation owns.
 //! - `deviations`: the known deviations listed in `COMPATIBILITY.md`.
 //! - `report`: JUnit XML and JSON renderings of a run (`test --format`).
 //! - `coverage` (feature `lint`): which lines of the customization scripts
@@ -49,6 +52,7 @@ mod deviations;
 mod discover;
 mod error;
 pub mod health_tests;
+mod ownership;
 pub mod report;
 mod runner;
 pub mod update;
@@ -56,10 +60,11 @@ pub mod update;
 #[cfg(feature = "webhook")]
 #[cfg_attr(docsrs, doc(cfg(feature = "webhook")))]
 pub use backend::WebhookBackend;
-pub use backend::{Backend, ChainBackend, Produced};
+pub use backend::{Backend, ChainBackend, Exchange, Produced};
 pub use case::{load_cases, parse_cases, ErrorMatch, GoldenCase};
-pub use compare::{diff, diff_unordered, Difference};
+pub use compare::{diff, diff_result, diff_unordered, Difference, Match};
 pub use deviations::{Deviation, Deviations};
 pub use discover::{discover, is_webhook_only, CaseFile, WEBHOOK_ONLY_MARKER};
 pub use error::{GoldenError, Result};
+pub use ownership::findings;
 pub use runner::{CaseReport, CaseSelector, Report, RunControl, Runner, Verdict};

@@ -26,6 +26,9 @@ use crate::runner::{CaseReport, Report, Verdict};
 ///     verdict: Verdict::Failed(vec!["healthy: expected true, got false".into()]),
 ///     error: None,
 ///     duration: std::time::Duration::from_millis(12),
+///     findings: Vec::new(),
+///     exchange: None,
+///     expected: None,
 /// }] };
 /// let xml = junit(&report);
 /// assert!(xml.contains(r#"<testcase name="ready &lt;1&gt;" classname="cases/health.yaml" time="0.012000""#));
@@ -76,17 +79,25 @@ pub fn junit(report: &Report) -> String {
                 case.duration.as_secs_f64()
             );
             match &case.verdict {
-                Verdict::Passed => match &case.error {
-                    // The error the case expected, for whoever reads the report.
-                    Some(error) => {
+                Verdict::Passed => {
+                    // The error the case expected and the findings, for
+                    // whoever reads the report.
+                    let mut notes: Vec<String> = case
+                        .error
+                        .iter()
+                        .map(|e| format!("error (expected): {e}"))
+                        .collect();
+                    notes.extend(case.findings.iter().map(|f| format!("finding: {f}")));
+                    if notes.is_empty() {
+                        out.push_str("/>\n");
+                    } else {
                         let _ = writeln!(
                             out,
-                            ">\n      <system-out>error (expected): {}</system-out>\n    </testcase>",
-                            escape(error)
+                            ">\n      <system-out>{}</system-out>\n    </testcase>",
+                            escape(&notes.join("\n"))
                         );
                     }
-                    None => out.push_str("/>\n"),
-                },
+                }
                 Verdict::Failed(lines) => {
                     let _ = writeln!(
                         out,
@@ -97,7 +108,7 @@ pub fn junit(report: &Report) -> String {
                         } else {
                             "mismatch"
                         },
-                        escape(&lines.join("\n"))
+                        escape(&failure_body(case, lines))
                     );
                 }
                 Verdict::Skipped(reason) => {
@@ -122,6 +133,24 @@ pub fn junit(report: &Report) -> String {
     out
 }
 
+/// A failure's lines, then what was sent, received and expected (when a
+/// webhook answered), then the findings.
+fn failure_body(case: &CaseReport, lines: &[String]) -> String {
+    let mut body = lines.to_vec();
+    if let Some(exchange) = &case.exchange {
+        body.push(format!("request sent: {}", exchange.request));
+        body.push(match &exchange.answer {
+            Some(answer) => format!("answer received: {answer}"),
+            None => "answer received: none".into(),
+        });
+        if let Some(expected) = &case.expected {
+            body.push(format!("expected: {expected}"));
+        }
+    }
+    body.extend(case.findings.iter().map(|f| format!("finding: {f}")));
+    body.join("\n")
+}
+
 fn failure_message(case: &CaseReport, lines: &[String]) -> String {
     let op = case.operation.map(|o| format!("{o}: ")).unwrap_or_default();
     match lines {
@@ -131,10 +160,12 @@ fn failure_message(case: &CaseReport, lines: &[String]) -> String {
 }
 
 /// The report as JSON: a `summary` (`passed`, `failed`, `skipped`,
-/// `knownDeviations`) and every case with its `verdict` (`passed`,
-/// `failed`, `skipped`, `knownDeviation`), its `differences` when it failed
-/// and its `reason` when it was skipped or is a known deviation, and the
-/// `seconds` it took.
+/// `knownDeviations`, `findings`) and every case with its `verdict`
+/// (`passed`, `failed`, `skipped`, `knownDeviation`), its `differences`
+/// when it failed (with the webhook's `request`, its `answer` and the
+/// case's `expected` when a webhook answered), its `reason` when it was
+/// skipped or is a known deviation, its `findings` when it has some, and
+/// the `seconds` it took.
 pub fn json(report: &Report) -> Value {
     let cases: Vec<Value> = report
         .cases
@@ -157,6 +188,14 @@ pub fn json(report: &Report) -> Value {
             if let Some(error) = &c.error {
                 v["error"] = json!(error);
             }
+            if !c.findings.is_empty() {
+                v["findings"] = json!(c.findings);
+            }
+            if let (Verdict::Failed(_), Some(exchange)) = (&c.verdict, &c.exchange) {
+                v["request"] = exchange.request.clone();
+                v["answer"] = exchange.answer.clone().unwrap_or(Value::Null);
+                v["expected"] = c.expected.clone().unwrap_or(Value::Null);
+            }
             if let Some(key) = key {
                 v[key] = detail;
             }
@@ -169,6 +208,7 @@ pub fn json(report: &Report) -> Value {
             "failed": report.failed(),
             "skipped": report.skipped(),
             "knownDeviations": report.deviations(),
+            "findings": report.findings(),
         },
         "cases": cases,
     })

@@ -5,9 +5,11 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use crate::backend::{Backend, ChainBackend, Produced};
+use serde_json::Value;
+
+use crate::backend::{Backend, ChainBackend, Exchange, Produced};
 use crate::case::{load_cases, parse_cases, GoldenCase};
-use crate::compare::{diff, diff_unordered};
+use crate::compare::{diff_result, Match};
 use crate::deviations::Deviations;
 use crate::discover::{discover, CaseFile};
 use crate::error::Result;
@@ -48,6 +50,32 @@ pub struct CaseReport {
     pub error: Option<String>,
     /// How long the case took (running and judging it).
     pub duration: Duration,
+    /// Edits outside what the operation owns (a ReviseReplica or Retain
+    /// answer rewriting other fields): reported on their own, whatever the
+    /// verdict.
+    pub findings: Vec<String>,
+    /// The request sent and the answer received, when the case went to a
+    /// webhook: shown with a failure.
+    pub exchange: Option<Exchange>,
+    /// The case's expectation ([`GoldenCase::expectation`]), when the case
+    /// loaded: shown with a failure beside `exchange`.
+    pub expected: Option<Value>,
+}
+
+/// Longest a request, answer or expectation is shown in a text report.
+const SHOWN_CHARS: usize = 4000;
+
+/// `value` as one line of JSON, cut after [`SHOWN_CHARS`] characters.
+fn one_line(value: &Value) -> String {
+    let text = value.to_string();
+    match text.char_indices().nth(SHOWN_CHARS) {
+        Some((cut, _)) => format!(
+            "{}… ({} characters; `-o json` shows it whole)",
+            &text[..cut],
+            text.chars().count()
+        ),
+        None => text,
+    }
 }
 
 impl CaseReport {
@@ -76,6 +104,16 @@ impl CaseReport {
                 for line in lines {
                     let _ = write!(s, "\n    {line}");
                 }
+                if let Some(exchange) = &self.exchange {
+                    let _ = write!(s, "\n    request sent: {}", one_line(&exchange.request));
+                    let _ = match &exchange.answer {
+                        Some(answer) => write!(s, "\n    answer received: {}", one_line(answer)),
+                        None => write!(s, "\n    answer received: none"),
+                    };
+                    if let Some(expected) = &self.expected {
+                        let _ = write!(s, "\n    expected: {}", one_line(expected));
+                    }
+                }
             }
             Verdict::KnownDeviation(reason) => {
                 let _ = write!(s, "\n    known deviation: {reason}");
@@ -83,6 +121,9 @@ impl CaseReport {
             Verdict::Skipped(reason) => {
                 let _ = write!(s, "\n    skipped: {reason}");
             }
+        }
+        for finding in &self.findings {
+            let _ = write!(s, "\n    finding: {finding}");
         }
         s
     }
@@ -120,8 +161,13 @@ impl Report {
         self.count(|v| matches!(v, Verdict::Skipped(_)))
     }
 
-    /// `N passed, M failed` (`, K skipped` and `, K known deviations` when
-    /// there are some).
+    /// Findings of every case (edits outside what an operation owns).
+    pub fn findings(&self) -> usize {
+        self.cases.iter().map(|c| c.findings.len()).sum()
+    }
+
+    /// `N passed, M failed` (`, K skipped`, `, K known deviations` and
+    /// `, K findings` when there are some).
     pub fn summary_line(&self) -> String {
         let mut s = format!("{} passed, {} failed", self.passed(), self.failed());
         if self.skipped() > 0 {
@@ -129,6 +175,9 @@ impl Report {
         }
         if self.deviations() > 0 {
             let _ = write!(s, ", {} known deviations", self.deviations());
+        }
+        if self.findings() > 0 {
+            let _ = write!(s, ", {} findings", self.findings());
         }
         s
     }
@@ -337,6 +386,9 @@ impl Runner {
                     verdict: Verdict::Failed(vec![e.to_string()]),
                     error: None,
                     duration: Duration::ZERO,
+                    findings: Vec::new(),
+                    exchange: None,
+                    expected: None,
                 },
             };
             if let Some(on_case) = control.on_case.as_mut() {
@@ -363,6 +415,7 @@ impl Runner {
                 }),
                 served_by: None,
                 violations: Vec::new(),
+                exchange: None,
             },
             None => self.backend.produce(file, case),
         }
@@ -380,8 +433,20 @@ impl Runner {
     /// Karmada's answers, so the table does not apply to them.
     pub fn run_case(&self, file: &CaseFile, case: &GoldenCase) -> CaseReport {
         let started = Instant::now();
-        let (served_by, verdict, error) = match self.backend.skip_reason(file, case) {
-            Some(reason) => (None, Verdict::Skipped(reason), None),
+        let Judged {
+            served_by,
+            verdict,
+            error,
+            findings,
+            exchange,
+        } = match self.backend.skip_reason(file, case) {
+            Some(reason) => Judged {
+                served_by: None,
+                verdict: Verdict::Skipped(reason),
+                error: None,
+                findings: Vec::new(),
+                exchange: None,
+            },
             None => judge(case, self.produce(file, case), |e| self.describe(file, e)),
         };
         let listed = file
@@ -405,6 +470,9 @@ impl Runner {
             verdict,
             error,
             duration: started.elapsed(),
+            findings,
+            exchange,
+            expected: Some(case.expectation()),
         }
     }
 
@@ -423,6 +491,50 @@ impl Runner {
     }
 }
 
+/// How a case that ran went, before deviations are looked at.
+struct Judged {
+    served_by: Option<Source>,
+    verdict: Verdict,
+    error: Option<String>,
+    findings: Vec<String>,
+    exchange: Option<Exchange>,
+}
+
+/// The differences of `actual` from the case's `output` and
+/// `outputContains`, one line each, prefixed with the result's name.
+fn differences(case: &GoldenCase, actual: &serde_json::Map<String, Value>) -> Vec<String> {
+    let mut lines = Vec::new();
+    let expectations = [(&case.output, Match::Whole, "output")].into_iter().chain(
+        case.output_contains
+            .iter()
+            .map(|m| (m, Match::Partial, "outputContains")),
+    );
+    for (expected_map, mode, name) in expectations {
+        for (key, expected) in expected_map {
+            let Some(got) = actual.get(key) else {
+                lines.push(format!(
+                    "{name} key `{key}` is expected but the operation did not produce it"
+                ));
+                continue;
+            };
+            let prefix = match mode {
+                Match::Partial => "outputContains: ",
+                _ => "",
+            };
+            lines.extend(diff_result(key, expected, got, mode).into_iter().map(|d| {
+                if d.path.is_empty() {
+                    format!("{prefix}{key}: {d}")
+                } else if d.path.starts_with('[') {
+                    format!("{prefix}{key}{d}")
+                } else {
+                    format!("{prefix}{key}.{d}")
+                }
+            }));
+        }
+    }
+    lines
+}
+
 /// Compares what a backend produced (or how it failed) with the case,
 /// without looking at deviations.
 /// `describe` words an error for people.
@@ -430,12 +542,17 @@ fn judge(
     case: &GoldenCase,
     produced: Produced,
     describe: impl Fn(&karmada_interpreter::Error) -> String,
-) -> (Option<Source>, Verdict, Option<String>) {
+) -> Judged {
     let Produced {
         result,
         served_by,
         violations,
+        exchange,
     } = produced;
+    let findings = match &result {
+        Ok(actual) => crate::ownership::findings(case, actual),
+        Err(_) => Vec::new(),
+    };
     let error = result.as_ref().err().map(|e| (e.to_string(), describe(e)));
     let verdict = match (&result, &error) {
         (Err(karmada_interpreter::Error::NotServed { .. }), _) if case.expect_error => {
@@ -459,28 +576,7 @@ fn judge(
             "expected the operation to fail, but it succeeded".into(),
         ]),
         (Ok(actual), _) => {
-            let mut lines = Vec::new();
-            for (key, expected) in &case.output {
-                let Some(got) = actual.get(key) else {
-                    lines.push(format!(
-                        "output key `{key}` is expected but the operation did not produce it"
-                    ));
-                    continue;
-                };
-                let diffs = match key.as_str() {
-                    "dependencies" | "components" => diff_unordered(expected, got),
-                    _ => diff(expected, got),
-                };
-                lines.extend(diffs.into_iter().map(|d| {
-                    if d.path.is_empty() {
-                        format!("{key}: {d}")
-                    } else if d.path.starts_with('[') {
-                        format!("{key}{d}")
-                    } else {
-                        format!("{key}.{d}")
-                    }
-                }));
-            }
+            let lines = differences(case, actual);
             if lines.is_empty() {
                 Verdict::Passed
             } else {
@@ -496,5 +592,11 @@ fn judge(
         }
         (_, false) => Verdict::Failed(violations),
     };
-    (served_by, verdict, error.map(|(_, shown)| shown))
+    Judged {
+        served_by,
+        verdict,
+        error: error.map(|(_, shown)| shown),
+        findings,
+        exchange,
+    }
 }
