@@ -341,3 +341,35 @@ fn print_config_prints_the_validating_webhook_configuration() {
     assert_eq!(documents, [interpreter, admission]);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn the_deploy_manifest_is_what_print_config_admission_prints() {
+    let dir = crate::support::scratch("deploy-admission");
+    let out = run_ok(
+        Command::new(BIN)
+            .args(["serve", "--cert-dir"])
+            .arg(dir.join("certs"))
+            .args([
+                "--service",
+                "karmada-interpreter",
+                "--service-namespace",
+                "karmada-system",
+                "--timeout-seconds",
+                "10",
+                "--print-config",
+                "admission",
+            ]),
+    );
+    let mut printed: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let text = std::fs::read_to_string(
+        std::path::Path::new(crate::support::ROOT).join("deploy/admission.yaml"),
+    )
+    .unwrap();
+    let mut manifest: Value = serde_saphyr::from_str(&text).unwrap();
+    // The caBundle is the only difference: the manifest leaves it empty.
+    printed["webhooks"][0]["clientConfig"]["caBundle"] = json!("");
+    assert_eq!(manifest["webhooks"][0]["clientConfig"]["caBundle"], "");
+    manifest["webhooks"][0]["clientConfig"]["caBundle"] = json!("");
+    assert_eq!(printed, manifest);
+    let _ = std::fs::remove_dir_all(&dir);
+}
