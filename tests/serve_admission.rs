@@ -122,7 +122,7 @@ fn customizations_are_refused_for_what_check_refuses_and_allowed_with_lint_warni
         "{message}"
     );
     assert!(
-        message.ends_with(": near 'end':   syntax error"),
+        message.ends_with(": the script does not compile: near 'end':   syntax error"),
         "{message}"
     );
     assert_says_as_check(&check_messages(&dir, &broken), &message);

@@ -73,6 +73,17 @@ pub fn diff(expected: &Value, actual: &Value) -> Vec<Difference> {
     out
 }
 
+/// Differences between two values of the operation's result named `key`
+/// (see [`karmada_interpreter::interpreter::results`]): the lists
+/// `dependencies` and `components` compare order-free ([`diff_unordered`]),
+/// everything else with [`diff`]. Paths are relative to the result.
+pub fn diff_result(key: &str, expected: &Value, actual: &Value) -> Vec<Difference> {
+    match key {
+        "dependencies" | "components" => diff_unordered(expected, actual),
+        _ => diff(expected, actual),
+    }
+}
+
 /// Like [`diff`], but `expected` and `actual` are lists compared without
 /// regard to order (each expected item must match a distinct actual item).
 /// `null` and `[]` are the same empty list.

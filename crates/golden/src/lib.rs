@@ -58,7 +58,7 @@ pub mod update;
 pub use backend::WebhookBackend;
 pub use backend::{Backend, ChainBackend, Produced};
 pub use case::{load_cases, parse_cases, ErrorMatch, GoldenCase};
-pub use compare::{diff, diff_unordered, Difference};
+pub use compare::{diff, diff_result, diff_unordered, Difference};
 pub use deviations::{Deviation, Deviations};
 pub use discover::{discover, is_webhook_only, CaseFile, WEBHOOK_ONLY_MARKER};
 pub use error::{GoldenError, Result};

@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use crate::backend::{Backend, ChainBackend, Produced};
 use crate::case::{load_cases, parse_cases, GoldenCase};
-use crate::compare::{diff, diff_unordered};
+use crate::compare::diff_result;
 use crate::deviations::Deviations;
 use crate::discover::{discover, CaseFile};
 use crate::error::Result;
@@ -467,10 +467,7 @@ fn judge(
                     ));
                     continue;
                 };
-                let diffs = match key.as_str() {
-                    "dependencies" | "components" => diff_unordered(expected, got),
-                    _ => diff(expected, got),
-                };
+                let diffs = diff_result(key, expected, got);
                 lines.extend(diffs.into_iter().map(|d| {
                     if d.path.is_empty() {
                         format!("{key}: {d}")

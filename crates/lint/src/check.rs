@@ -145,7 +145,7 @@ pub fn check_customization(
                 format!("ERROR: {message}")
             }
             RuleStatus::Error(m) => {
-                place(op, &m);
+                place(op, &format!("the script does not compile: {m}"));
                 format!("ERROR: {m}")
             }
             RuleStatus::TopLevelError(m) => {
