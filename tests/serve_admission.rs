@@ -11,6 +11,7 @@ use serde_json::{json, Value};
 
 use crate::cli_support::serve_process;
 use crate::serve_operable::{call, connect, runtime};
+use crate::support::customization::Customization;
 use crate::support::{run_ok, BIN};
 
 /// The customization the server serves from its file: Workload health.
@@ -30,17 +31,19 @@ spec:
         end
 "#;
 
+/// A customization of `rules` (member → `{luaScript}`) for a `kind` of
+/// workload.example.io, as the API server stores it (uid, version, ...).
 fn customization(name: &str, kind: &str, rules: Value) -> Value {
-    json!({
-        "apiVersion": "config.karmada.io/v1alpha1",
-        "kind": "ResourceInterpreterCustomization",
-        "metadata": {"name": name, "uid": "5e1c-0000", "resourceVersion": "1",
-                     "creationTimestamp": null, "generation": 1},
-        "spec": {
-            "target": {"apiVersion": "workload.example.io/v1alpha1", "kind": kind},
-            "customizations": rules
-        }
-    })
+    let mut built = Customization::new(name, "workload.example.io/v1alpha1", kind);
+    for (member, rule) in rules.as_object().unwrap() {
+        built = built.rule(member, rule["luaScript"].as_str().unwrap());
+    }
+    let mut stored = built.json();
+    let meta = stored["metadata"].as_object_mut().unwrap();
+    meta.insert("uid".into(), json!("5e1c-0000"));
+    meta.insert("resourceVersion".into(), json!("1"));
+    meta.insert("generation".into(), json!(1));
+    stored
 }
 
 /// An AdmissionReview as the API server sends it for a create.
