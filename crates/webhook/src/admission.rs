@@ -170,17 +170,13 @@ pub fn handle_http_noting(
     noted.name.clone_from(&request.name);
     let verdict = match catch_unwind(AssertUnwindSafe(|| handler.review(&request))) {
         Ok(v) => v,
-        Err(panic) => {
-            let what = panic
-                .downcast_ref::<&str>()
-                .map(|s| (*s).to_owned())
-                .or_else(|| panic.downcast_ref::<String>().cloned())
-                .unwrap_or_else(|| "unknown panic".to_owned());
-            Verdict {
-                code: 500,
-                ..Verdict::refuse(format!("the admission handler panicked: {what}"))
-            }
-        }
+        Err(panic) => Verdict {
+            code: 500,
+            ..Verdict::refuse(format!(
+                "the admission handler panicked: {}",
+                super::sdk::panic_text(&*panic)
+            ))
+        },
     };
     let mut response = AdmissionResponse::from(&request);
     if !verdict.allowed {
