@@ -2,8 +2,10 @@
 //! AdmissionReview requests shaped as the API server sends them for
 //! customizations and webhook configurations, refused with `check`'s
 //! messages at their script line, allowed with `lint`'s findings as
-//! warnings; bad requests refused with a message; off by default; and the
-//! ValidatingWebhookConfiguration `--print-config admission` prints.
+//! warnings; bad requests refused with a message; off by default; the
+//! ValidatingWebhookConfiguration `--print-config admission` prints (and
+//! `deploy/` holds); and the same handler served by a library user through
+//! the SDK's server.
 
 use std::process::Command;
 
@@ -375,4 +377,71 @@ fn the_deploy_manifest_is_what_print_config_admission_prints() {
     manifest["webhooks"][0]["clientConfig"]["caBundle"] = json!("");
     assert_eq!(printed, manifest);
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A library user serves the same handler with the SDK's server, beside an
+/// interpreter route, comparing with the customizations it knows.
+#[test]
+fn the_sdk_server_serves_the_admission_handler_beside_the_interpreter() {
+    use karmada_interpreter::admission::ConfigurationAdmission;
+    use karmada_interpreter::webhook::sdk::InterpreterHandler;
+    use karmada_interpreter::webhook::server::Server;
+    use karmada_interpreter::webhook::tls::TlsIdentity;
+
+    let known = Customization::new("first", "workload.example.io/v1alpha1", "Gadget")
+        .script(
+            karmada_interpreter::api::InterpreterOperation::InterpretHealth,
+            "function InterpretHealth(obj)\n  return true\nend\n",
+        )
+        .typed();
+    let identity = TlsIdentity::self_signed(&["127.0.0.1"]).unwrap();
+    let ca = identity.cert_pem.clone();
+    let handler = ConfigurationAdmission::new()
+        .unwrap()
+        .knowing(move || vec![known.clone()]);
+    let running = Server::new(identity)
+        .route(
+            "/interpret",
+            InterpreterHandler::new(karmada_interpreter::Interpreter::default()),
+        )
+        .admission("/validate", handler)
+        .start("127.0.0.1:0".parse().unwrap())
+        .unwrap();
+    let addr = running.local_addr();
+    let second = customization(
+        "second",
+        "Gadget",
+        health("function InterpretHealth(obj)\n  return false\nend\n"),
+    );
+    let (status, body) = runtime().block_on(async {
+        let send = connect(addr, &ca).await;
+        call(
+            send,
+            addr.port(),
+            "/validate",
+            Some(review("u-sdk", &second)),
+        )
+        .await
+    });
+    assert_eq!(status, 200, "{body}");
+    let answer: Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(answer["response"]["uid"], "u-sdk");
+    assert!(
+        refusal(&answer["response"]).contains("ResourceInterpreterCustomization(first)"),
+        "{answer}"
+    );
+    // The interpreter route answers beside it.
+    let envelope = serde_json::to_vec(&json!({"request": {
+        "uid": "u-replicas", "operation": "InterpretReplica",
+        "kind": {"group": "apps", "version": "v1", "kind": "Deployment"},
+        "object": {"apiVersion": "apps/v1", "kind": "Deployment",
+                   "metadata": {"name": "web"}, "spec": {"replicas": 4}}}}))
+    .unwrap();
+    let (status, body) = runtime().block_on(async {
+        let send = connect(addr, &ca).await;
+        call(send, addr.port(), "/interpret", Some(envelope)).await
+    });
+    assert_eq!(status, 200);
+    assert!(body.contains(r#""replicas":4"#), "{body}");
+    running.stop();
 }
