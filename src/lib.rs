@@ -84,7 +84,8 @@
 //!
 //! - `webhook`: HTTPS for webhooks: the client the chain calls webhooks with,
 //!   the server SDK's TLS server, self-signed certificates.
-//! - `lint`: static analysis of customization files (the `lint` module).
+//! - `lint`: static analysis of customization files (the `lint` module) and
+//!   the validating admission webhook built on it (the `admission` module).
 //!
 //! Pick the Kubernetes API version for `k8s-openapi` in your binary (a
 //! library never does). The repository's `docs/library.md` covers the rest;
@@ -112,6 +113,10 @@ pub use karmada_interpreter_webhook as webhook;
 #[cfg(feature = "lint")]
 #[cfg_attr(docsrs, doc(cfg(feature = "lint")))]
 pub use karmada_interpreter_lint as lint;
+
+#[cfg(feature = "lint")]
+#[cfg_attr(docsrs, doc(cfg(feature = "lint")))]
+pub mod admission;
 
 // The front: the assembled chain.
 pub mod interpreter;

@@ -79,7 +79,7 @@ fn envelope(uid: &str, operation: &str) -> Vec<u8> {
     .unwrap()
 }
 
-fn runtime() -> tokio::runtime::Runtime {
+pub(crate) fn runtime() -> tokio::runtime::Runtime {
     tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
@@ -88,7 +88,7 @@ fn runtime() -> tokio::runtime::Runtime {
 }
 
 /// One HTTP/2 connection to `addr`, trusting `ca`.
-async fn connect(addr: SocketAddr, ca: &str) -> SendRequest<Full<Bytes>> {
+pub(crate) async fn connect(addr: SocketAddr, ca: &str) -> SendRequest<Full<Bytes>> {
     let config = tls::client_config(ca.as_bytes()).unwrap();
     let tcp = tokio::net::TcpStream::connect(addr).await.unwrap();
     let name = rustls_pki_types::ServerName::try_from("127.0.0.1").unwrap();
@@ -107,7 +107,7 @@ async fn connect(addr: SocketAddr, ca: &str) -> SendRequest<Full<Bytes>> {
 }
 
 /// Sends one request on `send`: a POST of `body` (JSON), or a GET without.
-async fn call(
+pub(crate) async fn call(
     mut send: SendRequest<Full<Bytes>>,
     port: u16,
     path: &str,

@@ -16,6 +16,7 @@ mod support;
 
 mod architecture;
 mod authoring;
+mod cli_diff;
 mod cli_inputs;
 mod cli_lua;
 mod cli_ux;
@@ -27,6 +28,7 @@ mod golden_runner;
 mod health;
 mod new_user;
 mod packaging;
+mod serve_admission;
 mod serve_operable;
 mod thirdparty;
 mod ux_errors;

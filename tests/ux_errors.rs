@@ -197,7 +197,7 @@ fn check_names_the_place_of_each_problem() {
     );
     assert!(
         stderr.contains(&format!(
-            "{}:31:18: customization \"widget\", rule retention (Retain): near '='",
+            "{}:31:18: customization \"widget\", rule retention (Retain): the script does not compile: near '='",
             file.display()
         )),
         "{stderr}"

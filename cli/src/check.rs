@@ -6,9 +6,7 @@ use std::process::ExitCode;
 
 use crate::load::{Input, Loader};
 use karmada_interpreter::api::ResourceInterpreterCustomization;
-use karmada_interpreter::declarative::validate::{check_rules, RuleStatus};
-use karmada_interpreter::declarative::ScriptPoint;
-use karmada_interpreter::lint::layout_mismatch;
+use karmada_interpreter::lint::check::Checked;
 use karmada_interpreter::lint::Locator;
 use karmada_interpreter_cluster::list_raw;
 
@@ -42,26 +40,6 @@ pub struct CheckArgs {
     /// Print the results only, no summary line.
     #[arg(long, short)]
     quiet: bool,
-}
-
-/// One document's verdict, as `-o json|yaml` prints it.
-#[derive(Debug, Default, serde::Serialize)]
-#[serde(rename_all = "camelCase")]
-struct Checked {
-    /// The file (or `STDIN`, `cluster`) the document came from.
-    source: String,
-    /// `metadata.name`, or the source when it has none.
-    name: String,
-    /// `target.apiVersion` and `target.kind`, when set.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    target: Option<String>,
-    /// Each operation's status: `UNSET`, `PASS` or `ERROR: ...`.
-    rules: std::collections::BTreeMap<String, String>,
-    /// What makes the document unusable as a whole.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    error: Option<String>,
-    /// No problem found.
-    passed: bool,
 }
 
 /// kubectl's tab writer (min width 6, padding 3, widths remembered).
@@ -190,11 +168,13 @@ pub fn run(args: CheckArgs) -> crate::error::Result<ExitCode> {
                 what: "cluster object".into(),
                 message: e.to_string(),
             })?;
+            // Stored objects have no file: places are script lines.
+            let locator = Locator::for_object(&value);
             results.push(check_document(
                 &mut tw,
                 "cluster",
                 value,
-                &Locator::new(),
+                &locator,
                 &mut places,
             ));
         }
@@ -245,93 +225,25 @@ fn check_document(
     locator: &Locator,
     places: &mut Vec<String>,
 ) -> Checked {
+    let checked = karmada_interpreter::lint::check::check_document(origin, value, locator);
     tw.line("-".repeat(35));
-    let name = value
-        .pointer("/metadata/name")
-        .and_then(|v| v.as_str())
-        .filter(|s| !s.is_empty())
-        .map_or_else(|| origin.to_owned(), str::to_owned);
-    tw.line(format!("SOURCE: {name}"));
-    let mut checked = Checked {
-        source: origin.to_owned(),
-        name,
-        ..Checked::default()
-    };
-    let mut fail = |tw: &mut TabWriter, message: String| {
-        tw.line(message.clone());
-        checked.error = Some(message);
-        std::mem::take(&mut checked)
-    };
-    let api_version = value
-        .get("apiVersion")
-        .and_then(|v| v.as_str())
-        .unwrap_or("");
-    let kind = value.get("kind").and_then(|v| v.as_str()).unwrap_or("");
-    if kind != "ResourceInterpreterCustomization" {
-        let (group, version) = match api_version.split_once('/') {
-            Some((g, v)) => (g, v),
-            None => ("", api_version),
-        };
-        return fail(
-            tw,
-            format!("not a ResourceInterpreterCustomization, got {group}/{version}, Kind={kind}"),
-        );
-    }
-    let c: ResourceInterpreterCustomization = match serde_json::from_value(value) {
-        Ok(c) => c,
-        Err(e) => return fail(tw, format!("invalid ResourceInterpreterCustomization: {e}")),
-    };
-    if let Some(warning) = layout_mismatch(std::path::Path::new(origin), &c) {
+    tw.line(format!("SOURCE: {}", checked.name));
+    if let Some(warning) = &checked.layout_warning {
         places.push(format!("warning: {origin}: {warning}"));
     }
-    if c.spec.target.kind.is_empty() {
-        return fail(tw, "target.kind no set".to_owned());
-    }
-    if c.spec.target.api_version.is_empty() {
-        return fail(tw, "target.apiVersion no set".to_owned());
-    }
-    checked.target = Some(format!(
-        "{} {}",
-        c.spec.target.api_version, c.spec.target.kind
-    ));
-    tw.line(format!(
-        "TARGET: {} {}\t",
-        c.spec.target.api_version, c.spec.target.kind
-    ));
-    tw.line("RULERS:");
-    let mut ok = true;
-    let mut place = |op, message: &str| {
-        let at = ScriptPoint::from_message(message);
-        places.push(locator.describe_message(c.name(), op, message, &at));
+    places.extend(checked.problems.iter().cloned());
+    let Some(target) = &checked.target else {
+        tw.line(checked.error.clone().unwrap_or_default());
+        return checked;
     };
-    for (op, status) in check_rules(&c) {
-        let verdict = match status {
-            RuleStatus::Unset => "UNSET".to_owned(),
-            RuleStatus::Pass => "PASS".to_owned(),
-            RuleStatus::MissingFunction => {
-                ok = false;
-                let message = format!("function {} is not defined", op.lua_function());
-                place(op, &message);
-                format!("ERROR: {message}")
-            }
-            RuleStatus::Error(m) => {
-                ok = false;
-                place(op, &m);
-                format!("ERROR: {m}")
-            }
-            RuleStatus::TopLevelError(m) => {
-                ok = false;
-                place(op, &format!("top-level code fails: {m}"));
-                format!("ERROR: top-level code fails: {m}")
-            }
-        };
+    tw.line(format!("TARGET: {target}\t"));
+    tw.line("RULERS:");
+    for (op, verdict) in &checked.rules {
         if verdict.starts_with("ERROR") {
             tw.line(format!("    {op}:\t{verdict}\t"));
         } else {
             tw.line(format!("    {op}:\t{verdict}"));
         }
-        checked.rules.insert(op.to_string(), verdict);
     }
-    checked.passed = ok;
     checked
 }

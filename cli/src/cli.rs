@@ -4,7 +4,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-use crate::{bench, check, explain, init, lint, list, run, serve, test, ux};
+use crate::{bench, check, diff, explain, init, lint, list, run, serve, test, ux};
 
 /// Karmada's resource interpreter: native built-ins, Lua customizations,
 /// webhooks and golden-case conformance.
@@ -51,6 +51,9 @@ enum Command {
     /// with --operation, that operation's inputs, answer, time and the Lua
     /// lines that ran (text, or `-o json`).
     Explain(Box<explain::ExplainArgs>),
+    /// Run two versions of customizations (-f old -f new) over golden
+    /// cases and print where their answers differ (exit 1 when some do).
+    Diff(diff::DiffArgs),
     /// Print a shell completion script (bash, zsh or fish) on stdout.
     Completions(CompletionsArgs),
 }
@@ -99,5 +102,6 @@ pub fn run(cli: Cli) -> crate::error::Result<ExitCode> {
         Command::Bench(args) => bench::run(args),
         Command::Explain(args) => explain::run(*args),
         Command::Lint(args) => lint::run(args),
+        Command::Diff(args) => diff::run(args),
     }
 }

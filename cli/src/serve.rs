@@ -8,6 +8,7 @@ use std::process::ExitCode;
 
 use k8s_openapi::api::admissionregistration::v1::{ServiceReference, WebhookClientConfig};
 use k8s_openapi::ByteString;
+use karmada_interpreter::admission::ConfigurationAdmission;
 use karmada_interpreter::api::ResourceInterpreterWebhookConfiguration;
 use karmada_interpreter::webhook::sdk::InterpreterHandler;
 use karmada_interpreter::webhook::server::{Limits, Server};
@@ -47,9 +48,30 @@ pub struct ServeArgs {
     /// Extra DNS names or IPs for the self-signed certificate (repeatable).
     #[arg(long = "host", value_name = "NAME")]
     hosts: Vec<String>,
-    /// Print a ResourceInterpreterWebhookConfiguration for this server and exit.
+    /// Print the configuration for this server and exit: `interpreter`
+    /// (the default: a ResourceInterpreterWebhookConfiguration),
+    /// `admission` (a ValidatingWebhookConfiguration for --admission-path)
+    /// or `all` (both, as a YAML stream).
+    #[arg(long, value_enum, num_args = 0..=1, default_missing_value = "interpreter", value_name = "WHICH")]
+    print_config: Option<PrintConfig>,
+    /// Also serve the validating admission webhook for
+    /// ResourceInterpreterCustomization and
+    /// ResourceInterpreterWebhookConfiguration objects: refuses what
+    /// `check` refuses, keys Karmada ignores and a rule a served
+    /// customization of the same target defines already; warns on what
+    /// `lint` finds.
     #[arg(long)]
-    print_config: bool,
+    admission: bool,
+    /// Request path of the admission webhook (with --admission).
+    #[arg(long, default_value = "/validate", value_name = "PATH")]
+    admission_path: String,
+    /// Name of the webhook entry in the printed ValidatingWebhookConfiguration.
+    #[arg(
+        long,
+        default_value = "config.karmada-interpreter.io",
+        value_name = "NAME"
+    )]
+    admission_webhook_name: String,
     /// Once listening, write the configuration (with the actual port) to FILE.
     #[arg(long, value_name = "FILE")]
     write_config: Option<PathBuf>,
@@ -115,6 +137,17 @@ pub struct ServeArgs {
     timeout: crate::ux::TimeoutArg,
 }
 
+/// Which configuration `--print-config` prints.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum PrintConfig {
+    /// The ResourceInterpreterWebhookConfiguration.
+    Interpreter,
+    /// The ValidatingWebhookConfiguration of the admission webhook.
+    Admission,
+    /// Both.
+    All,
+}
+
 impl ServeArgs {
     fn san_names(&self) -> Vec<String> {
         let mut names: Vec<String> = vec!["localhost".into(), "127.0.0.1".into(), "::1".into()];
@@ -169,17 +202,19 @@ impl ServeArgs {
         ))
     }
 
-    fn configuration(
+    /// How the API server reaches this server at `path`: the Service, the
+    /// URL given, or the address it listens on.
+    fn client_config(
         &self,
-        chain: &Interpreter,
         identity: &TlsIdentity,
         addr: SocketAddr,
-    ) -> crate::error::Result<ResourceInterpreterWebhookConfiguration> {
+        path: &str,
+    ) -> crate::error::Result<WebhookClientConfig> {
         let ca = match &self.ca {
             Some(path) => load_bytes(path)?,
             None => identity.cert_pem.clone().into_bytes(),
         };
-        let path = clean_path(&self.path);
+        let path = clean_path(path);
         let mut cc = WebhookClientConfig {
             ca_bundle: Some(ByteString(ca)),
             ..Default::default()
@@ -192,18 +227,36 @@ impl ServeArgs {
                 port: Some(self.service_port),
             });
         } else {
-            let url = self.url.clone().unwrap_or_else(|| {
-                let ip = if addr.ip().is_unspecified() {
-                    "127.0.0.1".to_owned()
-                } else if addr.is_ipv6() {
-                    format!("[{}]", addr.ip())
-                } else {
-                    addr.ip().to_string()
-                };
-                format!("https://{ip}:{}{path}", addr.port())
-            });
+            let url = match &self.url {
+                // --url names the interpreter's path; the admission webhook
+                // is on the same server.
+                Some(url) if path != clean_path(&self.path) => {
+                    with_path(url, &clean_path(&self.path), &path)
+                }
+                Some(url) => url.clone(),
+                None => {
+                    let ip = if addr.ip().is_unspecified() {
+                        "127.0.0.1".to_owned()
+                    } else if addr.is_ipv6() {
+                        format!("[{}]", addr.ip())
+                    } else {
+                        addr.ip().to_string()
+                    };
+                    format!("https://{ip}:{}{path}", addr.port())
+                }
+            };
             cc.url = Some(url);
         }
+        Ok(cc)
+    }
+
+    fn configuration(
+        &self,
+        chain: &Interpreter,
+        identity: &TlsIdentity,
+        addr: SocketAddr,
+    ) -> crate::error::Result<ResourceInterpreterWebhookConfiguration> {
+        let cc = self.client_config(identity, addr, &self.path)?;
         let config = configuration_for(
             chain,
             &self.config_name,
@@ -218,6 +271,42 @@ impl ServeArgs {
             )
         })?;
         Ok(config)
+    }
+
+    /// The configurations `--print-config` asks for, rendered.
+    fn printed(
+        &self,
+        which: PrintConfig,
+        chain: &Interpreter,
+        identity: &TlsIdentity,
+    ) -> crate::error::Result<String> {
+        let mut out = Vec::new();
+        if which != PrintConfig::Admission {
+            out.push(render(&self.configuration(
+                chain,
+                identity,
+                self.listen,
+            )?)?);
+        }
+        if which != PrintConfig::Interpreter {
+            let cc = self.client_config(identity, self.listen, &self.admission_path)?;
+            let config = karmada_interpreter::admission::validating_configuration(
+                &self.config_name,
+                &self.admission_webhook_name,
+                cc,
+                self.timeout_seconds,
+            );
+            out.push(render(&config)?);
+        }
+        Ok(out.join("---\n"))
+    }
+}
+
+/// `url` with its path `from` (at its end) replaced by `to`.
+fn with_path(url: &str, from: &str, to: &str) -> String {
+    match url.strip_suffix(from) {
+        Some(base) => format!("{base}{to}"),
+        None => format!("{}{to}", url.trim_end_matches('/')),
     }
 }
 
@@ -251,8 +340,8 @@ fn write_private(path: &Path, bytes: &[u8]) -> crate::error::Result<()> {
         })
 }
 
-/// The configuration as pretty JSON (which YAML readers accept too).
-fn render(config: &ResourceInterpreterWebhookConfiguration) -> crate::error::Result<String> {
+/// A configuration as pretty JSON (which YAML readers accept too).
+fn render(config: &impl serde::Serialize) -> crate::error::Result<String> {
     serde_json::to_string_pretty(config)
         .map(|s| s + "\n")
         .map_err(|e| Error::Encode {
@@ -262,27 +351,21 @@ fn render(config: &ResourceInterpreterWebhookConfiguration) -> crate::error::Res
 }
 
 /// Refuses to serve a customization whose rule would fail every call: the
-/// error names the file, the customization and the rule (as `check` does).
+/// error names the file, the customization and the rule, at its place in
+/// the file (as `check` does: the same check).
 fn refuse_broken(
     source_name: &str,
     customizations: &[karmada_interpreter::api::ResourceInterpreterCustomization],
 ) -> crate::error::Result<()> {
-    use karmada_interpreter::declarative::validate::{check_rules, RuleStatus};
+    let locator = karmada_interpreter::lint::Locator::for_files([source_name]);
     for c in customizations {
-        for (op, status) in check_rules(c) {
-            let problem = match status {
-                RuleStatus::Unset | RuleStatus::Pass => continue,
-                RuleStatus::MissingFunction => {
-                    format!("function {} is not defined", op.lua_function())
-                }
-                RuleStatus::Error(m) => format!("the script does not compile: {m}"),
-                RuleStatus::TopLevelError(m) => format!("top-level code fails: {m}"),
-            };
+        let checked =
+            karmada_interpreter::lint::check::check_customization(source_name, c, &locator);
+        if let Some(problem) = checked.problems.first() {
             return Err(karmada_interpreter::Error::Config {
                 source_name: source_name.to_owned(),
                 message: format!(
-                    "customization {:?}, rule {op}: {problem}; not serving it (see `karmada-interpreter check -f {source_name}`)",
-                    c.name(),
+                    "{problem}; not serving it (see `karmada-interpreter check -f {source_name}`)"
                 ),
             }
             .into());
@@ -332,6 +415,7 @@ pub fn run(args: ServeArgs) -> crate::error::Result<ExitCode> {
     let mut cluster_args = args.cluster.clone();
     cluster_args.lua_limits = Some(args.timeout.limits());
     let cluster = cluster_args.start(&runtime)?;
+    let served_files = customizations.clone();
     let mut builder = Interpreter::builder().customizations(customizations);
     if args.timeout.timeout.is_some() {
         builder = builder.lua_limits(args.timeout.limits());
@@ -341,16 +425,13 @@ pub fn run(args: ServeArgs) -> crate::error::Result<ExitCode> {
     }
     let chain = builder.build()?;
     let (identity, throwaway) = args.identity()?;
-    if args.print_config {
+    if let Some(which) = args.print_config {
         if throwaway {
             return Err(Error::usage("serve", 
                 "--print-config needs --cert/--key or --cert-dir, so the printed caBundle matches the serving certificate (with a throw-away self-signed certificate use --write-config)",
             ));
         }
-        print!(
-            "{}",
-            render(&args.configuration(&chain, &identity, args.listen)?)?
-        );
+        print!("{}", args.printed(which, &chain, &identity)?);
         return Ok(ExitCode::SUCCESS);
     }
     let path = clean_path(&args.path);
@@ -384,8 +465,29 @@ pub fn run(args: ServeArgs) -> crate::error::Result<ExitCode> {
     };
     let observed = std::sync::Arc::new(metrics::Metrics::default());
     let page = observed.clone();
-    let server = Server::new(identity)
-        .limits(limits)
+    let mut server = Server::new(identity).limits(limits);
+    let admission_path = clean_path(&args.admission_path);
+    if args.admission {
+        if admission_path == path || admission_path == clean_path(&args.metrics_path) {
+            return Err(Error::usage(
+                "--admission-path",
+                format!("{admission_path} is the path of another endpoint"),
+            ));
+        }
+        // A new customization is compared with those served: the -f files'
+        // and the cluster's as they are at the time of the request.
+        let files = served_files;
+        let followed = cluster.clone();
+        let handler = ConfigurationAdmission::new()?.knowing(move || {
+            let mut known = files.clone();
+            if let Some(cluster) = &followed {
+                known.extend(cluster.customizations().iter().cloned());
+            }
+            known
+        });
+        server = server.admission(&admission_path, handler);
+    }
+    let server = server
         .route(&path, {
             // Script failures in the log at their place in the -f files.
             let locator = crate::locate::locator(&args.files.customizations, args.files.recursive);
@@ -398,6 +500,9 @@ pub fn run(args: ServeArgs) -> crate::error::Result<ExitCode> {
             move || page.render(),
         );
     eprintln!("serving the interpreter chain on https://{local}{path}");
+    if args.admission {
+        eprintln!("serving the admission webhook on https://{local}{admission_path}");
+    }
     metrics::flush_every(logs.clone());
     let address = args.listen;
     let served = runtime.block_on(async move {

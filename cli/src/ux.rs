@@ -38,7 +38,7 @@ pub enum ReportOutput {
 
 /// What `--help` says about exit codes (every command).
 pub const EXIT_CODES: &str = "Exit codes: 0 when everything checked passed; 1 when something \
-checked failed (a case, a finding, a document, a benchmark's result); 2 when the command could \
+checked failed (a case, a finding, a document, a benchmark's result, a difference); 2 when the command could \
 not run (bad flags, unreadable or invalid input, or nothing to check in what it searched).";
 
 /// Prints `value` on stdout as JSON (`Output::Json`) or YAML.

@@ -34,6 +34,28 @@ pub fn admit(
     incoming: &ResourceInterpreterCustomization,
     existing: &[ResourceInterpreterCustomization],
 ) -> Result<(), Denial> {
+    if let Some(denial) = conflict(incoming, existing) {
+        return Err(denial);
+    }
+    for op in InterpreterOperation::ALL {
+        if let Some(script) = incoming.script(op) {
+            compile_check(script).map_err(|e| Denial::Compile {
+                operation: op,
+                message: e.message().to_owned(),
+            })?;
+        }
+    }
+    Ok(())
+}
+
+/// The first rule of `incoming` that another of the `existing`
+/// customizations (same target, another name) defines too (every rule
+/// except `InterpretDependency`, existing customizations in list order):
+/// Karmada would run only one of them.
+pub fn conflict(
+    incoming: &ResourceInterpreterCustomization,
+    existing: &[ResourceInterpreterCustomization],
+) -> Option<Denial> {
     for other in existing {
         if other.name() == incoming.name()
             || other.spec.target.api_version != incoming.spec.target.api_version
@@ -46,22 +68,14 @@ pub fn admit(
                 continue;
             }
             if incoming.script(op).is_some() && other.script(op).is_some() {
-                return Err(Denial::Conflict {
+                return Some(Denial::Conflict {
                     operation: op,
                     existing: other.name().to_owned(),
                 });
             }
         }
     }
-    for op in InterpreterOperation::ALL {
-        if let Some(script) = incoming.script(op) {
-            compile_check(script).map_err(|e| Denial::Compile {
-                operation: op,
-                message: e.message().to_owned(),
-            })?;
-        }
-    }
-    Ok(())
+    None
 }
 
 /// The check status of one rule.

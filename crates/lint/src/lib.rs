@@ -47,6 +47,8 @@
 //! ```
 #![forbid(unsafe_code)]
 
+pub mod admission;
+pub mod check;
 mod document;
 pub use document::{Placement, ScriptSite};
 mod layout;

@@ -34,8 +34,21 @@ pub struct Located {
 }
 
 impl fmt::Display for Located {
-    /// `FILE:LINE:COL: customization "name", rule member (Operation)`.
+    /// `FILE:LINE:COL: customization "name", rule member (Operation)`;
+    /// for an object (no file): `customization "name", rule member
+    /// (Operation), script line LINE, column COL`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.file.is_empty() {
+            return write!(
+                f,
+                "customization {:?}, rule {} ({}), script line {}, column {}",
+                self.customization,
+                self.operation.customization_member(),
+                self.operation,
+                self.line,
+                self.column
+            );
+        }
         write!(
             f,
             "{}:{}:{}: customization {:?}, rule {} ({})",
@@ -75,6 +88,34 @@ impl Locator {
         locator
     }
 
+    /// A locator for one customization as the API server holds it (JSON,
+    /// no file): places are script lines and columns, named by the
+    /// customization and its rule.
+    pub fn for_object(object: &serde_json::Value) -> Self {
+        let mut locator = Self::new();
+        let Ok(text) = serde_json::to_string_pretty(object) else {
+            return locator;
+        };
+        let mut ignored = Vec::new();
+        for mut site in super::sites(&text, &mut ignored) {
+            site.placement = super::Placement {
+                line: 1,
+                indent: 0,
+                folded: None,
+            };
+            locator.learn(String::new(), site);
+        }
+        locator
+    }
+
+    fn learn(&mut self, file: String, site: ScriptSite) {
+        self.by_customization
+            .entry(site.customization.clone())
+            .or_default()
+            .push(self.sites.len());
+        self.sites.push((file, site));
+    }
+
     /// Learns the scripts of the customization file `path`.
     pub fn add_file(&mut self, path: &Path) {
         if let Ok(text) = std::fs::read_to_string(path) {
@@ -86,11 +127,7 @@ impl Locator {
     pub fn add_text(&mut self, file: &str, text: &str) {
         let mut ignored = Vec::new();
         for site in super::sites(text, &mut ignored) {
-            self.by_customization
-                .entry(site.customization.clone())
-                .or_default()
-                .push(self.sites.len());
-            self.sites.push((file.to_owned(), site));
+            self.learn(file.to_owned(), site);
         }
     }
 
@@ -162,6 +199,9 @@ impl Locator {
     ) -> String {
         let place = self.locate(customization, operation, at);
         let running = match (&place, at.line) {
+            (Some(p), Some(_)) if p.file.is_empty() => {
+                Some(format!("script line {} was running", p.line))
+            }
             (Some(p), Some(_)) => Some(format!("line {} of {} was running", p.line, p.file)),
             (None, Some(line)) => Some(format!("script line {line} was running")),
             _ => None,

@@ -15,6 +15,9 @@
 //!   configurations and dependency lists.
 //! - [`sdk`]: the server SDK (handler trait, response helpers, request
 //!   handling with answers to bad input). No HTTP.
+//! - [`admission`]: the SDK for validating admission webhooks
+//!   (`AdmissionReview` of `admission.k8s.io/v1`, kube's wire types): a
+//!   handler trait and request handling. No HTTP.
 //! - With feature `https`: [`client`] (HTTPS client), [`server`] (TLS HTTP
 //!   server hosting SDK handlers) and [`tls`] (PEM, rustls with ring,
 //!   self-signed certificates).
@@ -36,6 +39,7 @@
 #![forbid(unsafe_code)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
+pub mod admission;
 #[cfg(feature = "https")]
 #[cfg_attr(docsrs, doc(cfg(feature = "https")))]
 pub mod client;

@@ -582,14 +582,10 @@ fn decode_checked(
 pub fn answer(handler: &dyn Handler, request: &RawRequest, noted: &mut Served) -> HttpAnswer {
     let mut response = match catch_unwind(AssertUnwindSafe(|| handler.handle_raw(request, noted))) {
         Ok(r) => r,
-        Err(panic) => {
-            let what = panic
-                .downcast_ref::<&str>()
-                .map(|s| (*s).to_owned())
-                .or_else(|| panic.downcast_ref::<String>().cloned())
-                .unwrap_or_else(|| "unknown panic".to_owned());
-            errored(500, format!("the webhook handler panicked: {what}"))
-        }
+        Err(panic) => errored(
+            500,
+            format!("the webhook handler panicked: {}", panic_text(&*panic)),
+        ),
     };
     complete(&mut response, &request.uid);
     noted.successful = response.successful;
@@ -598,6 +594,15 @@ pub fn answer(handler: &dyn Handler, request: &RawRequest, noted: &mut Served) -
         status: 200,
         body: encode_response(&response),
     }
+}
+
+/// What a caught panic says (its `&str` or `String` payload).
+pub(crate) fn panic_text(panic: &(dyn std::any::Any + Send)) -> String {
+    panic
+        .downcast_ref::<&str>()
+        .map(|s| (*s).to_owned())
+        .or_else(|| panic.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "unknown panic".to_owned())
 }
 
 /// Response completion, as Karmada's SDK does it: uid set to the request's, status created,

@@ -40,6 +40,7 @@ use hyper_util::server::conn::auto;
 use tokio::net::TcpListener;
 use tokio::sync::Semaphore;
 
+use super::admission::{self, AdmissionHandler};
 use super::sdk::{self, Body, Handler};
 use super::tls::TlsIdentity;
 
@@ -92,13 +93,20 @@ impl Default for Limits {
 #[derive(Clone)]
 pub struct Server {
     identity: TlsIdentity,
-    routes: Vec<(String, Arc<dyn Handler>)>,
+    routes: Vec<(String, Route)>,
     limits: Limits,
     http2: bool,
     accepted: Arc<AtomicU64>,
     pages: Vec<(String, Page)>,
     observer: Option<Arc<dyn Observer>>,
     ready: Option<Arc<dyn Fn() -> bool + Send + Sync>>,
+}
+
+/// What a path serves: interpretation requests or admission reviews.
+#[derive(Clone)]
+enum Route {
+    Interpreter(Arc<dyn Handler>),
+    Admission(Arc<dyn AdmissionHandler>),
 }
 
 /// A page served on GET: its content type and a function rendering it.
@@ -192,13 +200,25 @@ impl Server {
 
     /// Serves `handler` at exactly `path`.
     pub fn route(mut self, path: &str, handler: impl Handler + 'static) -> Self {
-        self.routes.push((path.to_owned(), Arc::new(handler)));
+        self.routes
+            .push((path.to_owned(), Route::Interpreter(Arc::new(handler))));
         self
     }
 
     /// Serves a shared handler at exactly `path`.
     pub fn route_arc(mut self, path: &str, handler: Arc<dyn Handler>) -> Self {
-        self.routes.push((path.to_owned(), handler));
+        self.routes
+            .push((path.to_owned(), Route::Interpreter(handler)));
+        self
+    }
+
+    /// Serves a validating admission webhook at exactly `path`:
+    /// `AdmissionReview` requests, decided by `handler` on the blocking
+    /// pool (see [`crate::admission`]), one log line each. The
+    /// [`Observer`] does not see them (it counts interpretation requests).
+    pub fn admission(mut self, path: &str, handler: impl AdmissionHandler + 'static) -> Self {
+        self.routes
+            .push((path.to_owned(), Route::Admission(Arc::new(handler))));
         self
     }
 
@@ -365,7 +385,7 @@ fn connection_builder(limits: &Limits, http2: bool) -> auto::Builder<TokioExecut
 }
 
 struct Shared {
-    routes: Vec<(String, Arc<dyn Handler>)>,
+    routes: Vec<(String, Route)>,
     requests: Semaphore,
     limits: Arc<Limits>,
     pages: Vec<(String, Page)>,
@@ -494,7 +514,7 @@ async fn serve_one(
     };
     let handler = shared.routes[route].1.clone();
     let started = std::time::Instant::now();
-    if let Some(observer) = &shared.observer {
+    if let (Some(observer), Route::Interpreter(_)) = (&shared.observer, &handler) {
         observer.started();
     }
     let limits = &shared.limits;
@@ -532,13 +552,66 @@ async fn serve_one(
             b"shutting down\n".to_vec(),
         ));
     };
+    let path = &shared.routes[route].0;
+    let handler = match handler {
+        Route::Interpreter(handler) => handler,
+        Route::Admission(handler) => {
+            let answer = review(handler, method, content_type, body, max_body, path, started).await;
+            return Ok(respond(answer.status, "application/json", answer.body));
+        }
+    };
     let done = Exchange::answer(handler, method, content_type, body, limits).await;
-    done.record(&shared.routes[route].0, started, &shared);
+    done.record(path, started, &shared);
     Ok(respond(
         done.answer.status,
         "application/json",
         done.answer.body,
     ))
+}
+
+/// Answers an admission review on the blocking pool (a customization's
+/// scripts are compiled and run to check them) and logs it (`tracing`,
+/// target `karmada_interpreter::webhook::admission`).
+async fn review(
+    handler: Arc<dyn AdmissionHandler>,
+    method: String,
+    content_type: Option<String>,
+    body: ReadBody,
+    max_body: usize,
+    path: &str,
+    started: std::time::Instant,
+) -> sdk::HttpAnswer {
+    let work = move || {
+        let mut noted = admission::Reviewed::default();
+        let answer = admission::handle_http_noting(
+            handler.as_ref(),
+            &method,
+            content_type.as_deref(),
+            as_body(&body, max_body),
+            &mut noted,
+        );
+        (answer, noted)
+    };
+    let (answer, noted) = tokio::task::spawn_blocking(work).await.unwrap_or_else(|e| {
+        let mut noted = admission::Reviewed::default();
+        let message = format!("the admission handler failed: {e}");
+        (admission::failed(500, message, &mut noted), noted)
+    });
+    tracing::info!(
+        target: "karmada_interpreter::webhook::admission",
+        path,
+        uid = noted.uid.as_str(),
+        operation = noted.operation.as_str(),
+        kind = noted.kind.as_str(),
+        name = noted.name.as_str(),
+        allowed = noted.allowed,
+        status = answer.status,
+        code = noted.code,
+        error = noted.message.as_str(),
+        duration_ms = started.elapsed().as_secs_f64() * 1e3,
+        "admission review"
+    );
+    answer
 }
 
 /// Probes and pages: `/readyz` (503 once shutting down or while the
