@@ -202,8 +202,18 @@ pub enum CelError {
         #[source]
         source: std::io::Error,
     },
+    /// An error of the rules of file `path`, at its place in the file when
+    /// known (`FILE:LINE:COL: ...`).
+    #[error("{}:{}{source}", path.display(), source.place().map(|p| format!("{p}: ")).unwrap_or_else(|| " ".into()))]
+    InFile {
+        /// The rule file.
+        path: PathBuf,
+        /// The error.
+        #[source]
+        source: Box<CelError>,
+    },
     /// The file is not a YAML list of `healthCheckExprs` entries.
-    #[error("{}{message}", place.map(|p| format!("{p}: ")).unwrap_or_default())]
+    #[error("{message}")]
     Format {
         /// Where, when known.
         place: Option<Place>,
@@ -237,8 +247,25 @@ pub enum CelError {
         /// Where the second entry starts, when known.
         place: Option<Place>,
     },
-    /// An expression does not parse, or calls a function or macro the
-    /// `cel` crate does not provide.
+    /// An expression calls functions or macros the `cel` crate does not
+    /// provide.
+    #[error("entry {index} ({kind}), {field}: the cel crate has no function or macro {}: `{expression}`",
+            functions.iter().map(|f| format!("`{f}`")).collect::<Vec<_>>().join(", "))]
+    Missing {
+        /// The entry's index.
+        index: usize,
+        /// `apiVersion Kind` of the entry.
+        kind: String,
+        /// Which expression.
+        field: Field,
+        /// Its text.
+        expression: String,
+        /// The functions or macros missing, sorted.
+        functions: Vec<String>,
+        /// Where the expression is in the file, when known.
+        place: Option<Place>,
+    },
+    /// An expression does not parse.
     #[error("entry {index} ({kind}), {field}: {message}: `{expression}`")]
     Compile {
         /// The entry's index.
@@ -279,7 +306,9 @@ impl CelError {
             CelError::Format { place, .. }
             | CelError::Entry { place, .. }
             | CelError::Duplicate { place, .. }
-            | CelError::Compile { place, .. } => *place,
+            | CelError::Compile { place, .. }
+            | CelError::Missing { place, .. } => *place,
+            CelError::InFile { source, .. } => source.place(),
             CelError::Io { .. } | CelError::Eval { .. } => None,
         }
     }
@@ -386,7 +415,10 @@ impl CelHealth {
             path: path.to_owned(),
             source,
         })?;
-        Self::from_yaml(&text)
+        Self::from_yaml(&text).map_err(|source| CelError::InFile {
+            path: path.to_owned(),
+            source: Box::new(source),
+        })
     }
 
     /// Compiles the rules of YAML `text`: a list of `healthCheckExprs`
@@ -481,22 +513,31 @@ impl CelHealth {
                     continue;
                 };
                 let at = place.and_then(|p| p.fields[slot]);
-                let compiled = compile_expression(text, &context).map_err(|(message, pos)| {
-                    CelError::Compile {
-                        index,
-                        kind: kind.clone(),
-                        field,
-                        expression: text.to_owned(),
-                        message,
-                        place: at.map(|at| match pos {
-                            Some((line, column)) if line <= 1 => Place {
-                                line: at.line,
-                                column: at.column + column.saturating_sub(1),
-                            },
-                            _ => at,
-                        }),
-                    }
-                })?;
+                let compiled =
+                    compile_expression(text, &context).map_err(|failure| match failure {
+                        Failure::Parse(message, pos) => CelError::Compile {
+                            index,
+                            kind: kind.clone(),
+                            field,
+                            expression: text.to_owned(),
+                            message,
+                            place: at.map(|at| match pos {
+                                Some((line, column)) if line <= 1 => Place {
+                                    line: at.line,
+                                    column: at.column + column.saturating_sub(1),
+                                },
+                                _ => at,
+                            }),
+                        },
+                        Failure::Missing(functions) => CelError::Missing {
+                            index,
+                            kind: kind.clone(),
+                            field,
+                            expression: text.to_owned(),
+                            functions,
+                            place: at,
+                        },
+                    })?;
                 expressions.push((field, compiled));
             }
             by_group_kind.insert((group.clone(), rule.kind.clone()), index);
@@ -728,13 +769,21 @@ fn is_operator(name: &str) -> bool {
     name.starts_with('_') || name.starts_with('@') || name.starts_with('!') || name == "-_"
 }
 
+/// Why an expression does not compile.
+enum Failure {
+    /// The parser's message and the 1-based line and column in the
+    /// expression, when it gave one.
+    Parse(String, Option<(usize, usize)>),
+    /// The functions or macros missing.
+    Missing(Vec<String>),
+}
+
 /// Parses `text` with optional syntax on and checks that every function it
-/// calls exists in `context`; the error is the message and the 1-based
-/// line and column in the expression, when the parser gave one.
+/// calls exists in `context`.
 fn compile_expression(
     text: &str,
     context: &cel::Context<'_>,
-) -> std::result::Result<Compiled, (String, Option<(usize, usize)>)> {
+) -> std::result::Result<Compiled, Failure> {
     let mut expression = cel::parser::Parser::new()
         .enable_optional_syntax(true)
         .max_recursion_depth(MAX_NESTING)
@@ -748,7 +797,7 @@ fn compile_expression(
                 ))
             });
             let message = first.map_or_else(|| errors.to_string(), |e| e.msg.clone());
-            (format!("does not parse: {message}"), pos)
+            Failure::Parse(format!("does not parse: {message}"), pos)
         })?;
     rewrite_optional_select(&mut expression);
     let references = expression.references();
@@ -757,24 +806,15 @@ fn compile_expression(
         .into_iter()
         .map(str::to_owned)
         .collect();
-    let mut missing: Vec<&str> = references
+    let mut missing: Vec<String> = references
         .functions()
         .into_iter()
         .filter(|f| !is_operator(f) && !function_exists(context, f, &variables))
+        .map(str::to_owned)
         .collect();
     missing.sort_unstable();
     if !missing.is_empty() {
-        return Err((
-            format!(
-                "the cel crate has no function or macro {}",
-                missing
-                    .iter()
-                    .map(|f| format!("`{f}`"))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ),
-            None,
-        ));
+        return Err(Failure::Missing(missing));
     }
     Ok(Compiled {
         text: text.to_owned(),
@@ -1177,6 +1217,9 @@ mod tests {
             matches!(
                 error,
                 CelError::Compile {
+                    field: Field::Failed,
+                    ..
+                } | CelError::Missing {
                     field: Field::Failed,
                     ..
                 }
