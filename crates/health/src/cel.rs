@@ -1260,7 +1260,7 @@ mod tests {
             api_version: "example.com/v1".into(),
             kind: "Widget".into(),
             current: "metadata.name.lowerAscii().startsWith('web') && \
-                      sets.contains([1, 2], [1]) && \
+                      sets.contains([1, 2], [1]) && '%s'.format(['x']) == 'x' && \
                       quantity(spec.memory).isGreaterThan(quantity('1Gi'))"
                 .into(),
             ..HealthExpr::default()
@@ -1298,5 +1298,47 @@ mod tests {
             )
         );
         assert_eq!(rows.len(), 3);
+    }
+
+    /// The functions and macros the cel crate (0.13, with kube-cel's
+    /// libraries) lacks are named when the rules load (docs/health.md lists
+    /// them).
+    #[rstest]
+    #[case("dyn(status.x) == 1", "`dyn`")]
+    #[case("type(status.x) == int", "`type`")]
+    #[case("bool(status.x)", "`bool`")]
+    #[case("status.?x.optMap(v, v + 1).orValue(0) == 1", "`optMap`")]
+    #[case("status.m.all(k, v, v == 1)", "`all`")]
+    #[case("status.l.transformList(i, v, v)", "`transformList`")]
+    #[case("url(status.u).getHost() == 'a'", "`getHost`, `url`")]
+    fn missing_functions_and_macros_are_named(#[case] expression: &str, #[case] named: &str) {
+        let error = CelHealth::new(vec![HealthExpr {
+            api_version: "example.com/v1".into(),
+            kind: "Widget".into(),
+            current: expression.into(),
+            ..HealthExpr::default()
+        }])
+        .unwrap_err()
+        .to_string();
+        assert!(
+            error.contains(&format!("the cel crate has no function or macro {named}")),
+            "{error}"
+        );
+    }
+
+    /// Where the cel crate answers differently from cel-go as Flux
+    /// configures it (docs/health.md): equality across numeric types is
+    /// false (cel-go: heterogeneous equality, `1 == 1.0` is true).
+    #[test]
+    fn equality_across_numeric_types_differs_from_cel_go() {
+        let layer = CelHealth::new(vec![HealthExpr {
+            api_version: "example.com/v1".into(),
+            kind: "Widget".into(),
+            current: "status.n == 1.0".into(),
+            ..HealthExpr::default()
+        }])
+        .unwrap();
+        let object = json!({"apiVersion": "example.com/v1", "kind": "Widget", "status": {"n": 1}});
+        assert!(!layer.verdict(&object).unwrap().unwrap().healthy);
     }
 }
