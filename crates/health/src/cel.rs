@@ -53,21 +53,21 @@ use crate::CEL;
 pub const MAX_NESTING: u16 = 96;
 
 /// One entry of a `healthCheckExprs` list, as Flux's `CustomHealthCheck`.
-#[derive(Debug, Clone, PartialEq, Eq, Default, serde::Serialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct HealthExpr {
     /// The API version of the kind; only its group is used.
     pub api_version: String,
     /// The kind; empty for every kind of the group.
-    #[serde(skip_serializing_if = "String::is_empty")]
+    #[serde(default, skip_serializing_if = "String::is_empty")]
     pub kind: String,
     /// When the object has reached its desired state (required).
     pub current: String,
     /// When the object is still being reconciled (optional).
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub in_progress: Option<String>,
     /// When the object failed to reconcile (optional).
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub failed: Option<String>,
 }
 
@@ -1340,5 +1340,46 @@ mod tests {
         .unwrap();
         let object = json!({"apiVersion": "example.com/v1", "kind": "Widget", "status": {"n": 1}});
         assert!(!layer.verdict(&object).unwrap().unwrap().healthy);
+    }
+
+    /// Flux's published rules (testdata/cel/published.yaml, sources in the
+    /// README beside it) give the verdicts their sources state.
+    #[test]
+    fn published_rules_give_the_verdicts_their_sources_state() {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/cel/published.yaml");
+        let text = std::fs::read_to_string(&path).expect("published.yaml");
+        let cases = karmada_interpreter_core::yaml::from_str(&text).expect("YAML");
+        let mut failures = Vec::new();
+        let mut checked = 0;
+        for case in cases.as_array().expect("a list of cases") {
+            let title = case["title"].as_str().unwrap_or_default();
+            let rules: Vec<HealthExpr> =
+                serde_json::from_value(case["rules"].clone()).expect("rules");
+            let layer = CelHealth::new(rules).unwrap_or_else(|e| panic!("{title}: {e}"));
+            for object in case["objects"].as_array().expect("objects") {
+                checked += 1;
+                let name = object["name"].as_str().unwrap_or_default();
+                let got = match layer.verdict(&object["object"]) {
+                    Ok(Some(v)) => Ok(v.status.to_owned()),
+                    Ok(None) => Ok("not served".to_owned()),
+                    Err(e) => Err(e.to_string()),
+                };
+                let ok = match (&object["want"], &got) {
+                    (Value::String(want), Ok(status)) => want == status,
+                    (want, Err(error)) => want["error"]
+                        .as_str()
+                        .is_some_and(|phrase| error.contains(phrase)),
+                    _ => false,
+                };
+                if !ok {
+                    failures.push(format!(
+                        "{title} / {name}: want {}, got {got:?}",
+                        object["want"]
+                    ));
+                }
+            }
+        }
+        assert!(failures.is_empty(), "{}", failures.join("\n"));
+        assert!(checked >= 30, "only {checked} objects");
     }
 }
