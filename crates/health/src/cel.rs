@@ -1310,6 +1310,10 @@ mod tests {
     #[case("status.?x.optMap(v, v + 1).orValue(0) == 1", "`optMap`")]
     #[case("status.m.all(k, v, v == 1)", "`all`")]
     #[case("status.l.transformList(i, v, v)", "`transformList`")]
+    #[case("status.m.transformMap(k, v, v)", "`transformMap`")]
+    #[case("status.m.exists(k, v, v == 1)", "`exists`")]
+    #[case("status.?x.optFlatMap(v, optional.of(v)).hasValue()", "`optFlatMap`")]
+    #[case("ip(status.ip).family() == 4", "`family`, `ip`")]
     #[case("url(status.u).getHost() == 'a'", "`getHost`, `url`")]
     fn missing_functions_and_macros_are_named(#[case] expression: &str, #[case] named: &str) {
         let error = CelHealth::new(vec![HealthExpr {
