@@ -205,26 +205,19 @@ fn check_and_lint_report_a_bad_expression_at_its_place() {
         data("bad.yaml")
     );
     assert!(stderr.contains(&place), "{stderr}");
-    let out = cli(&["lint", "--health-exprs", &data("bad.yaml")]);
-    assert_eq!(out.status.code(), Some(1));
-    let stdout = text(&out.stdout);
-    assert!(
-        stdout.contains(&format!(
-            "{}:4:76: error[syntax]: entry 0",
-            data("bad.yaml")
-        )),
-        "{stdout}"
-    );
+    // lint: one finding, at the place, of the rule given.
+    let lint = |file: &str, finding: &str| {
+        let out = cli(&["lint", "--health-exprs", &data(file)]);
+        assert_eq!(out.status.code(), Some(1));
+        let stdout = text(&out.stdout);
+        let wanted = format!("{}:{finding}", data(file));
+        assert!(stdout.contains(&wanted), "{stdout}");
+    };
+    lint("bad.yaml", "4:76: error[syntax]: entry 0");
     // A function the cel crate lacks is named, at the expression.
-    let out = cli(&["lint", "--health-exprs", &data("missing.yaml")]);
-    assert_eq!(out.status.code(), Some(1));
-    let stdout = text(&out.stdout);
-    assert!(
-        stdout.contains(&format!(
-            "{}:3:13: error[sandbox]: entry 0 (bitnami.com/v1alpha1 SealedSecret), current: the cel crate has no function or macro `type`",
-            data("missing.yaml")
-        )),
-        "{stdout}"
+    lint(
+        "missing.yaml",
+        "3:13: error[sandbox]: entry 0 (bitnami.com/v1alpha1 SealedSecret), current: the cel crate has no function or macro `type`",
     );
     // Good rules pass both.
     let out = cli_ok(&["check", "--health-exprs", &data("rules.yaml")]);
@@ -254,4 +247,17 @@ fn the_builder_takes_a_rule_file() {
         Some((4, 76)),
         "{error}"
     );
+}
+
+/// `test --health-exprs` runs golden cases against a chain with the rules;
+/// without them the same cases fail (no layer serves the kind).
+#[test]
+fn test_runs_golden_cases_with_the_rules() {
+    let cases = data("cases");
+    let out = cli_ok(&["test", "--health-exprs", &data("rules.yaml"), &cases]);
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains("2 passed, 0 failed"), "{stdout}");
+    let out = cli(&["test", &cases]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stdout).contains("0 passed, 2 failed"));
 }

@@ -311,27 +311,29 @@ fn print_detail(d: &Value) {
     if let Some(error) = d.get("error").and_then(Value::as_str) {
         println!("  error: {error}");
     }
-    if let Some(v) = d.get("fallback") {
-        println!(
-            "  fallback verdict: {} ({}): {}",
+    // A health verdict's words: `healthy (Current)`.
+    let verdict = |v: &Value| {
+        format!(
+            "{} ({})",
             if v["healthy"] == true {
                 "healthy"
             } else {
                 "unhealthy"
             },
-            v["status"].as_str().unwrap_or_default(),
+            v["status"].as_str().unwrap_or_default()
+        )
+    };
+    if let Some(v) = d.get("fallback") {
+        println!(
+            "  fallback verdict: {}: {}",
+            verdict(v),
             v["reason"].as_str().unwrap_or_default()
         );
     }
     if let Some(v) = d.get("cel") {
         println!(
-            "  cel verdict: {} ({}), decided by {}",
-            if v["healthy"] == true {
-                "healthy"
-            } else {
-                "unhealthy"
-            },
-            v["status"].as_str().unwrap_or_default(),
+            "  cel verdict: {}, decided by {}",
+            verdict(v),
             cel_decision(&v["decidedBy"])
         );
     }
