@@ -31,7 +31,7 @@
 //! missing, a result that is not a boolean) is that expression's error,
 //! never a panic.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -371,8 +371,9 @@ impl HealthExprs {
 /// The CEL health layer over one list of rules.
 pub struct CelHealth {
     entries: Vec<Entry>,
-    /// Entry index by (group, kind); kind empty for a group-only entry.
-    by_group_kind: HashMap<(String, String), usize>,
+    /// Entry index by group, then kind (empty for a group-only entry):
+    /// looked up from borrowed strings, without allocating.
+    by_group: HashMap<String, HashMap<String, usize>>,
     /// The `cel` crate's functions and kube-cel's, shared by every call
     /// (each call adds the object's fields in an inner scope).
     context: cel::Context<'static>,
@@ -472,7 +473,7 @@ impl CelHealth {
         let mut context = cel::Context::default().with_all();
         context.add_function(OPTIONAL_SELECT, optional_select);
         let mut entries = Vec::with_capacity(rules.len());
-        let mut by_group_kind = HashMap::new();
+        let mut by_group: HashMap<String, HashMap<String, usize>> = HashMap::new();
         for (index, rule) in rules.into_iter().enumerate() {
             let place = places.get(index);
             let kind = entry_kind(&rule);
@@ -485,7 +486,7 @@ impl CelHealth {
                 });
             }
             let group = group_of(&rule.api_version).to_owned();
-            if let Some(&first) = by_group_kind.get(&(group.clone(), rule.kind.clone())) {
+            if let Some(&first) = by_group.get(&group).and_then(|k| k.get(&rule.kind)) {
                 return Err(CelError::Duplicate {
                     index,
                     kind,
@@ -540,7 +541,10 @@ impl CelHealth {
                     })?;
                 expressions.push((field, compiled));
             }
-            by_group_kind.insert((group.clone(), rule.kind.clone()), index);
+            by_group
+                .entry(group.clone())
+                .or_default()
+                .insert(rule.kind.clone(), index);
             entries.push(Entry {
                 rule,
                 group,
@@ -549,7 +553,7 @@ impl CelHealth {
         }
         Ok(Self {
             entries,
-            by_group_kind,
+            by_group,
             context,
         })
     }
@@ -580,12 +584,8 @@ impl CelHealth {
     /// The entry serving objects of type `ty`: the one naming its group and
     /// kind, else its group's entry without a kind.
     fn entry_of(&self, ty: TypeRef<'_>) -> Option<usize> {
-        // One lookup key built per call; the map is keyed by owned strings.
-        let group = ty.group.to_owned();
-        self.by_group_kind
-            .get(&(group.clone(), ty.kind.to_owned()))
-            .or_else(|| self.by_group_kind.get(&(group, String::new())))
-            .copied()
+        let kinds = self.by_group.get(ty.group)?;
+        kinds.get(ty.kind).or_else(|| kinds.get("")).copied()
     }
 
     /// The verdict of the rule serving `object`'s kind, with what decided
@@ -989,27 +989,24 @@ impl Layer for CelHealth {
     /// One row per entry: `group/*` (the version is not matched), the kind
     /// or `*` for a group-only entry.
     fn catalog(&self) -> Vec<CatalogEntry> {
-        let mut rows: BTreeMap<usize, CatalogEntry> = BTreeMap::new();
-        for (index, e) in self.entries.iter().enumerate() {
-            rows.insert(
-                index,
-                CatalogEntry {
-                    api_version: if e.group.is_empty() {
-                        "v1".to_owned()
-                    } else {
-                        format!("{}/*", e.group)
-                    },
-                    kind: if e.rule.kind.is_empty() {
-                        "*".to_owned()
-                    } else {
-                        e.rule.kind.clone()
-                    },
-                    operation: InterpreterOperation::InterpretHealth,
-                    source: self.source(index),
+        self.entries
+            .iter()
+            .enumerate()
+            .map(|(index, e)| CatalogEntry {
+                api_version: if e.group.is_empty() {
+                    "v1".to_owned()
+                } else {
+                    format!("{}/*", e.group)
                 },
-            );
-        }
-        rows.into_values().collect()
+                kind: if e.rule.kind.is_empty() {
+                    "*".to_owned()
+                } else {
+                    e.rule.kind.clone()
+                },
+                operation: InterpreterOperation::InterpretHealth,
+                source: self.source(index),
+            })
+            .collect()
     }
 }
 
