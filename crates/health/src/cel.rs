@@ -22,9 +22,12 @@
 //! `cel` crate (the version kube-rs's `kube-cel` is built on, with
 //! `kube-cel`'s Kubernetes functions registered) with optional syntax
 //! (`.?field`, `orValue`) on. The sandbox: CEL has no I/O and no unbounded
-//! loop (comprehensions run over the object's finite lists); the parser's
-//! nesting limit is [`MAX_NESTING`]; the `cel` crate has no cost limit or
-//! deadline of its own, so none is enforced. A rule that does not parse, or
+//! loop (comprehensions run over the object's finite lists); an expression
+//! is at most [`MAX_EXPRESSION_BYTES`] long, nests at most [`MAX_NESTING`]
+//! deep for the parser and [`MAX_DEPTH`] deep as a tree, and parsing and
+//! evaluating run with a stack of known size (never overflowing the
+//! caller's); the `cel` crate has no cost limit or deadline of its own, so
+//! none is enforced. A rule that does not parse, or
 //! calls a function or macro the crate does not have, fails when the rules
 //! are loaded with a [`CelError`] naming the entry, the field and the
 //! expression; an expression that fails on an object (a field it reads is
@@ -51,6 +54,28 @@ use crate::CEL;
 /// The CEL parser's nesting limit (the `cel` crate's own default, set
 /// explicitly): an expression nested deeper fails to load.
 pub const MAX_NESTING: u16 = 96;
+
+/// The longest expression accepted, in bytes.
+pub const MAX_EXPRESSION_BYTES: usize = 10_000;
+
+/// The deepest expression tree accepted (a chain `a && b && ...` of 200
+/// terms is 200 deep): evaluation recurses once per level, and runs on
+/// whatever thread asks (a server's worker threads have small stacks).
+pub const MAX_DEPTH: usize = 128;
+
+/// The stack the parser runs on: the `cel` crate's ANTLR parser recurses
+/// several frames per nesting level, and a deeply nested expression must
+/// meet the nesting limit's error, not overflow the caller's stack.
+const PARSER_STACK_BYTES: usize = 64 << 20;
+
+/// The stack an evaluation has at least: one of [`MAX_DEPTH`] levels takes
+/// under 3 MiB in a debug build. A thread with less left (a server's 2 MiB
+/// worker) evaluates on a stack of [`EVAL_STACK_BYTES`] made for the call;
+/// a main thread's 8 MiB evaluates in place.
+const EVAL_RED_ZONE_BYTES: usize = 4 << 20;
+
+/// The size of a stack made for an evaluation.
+const EVAL_STACK_BYTES: usize = 8 << 20;
 
 /// One entry of a `healthCheckExprs` list, as Flux's `CustomHealthCheck`.
 #[derive(Debug, Clone, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
@@ -670,9 +695,11 @@ impl CelHealth {
         }
         // The `cel` crate answers bad input with errors; a panic inside it
         // would be a bug of the crate, and is still this expression's error.
-        let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            scope.resolve(&compiled.expression)
-        }))
+        let result = stacker::maybe_grow(EVAL_RED_ZONE_BYTES, EVAL_STACK_BYTES, || {
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                scope.resolve(&compiled.expression)
+            }))
+        })
         .map_err(|_| error("the CEL interpreter failed (panicked) on this object".into()))?;
         match result {
             Ok(cel::Value::Bool(b)) => Ok(b),
@@ -784,21 +811,16 @@ fn compile_expression(
     text: &str,
     context: &cel::Context<'_>,
 ) -> std::result::Result<Compiled, Failure> {
-    let mut expression = cel::parser::Parser::new()
-        .enable_optional_syntax(true)
-        .max_recursion_depth(MAX_NESTING)
-        .parse(text)
-        .map_err(|errors| {
-            let first = errors.errors.first();
-            let pos = first.and_then(|e| {
-                Some((
-                    usize::try_from(e.pos.0).ok()?,
-                    usize::try_from(e.pos.1).ok()?,
-                ))
-            });
-            let message = first.map_or_else(|| errors.to_string(), |e| e.msg.clone());
-            Failure::Parse(format!("does not parse: {message}"), pos)
-        })?;
+    if text.len() > MAX_EXPRESSION_BYTES {
+        return Err(Failure::Parse(
+            format!(
+                "the expression is {} bytes long, more than the {MAX_EXPRESSION_BYTES} allowed",
+                text.len()
+            ),
+            None,
+        ));
+    }
+    let mut expression = parse_on_a_large_stack(text)?;
     rewrite_optional_select(&mut expression);
     let references = expression.references();
     let variables: Vec<String> = references
@@ -821,6 +843,91 @@ fn compile_expression(
         expression,
         variables,
     })
+}
+
+/// Parses `text` (optional syntax on, [`MAX_NESTING`]) with at least
+/// [`PARSER_STACK_BYTES`] of stack, and refuses a tree deeper than
+/// [`MAX_DEPTH`] (measured, and dropped, on that stack too).
+fn parse_on_a_large_stack(text: &str) -> std::result::Result<cel::parser::Expression, Failure> {
+    let parse = || {
+        let expression = cel::parser::Parser::new()
+            .enable_optional_syntax(true)
+            .max_recursion_depth(MAX_NESTING)
+            .parse(text)
+            .map_err(|errors| {
+                let first = errors.errors.first();
+                let pos = first.and_then(|e| {
+                    Some((
+                        usize::try_from(e.pos.0).ok()?,
+                        usize::try_from(e.pos.1).ok()?,
+                    ))
+                });
+                let message = first.map_or_else(|| errors.to_string(), |e| e.msg.clone());
+                Failure::Parse(format!("does not parse: {message}"), pos)
+            })?;
+        let depth = depth(&expression);
+        if depth > MAX_DEPTH {
+            return Err(Failure::Parse(
+                format!("the expression is nested {depth} deep, more than the {MAX_DEPTH} allowed"),
+                None,
+            ));
+        }
+        Ok(expression)
+    };
+    stacker::maybe_grow(PARSER_STACK_BYTES, PARSER_STACK_BYTES, parse)
+}
+
+/// The depth of an expression tree, walked without recursion.
+fn depth(expression: &cel::parser::Expression) -> usize {
+    use cel::common::ast::{EntryExpr, Expr};
+    let mut deepest = 0;
+    let mut todo = vec![(expression, 1usize)];
+    while let Some((e, d)) = todo.pop() {
+        deepest = deepest.max(d);
+        let mut push = |child| todo.push((child, d + 1));
+        match &e.expr {
+            Expr::Call(call) => {
+                if let Some(target) = &call.target {
+                    push(target);
+                }
+                call.args.iter().for_each(push);
+            }
+            Expr::Comprehension(c) => {
+                for child in [
+                    &c.iter_range,
+                    &c.accu_init,
+                    &c.loop_cond,
+                    &c.loop_step,
+                    &c.result,
+                ] {
+                    push(child);
+                }
+            }
+            Expr::List(list) => list.elements.iter().for_each(push),
+            Expr::Map(map) => {
+                for entry in &map.entries {
+                    if let EntryExpr::MapEntry(m) = &entry.expr {
+                        push(&m.key);
+                        push(&m.value);
+                    }
+                }
+            }
+            Expr::Struct(st) => {
+                for entry in &st.entries {
+                    match &entry.expr {
+                        EntryExpr::StructField(f) => push(&f.value),
+                        EntryExpr::MapEntry(m) => {
+                            push(&m.key);
+                            push(&m.value);
+                        }
+                    }
+                }
+            }
+            Expr::Select(select) => push(&select.operand),
+            Expr::Unspecified | Expr::Ident(_) | Expr::Literal(_) => {}
+        }
+    }
+    deepest
 }
 
 /// The function `x.?field` is evaluated with instead of the `cel` crate's
@@ -1382,5 +1489,34 @@ mod tests {
         }
         assert!(failures.is_empty(), "{}", failures.join("\n"));
         assert!(checked >= 30, "only {checked} objects");
+    }
+
+    /// An expression nested deeper than the limits, or longer, fails to load
+    /// with an error (no stack overflow); one within them loads and runs.
+    #[rstest]
+    #[case::brackets_within(format!("{}true{}", "(".repeat(50), ")".repeat(50)), None)]
+    #[case::brackets_beyond(format!("{}true{}", "(".repeat(4000), ")".repeat(4000)), Some("Recursion limit"))]
+    // `+` nests to the left, one level a term (`&&` chains are balanced).
+    #[case::a_chain_within(vec!["1"; 100].join(" + ") + " == 100", None)]
+    #[case::a_chain_beyond(vec!["1"; 1000].join(" + ") + " == 1000", Some("more than the 128 allowed"))]
+    #[case::too_long("true || ".repeat(2000) + "true", Some("more than the 10000 allowed"))]
+    fn nesting_and_length_are_limited(#[case] current: String, #[case] refused: Option<&str>) {
+        let result = CelHealth::new(vec![HealthExpr {
+            api_version: "example.com/v1".into(),
+            kind: "Widget".into(),
+            current,
+            ..HealthExpr::default()
+        }]);
+        match (result, refused) {
+            // Within the limits it also evaluates (on this test thread's
+            // small stack).
+            (Ok(layer), None) => {
+                let object = json!({"apiVersion": "example.com/v1", "kind": "Widget"});
+                assert!(layer.verdict(&object).unwrap().unwrap().healthy);
+            }
+            (Err(e), Some(phrase)) => assert!(e.to_string().contains(phrase), "{e}"),
+            (Ok(_), Some(phrase)) => panic!("loaded, expected {phrase}"),
+            (Err(e), None) => panic!("{e}"),
+        }
     }
 }
