@@ -91,7 +91,7 @@ pub struct HealthExprsArg {
     /// A YAML file of Flux kustomize-controller `healthCheckExprs` entries
     /// (apiVersion, kind, current, inProgress, failed: CEL expressions over
     /// the object): they answer InterpretHealth for the kinds they name that
-    /// no earlier layer serves, before any --health-checks (current is
+    /// no earlier layer serves, before Argo CD health checks (current is
     /// healthy; inProgress, failed, or none true is not).
     #[arg(id = "health_exprs", long = "health-exprs", value_name = "FILE")]
     pub(crate) file: Option<PathBuf>,
