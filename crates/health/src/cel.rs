@@ -1519,4 +1519,46 @@ mod tests {
             (Err(e), None) => panic!("{e}"),
         }
     }
+
+    /// Objects of every odd shape through every published rule: each
+    /// answers a verdict or an error of an expression, never a panic.
+    #[test]
+    fn odd_objects_get_a_verdict_or_an_error_never_a_panic() {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/cel/published.yaml");
+        let text = std::fs::read_to_string(&path).expect("published.yaml");
+        let cases = karmada_interpreter_core::yaml::from_str(&text).expect("YAML");
+        let odd = [
+            json!({"status": "Ready"}),
+            json!({"status": {"conditions": {"type": "Ready"}}}),
+            json!({"status": {"conditions": [null, 1, "x", {"type": 7, "status": true}]}}),
+            json!({"status": {"conditions": [{"type": "Ready"}]}, "metadata": {"generation": "2"}}),
+            json!({"status": {"observedGeneration": u64::MAX}, "metadata": {"generation": -1}}),
+            json!({"status": {"conditions": [{"type": "Synced", "status": "True",
+                                              "observedGeneration": 1.5}]},
+                   "metadata": {"generation": 1e300}}),
+            json!({"data": null, "status": null, "metadata": null, "spec": [1, 2]}),
+        ];
+        let mut answered = 0;
+        for case in cases.as_array().expect("cases") {
+            let rules: Vec<HealthExpr> =
+                serde_json::from_value(case["rules"].clone()).expect("rules");
+            let layer = CelHealth::new(rules.clone()).expect("rules load");
+            for rule in &rules {
+                for shape in &odd {
+                    let mut object = shape.clone();
+                    object["apiVersion"] = json!(rule.api_version.replace('*', "v1"));
+                    object["kind"] = json!(if rule.kind.is_empty() {
+                        "Any"
+                    } else {
+                        &rule.kind
+                    });
+                    match layer.verdict(&object) {
+                        Ok(Some(_)) | Err(CelError::Eval { .. }) => answered += 1,
+                        other => panic!("{object}: {other:?}"),
+                    }
+                }
+            }
+        }
+        assert!(answered > 100, "{answered}");
+    }
 }
