@@ -120,6 +120,8 @@ pub struct InterpreterBuilder {
     thirdparty: bool,
     native: bool,
     health_checks: Option<std::path::PathBuf>,
+    #[cfg(feature = "cel")]
+    health_exprs: Option<karmada_interpreter_health::HealthExprs>,
     health_fallback: bool,
     lua_limits: Option<Limits>,
     coverage: Option<Coverage>,
@@ -134,6 +136,8 @@ impl Default for InterpreterBuilder {
             thirdparty: true,
             native: true,
             health_checks: None,
+            #[cfg(feature = "cel")]
+            health_exprs: None,
             health_fallback: false,
             lua_limits: None,
             coverage: None,
@@ -195,6 +199,43 @@ impl InterpreterBuilder {
         self
     }
 
+    /// Adds the CEL health layer: Flux kustomize-controller
+    /// `healthCheckExprs` rules (a YAML file of them, or parsed
+    /// [`HealthExpr`](karmada_interpreter_health::HealthExpr)s) answer
+    /// `InterpretHealth` for the kinds they name that no earlier layer
+    /// serves. It sits after the native layer and before the Argo CD one
+    /// (a rule written for one kind wins over a folder of Argo CD checks);
+    /// default: off (see `karmada_interpreter_health::cel`).
+    ///
+    /// ```
+    /// use karmada_interpreter::Interpreter;
+    /// use karmada_interpreter::health::{HealthExpr, CEL};
+    /// use serde_json::json;
+    ///
+    /// let rule = HealthExpr {
+    ///     api_version: "bitnami.com/v1alpha1".into(),
+    ///     kind: "SealedSecret".into(),
+    ///     failed: Some("status.conditions.filter(e, e.type == 'Synced').all(e, e.status == 'False')".into()),
+    ///     current: "status.conditions.filter(e, e.type == 'Synced').all(e, e.status == 'True')".into(),
+    ///     ..HealthExpr::default()
+    /// };
+    /// let chain = Interpreter::builder().health_exprs(vec![rule]).build().unwrap();
+    /// let synced = json!({"apiVersion": "bitnami.com/v1alpha1", "kind": "SealedSecret",
+    ///                     "status": {"conditions": [{"type": "Synced", "status": "True"}]}});
+    /// let answer = chain.interpret_health(&synced).unwrap();
+    /// assert!(answer.value);
+    /// assert_eq!(answer.served_by.layer, CEL);
+    /// ```
+    #[cfg(feature = "cel")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "cel")))]
+    pub fn health_exprs(
+        mut self,
+        rules: impl Into<karmada_interpreter_health::HealthExprs>,
+    ) -> Self {
+        self.health_exprs = Some(rules.into());
+        self
+    }
+
     /// Whether the kstatus-style generic health answers `InterpretHealth`
     /// for every kind no other layer serves (default: no; see
     /// `karmada_interpreter_health::fallback`).
@@ -253,6 +294,13 @@ impl InterpreterBuilder {
         }
         if self.native {
             layers.push(karmada_interpreter_native::layer());
+        }
+        #[cfg(feature = "cel")]
+        if let Some(rules) = &self.health_exprs {
+            layers.push(Arc::new(rules.load().map_err(|source| Error::Setup {
+                what: "health expressions",
+                source: Box::new(source),
+            })?));
         }
         if let Some(dir) = &self.health_checks {
             let checks =

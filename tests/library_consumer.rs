@@ -123,6 +123,9 @@ fn a_crate_linking_the_library_gets_the_gopher_lua_engine_and_light_defaults() {
         "kube-client ",
         "kube-runtime ",
         "hyper-util ",
+        // The CEL health layer is feature `cel`.
+        "kube-cel ",
+        "cel ",
     ] {
         assert!(
             !tree.lines().any(|l| l.starts_with(heavy)),

@@ -242,6 +242,14 @@ fn readme_fixtures(dir: &std::path::Path) {
         dir.join("resource_customizations"),
     )
     .unwrap();
+    // A Flux healthCheckExprs rule file (the project's own fixture; it has a
+    // rule for obj.yaml's Widget).
+    #[cfg(unix)]
+    std::os::unix::fs::symlink(
+        root.join("tests/data/health-exprs/rules.yaml"),
+        dir.join("health.yaml"),
+    )
+    .unwrap();
     std::fs::write(
         dir.join("obj.yaml"),
         "apiVersion: example.io/v1\nkind: Widget\nmetadata: {name: w, namespace: shop, generation: 2}\nstatus: {observedGeneration: 1}\n",

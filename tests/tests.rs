@@ -26,6 +26,7 @@ mod docs_consistency;
 mod golden_kit;
 mod golden_runner;
 mod health;
+mod health_cel;
 mod new_user;
 mod packaging;
 mod serve_admission;

@@ -81,6 +81,33 @@ pub struct ChainArgs {
     /// Ready/Reconciling/Stalled conditions) instead of leaving it unserved.
     #[arg(long)]
     pub(crate) health_fallback: bool,
+    #[command(flatten)]
+    pub(crate) health_exprs: HealthExprsArg,
+}
+
+/// `--health-exprs FILE`: the CEL health layer.
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct HealthExprsArg {
+    /// A YAML file of Flux kustomize-controller `healthCheckExprs` entries
+    /// (apiVersion, kind, current, inProgress, failed: CEL expressions over
+    /// the object): they answer InterpretHealth for the kinds they name that
+    /// no earlier layer serves, before Argo CD health checks (current is
+    /// healthy; inProgress, failed, or none true is not).
+    #[arg(id = "health_exprs", long = "health-exprs", value_name = "FILE")]
+    pub(crate) file: Option<PathBuf>,
+}
+
+impl HealthExprsArg {
+    /// `builder` with the CEL health layer, when a file is given.
+    pub fn apply(
+        &self,
+        builder: karmada_interpreter::interpreter::InterpreterBuilder,
+    ) -> karmada_interpreter::interpreter::InterpreterBuilder {
+        match &self.file {
+            Some(file) => builder.health_exprs(file.clone()),
+            None => builder,
+        }
+    }
 }
 
 impl ChainArgs {
@@ -93,7 +120,9 @@ impl ChainArgs {
             Some(dir) => builder.health_checks(dir),
             None => builder,
         };
-        builder.health_fallback(self.health_fallback)
+        self.health_exprs
+            .apply(builder)
+            .health_fallback(self.health_fallback)
     }
 
     /// `backend` with the opt-in health layers these flags ask for.
@@ -101,7 +130,9 @@ impl ChainArgs {
         &self,
         backend: karmada_interpreter_golden::ChainBackend,
     ) -> karmada_interpreter_golden::ChainBackend {
-        backend.with_health(self.health_checks.clone(), self.health_fallback)
+        backend
+            .with_health(self.health_checks.clone(), self.health_fallback)
+            .with_health_exprs(self.health_exprs.file.clone())
     }
 
     pub fn load(

@@ -24,7 +24,7 @@ pub struct CheckArgs {
         long = "filename",
         short = 'f',
         value_name = "FILE",
-        required_unless_present_any = ["kubeconfig", "context", "in_cluster"]
+        required_unless_present_any = ["kubeconfig", "context", "in_cluster", "health_exprs"]
     )]
     files: Vec<String>,
     /// Recurse into the directories given with -f.
@@ -33,6 +33,10 @@ pub struct CheckArgs {
     /// With a cluster: every ResourceInterpreterCustomization stored in it.
     #[command(flatten)]
     cluster: crate::cluster::ClusterArgs,
+    /// Also compile the CEL health rules of this file (Flux
+    /// `healthCheckExprs`); a bad rule is reported at its line:col.
+    #[command(flatten)]
+    health_exprs: crate::args::HealthExprsArg,
     /// Output format: `text` (karmadactl's table), `json` or `yaml` (one
     /// entry per document).
     #[arg(long, short = 'o', value_enum, default_value_t = Output::Text)]
@@ -179,6 +183,9 @@ pub fn run(args: CheckArgs) -> crate::error::Result<ExitCode> {
             ));
         }
     }
+    if let Some(file) = &args.health_exprs.file {
+        results.push(check_health_exprs(&mut tw, file, &mut places));
+    }
     if results.is_empty() {
         let mut searched = args.files.clone();
         if args.cluster.source().is_some() {
@@ -213,6 +220,45 @@ pub fn run(args: CheckArgs) -> crate::error::Result<ExitCode> {
     } else {
         ExitCode::FAILURE
     })
+}
+
+/// Compiles the CEL health rules of `file`: a table section of its own,
+/// each rule `PASS`, or the error, also added to `places` at its
+/// `FILE:LINE:COL`.
+fn check_health_exprs(
+    tw: &mut TabWriter,
+    file: &std::path::Path,
+    places: &mut Vec<String>,
+) -> Checked {
+    let origin = file.display().to_string();
+    tw.line("-".repeat(35));
+    tw.line(format!("SOURCE: {origin}"));
+    let mut checked = Checked {
+        source: origin,
+        name: "healthCheckExprs".to_owned(),
+        ..Checked::default()
+    };
+    match karmada_interpreter::health::CelHealth::from_file(file) {
+        Ok(rules) => {
+            tw.line("RULERS:");
+            for i in 0..rules.len() {
+                tw.line(format!("    {}:\tPASS", rules.entry_name(i)));
+            }
+            // Every rule is an InterpretHealth rule.
+            checked.rules.push((
+                karmada_interpreter::api::InterpreterOperation::InterpretHealth,
+                "PASS".to_owned(),
+            ));
+            checked.passed = true;
+        }
+        Err(e) => {
+            let message = e.to_string();
+            tw.line(format!("ERROR: {message}"));
+            places.push(format!("error: {message}"));
+            checked.error = Some(message);
+        }
+    }
+    checked
 }
 
 /// Checks one document (a file's or the cluster's), writing karmadactl's

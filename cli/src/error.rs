@@ -28,6 +28,10 @@ pub enum Error {
     /// A folder of health checks could not be loaded.
     #[error(transparent)]
     Health(#[from] karmada_interpreter::health::HealthError),
+    /// A CEL health rule file (`--health-exprs`) that does not load, or a
+    /// rule that fails on an object.
+    #[error(transparent)]
+    HealthExprs(#[from] karmada_interpreter::health::CelError),
 
     /// A command-line input (`-f`, `--desired-file`, ...) could not be
     /// found, read or decoded.

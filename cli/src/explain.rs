@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 use crate::load::Loader;
 use karmada_interpreter::api::InterpreterOperation;
 use karmada_interpreter::declarative::Coverage;
-use karmada_interpreter::health::{fallback, ArgoCdHealth};
+use karmada_interpreter::health::{fallback, ArgoCdHealth, CelHealth};
 use karmada_interpreter::interpreter::{
     describe, gvk_of, results, Inputs, LayerDecision, LayerKind, Request, Source,
 };
@@ -207,6 +207,11 @@ fn detail(
             if source.layer == karmada_interpreter::health::FALLBACK {
                 out["fallback"] = json!(fallback::evaluate(object)?);
             }
+            if source.layer == karmada_interpreter::health::CEL {
+                if let Some(file) = &args.chain.health_exprs.file {
+                    out["cel"] = json!(CelHealth::from_file(file)?.verdict(object)?);
+                }
+            }
             if source.layer == karmada_interpreter::health::ARGOCD {
                 if let Some(dir) = &args.chain.health_checks {
                     out["argocd"] = json!(ArgoCdHealth::from_dir(dir)?.status(object)?);
@@ -263,6 +268,20 @@ fn traced_chain(
     Ok(Some((chain, coverage)))
 }
 
+/// A CEL verdict's `decidedBy` in words: the expression and its field,
+/// the generation check, or none true.
+fn cel_decision(d: &Value) -> String {
+    let text = |k: &str| d[k].as_str().unwrap_or_default().to_owned();
+    match d["by"].as_str() {
+        Some("expression") => format!("{}: {}", text("field"), text("expression")),
+        Some("observedGeneration") => format!(
+            "status.observedGeneration {} differs from metadata.generation {}",
+            d["observed"], d["generation"]
+        ),
+        _ => "no expression being true (in progress, as Flux reads it)".to_owned(),
+    }
+}
+
 fn print_detail(d: &Value) {
     println!();
     println!("{}:", d["operation"].as_str().unwrap_or_default());
@@ -292,16 +311,30 @@ fn print_detail(d: &Value) {
     if let Some(error) = d.get("error").and_then(Value::as_str) {
         println!("  error: {error}");
     }
-    if let Some(v) = d.get("fallback") {
-        println!(
-            "  fallback verdict: {} ({}): {}",
+    // A health verdict's words: `healthy (Current)`.
+    let verdict = |v: &Value| {
+        format!(
+            "{} ({})",
             if v["healthy"] == true {
                 "healthy"
             } else {
                 "unhealthy"
             },
-            v["status"].as_str().unwrap_or_default(),
+            v["status"].as_str().unwrap_or_default()
+        )
+    };
+    if let Some(v) = d.get("fallback") {
+        println!(
+            "  fallback verdict: {}: {}",
+            verdict(v),
             v["reason"].as_str().unwrap_or_default()
+        );
+    }
+    if let Some(v) = d.get("cel") {
+        println!(
+            "  cel verdict: {}, decided by {}",
+            verdict(v),
+            cel_decision(&v["decidedBy"])
         );
     }
     if let Some(v) = d.get("argocd") {

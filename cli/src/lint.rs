@@ -16,6 +16,12 @@ pub struct LintArgs {
     paths: Vec<String>,
     #[command(flatten)]
     files: crate::args::CustomizationFiles,
+    /// Also compile the CEL health rules of this file (Flux
+    /// `healthCheckExprs`): a rule that does not parse is a `syntax` error,
+    /// one calling a function the cel crate lacks a `sandbox` error, at its
+    /// line:col.
+    #[command(flatten)]
+    health_exprs: crate::args::HealthExprsArg,
     /// Output format (`text`: `file:line:col: severity[rule]: message`).
     #[arg(long, short = 'o', value_enum, default_value_t = Output::Text)]
     output: Output,
@@ -29,7 +35,8 @@ pub struct LintArgs {
 
 pub fn run(args: LintArgs) -> Result<ExitCode> {
     let files = &args.files.customizations;
-    if files.is_empty() && args.paths.is_empty() {
+    let exprs = args.health_exprs.file.as_deref();
+    if files.is_empty() && args.paths.is_empty() && exprs.is_none() {
         return Err(Error::usage(
             "lint",
             "name customization files or directories (PATH or -f FILE)",
@@ -45,7 +52,7 @@ pub fn run(args: LintArgs) -> Result<ExitCode> {
         .map_err(crate::load::customization_error)?;
     texts.kept.extend(more.kept);
     texts.skipped.extend(more.skipped);
-    if texts.kept.is_empty() {
+    if texts.kept.is_empty() && exprs.is_none() {
         let searched: Vec<String> = files.iter().chain(&args.paths).cloned().collect();
         return Err(ux::nothing_found(
             "ResourceInterpreterCustomization document",
@@ -59,6 +66,9 @@ pub fn run(args: LintArgs) -> Result<ExitCode> {
             Input::File(path) => linter.lint_file_text(path, text),
             Input::Stdin => linter.lint_text(text, &source.name()),
         });
+    }
+    if let Some(file) = exprs {
+        findings.extend(health_exprs_finding(file));
     }
     match args.output {
         Output::Text => {
@@ -82,7 +92,7 @@ pub fn run(args: LintArgs) -> Result<ExitCode> {
             if !args.quiet {
                 eprintln!(
                     "{} file(s) linted: {errors} error(s), {} warning(s)",
-                    texts.kept.len(),
+                    texts.kept.len() + usize::from(exprs.is_some()),
                     findings.len() - errors
                 );
             }
@@ -98,5 +108,31 @@ pub fn run(args: LintArgs) -> Result<ExitCode> {
         ExitCode::FAILURE
     } else {
         ExitCode::SUCCESS
+    })
+}
+
+/// The finding of a CEL health rule file that does not compile, at the
+/// place of the failing rule (line 1 when it has none: a file that cannot
+/// be read).
+fn health_exprs_finding(file: &std::path::Path) -> Option<Finding> {
+    use karmada_interpreter::health::CelError;
+    use karmada_interpreter::lint::Rule;
+    let error = karmada_interpreter::health::CelHealth::from_file(file).err()?;
+    let inner = match &error {
+        CelError::InFile { source, .. } => source.as_ref(),
+        other => other,
+    };
+    let rule = match inner {
+        CelError::Missing { .. } => Rule::Sandbox,
+        _ => Rule::Syntax,
+    };
+    let place = error.place().unwrap_or_default();
+    Some(Finding {
+        file: file.display().to_string(),
+        line: place.line.max(1),
+        column: place.column.max(1),
+        severity: Severity::Error,
+        rule,
+        message: inner.to_string(),
     })
 }

@@ -35,6 +35,8 @@ pub struct RunArgs {
     recursive: bool,
     #[command(flatten)]
     objects: crate::args::ObjectFiles,
+    #[command(flatten)]
+    health_exprs: crate::args::HealthExprsArg,
     /// Replica count for ReviseReplica (required by it).
     #[arg(long)]
     desired_replica: Option<i32>,
@@ -123,7 +125,9 @@ pub fn run(args: RunArgs) -> crate::error::Result<ExitCode> {
         None => args.timeout.timeout.map(|_| args.timeout.limits()),
     };
     let only_files = !args.files.is_empty();
-    let mut builder = Interpreter::builder()
+    let mut builder = args
+        .health_exprs
+        .apply(Interpreter::builder())
         .customizations(customizations)
         .thirdparty(!only_files)
         .native(!only_files);

@@ -25,6 +25,8 @@ mod metrics;
 pub struct ServeArgs {
     #[command(flatten)]
     files: crate::args::CustomizationFiles,
+    #[command(flatten)]
+    health_exprs: crate::args::HealthExprsArg,
     /// Address to listen on (port 0 picks a free port).
     #[arg(long, default_value = "0.0.0.0:8443", value_name = "ADDR")]
     listen: SocketAddr,
@@ -416,7 +418,10 @@ pub fn run(args: ServeArgs) -> crate::error::Result<ExitCode> {
     cluster_args.lua_limits = Some(args.timeout.limits());
     let cluster = cluster_args.start(&runtime)?;
     let served_files = customizations.clone();
-    let mut builder = Interpreter::builder().customizations(customizations);
+    let mut builder = args
+        .health_exprs
+        .apply(Interpreter::builder())
+        .customizations(customizations);
     if args.timeout.timeout.is_some() {
         builder = builder.lua_limits(args.timeout.limits());
     }

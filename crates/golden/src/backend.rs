@@ -85,6 +85,9 @@ pub struct ChainBackend {
     coverage: Option<karmada_interpreter::declarative::Coverage>,
     /// The opt-in health layers: Argo CD checks folder, fallback.
     health: (Option<PathBuf>, bool),
+    /// The CEL health rules file (feature `cel`).
+    #[cfg(feature = "cel")]
+    health_exprs: Option<PathBuf>,
     limits: Option<karmada_interpreter::declarative::Limits>,
     chains: Mutex<HashMap<Option<PathBuf>, Arc<Result<Interpreter>>>>,
     files: Vec<PathBuf>,
@@ -101,6 +104,8 @@ impl ChainBackend {
             webhooks,
             coverage: None,
             health: (None, false),
+            #[cfg(feature = "cel")]
+            health_exprs: None,
             limits: None,
             chains: Mutex::default(),
             files: Vec::new(),
@@ -111,6 +116,14 @@ impl ChainBackend {
     /// checks from `checks` and the kstatus-style `fallback`.
     pub fn with_health(mut self, checks: Option<PathBuf>, fallback: bool) -> Self {
         self.health = (checks, fallback);
+        self
+    }
+
+    /// The same backend with the CEL health layer over the Flux
+    /// `healthCheckExprs` rules of `file` (feature `cel`).
+    #[cfg(feature = "cel")]
+    pub fn with_health_exprs(mut self, file: Option<PathBuf>) -> Self {
+        self.health_exprs = file;
         self
     }
 
@@ -153,6 +166,11 @@ impl ChainBackend {
         }
         let builder = match &self.health.0 {
             Some(dir) => builder.health_checks(dir),
+            None => builder,
+        };
+        #[cfg(feature = "cel")]
+        let builder = match &self.health_exprs {
+            Some(file) => builder.health_exprs(file.clone()),
             None => builder,
         };
         builder

@@ -5,12 +5,16 @@
 //!   unchanged ([`ArgoCdHealth`]; `--health-checks DIR`, the front crate's
 //!   `InterpreterBuilder::health_checks`); Argo CD's `health_test.yaml` tests
 //!   run through the golden runner (`karmada-interpreter-golden`);
+//! - `cel` (feature `cel`): Flux kustomize-controller `healthCheckExprs`
+//!   CEL rules from a file, run unchanged (`CelHealth`; `--health-exprs
+//!   FILE`, `InterpreterBuilder::health_exprs`);
 //! - [`fallback`]: kstatus-style generic rules ([`HealthFallback`];
 //!   `--health-fallback`, `InterpreterBuilder::health_fallback`).
 //!
-//! Each is a layer of its own kind ([`ARGOCD`], [`FALLBACK`]). Chain order:
-//! declarative, webhook, thirdparty, native, argocd, fallback. With both off
-//! (the default) the chain is Karmada's.
+//! Each is a layer of its own kind ([`ARGOCD`], `CEL`, [`FALLBACK`]). Chain
+//! order: declarative, webhook, thirdparty, native, cel, argocd, fallback
+//! (a CEL rule, written for one kind, wins over a folder of Argo CD checks).
+//! With all off (the default) the chain is Karmada's.
 //!
 //! ```
 //! use karmada_interpreter_core::interpreter::{Layer, Outcome, Request};
@@ -27,10 +31,15 @@
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
 pub mod argocd;
+#[cfg(feature = "cel")]
+#[cfg_attr(docsrs, doc(cfg(feature = "cel")))]
+pub mod cel;
 mod error;
 pub mod fallback;
 
 pub use argocd::{ArgoCdHealth, HealthStatus};
+#[cfg(feature = "cel")]
+pub use cel::{CelError, CelHealth, HealthExpr, HealthExprs};
 pub use error::HealthError;
 pub use fallback::HealthFallback;
 
@@ -43,6 +52,9 @@ pub const HEALTH_TEST: &str = "health_test.yaml";
 
 /// The Argo CD health-check layer's kind (prints as `argocd`).
 pub const ARGOCD: LayerKind = LayerKind::Other("argocd");
+
+/// The CEL health layer's kind (prints as `cel`; feature `cel`).
+pub const CEL: LayerKind = LayerKind::Other("cel");
 
 /// The kstatus-style fallback layer's kind (prints as `fallback`).
 pub const FALLBACK: LayerKind = LayerKind::Other("fallback");
