@@ -46,7 +46,7 @@ use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
 use crate::api::{ResourceInterpreterCustomization, ResourceInterpreterWebhookConfiguration};
 use crate::lint::admission::review_customization;
 use crate::lint::{LintError, Linter};
-use crate::webhook::admission::{AdmissionHandler, Operation, Request, Verdict};
+use crate::webhook::admission::{AdmissionHandler, AdmissionRequest, Operation, Ruling};
 
 /// The customizations a review compares a new one with.
 type Known = dyn Fn() -> Vec<ResourceInterpreterCustomization> + Send + Sync;
@@ -92,18 +92,18 @@ const CUSTOMIZATION: &str = "ResourceInterpreterCustomization";
 const WEBHOOK_CONFIGURATION: &str = "ResourceInterpreterWebhookConfiguration";
 
 impl AdmissionHandler for ConfigurationAdmission {
-    fn review(&self, request: &Request) -> Verdict {
+    fn review(&self, request: &AdmissionRequest) -> Ruling {
         if matches!(request.operation, Operation::Delete | Operation::Connect) {
-            return Verdict::allow();
+            return Ruling::allow();
         }
         let Some(object) = request
             .object
             .as_ref()
             .and_then(|o| serde_json::to_value(o).ok())
         else {
-            return Verdict {
+            return Ruling {
                 code: 400,
-                ..Verdict::refuse(format!("{} has no object", request.name))
+                ..Ruling::refuse(format!("{} has no object", request.name))
             };
         };
         match request.kind.kind.as_str() {
@@ -111,33 +111,33 @@ impl AdmissionHandler for ConfigurationAdmission {
                 let known = self.known.as_ref().map(|k| k()).unwrap_or_default();
                 let review = review_customization(&object, &known, &self.linter);
                 let verdict = if review.allowed() {
-                    Verdict::allow()
+                    Ruling::allow()
                 } else {
-                    Verdict::refuse(review.refusals.join("\n"))
+                    Ruling::refuse(review.refusals.join("\n"))
                 };
-                Verdict {
+                Ruling {
                     warnings: review.warnings,
                     ..verdict
                 }
             }
             WEBHOOK_CONFIGURATION => {
                 match serde_json::from_value::<ResourceInterpreterWebhookConfiguration>(object) {
-                    Err(e) => Verdict::refuse(format!(
+                    Err(e) => Ruling::refuse(format!(
                         "invalid {WEBHOOK_CONFIGURATION} {:?}: {e}",
                         request.name
                     )),
                     Ok(config) => match crate::webhook::validate(&config) {
-                        Ok(()) => Verdict::allow(),
-                        Err(e) => Verdict::refuse(format!(
+                        Ok(()) => Ruling::allow(),
+                        Err(e) => Ruling::refuse(format!(
                             "{WEBHOOK_CONFIGURATION} {:?}: {e}",
                             request.name
                         )),
                     },
                 }
             }
-            other => Verdict {
+            other => Ruling {
                 code: 400,
-                ..Verdict::refuse(format!(
+                ..Ruling::refuse(format!(
                     "this webhook reviews {CUSTOMIZATION} and {WEBHOOK_CONFIGURATION} objects, not {other}"
                 ))
             },

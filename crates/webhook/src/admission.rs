@@ -16,15 +16,15 @@
 //! names one. A method other than POST gets HTTP 405.
 //!
 //! ```
-//! use karmada_interpreter::webhook::admission::{self, Verdict};
+//! use karmada_interpreter::webhook::admission::{self, Ruling};
 //! use karmada_interpreter::webhook::sdk::Body;
 //!
 //! // Refuse every object named `forbidden`.
-//! let handler = |request: &admission::Request| {
+//! let handler = |request: &admission::AdmissionRequest| {
 //!     if request.name == "forbidden" {
-//!         Verdict::refuse("that name is taken")
+//!         Ruling::refuse("that name is taken")
 //!     } else {
-//!         Verdict::allow().warn("looked at it")
+//!         Ruling::allow().warn("looked at it")
 //!     }
 //! };
 //! let body = br#"{"apiVersion":"admission.k8s.io/v1","kind":"AdmissionReview",
@@ -49,11 +49,11 @@ use super::sdk::{Body, HttpAnswer};
 pub use kube::core::admission::{Operation, META_API_VERSION_V1, META_KIND};
 
 /// The `request` of an `AdmissionReview`, as kube decodes it.
-pub type Request = kube::core::admission::AdmissionRequest<DynamicObject>;
+pub type AdmissionRequest = kube::core::admission::AdmissionRequest<DynamicObject>;
 
 /// What a handler decides about one request.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Verdict {
+pub struct Ruling {
     /// Whether the request is admitted.
     pub allowed: bool,
     /// `status.code` when refused (403 unless set).
@@ -64,7 +64,7 @@ pub struct Verdict {
     pub warnings: Vec<String>,
 }
 
-impl Verdict {
+impl Ruling {
     /// Admitted, with no warning.
     pub fn allow() -> Self {
         Self {
@@ -91,18 +91,18 @@ impl Verdict {
 }
 
 /// User code deciding admission requests. Closures
-/// `Fn(&Request) -> Verdict` are handlers too. A handler that panics
+/// `Fn(&AdmissionRequest) -> Ruling` are handlers too. A handler that panics
 /// refuses the request with code 500.
 pub trait AdmissionHandler: Send + Sync {
     /// Decides one request.
-    fn review(&self, request: &Request) -> Verdict;
+    fn review(&self, request: &AdmissionRequest) -> Ruling;
 }
 
 impl<F> AdmissionHandler for F
 where
-    F: Fn(&Request) -> Verdict + Send + Sync,
+    F: Fn(&AdmissionRequest) -> Ruling + Send + Sync,
 {
-    fn review(&self, request: &Request) -> Verdict {
+    fn review(&self, request: &AdmissionRequest) -> Ruling {
         self(request)
     }
 }
@@ -170,9 +170,9 @@ pub fn handle_http_noting(
     noted.name.clone_from(&request.name);
     let verdict = match catch_unwind(AssertUnwindSafe(|| handler.review(&request))) {
         Ok(v) => v,
-        Err(panic) => Verdict {
+        Err(panic) => Ruling {
             code: 500,
-            ..Verdict::refuse(format!(
+            ..Ruling::refuse(format!(
                 "the admission handler panicked: {}",
                 super::sdk::panic_text(&*panic)
             ))
@@ -192,7 +192,10 @@ pub fn handle_http_noting(
 
 /// The request of the body, or the uid it names (if any), the code and the
 /// message of the refusal.
-fn decode(content_type: Option<&str>, body: Body<'_>) -> Result<Request, (String, u16, String)> {
+fn decode(
+    content_type: Option<&str>,
+    body: Body<'_>,
+) -> Result<AdmissionRequest, (String, u16, String)> {
     let bytes = match body {
         Body::TooLarge(limit) => {
             return Err((
@@ -317,11 +320,11 @@ mod tests {
         .unwrap()
     }
 
-    fn by_name(request: &Request) -> Verdict {
+    fn by_name(request: &AdmissionRequest) -> Ruling {
         match request.name.as_str() {
-            "bad" => Verdict::refuse("no").warn("careful"),
+            "bad" => Ruling::refuse("no").warn("careful"),
             "boom" => panic!("boom"),
-            _ => Verdict::allow().warn("careful"),
+            _ => Ruling::allow().warn("careful"),
         }
     }
 
