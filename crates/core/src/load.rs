@@ -28,7 +28,7 @@ pub fn customizations_from_str(
     text: &str,
     source: &str,
 ) -> Result<Vec<ResourceInterpreterCustomization>> {
-    typed_documents(text, source, "ResourceInterpreterCustomization")
+    typed_documents(text, source, ResourceInterpreterCustomization::KIND)
 }
 
 /// Every `ResourceInterpreterWebhookConfiguration` in a YAML/JSON stream.
@@ -36,7 +36,7 @@ pub fn webhook_configurations_from_str(
     text: &str,
     source: &str,
 ) -> Result<Vec<ResourceInterpreterWebhookConfiguration>> {
-    typed_documents(text, source, "ResourceInterpreterWebhookConfiguration")
+    typed_documents(text, source, ResourceInterpreterWebhookConfiguration::KIND)
 }
 
 /// Reads a customization file.
@@ -77,9 +77,22 @@ fn typed_documents<T: DeserializeOwned>(text: &str, source: &str, kind: &str) ->
                 ),
             });
         }
-        let item = serde_json::from_value(value).map_err(|e| Error::Config {
-            source_name: source.to_owned(),
-            message: format!("document {} (line {}): {kind}: {e}", doc.index, doc.line),
+        // The field at fault is named (`spec.target.kind: invalid type ...`),
+        // as the schema (`api::schema`) an editor checks against names it.
+        let item = serde_path_to_error::deserialize(value).map_err(|e| {
+            let at = match e.path().to_string() {
+                path if path == "." => String::new(),
+                path => format!("{path}: "),
+            };
+            Error::Config {
+                source_name: source.to_owned(),
+                message: format!(
+                    "document {} (line {}): {kind}: {at}{}",
+                    doc.index,
+                    doc.line,
+                    e.inner()
+                ),
+            }
         })?;
         out.push(item);
     }
