@@ -26,6 +26,7 @@ mod golden_runner;
 mod health;
 mod new_user;
 mod packaging;
+mod schema_cli;
 mod serve_operable;
 mod thirdparty;
 mod ux_errors;

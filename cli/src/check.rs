@@ -267,7 +267,7 @@ fn check_document(
         .and_then(|v| v.as_str())
         .unwrap_or("");
     let kind = value.get("kind").and_then(|v| v.as_str()).unwrap_or("");
-    if kind != "ResourceInterpreterCustomization" {
+    if kind != ResourceInterpreterCustomization::KIND {
         let (group, version) = match api_version.split_once('/') {
             Some((g, v)) => (g, v),
             None => ("", api_version),
@@ -277,7 +277,7 @@ fn check_document(
             format!("not a ResourceInterpreterCustomization, got {group}/{version}, Kind={kind}"),
         );
     }
-    let c: ResourceInterpreterCustomization = match serde_json::from_value(value) {
+    let c: ResourceInterpreterCustomization = match karmada_interpreter::load::decode(value) {
         Ok(c) => c,
         Err(e) => return fail(tw, format!("invalid ResourceInterpreterCustomization: {e}")),
     };
