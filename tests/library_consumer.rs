@@ -138,3 +138,126 @@ fn a_crate_linking_the_library_gets_the_gopher_lua_engine_and_light_defaults() {
     assert!(!tree.lines().any(|l| l.starts_with("lua-src ")), "{tree}");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// A controller's repository testing its customizations in its own
+/// `cargo test` with the golden crate's harness: Karmada's layout, one test
+/// per case, a failure showing the report `karmada-interpreter test` prints.
+const WIDGET_CUSTOMIZATION: &str = r#"apiVersion: config.karmada.io/v1alpha1
+kind: ResourceInterpreterCustomization
+metadata: {name: widget}
+spec:
+  target: {apiVersion: example.io/v1, kind: Widget}
+  customizations:
+    healthInterpretation:
+      luaScript: |
+        function InterpretHealth(observedObj)
+          return observedObj.status ~= nil and observedObj.status.ready == true
+        end
+"#;
+
+const WIDGET_CASES: &str = r#"name: ready
+operation: InterpretHealth
+observedObj: {apiVersion: example.io/v1, kind: Widget, metadata: {name: w}, status: {ready: true}}
+output: {healthy: true}
+---
+name: not ready
+operation: InterpretHealth
+observedObj: {apiVersion: example.io/v1, kind: Widget, metadata: {name: w}, status: {ready: false}}
+output: {healthy: false}
+"#;
+
+const HARNESS_TEST: &str = r#"
+fn main() -> std::process::ExitCode {
+    karmada_interpreter_golden::harness::Harness::default()
+        .cases("customizations")
+        .run()
+}
+"#;
+
+fn golden_consumer() -> PathBuf {
+    let dir = support::scratch("golden-harness-consumer");
+    let kind = dir.join("customizations/example.io/v1/Widget");
+    std::fs::create_dir_all(kind.join("testdata")).unwrap();
+    std::fs::create_dir_all(dir.join("src")).unwrap();
+    std::fs::create_dir_all(dir.join("tests")).unwrap();
+    let golden = Path::new(ROOT)
+        .join("crates/golden")
+        .canonicalize()
+        .unwrap();
+    // The workspace's dev profile, so that the dependencies already built
+    // in the shared target directory are reused.
+    std::fs::write(
+        dir.join("Cargo.toml"),
+        format!(
+            r#"[package]
+name = "widget-controller"
+version = "0.0.0"
+edition = "2021"
+publish = false
+
+[dev-dependencies]
+karmada-interpreter-golden = {{ path = {golden:?}, features = ["harness"] }}
+k8s-openapi = {{ version = "0.29", default-features = false, features = ["latest"] }}
+
+[[test]]
+name = "customizations"
+harness = false
+
+[profile.dev]
+debug = "line-tables-only"
+
+[profile.dev.package."*"]
+debug = false
+
+[workspace]
+"#
+        ),
+    )
+    .unwrap();
+    std::fs::copy(Path::new(ROOT).join("Cargo.lock"), dir.join("Cargo.lock")).unwrap();
+    std::fs::write(dir.join("src/lib.rs"), "//! A controller.\n").unwrap();
+    std::fs::write(dir.join("tests/customizations.rs"), HARNESS_TEST).unwrap();
+    std::fs::write(kind.join("customizations.yaml"), WIDGET_CUSTOMIZATION).unwrap();
+    std::fs::write(
+        kind.join("testdata/interprethealth-test.yaml"),
+        WIDGET_CASES,
+    )
+    .unwrap();
+    dir
+}
+
+#[test]
+fn a_crate_tests_its_customizations_in_cargo_test_one_test_per_case() {
+    let dir = golden_consumer();
+    let run = cargo(&dir, &["test", "--test", "customizations"]);
+    assert_ok(&run, "cargo test");
+    let out = support::text(&run.stdout);
+    let file = "customizations/example.io/v1/Widget/testdata/interprethealth-test.yaml";
+    for case in ["ready", "not ready"] {
+        assert!(
+            out.lines()
+                .any(|l| l.contains(&format!("{file}::{case} ")) && l.ends_with("ok")),
+            "{out}"
+        );
+    }
+    assert!(out.contains("2 passed; 0 failed"), "{out}");
+
+    // A wrong expectation fails its test only, with `test`'s report.
+    let cases = dir.join(file);
+    std::fs::write(
+        &cases,
+        WIDGET_CASES.replace("output: {healthy: false}", "output: {healthy: true}"),
+    )
+    .unwrap();
+    let run = cargo(&dir, &["test", "--test", "customizations"]);
+    let out = support::text(&run.stdout);
+    assert!(!run.status.success(), "{out}");
+    assert!(out.contains("1 passed; 1 failed"), "{out}");
+    assert!(
+        out.contains(&format!(
+            "FAIL {file}: case \"not ready\" (InterpretHealth)"
+        )) && out.contains("healthy"),
+        "{out}"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
