@@ -61,24 +61,33 @@ fn target_dir() -> PathBuf {
         .to_owned()
 }
 
-fn consumer() -> PathBuf {
-    let dir = support::scratch("library-consumer");
-    std::fs::create_dir_all(dir.join("src")).unwrap();
+/// A crate of its own workspace in a scratch folder: `dependencies` (TOML
+/// lines, where `{root}` is the repository's path) and `extra` manifest
+/// sections, this repository's lock file and dev profile (so that the
+/// dependencies already built in the shared target directory are reused),
+/// and `files` (path, text).
+fn scratch_crate(name: &str, dependencies: &str, extra: &str, files: &[(&str, &str)]) -> PathBuf {
+    let dir = support::scratch(name);
     let root = Path::new(ROOT).canonicalize().unwrap();
+    let dependencies = dependencies.replace("{root}", &root.display().to_string());
     std::fs::write(
         dir.join("Cargo.toml"),
         format!(
             r#"[package]
-name = "consumer"
+name = "{name}"
 version = "0.0.0"
 edition = "2021"
 publish = false
 
-[dependencies]
-karmada-interpreter = {{ path = {root:?} }}
+{dependencies}
 # A binary picks the Kubernetes version (k8s-openapi's rule for libraries).
 k8s-openapi = {{ version = "0.29", default-features = false, features = ["latest"] }}
-serde_json = "1"
+{extra}
+[profile.dev]
+debug = "line-tables-only"
+
+[profile.dev.package."*"]
+debug = false
 
 [workspace]
 "#
@@ -86,9 +95,21 @@ serde_json = "1"
     )
     .unwrap();
     std::fs::copy(root.join("Cargo.lock"), dir.join("Cargo.lock")).unwrap();
-    std::fs::write(dir.join("src/main.rs"), MAIN).unwrap();
-    std::fs::write(dir.join("customization.yaml"), CUSTOMIZATION).unwrap();
+    for (path, text) in files {
+        let path = dir.join(path);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
     dir
+}
+
+fn consumer() -> PathBuf {
+    scratch_crate(
+        "consumer",
+        "[dependencies]\nkarmada-interpreter = { path = \"{root}\" }\nserde_json = \"1\"",
+        "",
+        &[("src/main.rs", MAIN), ("customization.yaml", CUSTOMIZATION)],
+    )
 }
 
 fn cargo(dir: &Path, args: &[&str]) -> std::process::Output {
@@ -175,55 +196,18 @@ fn main() -> std::process::ExitCode {
 "#;
 
 fn golden_consumer() -> PathBuf {
-    let dir = support::scratch("golden-harness-consumer");
-    let kind = dir.join("customizations/example.io/v1/Widget");
-    std::fs::create_dir_all(kind.join("testdata")).unwrap();
-    std::fs::create_dir_all(dir.join("src")).unwrap();
-    std::fs::create_dir_all(dir.join("tests")).unwrap();
-    let golden = Path::new(ROOT)
-        .join("crates/golden")
-        .canonicalize()
-        .unwrap();
-    // The workspace's dev profile, so that the dependencies already built
-    // in the shared target directory are reused.
-    std::fs::write(
-        dir.join("Cargo.toml"),
-        format!(
-            r#"[package]
-name = "widget-controller"
-version = "0.0.0"
-edition = "2021"
-publish = false
-
-[dev-dependencies]
-karmada-interpreter-golden = {{ path = {golden:?}, features = ["harness"] }}
-k8s-openapi = {{ version = "0.29", default-features = false, features = ["latest"] }}
-
-[[test]]
-name = "customizations"
-harness = false
-
-[profile.dev]
-debug = "line-tables-only"
-
-[profile.dev.package."*"]
-debug = false
-
-[workspace]
-"#
-        ),
+    let kind = "customizations/example.io/v1/Widget";
+    scratch_crate(
+        "widget-controller",
+        "[dev-dependencies]\nkarmada-interpreter-golden = { path = \"{root}/crates/golden\", features = [\"harness\"] }",
+        "\n[[test]]\nname = \"customizations\"\nharness = false\n",
+        &[
+            ("src/lib.rs", "//! A controller.\n"),
+            ("tests/customizations.rs", HARNESS_TEST),
+            (&format!("{kind}/customizations.yaml"), WIDGET_CUSTOMIZATION),
+            (&format!("{kind}/testdata/interprethealth-test.yaml"), WIDGET_CASES),
+        ],
     )
-    .unwrap();
-    std::fs::copy(Path::new(ROOT).join("Cargo.lock"), dir.join("Cargo.lock")).unwrap();
-    std::fs::write(dir.join("src/lib.rs"), "//! A controller.\n").unwrap();
-    std::fs::write(dir.join("tests/customizations.rs"), HARNESS_TEST).unwrap();
-    std::fs::write(kind.join("customizations.yaml"), WIDGET_CUSTOMIZATION).unwrap();
-    std::fs::write(
-        kind.join("testdata/interprethealth-test.yaml"),
-        WIDGET_CASES,
-    )
-    .unwrap();
-    dir
 }
 
 #[test]

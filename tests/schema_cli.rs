@@ -1,12 +1,20 @@
-//! `karmada-interpreter schema` and the `yaml-language-server` headers
-//! `init` writes: the schemas printed are the golden crate's, the files
-//! `init` writes name schemas that exist and validate against them, and a
-//! document the schema refuses is refused by `check` and `test` too.
+//! The JSON Schemas (`karmada_interpreter_golden::schema`,
+//! `karmada-interpreter schema`) and the `yaml-language-server` headers
+//! `init` writes. The schemas and the readers agree: every case and
+//! configuration document of the repository validates, what the schema
+//! refuses the reader refuses naming the same key, and for every operation
+//! the two accept the same inputs. The schemas printed are the golden
+//! crate's; the files `init` writes name schemas that exist and validate
+//! against them; `check` and `test` refuse what the schema refuses, naming
+//! the field.
 
 use std::path::{Path, PathBuf};
 
-use karmada_interpreter_golden::schema::Document;
-use serde_json::Value;
+use karmada_interpreter::api::InterpreterOperation;
+use karmada_interpreter::interpreter::result_names;
+use karmada_interpreter_golden::parse_cases;
+use karmada_interpreter_golden::schema::{self, Document};
+use serde_json::{json, Value};
 
 use crate::support::{cli, cli_ok, run_ok, scratch, text};
 
@@ -142,4 +150,256 @@ fn check_and_test_refuse_what_the_schema_refuses_naming_the_field() {
     let said = format!("{}{}", text(&out.stdout), text(&out.stderr));
     assert!(!out.status.success(), "{said}");
     assert!(said.contains("`ouptut`"), "{said}");
+}
+
+// ------------------------------------------------- schema and reader agree
+
+fn root() -> PathBuf {
+    PathBuf::from(crate::support::ROOT)
+}
+
+#[test]
+fn every_case_file_of_the_repository_validates() {
+    let validator = validator(&schema::case());
+    let files = karmada_interpreter_golden::discover(&[
+        root().join("conformance"),
+        root().join("thirdparty"),
+    ])
+    .unwrap();
+    let mut checked = 0;
+    let mut failures = Vec::new();
+    for file in &files {
+        let text = std::fs::read_to_string(&file.path).unwrap();
+        for (i, doc) in documents(&text).iter().enumerate() {
+            checked += 1;
+            for complaint in complaints(&validator, doc) {
+                failures.push(format!("{} #{}: {complaint}", file.path.display(), i + 1));
+            }
+        }
+    }
+    assert!(checked > 1000, "only {checked} cases found");
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// Files under `dirs` (recursively) holding documents of `kind`.
+fn documents_of_kind(dirs: &[&str], kind: &str) -> Vec<(PathBuf, Value)> {
+    let mut out = Vec::new();
+    for dir in dirs {
+        let files = karmada_interpreter_layout::files(&root().join(dir), |p, _| {
+            p.extension().is_some_and(|e| e == "yaml" || e == "yml")
+        })
+        .unwrap();
+        for file in files {
+            let text = std::fs::read_to_string(&file).unwrap();
+            let docs = karmada_interpreter::yaml::documents(&text);
+            for doc in docs.into_iter().filter_map(|d| d.ok()?.value) {
+                if doc["kind"] == kind {
+                    out.push((file.clone(), doc));
+                }
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn every_configuration_document_of_the_repository_validates() {
+    for (document, dirs, at_least) in [
+        (
+            Document::Customization,
+            &["thirdparty", "conformance", "examples", "deploy"][..],
+            50,
+        ),
+        (
+            Document::WebhookConfiguration,
+            &["deploy", "tests/api", "examples"][..],
+            2,
+        ),
+    ] {
+        let schema = document.schema();
+        let kind = schema["properties"]["kind"]["const"].as_str().unwrap();
+        let validator = validator(&schema);
+        let found = documents_of_kind(dirs, kind);
+        assert!(found.len() >= at_least, "{kind}: {}", found.len());
+        for (file, doc) in found {
+            let complaints = complaints(&validator, &doc);
+            assert!(complaints.is_empty(), "{}: {complaints:?}", file.display());
+        }
+    }
+}
+
+const POD: &str = "{apiVersion: v1, kind: Pod, metadata: {name: p}}";
+
+/// Documents the schema refuses, and the key both the schema's complaint
+/// and the reader's error name.
+fn refused_cases() -> Vec<(String, &'static str)> {
+    let ok =
+        |extra: &str| format!("name: n\noperation: InterpretHealth\nobservedObj: {POD}\n{extra}");
+    vec![
+        (ok("output: {healthy: true}\nouptut: {}\n"), "ouptut"),
+        (ok("output: {replica: 1}\n"), "replica"),
+        (ok("output: 3\n"), "output"),
+        (ok("inputReplicas: two\noutput: {healthy: true}\n"), "inputReplicas"),
+        (ok("description: [a]\noutput: {healthy: true}\n"), "description"),
+        (ok("expectError: {text: x}\n"), "expectError"),
+        (ok("expectError: 3\n"), "expectError"),
+        (ok(""), "output"),
+        (ok("expectError: true\noutput: {healthy: true}\n"), "expectError"),
+        (
+            "name: n\noperation: InterpretHealth\nobservedObj: {apiVersion: v1}\noutput: {healthy: true}\n".into(),
+            "kind",
+        ),
+        (
+            "name: n\noperation: InterpretHealth\nobservedObj: [1]\noutput: {healthy: true}\n".into(),
+            "observedObj",
+        ),
+        (
+            "name: n\noperation: Prune\nobservedObj: {kind: Pod}\noutput: {}\n".into(),
+            "Prune",
+        ),
+        ("name: n\nobservedObj: {kind: Pod}\noutput: {}\n".into(), "operation"),
+        (
+            format!("name: n\noperation: Retain\ndesiredObj: {POD}\noutput: {{retained: {{}}}}\n"),
+            "observedObj",
+        ),
+        (
+            format!("name: n\noperation: InterpretHealth\ndesiredObj: {POD}\nobservedObj: {POD}\noutput: {{healthy: true}}\n"),
+            "desiredObj",
+        ),
+    ]
+}
+
+#[test]
+fn what_the_schema_refuses_the_reader_refuses_naming_the_key() {
+    let schema = schema::case();
+    for (text, key) in refused_cases() {
+        let doc = &documents(&text)[0];
+        let complaints = complaints(&validator(&schema), doc);
+        assert!(!complaints.is_empty(), "the schema accepts:\n{text}");
+        let error = parse_cases(&text, Path::new("t.yaml"))
+            .remove(0)
+            .expect_err(&format!("the reader accepts:\n{text}"))
+            .to_string();
+        assert!(error.contains(key), "{error}\n(the case:\n{text})");
+    }
+}
+
+/// For every operation, which object inputs it is given and whether it
+/// expects an output or an error: the schema accepts exactly the
+/// documents the reader accepts.
+#[test]
+fn schema_and_reader_agree_on_every_operation_and_input_combination() {
+    let validator = validator(&schema::case());
+    let mut combinations = 0;
+    for op in InterpreterOperation::ALL {
+        for (desired, observed) in [(false, false), (true, false), (false, true), (true, true)] {
+            for assertion in [
+                format!("output: {{{}: null}}", result_names(op)[0]),
+                "expectError: true".into(),
+                "expectError: {pattern: \"%d+\"}".into(),
+                "expectError: false".into(),
+                "output: {}\nexpectError: false".into(),
+            ] {
+                let mut text = format!("name: n\noperation: {op}\n{assertion}\n");
+                if desired {
+                    text += &format!("desiredObj: {POD}\n");
+                }
+                if observed {
+                    text += &format!("observedObj: {POD}\n");
+                }
+                let by_schema = complaints(&validator, &documents(&text)[0]);
+                let by_reader = parse_cases(&text, Path::new("t.yaml")).remove(0);
+                assert_eq!(
+                    by_schema.is_empty(),
+                    by_reader.is_ok(),
+                    "{text}\nschema: {by_schema:?}\nreader: {by_reader:?}"
+                );
+                combinations += 1;
+            }
+        }
+    }
+    assert_eq!(combinations, 8 * 4 * 5);
+}
+
+#[test]
+fn configuration_documents_the_schema_refuses_the_loader_refuses_naming_the_field() {
+    let customization = |target: &str, rules: &str| {
+        format!("apiVersion: config.karmada.io/v1alpha1\nkind: ResourceInterpreterCustomization\nmetadata: {{name: c}}\nspec:\n  target: {target}\n  customizations: {rules}\n")
+    };
+    let webhook = |hook: &str| {
+        format!("apiVersion: config.karmada.io/v1alpha1\nkind: ResourceInterpreterWebhookConfiguration\nmetadata: {{name: w}}\nwebhooks:\n- {hook}\n")
+    };
+    let cases = [
+        (Document::Customization, customization("{apiVersion: v1}", "{}"), "spec.target", "kind"),
+        (Document::Customization, customization("{apiVersion: v1, kind: 3}", "{}"), "spec.target.kind", "string"),
+        (
+            Document::Customization,
+            customization("{apiVersion: v1, kind: Pod}", "{retention: {luaScript: [x]}}"),
+            "spec.customizations.retention.luaScript",
+            "string",
+        ),
+        (
+            Document::Customization,
+            customization("{apiVersion: v1, kind: Pod}", "{retention: {}}"),
+            "spec.customizations.retention",
+            "luaScript",
+        ),
+        (
+            Document::Customization,
+            "apiVersion: config.karmada.io/v1alpha1\nkind: ResourceInterpreterCustomization\nmetadata: {name: c}\n".into(),
+            "",
+            "spec",
+        ),
+        (
+            Document::WebhookConfiguration,
+            webhook("{name: a, clientConfig: {url: \"https://x\"}}"),
+            "webhooks[0]",
+            "interpreterContextVersions",
+        ),
+        (
+            Document::WebhookConfiguration,
+            webhook("{name: a, clientConfig: {url: \"https://x\"}, interpreterContextVersions: [v1alpha1], timeoutSeconds: soon}"),
+            "webhooks[0].timeoutSeconds",
+            "i32",
+        ),
+    ];
+    for (document, text, path, field) in cases {
+        let schema = document.schema();
+        let doc = &documents(&text)[0];
+        assert!(
+            !complaints(&validator(&schema), doc).is_empty(),
+            "the schema accepts:\n{text}"
+        );
+        let error = match document {
+            Document::Customization => {
+                karmada_interpreter::load::customizations_from_str(&text, "t.yaml").map(|_| ())
+            }
+            _ => karmada_interpreter::load::webhook_configurations_from_str(&text, "t.yaml")
+                .map(|_| ()),
+        }
+        .expect_err(&format!("the loader accepts:\n{text}"))
+        .to_string();
+        let at = if path.is_empty() {
+            String::new()
+        } else {
+            format!(": {path}: ")
+        };
+        assert!(
+            error.contains(&at) && error.contains(field),
+            "{error}\n(expected {path:?} and {field:?})"
+        );
+    }
+}
+
+#[test]
+fn the_configuration_schemas_require_their_kind() {
+    for document in [Document::Customization, Document::WebhookConfiguration] {
+        let schema = document.schema();
+        assert_eq!(schema["required"][0], "kind");
+        let complaints = complaints(&validator(&schema), &json!({"kind": "Other"}));
+        assert!(
+            complaints.iter().any(|c| c.contains("/kind")),
+            "{complaints:?}"
+        );
+    }
 }
