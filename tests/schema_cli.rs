@@ -403,3 +403,31 @@ fn the_configuration_schemas_require_their_kind() {
         );
     }
 }
+
+/// The keys the case reader knows (its `CASE_KEYS` table, read from its
+/// source) are exactly the keys the case schema lists: a key added to the
+/// reader without the schema would be marked unknown in every editor.
+#[test]
+fn the_case_schema_lists_exactly_the_readers_keys() {
+    let source = std::fs::read_to_string(root().join("crates/golden/src/case.rs")).unwrap();
+    let table = source
+        .split_once("const CASE_KEYS")
+        .and_then(|(_, rest)| rest.split_once("= ["))
+        .and_then(|(_, rest)| rest.split_once("];"))
+        .map(|(table, _)| table)
+        .expect("case.rs defines `const CASE_KEYS: [&str; N] = [...];`");
+    let mut reader: Vec<&str> = table.split('"').skip(1).step_by(2).collect();
+    reader.sort_unstable();
+    let schema = schema::case();
+    let mut listed: Vec<&str> = schema["properties"]
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(String::as_str)
+        .collect();
+    listed.sort_unstable();
+    assert_eq!(
+        listed, reader,
+        "the case schema's keys (left) and the reader's"
+    );
+}

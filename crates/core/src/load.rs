@@ -61,7 +61,7 @@ pub fn read(path: &Path) -> Result<String> {
 
 /// A document that does not decode into its type, naming the field at
 /// fault as the document's schema ([`crate::api`]'s `schema` feature) names
-/// it: `spec.target.kind: invalid type: integer `3`, expected a string`.
+/// it (`spec.target.kind: invalid type: integer 3, expected a string`).
 #[derive(Debug, thiserror::Error)]
 #[error("{at}{source}")]
 pub struct DecodeError {
