@@ -20,12 +20,9 @@
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::sync::Arc;
 
-use karmada_interpreter_golden::{
-    discover, load_cases, GoldenCase, Runner, Verdict, WebhookBackend,
-};
-use libtest_mimic::{Arguments, Completion, Failed, Trial};
+use karmada_interpreter_golden::harness::Harness;
+use karmada_interpreter_golden::{Runner, WebhookBackend};
 
 const CONFIG_ENV: &str = "KARMADA_INTERPRETER_WEBHOOK_CONFIG";
 const CASES_ENV: &str = "KARMADA_INTERPRETER_CASES";
@@ -58,27 +55,9 @@ fn case_paths() -> Vec<PathBuf> {
     }
 }
 
-fn display(path: &Path) -> String {
-    path.strip_prefix(root())
-        .unwrap_or(path)
-        .display()
-        .to_string()
-}
-
-/// A case's verdict as a trial's: a case the backend did not run is
-/// ignored, with the reason (shown in the run's output and counted in its
-/// summary), not passed.
-fn verdict(v: Verdict) -> Result<Completion, Failed> {
-    match v {
-        Verdict::Passed | Verdict::KnownDeviation(_) => Ok(Completion::Completed),
-        Verdict::Skipped(reason) => Ok(Completion::ignored_with(reason)),
-        Verdict::Failed(lines) => Err(lines.join("\n").into()),
-    }
-}
-
-fn trials() -> Result<Vec<Trial>, String> {
-    // One runner, one set of rules; only the backend differs.
-    let runner = Arc::new(match std::env::var_os(CONFIG_ENV) {
+/// One runner, one set of rules; only the backend differs.
+fn runner() -> Result<Runner, String> {
+    Ok(match std::env::var_os(CONFIG_ENV) {
         Some(file) => {
             let configs =
                 karmada_interpreter::load::webhook_configurations_from_file(Path::new(&file))
@@ -86,53 +65,15 @@ fn trials() -> Result<Vec<Trial>, String> {
             Runner::new(WebhookBackend::new(configs).map_err(|e| e.to_string())?)
         }
         None => Runner::default(),
-    });
-    let mut out = Vec::new();
-    let paths = case_paths();
-    for file in discover(&paths).map_err(|e| e.to_string())? {
-        let shown = display(&file.path);
-        for (i, case) in load_cases(&file.path).into_iter().enumerate() {
-            let case: GoldenCase = match case {
-                Ok(c) => c,
-                Err(e) => {
-                    let msg = e.to_string();
-                    out.push(Trial::test(
-                        format!("{shown}::case #{}", i + 1),
-                        move || Err(msg.into()),
-                    ));
-                    continue;
-                }
-            };
-            let name = format!("{shown}::{}", case.name);
-            let kind = case.operation.as_str();
-            // Cases the backend does not serve are ignored, with the reason
-            // (libtest's static flag would show none).
-            let trial = match runner.skip_reason(&file, &case) {
-                Some(reason) => {
-                    Trial::ignorable_test(name, move || Ok(Completion::ignored_with(reason)))
-                }
-                None => {
-                    let (runner, file) = (runner.clone(), file.clone());
-                    Trial::ignorable_test(name, move || {
-                        verdict(runner.run_case(&file, &case).verdict)
-                    })
-                }
-            };
-            out.push(trial.with_kind(kind));
-        }
-    }
-    if out.is_empty() {
-        return Err(
-            karmada_interpreter_golden::GoldenError::NoCases { searched: paths }.to_string(),
-        );
-    }
-    Ok(out)
+    })
 }
 
 fn main() -> ExitCode {
-    let args = Arguments::from_args();
-    match trials() {
-        Ok(trials) => libtest_mimic::run(&args, trials).exit_code(),
+    match runner() {
+        Ok(runner) => case_paths()
+            .into_iter()
+            .fold(Harness::new(runner).relative_to(root()), Harness::cases)
+            .run(),
         Err(e) => {
             eprintln!("conformance: {e}");
             ExitCode::from(2)

@@ -61,24 +61,33 @@ fn target_dir() -> PathBuf {
         .to_owned()
 }
 
-fn consumer() -> PathBuf {
-    let dir = support::scratch("library-consumer");
-    std::fs::create_dir_all(dir.join("src")).unwrap();
+/// A crate of its own workspace in a scratch folder: `dependencies` (TOML
+/// lines, where `{root}` is the repository's path) and `extra` manifest
+/// sections, this repository's lock file and dev profile (so that the
+/// dependencies already built in the shared target directory are reused),
+/// and `files` (path, text).
+fn scratch_crate(name: &str, dependencies: &str, extra: &str, files: &[(&str, &str)]) -> PathBuf {
+    let dir = support::scratch(name);
     let root = Path::new(ROOT).canonicalize().unwrap();
+    let dependencies = dependencies.replace("{root}", &root.display().to_string());
     std::fs::write(
         dir.join("Cargo.toml"),
         format!(
             r#"[package]
-name = "consumer"
+name = "{name}"
 version = "0.0.0"
 edition = "2021"
 publish = false
 
-[dependencies]
-karmada-interpreter = {{ path = {root:?} }}
+{dependencies}
 # A binary picks the Kubernetes version (k8s-openapi's rule for libraries).
 k8s-openapi = {{ version = "0.29", default-features = false, features = ["latest"] }}
-serde_json = "1"
+{extra}
+[profile.dev]
+debug = "line-tables-only"
+
+[profile.dev.package."*"]
+debug = false
 
 [workspace]
 "#
@@ -86,9 +95,21 @@ serde_json = "1"
     )
     .unwrap();
     std::fs::copy(root.join("Cargo.lock"), dir.join("Cargo.lock")).unwrap();
-    std::fs::write(dir.join("src/main.rs"), MAIN).unwrap();
-    std::fs::write(dir.join("customization.yaml"), CUSTOMIZATION).unwrap();
+    for (path, text) in files {
+        let path = dir.join(path);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
     dir
+}
+
+fn consumer() -> PathBuf {
+    scratch_crate(
+        "consumer",
+        "[dependencies]\nkarmada-interpreter = { path = \"{root}\" }\nserde_json = \"1\"",
+        "",
+        &[("src/main.rs", MAIN), ("customization.yaml", CUSTOMIZATION)],
+    )
 }
 
 fn cargo(dir: &Path, args: &[&str]) -> std::process::Output {
@@ -139,5 +160,91 @@ fn a_crate_linking_the_library_gets_the_gopher_lua_engine_and_light_defaults() {
         "{tree}"
     );
     assert!(!tree.lines().any(|l| l.starts_with("lua-src ")), "{tree}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// A controller's repository testing its customizations in its own
+/// `cargo test` with the golden crate's harness: Karmada's layout, one test
+/// per case, a failure showing the report `karmada-interpreter test` prints.
+const WIDGET_CUSTOMIZATION: &str = r#"apiVersion: config.karmada.io/v1alpha1
+kind: ResourceInterpreterCustomization
+metadata: {name: widget}
+spec:
+  target: {apiVersion: example.io/v1, kind: Widget}
+  customizations:
+    healthInterpretation:
+      luaScript: |
+        function InterpretHealth(observedObj)
+          return observedObj.status ~= nil and observedObj.status.ready == true
+        end
+"#;
+
+const WIDGET_CASES: &str = r#"name: ready
+operation: InterpretHealth
+observedObj: {apiVersion: example.io/v1, kind: Widget, metadata: {name: w}, status: {ready: true}}
+output: {healthy: true}
+---
+name: not ready
+operation: InterpretHealth
+observedObj: {apiVersion: example.io/v1, kind: Widget, metadata: {name: w}, status: {ready: false}}
+output: {healthy: false}
+"#;
+
+const HARNESS_TEST: &str = r#"
+fn main() -> std::process::ExitCode {
+    karmada_interpreter_golden::harness::Harness::default()
+        .cases("customizations")
+        .run()
+}
+"#;
+
+fn golden_consumer() -> PathBuf {
+    let kind = "customizations/example.io/v1/Widget";
+    scratch_crate(
+        "widget-controller",
+        "[dev-dependencies]\nkarmada-interpreter-golden = { path = \"{root}/crates/golden\", features = [\"harness\"] }",
+        "\n[[test]]\nname = \"customizations\"\nharness = false\n",
+        &[
+            ("src/lib.rs", "//! A controller.\n"),
+            ("tests/customizations.rs", HARNESS_TEST),
+            (&format!("{kind}/customizations.yaml"), WIDGET_CUSTOMIZATION),
+            (&format!("{kind}/testdata/interprethealth-test.yaml"), WIDGET_CASES),
+        ],
+    )
+}
+
+#[test]
+fn a_crate_tests_its_customizations_in_cargo_test_one_test_per_case() {
+    let dir = golden_consumer();
+    let run = cargo(&dir, &["test", "--test", "customizations"]);
+    assert_ok(&run, "cargo test");
+    let out = support::text(&run.stdout);
+    let file = "customizations/example.io/v1/Widget/testdata/interprethealth-test.yaml";
+    for case in ["ready", "not ready"] {
+        assert!(
+            out.lines()
+                .any(|l| l.contains(&format!("{file}::{case} ")) && l.ends_with("ok")),
+            "{out}"
+        );
+    }
+    assert!(out.contains("2 passed; 0 failed"), "{out}");
+
+    // A wrong expectation fails its test only, with `test`'s report.
+    let cases = dir.join(file);
+    std::fs::write(
+        &cases,
+        WIDGET_CASES.replace("output: {healthy: false}", "output: {healthy: true}"),
+    )
+    .unwrap();
+    let run = cargo(&dir, &["test", "--test", "customizations"]);
+    let out = support::text(&run.stdout);
+    assert!(!run.status.success(), "{out}");
+    assert!(out.contains("1 passed; 1 failed"), "{out}");
+    assert!(
+        out.contains(&format!(
+            "FAIL {file}: case \"not ready\" (InterpretHealth)"
+        )) && out.contains("healthy"),
+        "{out}"
+    );
     std::fs::remove_dir_all(&dir).ok();
 }

@@ -29,6 +29,7 @@ mod health;
 mod health_cel;
 mod new_user;
 mod packaging;
+mod schema_cli;
 mod serve_admission;
 mod serve_operable;
 mod thirdparty;

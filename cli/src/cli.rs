@@ -4,7 +4,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-use crate::{bench, check, diff, explain, init, lint, list, run, serve, test, ux};
+use crate::{bench, check, diff, explain, init, lint, list, run, schema, serve, test, ux};
 
 /// Karmada's resource interpreter: native built-ins, Lua customizations,
 /// webhooks and golden-case conformance.
@@ -54,6 +54,10 @@ enum Command {
     /// Run two versions of customizations (-f old -f new) over golden
     /// cases and print where their answers differ (exit 1 when some do).
     Diff(diff::DiffArgs),
+    /// Print the JSON Schema of golden case files (`case`), customizations
+    /// (`customization`) or webhook configurations (`webhook-config`), for
+    /// editors: `# yaml-language-server: $schema=FILE` in a YAML file.
+    Schema(schema::SchemaArgs),
     /// Print a shell completion script (bash, zsh or fish) on stdout.
     Completions(CompletionsArgs),
 }
@@ -99,6 +103,7 @@ pub fn run(cli: Cli) -> crate::error::Result<ExitCode> {
         Command::Serve(args) => serve::run(*args),
         Command::Init(args) => init::run(args),
         Command::Completions(args) => Ok(completions(args)),
+        Command::Schema(args) => schema::run(args),
         Command::Bench(args) => bench::run(args),
         Command::Explain(args) => explain::run(*args),
         Command::Lint(args) => lint::run(args),

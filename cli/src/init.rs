@@ -2,7 +2,11 @@
 //! customization from — `customizations.yaml` with a working stub per
 //! operation and `testdata/<operation>-test.yaml` with one case each whose
 //! expected output is what the stub returns, so that `check`, `lint` and
-//! `test` accept the folder at once.
+//! `test` accept the folder at once. Each YAML file starts with a
+//! `# yaml-language-server: $schema=` line pointing at the schema `init`
+//! writes next to `customizations.yaml` (`case.schema.json`,
+//! `customization.schema.json`), so an editor completes and checks the
+//! files at once.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -13,6 +17,7 @@ use karmada_interpreter::{load, Interpreter};
 
 use crate::error::{Error, Result};
 use karmada_interpreter_golden::parse_cases;
+use karmada_interpreter_golden::schema::Document;
 use serde_json::{json, Value};
 
 #[derive(Debug, clap::Args)]
@@ -163,9 +168,19 @@ fn case(op: Op, object: &Value) -> Value {
     case
 }
 
+/// The header line of a file `init` writes: the schema of `document`,
+/// `up` folders above the file.
+fn modeline(document: Document, up: usize) -> String {
+    format!(
+        "{}\n",
+        Document::modeline(&format!("{}{}", "../".repeat(up), document.file_name()))
+    )
+}
+
 fn customizations_yaml(api_version: &str, kind: &str, ops: &[Op]) -> String {
     let name = format!("declarative-configuration-{}", kind.to_ascii_lowercase());
-    let mut out = format!(
+    let mut out = modeline(Document::Customization, 0);
+    out += &format!(
         "apiVersion: config.karmada.io/v1alpha1\nkind: ResourceInterpreterCustomization\nmetadata:\n  name: {name}\nspec:\n  target:\n    apiVersion: {api_version}\n    kind: {kind}\n  customizations:\n"
     );
     for op in Op::ALL.iter().filter(|op| ops.contains(op)) {
@@ -220,6 +235,12 @@ pub fn run(args: InitArgs) -> Result<ExitCode> {
         path: testdata.clone(),
         source,
     })?;
+    for document in [Document::Case, Document::Customization] {
+        write(
+            &dir.join(document.file_name()),
+            &crate::schema::text(document)?,
+        )?;
+    }
     let text = customizations_yaml(&args.api_version, &args.kind, &ops);
     write(&file, &text)?;
     // The expected outputs are what the stubs return.
@@ -244,13 +265,16 @@ pub fn run(args: InitArgs) -> Result<ExitCode> {
         let request = parsed.request().map_err(karmada_interpreter::Error::from)?;
         let output = results_map(chain.interpret(&request)?.value);
         value["output"] = Value::Object(output);
-        write(&path, &to_yaml(&value)?)?;
+        let text = modeline(Document::Case, 1) + &to_yaml(&value)?;
+        write(&path, &text)?;
     }
     println!(
-        "wrote {} and {} case file(s) under {}",
+        "wrote {} and {} case file(s) under {}, with the schemas editors read ({} and {}: `karmada-interpreter schema` prints them again after an upgrade)",
         file.display(),
         ops.len(),
-        testdata.display()
+        testdata.display(),
+        Document::Customization.file_name(),
+        Document::Case.file_name()
     );
     println!(
         "next: edit the scripts, then `karmada-interpreter lint {0}` and `karmada-interpreter test --coverage {0}`",

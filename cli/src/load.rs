@@ -240,7 +240,7 @@ impl Loader {
         self.documents(flag, &[value.to_owned()], false, false)?
             .into_iter()
             .map(|doc| {
-                serde_json::from_value(doc.value).map_err(|e| LoadError::Decode {
+                karmada_interpreter::load::decode(doc.value).map_err(|e| LoadError::Decode {
                     source_name: doc.source_name,
                     index: doc.index,
                     detail: e.to_string(),
@@ -260,7 +260,7 @@ pub struct CustomizationTexts {
 }
 
 /// The `kind` customization documents have.
-const CUSTOMIZATION_KIND: &str = "ResourceInterpreterCustomization";
+const CUSTOMIZATION_KIND: &str = karmada_interpreter::api::ResourceInterpreterCustomization::KIND;
 
 /// Whether a text holds a `ResourceInterpreterCustomization` document (or,
 /// when it is not valid YAML, names that kind: a broken customization file

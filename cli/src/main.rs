@@ -27,6 +27,7 @@ mod locate;
 mod run;
 #[cfg(test)]
 mod scale;
+mod schema;
 mod serve;
 mod test;
 mod test_extra;

@@ -28,7 +28,7 @@ pub fn customizations_from_str(
     text: &str,
     source: &str,
 ) -> Result<Vec<ResourceInterpreterCustomization>> {
-    typed_documents(text, source, "ResourceInterpreterCustomization")
+    typed_documents(text, source, ResourceInterpreterCustomization::KIND)
 }
 
 /// Every `ResourceInterpreterWebhookConfiguration` in a YAML/JSON stream.
@@ -36,7 +36,7 @@ pub fn webhook_configurations_from_str(
     text: &str,
     source: &str,
 ) -> Result<Vec<ResourceInterpreterWebhookConfiguration>> {
-    typed_documents(text, source, "ResourceInterpreterWebhookConfiguration")
+    typed_documents(text, source, ResourceInterpreterWebhookConfiguration::KIND)
 }
 
 /// Reads a customization file.
@@ -59,6 +59,55 @@ pub fn read(path: &Path) -> Result<String> {
     })
 }
 
+/// A document that does not decode into its type, naming the field at
+/// fault as the document's schema ([`crate::api`]'s `schema` feature) names
+/// it (`spec.target.kind: invalid type: integer 3, expected a string`).
+#[derive(Debug, thiserror::Error)]
+#[error("{at}{source}")]
+pub struct DecodeError {
+    /// `path: ` of the field at fault, empty for the document itself.
+    at: String,
+    /// What serde found there.
+    #[source]
+    source: serde_json::Error,
+}
+
+impl DecodeError {
+    /// The path of the field at fault (`spec.target.kind`, `webhooks[0]`),
+    /// `.` for the document itself.
+    pub fn path(&self) -> &str {
+        self.at.strip_suffix(": ").unwrap_or(".")
+    }
+}
+
+/// Decodes one document's value into `T` (a configuration type of
+/// [`crate::api`]), naming the field at fault when it does not decode.
+///
+/// ```
+/// use karmada_interpreter::api::ResourceInterpreterCustomization;
+///
+/// let err = karmada_interpreter::load::decode::<ResourceInterpreterCustomization>(serde_json::json!({
+///     "kind": "ResourceInterpreterCustomization",
+///     "spec": {"target": {"apiVersion": "v1", "kind": 3}},
+/// })).unwrap_err();
+/// assert_eq!(err.path(), "spec.target.kind");
+/// assert!(err.to_string().starts_with("spec.target.kind: invalid type: integer `3`"));
+/// ```
+pub fn decode<T: DeserializeOwned>(
+    value: serde_json::Value,
+) -> std::result::Result<T, DecodeError> {
+    serde_path_to_error::deserialize(value).map_err(|e| {
+        let at = match e.path().to_string() {
+            path if path == "." => String::new(),
+            path => format!("{path}: "),
+        };
+        DecodeError {
+            at,
+            source: e.into_inner(),
+        }
+    })
+}
+
 fn typed_documents<T: DeserializeOwned>(text: &str, source: &str, kind: &str) -> Result<Vec<T>> {
     let mut out = Vec::new();
     for doc in crate::yaml::documents(text) {
@@ -77,7 +126,7 @@ fn typed_documents<T: DeserializeOwned>(text: &str, source: &str, kind: &str) ->
                 ),
             });
         }
-        let item = serde_json::from_value(value).map_err(|e| Error::Config {
+        let item = decode(value).map_err(|e| Error::Config {
             source_name: source.to_owned(),
             message: format!("document {} (line {}): {kind}: {e}", doc.index, doc.line),
         })?;

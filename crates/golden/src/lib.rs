@@ -21,6 +21,10 @@
 //!   edit fields outside what the operation owns.
 //! - `deviations`: the known deviations listed in `COMPATIBILITY.md`.
 //! - `report`: JUnit XML and JSON renderings of a run (`test --format`).
+//! - `schema`: JSON Schemas of case files and configuration documents
+//!   for editors (`karmada-interpreter schema`).
+//! - `harness` (feature `harness`): a folder of cases as one `cargo test`
+//!   trial each, for a controller's own repository.
 //! - `coverage` (feature `lint`): which lines of the customization scripts
 //!   a run executed, per script and as lcov (`test --coverage`).
 //!
@@ -51,10 +55,14 @@ pub mod coverage;
 mod deviations;
 mod discover;
 mod error;
+#[cfg(feature = "harness")]
+#[cfg_attr(docsrs, doc(cfg(feature = "harness")))]
+pub mod harness;
 pub mod health_tests;
 mod ownership;
 pub mod report;
 mod runner;
+pub mod schema;
 pub mod update;
 
 #[cfg(feature = "webhook")]

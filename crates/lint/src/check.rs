@@ -82,7 +82,7 @@ pub fn check_document(origin: &str, value: serde_json::Value, locator: &Locator)
         .and_then(|v| v.as_str())
         .unwrap_or("");
     let kind = value.get("kind").and_then(|v| v.as_str()).unwrap_or("");
-    if kind != "ResourceInterpreterCustomization" {
+    if kind != ResourceInterpreterCustomization::KIND {
         let (group, version) = match api_version.split_once('/') {
             Some((g, v)) => (g, v),
             None => ("", api_version),
@@ -91,7 +91,7 @@ pub fn check_document(origin: &str, value: serde_json::Value, locator: &Locator)
             "not a ResourceInterpreterCustomization, got {group}/{version}, Kind={kind}"
         ));
     }
-    let c: ResourceInterpreterCustomization = match serde_json::from_value(value) {
+    let c: ResourceInterpreterCustomization = match karmada_interpreter_core::load::decode(value) {
         Ok(c) => c,
         Err(e) => return failed(format!("invalid ResourceInterpreterCustomization: {e}")),
     };

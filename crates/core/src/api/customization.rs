@@ -25,6 +25,7 @@ use super::InterpreterOperation;
 /// assert!(c.script(InterpreterOperation::Retain).is_none()); // empty = not customized
 /// ```
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct ResourceInterpreterCustomization {
     /// `config.karmada.io/v1alpha1`.
@@ -41,6 +42,9 @@ pub struct ResourceInterpreterCustomization {
 }
 
 impl ResourceInterpreterCustomization {
+    /// The document's `kind`: the loader refuses a document of another kind.
+    pub const KIND: &'static str = "ResourceInterpreterCustomization";
+
     /// `metadata.name`, or `""`.
     pub fn name(&self) -> &str {
         self.metadata.name.as_deref().unwrap_or("")
@@ -54,6 +58,7 @@ impl ResourceInterpreterCustomization {
 
 /// `spec` of a customization.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct ResourceInterpreterCustomizationSpec {
     /// The kind the scripts interpret.
@@ -65,6 +70,7 @@ pub struct ResourceInterpreterCustomizationSpec {
 
 /// `spec.target`.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct CustomizationTarget {
     /// `group/version`, or `version` for the core group.
@@ -75,6 +81,7 @@ pub struct CustomizationTarget {
 
 /// `spec.customizations`: all eight members are optional.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct CustomizationRules {
     /// `Retain`.
@@ -129,6 +136,7 @@ impl CustomizationRules {
 
 /// `{ luaScript: <string> }`.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct LuaScript {
     /// The script text; empty means "not customized".

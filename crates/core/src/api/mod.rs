@@ -12,6 +12,8 @@ mod go_json;
 mod omitempty;
 mod operation;
 mod requirements;
+#[cfg(feature = "schema")]
+pub mod schema;
 mod status_item;
 mod webhook_config;
 

@@ -27,6 +27,7 @@ use super::InterpreterOperation;
 /// assert!(!rule.matches("messaging.example.io", "v2", "Topic", InterpreterOperation::Retain));
 /// ```
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct ResourceInterpreterWebhookConfiguration {
     /// `config.karmada.io/v1alpha1`.
@@ -42,8 +43,14 @@ pub struct ResourceInterpreterWebhookConfiguration {
     pub webhooks: Vec<ResourceInterpreterWebhook>,
 }
 
+impl ResourceInterpreterWebhookConfiguration {
+    /// The document's `kind`: the loader refuses a document of another kind.
+    pub const KIND: &'static str = "ResourceInterpreterWebhookConfiguration";
+}
+
 /// One webhook entry.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct ResourceInterpreterWebhook {
     /// Fully qualified name, unique within the configuration.
@@ -62,6 +69,7 @@ pub struct ResourceInterpreterWebhook {
 
 /// Operations and kinds a webhook serves; `*` matches anything.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct RuleWithOperations {
     /// Operation names or `*`.
