@@ -26,53 +26,80 @@ enum Shape {
 
 use Shape::{Leaf, List, Quantities, Struct};
 
-const REQUIREMENT: Shape = Struct("v1.NodeSelectorRequirement", &[("key", Leaf), ("operator", Leaf), ("values", Leaf)]);
-const TERM: Shape = Struct("v1.NodeSelectorTerm", &[
-    ("matchExpressions", List(&REQUIREMENT)),
-    ("matchFields", List(&REQUIREMENT)),
-]);
-const TOLERATION: Shape = Struct("v1.Toleration", &[
-    ("key", Leaf),
-    ("operator", Leaf),
-    ("value", Leaf),
-    ("effect", Leaf),
-    ("tolerationSeconds", Leaf),
-]);
-const NODE_CLAIM: Shape = Struct("v1alpha2.NodeClaim", &[
-    (
-        "hardNodeAffinity",
-        Struct("v1.NodeSelector", &[("nodeSelectorTerms", List(&TERM))]),
-    ),
-    ("nodeSelector", Leaf),
-    ("tolerations", List(&TOLERATION)),
-]);
-const REPLICA_REQUIREMENTS: Shape = Struct("v1alpha2.ReplicaRequirements", &[
-    ("nodeClaim", NODE_CLAIM),
-    ("resourceRequest", Quantities),
-    ("namespace", Leaf),
-    ("priorityClassName", Leaf),
-]);
-const COMPONENT_REQUIREMENTS: Shape = Struct("v1alpha2.ComponentReplicaRequirements", &[
-    ("nodeClaim", NODE_CLAIM),
-    ("resourceRequest", Quantities),
-    ("priorityClassName", Leaf),
-]);
-const COMPONENT: Shape = Struct("v1alpha2.Component", &[
-    ("name", Leaf),
-    ("replicas", Leaf),
-    ("replicaRequirements", COMPONENT_REQUIREMENTS),
-]);
-const LABEL_SELECTOR: Shape = Struct("v1.LabelSelector", &[
-    ("matchLabels", Leaf),
-    ("matchExpressions", List(&REQUIREMENT)),
-]);
-const DEPENDENCY: Shape = Struct("v1alpha1.DependentObjectReference", &[
-    ("apiVersion", Leaf),
-    ("kind", Leaf),
-    ("namespace", Leaf),
-    ("name", Leaf),
-    ("labelSelector", LABEL_SELECTOR),
-]);
+const REQUIREMENT: Shape = Struct(
+    "v1.NodeSelectorRequirement",
+    &[("key", Leaf), ("operator", Leaf), ("values", Leaf)],
+);
+const TERM: Shape = Struct(
+    "v1.NodeSelectorTerm",
+    &[
+        ("matchExpressions", List(&REQUIREMENT)),
+        ("matchFields", List(&REQUIREMENT)),
+    ],
+);
+const TOLERATION: Shape = Struct(
+    "v1.Toleration",
+    &[
+        ("key", Leaf),
+        ("operator", Leaf),
+        ("value", Leaf),
+        ("effect", Leaf),
+        ("tolerationSeconds", Leaf),
+    ],
+);
+const NODE_CLAIM: Shape = Struct(
+    "v1alpha2.NodeClaim",
+    &[
+        (
+            "hardNodeAffinity",
+            Struct("v1.NodeSelector", &[("nodeSelectorTerms", List(&TERM))]),
+        ),
+        ("nodeSelector", Leaf),
+        ("tolerations", List(&TOLERATION)),
+    ],
+);
+const REPLICA_REQUIREMENTS: Shape = Struct(
+    "v1alpha2.ReplicaRequirements",
+    &[
+        ("nodeClaim", NODE_CLAIM),
+        ("resourceRequest", Quantities),
+        ("namespace", Leaf),
+        ("priorityClassName", Leaf),
+    ],
+);
+const COMPONENT_REQUIREMENTS: Shape = Struct(
+    "v1alpha2.ComponentReplicaRequirements",
+    &[
+        ("nodeClaim", NODE_CLAIM),
+        ("resourceRequest", Quantities),
+        ("priorityClassName", Leaf),
+    ],
+);
+const COMPONENT: Shape = Struct(
+    "v1alpha2.Component",
+    &[
+        ("name", Leaf),
+        ("replicas", Leaf),
+        ("replicaRequirements", COMPONENT_REQUIREMENTS),
+    ],
+);
+const LABEL_SELECTOR: Shape = Struct(
+    "v1.LabelSelector",
+    &[
+        ("matchLabels", Leaf),
+        ("matchExpressions", List(&REQUIREMENT)),
+    ],
+);
+const DEPENDENCY: Shape = Struct(
+    "v1alpha1.DependentObjectReference",
+    &[
+        ("apiVersion", Leaf),
+        ("kind", Leaf),
+        ("namespace", Leaf),
+        ("name", Leaf),
+        ("labelSelector", LABEL_SELECTOR),
+    ],
+);
 
 /// One step of the path to a value being decoded.
 #[derive(Clone, Copy)]
@@ -110,7 +137,9 @@ fn type_error(json: &str, go_type: &str, path: &[Step]) -> String {
         Some(Step::Field(_)) => {
             format!("json: cannot unmarshal {json} into Go struct field {at} of type {go_type}")
         }
-        Some(Step::Index(_)) => format!("json: cannot unmarshal {json} into {at} of type {go_type}"),
+        Some(Step::Index(_)) => {
+            format!("json: cannot unmarshal {json} into {at} of type {go_type}")
+        }
     }
 }
 

@@ -280,7 +280,14 @@ pub(crate) fn go_format(fmt: &[u8], args: &[FmtArg]) -> Result<Vec<u8>, String> 
         // precisions. A width or precision taken from an argument must be a
         // Go integer, which a Lua value never is here: `%!(BADWIDTH)`.
         let mut good_index = true;
-        let mut after_index = arg_index(fmt, &mut i, &mut next, args.len(), &mut good_index, &mut reordered);
+        let mut after_index = arg_index(
+            fmt,
+            &mut i,
+            &mut next,
+            args.len(),
+            &mut good_index,
+            &mut reordered,
+        );
         let mut w = None;
         if fmt.get(i) == Some(&b'*') {
             i += 1;
@@ -302,7 +309,14 @@ pub(crate) fn go_format(fmt: &[u8], args: &[FmtArg]) -> Result<Vec<u8>, String> 
             if after_index {
                 good_index = false;
             }
-            after_index = arg_index(fmt, &mut i, &mut next, args.len(), &mut good_index, &mut reordered);
+            after_index = arg_index(
+                fmt,
+                &mut i,
+                &mut next,
+                args.len(),
+                &mut good_index,
+                &mut reordered,
+            );
             if fmt.get(i) == Some(&b'*') {
                 i += 1;
                 next += 1;
@@ -318,7 +332,14 @@ pub(crate) fn go_format(fmt: &[u8], args: &[FmtArg]) -> Result<Vec<u8>, String> 
             }
         }
         if !after_index {
-            arg_index(fmt, &mut i, &mut next, args.len(), &mut good_index, &mut reordered);
+            arg_index(
+                fmt,
+                &mut i,
+                &mut next,
+                args.len(),
+                &mut good_index,
+                &mut reordered,
+            );
         }
         let Some(&verb) = fmt.get(i) else {
             out.extend_from_slice(b"%!(NOVERB)");
