@@ -247,10 +247,12 @@ pub const MAX_FORMAT_OUTPUT: usize = 16 << 20;
 /// the result would exceed [`MAX_FORMAT_OUTPUT`].
 pub(crate) fn go_format(fmt: &[u8], args: &[FmtArg]) -> Result<Vec<u8>, String> {
     let mut out: Vec<u8> = Vec::with_capacity(fmt.len() + 16);
-    let mut next = 0usize;
     let mut i = 0usize;
-    // an explicit argument index was read (Go's `reordered`)
-    let mut reordered = false;
+    let mut at = ArgCursor {
+        next: 0,
+        count: args.len(),
+        reordered: false,
+    };
     while i < fmt.len() {
         if out.len() > MAX_FORMAT_OUTPUT {
             return Err(format!(
@@ -280,18 +282,11 @@ pub(crate) fn go_format(fmt: &[u8], args: &[FmtArg]) -> Result<Vec<u8>, String> 
         // precisions. A width or precision taken from an argument must be a
         // Go integer, which a Lua value never is here: `%!(BADWIDTH)`.
         let mut good_index = true;
-        let mut after_index = arg_index(
-            fmt,
-            &mut i,
-            &mut next,
-            args.len(),
-            &mut good_index,
-            &mut reordered,
-        );
+        let mut after_index = arg_index(fmt, &mut i, &mut at, &mut good_index);
         let mut w = None;
         if fmt.get(i) == Some(&b'*') {
             i += 1;
-            next += 1;
+            at.next += 1;
             out.extend_from_slice(b"%!(BADWIDTH)");
             after_index = false;
         } else {
@@ -309,17 +304,10 @@ pub(crate) fn go_format(fmt: &[u8], args: &[FmtArg]) -> Result<Vec<u8>, String> 
             if after_index {
                 good_index = false;
             }
-            after_index = arg_index(
-                fmt,
-                &mut i,
-                &mut next,
-                args.len(),
-                &mut good_index,
-                &mut reordered,
-            );
+            after_index = arg_index(fmt, &mut i, &mut at, &mut good_index);
             if fmt.get(i) == Some(&b'*') {
                 i += 1;
-                next += 1;
+                at.next += 1;
                 out.extend_from_slice(b"%!(BADPREC)");
                 after_index = false;
             } else {
@@ -332,14 +320,7 @@ pub(crate) fn go_format(fmt: &[u8], args: &[FmtArg]) -> Result<Vec<u8>, String> 
             }
         }
         if !after_index {
-            arg_index(
-                fmt,
-                &mut i,
-                &mut next,
-                args.len(),
-                &mut good_index,
-                &mut reordered,
-            );
+            arg_index(fmt, &mut i, &mut at, &mut good_index);
         }
         let Some(&verb) = fmt.get(i) else {
             out.extend_from_slice(b"%!(NOVERB)");
@@ -354,12 +335,12 @@ pub(crate) fn go_format(fmt: &[u8], args: &[FmtArg]) -> Result<Vec<u8>, String> 
             let _ = write_bytes(&mut out, &format!("%!{}(BADINDEX)", verb as char));
             continue;
         }
-        let Some(arg) = args.get(next) else {
+        let Some(arg) = args.get(at.next) else {
             let _ = write_bytes(&mut out, &format!("%!{}(MISSING)", verb as char));
-            next += 1;
+            at.next += 1;
             continue;
         };
-        next += 1;
+        at.next += 1;
         let text = match (verb, arg) {
             (b'T', _) => spec.pad(arg.lua_go_type().to_owned(), false).into_bytes(),
             // gopher-lua's nil is a pointer to an empty struct, printed as
@@ -374,9 +355,9 @@ pub(crate) fn go_format(fmt: &[u8], args: &[FmtArg]) -> Result<Vec<u8>, String> 
         out.extend_from_slice(&text);
     }
     // Go's check for arguments no verb used (not after an explicit index).
-    if !reordered && next < args.len() {
+    if !at.reordered && at.next < args.len() {
         out.extend_from_slice(b"%!(EXTRA ");
-        for (k, arg) in args[next..].iter().enumerate() {
+        for (k, arg) in args[at.next..].iter().enumerate() {
             if k > 0 {
                 out.extend_from_slice(b", ");
             }
@@ -389,21 +370,25 @@ pub(crate) fn go_format(fmt: &[u8], args: &[FmtArg]) -> Result<Vec<u8>, String> 
     Ok(out)
 }
 
-/// Go's `argNumber`: an explicit argument index `[n]` at `i` moves the next
-/// argument to the `n`th (1-based) of `count`; a malformed or out-of-range
-/// index marks the verb `BADINDEX`. Whether an index was read.
-fn arg_index(
-    fmt: &[u8],
-    i: &mut usize,
-    next: &mut usize,
+/// Where `go_format` is in its arguments.
+struct ArgCursor {
+    /// The argument the next verb takes.
+    next: usize,
+    /// How many there are.
     count: usize,
-    good: &mut bool,
-    reordered: &mut bool,
-) -> bool {
+    /// An explicit argument index was read (Go's `reordered`: no
+    /// `%!(EXTRA ...)` check then).
+    reordered: bool,
+}
+
+/// Go's `argNumber`: an explicit argument index `[n]` at `i` moves the next
+/// argument to the `n`th (1-based) of `at.count`; a malformed or out-of-range
+/// index marks the verb `BADINDEX`. Whether an index was read.
+fn arg_index(fmt: &[u8], i: &mut usize, at: &mut ArgCursor, good: &mut bool) -> bool {
     if fmt.get(*i) != Some(&b'[') {
         return false;
     }
-    *reordered = true;
+    at.reordered = true;
     let Some(close) = fmt[*i..].iter().position(|&b| b == b']') else {
         *i += 1;
         *good = false;
@@ -415,8 +400,8 @@ fn arg_index(
         .then(|| std::str::from_utf8(digits).ok()?.parse::<usize>().ok())
         .flatten();
     match n {
-        Some(n) if (1..=count).contains(&n) => {
-            *next = n - 1;
+        Some(n) if (1..=at.count).contains(&n) => {
+            at.next = n - 1;
             true
         }
         Some(_) => {
