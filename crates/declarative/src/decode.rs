@@ -16,7 +16,8 @@ use karmada_interpreter_core::k8s::quantity::Quantity;
 
 /// The shape of a Go struct for case-insensitive key folding.
 enum Shape {
-    Struct(&'static [(&'static str, Shape)]),
+    /// A struct: its Go type (named in decoding errors) and its fields.
+    Struct(&'static str, &'static [(&'static str, Shape)]),
     List(&'static Shape),
     /// A map whose values are quantities (canonicalized here).
     Quantities,
@@ -25,57 +26,143 @@ enum Shape {
 
 use Shape::{Leaf, List, Quantities, Struct};
 
-const REQUIREMENT: Shape = Struct(&[("key", Leaf), ("operator", Leaf), ("values", Leaf)]);
-const TERM: Shape = Struct(&[
-    ("matchExpressions", List(&REQUIREMENT)),
-    ("matchFields", List(&REQUIREMENT)),
-]);
-const TOLERATION: Shape = Struct(&[
-    ("key", Leaf),
-    ("operator", Leaf),
-    ("value", Leaf),
-    ("effect", Leaf),
-    ("tolerationSeconds", Leaf),
-]);
-const NODE_CLAIM: Shape = Struct(&[
-    (
-        "hardNodeAffinity",
-        Struct(&[("nodeSelectorTerms", List(&TERM))]),
-    ),
-    ("nodeSelector", Leaf),
-    ("tolerations", List(&TOLERATION)),
-]);
-const REPLICA_REQUIREMENTS: Shape = Struct(&[
-    ("nodeClaim", NODE_CLAIM),
-    ("resourceRequest", Quantities),
-    ("namespace", Leaf),
-    ("priorityClassName", Leaf),
-]);
-const COMPONENT_REQUIREMENTS: Shape = Struct(&[
-    ("nodeClaim", NODE_CLAIM),
-    ("resourceRequest", Quantities),
-    ("priorityClassName", Leaf),
-]);
-const COMPONENT: Shape = Struct(&[
-    ("name", Leaf),
-    ("replicas", Leaf),
-    ("replicaRequirements", COMPONENT_REQUIREMENTS),
-]);
-const LABEL_SELECTOR: Shape = Struct(&[
-    ("matchLabels", Leaf),
-    ("matchExpressions", List(&REQUIREMENT)),
-]);
-const DEPENDENCY: Shape = Struct(&[
-    ("apiVersion", Leaf),
-    ("kind", Leaf),
-    ("namespace", Leaf),
-    ("name", Leaf),
-    ("labelSelector", LABEL_SELECTOR),
-]);
+const REQUIREMENT: Shape = Struct(
+    "v1.NodeSelectorRequirement",
+    &[("key", Leaf), ("operator", Leaf), ("values", Leaf)],
+);
+const TERM: Shape = Struct(
+    "v1.NodeSelectorTerm",
+    &[
+        ("matchExpressions", List(&REQUIREMENT)),
+        ("matchFields", List(&REQUIREMENT)),
+    ],
+);
+const TOLERATION: Shape = Struct(
+    "v1.Toleration",
+    &[
+        ("key", Leaf),
+        ("operator", Leaf),
+        ("value", Leaf),
+        ("effect", Leaf),
+        ("tolerationSeconds", Leaf),
+    ],
+);
+const NODE_CLAIM: Shape = Struct(
+    "v1alpha2.NodeClaim",
+    &[
+        (
+            "hardNodeAffinity",
+            Struct("v1.NodeSelector", &[("nodeSelectorTerms", List(&TERM))]),
+        ),
+        ("nodeSelector", Leaf),
+        ("tolerations", List(&TOLERATION)),
+    ],
+);
+const REPLICA_REQUIREMENTS: Shape = Struct(
+    "v1alpha2.ReplicaRequirements",
+    &[
+        ("nodeClaim", NODE_CLAIM),
+        ("resourceRequest", Quantities),
+        ("namespace", Leaf),
+        ("priorityClassName", Leaf),
+    ],
+);
+const COMPONENT_REQUIREMENTS: Shape = Struct(
+    "v1alpha2.ComponentReplicaRequirements",
+    &[
+        ("nodeClaim", NODE_CLAIM),
+        ("resourceRequest", Quantities),
+        ("priorityClassName", Leaf),
+    ],
+);
+const COMPONENT: Shape = Struct(
+    "v1alpha2.Component",
+    &[
+        ("name", Leaf),
+        ("replicas", Leaf),
+        ("replicaRequirements", COMPONENT_REQUIREMENTS),
+    ],
+);
+const LABEL_SELECTOR: Shape = Struct(
+    "v1.LabelSelector",
+    &[
+        ("matchLabels", Leaf),
+        ("matchExpressions", List(&REQUIREMENT)),
+    ],
+);
+const DEPENDENCY: Shape = Struct(
+    "v1alpha1.DependentObjectReference",
+    &[
+        ("apiVersion", Leaf),
+        ("kind", Leaf),
+        ("namespace", Leaf),
+        ("name", Leaf),
+        ("labelSelector", LABEL_SELECTOR),
+    ],
+);
 
-fn fold(value: &mut Value, shape: &Shape, path: &mut Vec<&'static str>) -> Result<(), String> {
+/// One step of the path to a value being decoded.
+#[derive(Clone, Copy)]
+enum Step {
+    /// The root: the Go struct's name (empty for a list, as Go writes it).
+    Root(&'static str),
+    Field(&'static str),
+    Index(usize),
+}
+
+/// Go's `UnmarshalTypeError` text for `value` (of JSON type `json`) found
+/// where a value of Go type `go_type` belongs, at `path`.
+fn type_error(json: &str, go_type: &str, path: &[Step]) -> String {
+    // A list's elements have no struct name before their index.
+    let in_list = matches!(path.get(1), Some(Step::Index(_)));
+    let mut at = String::new();
+    for step in path {
+        match step {
+            Step::Root(name) if !in_list => at.push_str(name),
+            Step::Root(_) => {}
+            Step::Field(name) => {
+                at.push('.');
+                at.push_str(name);
+            }
+            Step::Index(i) => {
+                at.push('.');
+                at.push_str(&i.to_string());
+            }
+        }
+    }
+    match path.last() {
+        None | Some(Step::Root(_)) => {
+            format!("json: cannot unmarshal {json} into Go value of type {go_type}")
+        }
+        Some(Step::Field(_)) => {
+            format!("json: cannot unmarshal {json} into Go struct field {at} of type {go_type}")
+        }
+        Some(Step::Index(_)) => {
+            format!("json: cannot unmarshal {json} into {at} of type {go_type}")
+        }
+    }
+}
+
+/// The path's field names, the root's included (indexes left out).
+fn field_path(path: &[Step]) -> String {
+    let mut names = Vec::with_capacity(path.len());
+    for step in path {
+        match step {
+            Step::Root(name) | Step::Field(name) if !name.is_empty() => names.push(*name),
+            _ => {}
+        }
+    }
+    names.join(".")
+}
+
+fn fold(value: &mut Value, shape: &Shape, path: &mut Vec<Step>) -> Result<(), String> {
     match (shape, value) {
-        (Struct(fields), Value::Object(map)) => {
+        // Go decodes no JSON array into a struct; an empty one is the empty
+        // Lua table, which Karmada writes as `{}` where a struct belongs.
+        (Struct(go_type, _), Value::Array(items)) if !items.is_empty() => {
+            Err(type_error("array", go_type, path))
+        }
+        (Struct(_, fields), Value::Object(map)) => {
             // As Go's decoder: each key matching a field, exactly or ignoring
             // case, sets it in turn (in name order), a later object decoded
             // into the earlier one (members merge), anything else replacing it.
@@ -84,7 +171,7 @@ fn fold(value: &mut Value, shape: &Shape, path: &mut Vec<&'static str>) -> Resul
                     continue;
                 };
                 if !matches!(sub, Leaf) {
-                    path.push(name);
+                    path.push(Step::Field(name));
                     fold(&mut v, sub, path)?;
                     path.pop();
                 }
@@ -98,10 +185,15 @@ fn fold(value: &mut Value, shape: &Shape, path: &mut Vec<&'static str>) -> Resul
             Ok(())
         }
         (List(item), Value::Array(items)) => {
-            for v in items.iter_mut() {
+            for (i, v) in items.iter_mut().enumerate() {
+                path.push(Step::Index(i));
                 fold(v, item, path)?;
+                path.pop();
             }
             Ok(())
+        }
+        (Quantities, Value::Array(items)) if !items.is_empty() => {
+            Err(type_error("array", "v1.ResourceList", path))
         }
         (Quantities, Value::Object(map)) => {
             for (k, v) in map.iter_mut() {
@@ -109,7 +201,7 @@ fn fold(value: &mut Value, shape: &Shape, path: &mut Vec<&'static str>) -> Resul
                     continue;
                 }
                 let q =
-                    Quantity::from_json(v).map_err(|e| format!("{}.{k}: {e}", path.join(".")))?;
+                    Quantity::from_json(v).map_err(|e| format!("{}.{k}: {e}", field_path(path)))?;
                 *v = Value::String(q.to_canonical_string());
             }
             Ok(())
@@ -141,7 +233,7 @@ fn typed<T: DeserializeOwned>(
     shape: &Shape,
     what: &'static str,
 ) -> Result<T, String> {
-    fold(&mut json, shape, &mut vec![what])
+    fold(&mut json, shape, &mut vec![Step::Root(what)])
         .map_err(|e| format!("json unmarshal obj failed: {e}"))?;
     serde_json::from_value(json).map_err(|e| format!("json unmarshal obj failed: {what}: {e}"))
 }

@@ -494,12 +494,37 @@ do
   end
 end
 
+-- The values a script's top level returned (nil: none). Karmada runs the
+-- top level with gopher-lua's DoString, which leaves them on the stack, and
+-- reads the entry function's results from the bottom of the stack: they come
+-- first (`return 5` at the top level is InterpretHealth's result).
+local function returned(...)
+  local n = select("#", ...)
+  if n == 0 then
+    return nil
+  end
+  return { n = n, ... }
+end
+
+-- `top`'s values, then the entry function's results.
+local function after(top, ...)
+  local all = { ... }
+  local n = select("#", ...)
+  for i = n, 1, -1 do
+    all[i + top.n] = all[i]
+  end
+  for i = 1, top.n do
+    all[i] = top[i]
+  end
+  return unpack(all, 1, top.n + n)
+end
+
 -- One run: fresh environment, top-level code, entry point lookup, call.
 local function run(chunk, name, ...)
   local env = newenv()
   current = env
   setfenv(chunk, env)
-  chunk()
+  local top = returned(chunk())
   local f = rawget(env, name)
   if f == nil then
     error("not found function " .. name, 0)
@@ -507,7 +532,10 @@ local function run(chunk, name, ...)
   if type(f) ~= "function" then
     error(name .. " is not a function: " .. type(f), 0)
   end
-  return f(...)
+  if top == nil then
+    return f(...)
+  end
+  return after(top, f(...))
 end
 
 -- Runs the top-level code only and reports the type of global `name`.

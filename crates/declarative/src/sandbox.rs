@@ -351,8 +351,15 @@ pub(crate) fn build(
                     .unwrap_or(0.0);
                 return Ok(now);
             };
+            // Karmada's safe `os.time` (lifted `getIntField`): a field is
+            // read raw and only a number counts; text (what `string.match`
+            // returns), booleans and anything else take the default.
             let field = |k: &str, d: f64| -> mlua::Result<f64> {
-                Ok(t.get::<Option<f64>>(k)?.unwrap_or(d))
+                Ok(match t.raw_get::<LuaValue>(k)? {
+                    LuaValue::Number(n) => n,
+                    LuaValue::Integer(n) => n as f64,
+                    _ => d,
+                })
             };
             let (y, mo, d) = (
                 field("year", -1.0)?,

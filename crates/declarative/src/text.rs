@@ -152,6 +152,19 @@ impl FmtArg {
             Self::Other(_, s) => s.clone(),
         }
     }
+    /// The gopher-lua value's Go type, as `%T` and `%!(EXTRA ...)` name it.
+    fn lua_go_type(&self) -> &'static str {
+        match self {
+            Self::Number(_) => "lua.LNumber",
+            Self::Str(_) => "lua.LString",
+            Self::Bool(_) => "lua.LBool",
+            Self::Nil => "*lua.LNilType",
+            Self::Other("table", _) => "*lua.LTable",
+            Self::Other("function", _) => "*lua.LFunction",
+            Self::Other("thread", _) => "*lua.LState",
+            Self::Other(_, _) => "*lua.LUserData",
+        }
+    }
     fn go_type(&self) -> &'static str {
         match self {
             Self::Number(_) => "float64",
@@ -208,21 +221,22 @@ impl Spec {
     }
 }
 
-/// Counts the arguments a format string consumes (`%` signs minus `%%`).
+/// The number of arguments gopher-lua hands to Go's `Sprintf`: the `%`
+/// signs less the `%%` pairs (so each `%%` counts one, and an argument it
+/// takes is Go's `%!(EXTRA ...)`).
 pub fn count_verbs(fmt: &[u8]) -> usize {
-    let mut n = 0;
+    let signs = fmt.iter().filter(|&&b| b == b'%').count();
+    let mut pairs = 0;
     let mut i = 0;
-    while i < fmt.len() {
-        if fmt[i] == b'%' {
-            if fmt.get(i + 1) == Some(&b'%') {
-                i += 2;
-                continue;
-            }
-            n += 1;
+    while i + 1 < fmt.len() {
+        if fmt[i] == b'%' && fmt[i + 1] == b'%' {
+            pairs += 1;
+            i += 2;
+        } else {
+            i += 1;
         }
-        i += 1;
     }
-    n
+    signs - pairs
 }
 
 /// Largest `string.format` result (the output is built outside the Lua
@@ -233,8 +247,12 @@ pub const MAX_FORMAT_OUTPUT: usize = 16 << 20;
 /// the result would exceed [`MAX_FORMAT_OUTPUT`].
 pub(crate) fn go_format(fmt: &[u8], args: &[FmtArg]) -> Result<Vec<u8>, String> {
     let mut out: Vec<u8> = Vec::with_capacity(fmt.len() + 16);
-    let mut next = 0usize;
     let mut i = 0usize;
+    let mut at = ArgCursor {
+        next: 0,
+        count: args.len(),
+        reordered: false,
+    };
     while i < fmt.len() {
         if out.len() > MAX_FORMAT_OUTPUT {
             return Err(format!(
@@ -264,11 +282,11 @@ pub(crate) fn go_format(fmt: &[u8], args: &[FmtArg]) -> Result<Vec<u8>, String> 
         // precisions. A width or precision taken from an argument must be a
         // Go integer, which a Lua value never is here: `%!(BADWIDTH)`.
         let mut good_index = true;
-        let mut after_index = arg_index(fmt, &mut i, &mut next, args.len(), &mut good_index);
+        let mut after_index = arg_index(fmt, &mut i, &mut at, &mut good_index);
         let mut w = None;
         if fmt.get(i) == Some(&b'*') {
             i += 1;
-            next += 1;
+            at.next += 1;
             out.extend_from_slice(b"%!(BADWIDTH)");
             after_index = false;
         } else {
@@ -286,10 +304,10 @@ pub(crate) fn go_format(fmt: &[u8], args: &[FmtArg]) -> Result<Vec<u8>, String> 
             if after_index {
                 good_index = false;
             }
-            after_index = arg_index(fmt, &mut i, &mut next, args.len(), &mut good_index);
+            after_index = arg_index(fmt, &mut i, &mut at, &mut good_index);
             if fmt.get(i) == Some(&b'*') {
                 i += 1;
-                next += 1;
+                at.next += 1;
                 out.extend_from_slice(b"%!(BADPREC)");
                 after_index = false;
             } else {
@@ -302,7 +320,7 @@ pub(crate) fn go_format(fmt: &[u8], args: &[FmtArg]) -> Result<Vec<u8>, String> 
             }
         }
         if !after_index {
-            arg_index(fmt, &mut i, &mut next, args.len(), &mut good_index);
+            arg_index(fmt, &mut i, &mut at, &mut good_index);
         }
         let Some(&verb) = fmt.get(i) else {
             out.extend_from_slice(b"%!(NOVERB)");
@@ -317,25 +335,60 @@ pub(crate) fn go_format(fmt: &[u8], args: &[FmtArg]) -> Result<Vec<u8>, String> 
             let _ = write_bytes(&mut out, &format!("%!{}(BADINDEX)", verb as char));
             continue;
         }
-        let Some(arg) = args.get(next) else {
+        let Some(arg) = args.get(at.next) else {
             let _ = write_bytes(&mut out, &format!("%!{}(MISSING)", verb as char));
-            next += 1;
+            at.next += 1;
             continue;
         };
-        next += 1;
-        let text = format_one(verb, &spec, arg);
+        at.next += 1;
+        let text = match (verb, arg) {
+            (b'T', _) => spec.pad(arg.lua_go_type().to_owned(), false).into_bytes(),
+            // gopher-lua's nil is a pointer to an empty struct, printed as
+            // Go prints one under any verb its `String` method does not serve.
+            (b'v' | b's' | b'q', _)
+            | (_, FmtArg::Number(_) | FmtArg::Str(_) | FmtArg::Bool(_) | FmtArg::Other(..)) => {
+                format_one(verb, &spec, arg)
+            }
+            (b'x' | b'X', FmtArg::Nil) => format_one(verb, &spec, &FmtArg::Str(b"nil".to_vec())),
+            (_, FmtArg::Nil) => b"&{}".to_vec(),
+        };
         out.extend_from_slice(&text);
+    }
+    // Go's check for arguments no verb used (not after an explicit index).
+    if !at.reordered && at.next < args.len() {
+        out.extend_from_slice(b"%!(EXTRA ");
+        for (k, arg) in args[at.next..].iter().enumerate() {
+            if k > 0 {
+                out.extend_from_slice(b", ");
+            }
+            out.extend_from_slice(arg.lua_go_type().as_bytes());
+            out.push(b'=');
+            out.extend_from_slice(&format_one(b'v', &Spec::default(), arg));
+        }
+        out.push(b')');
     }
     Ok(out)
 }
 
+/// Where `go_format` is in its arguments.
+struct ArgCursor {
+    /// The argument the next verb takes.
+    next: usize,
+    /// How many there are.
+    count: usize,
+    /// An explicit argument index was read (Go's `reordered`: no
+    /// `%!(EXTRA ...)` check then).
+    reordered: bool,
+}
+
 /// Go's `argNumber`: an explicit argument index `[n]` at `i` moves the next
-/// argument to the `n`th (1-based) of `count`; a malformed or out-of-range
+/// argument to the `n`th (1-based) of `at.count`; a malformed or out-of-range
 /// index marks the verb `BADINDEX`. Whether an index was read.
-fn arg_index(fmt: &[u8], i: &mut usize, next: &mut usize, count: usize, good: &mut bool) -> bool {
+fn arg_index(fmt: &[u8], i: &mut usize, at: &mut ArgCursor, good: &mut bool) -> bool {
     if fmt.get(*i) != Some(&b'[') {
         return false;
     }
+    at.reordered = true;
     let Some(close) = fmt[*i..].iter().position(|&b| b == b']') else {
         *i += 1;
         *good = false;
@@ -347,8 +400,8 @@ fn arg_index(fmt: &[u8], i: &mut usize, next: &mut usize, count: usize, good: &m
         .then(|| std::str::from_utf8(digits).ok()?.parse::<usize>().ok())
         .flatten();
     match n {
-        Some(n) if (1..=count).contains(&n) => {
-            *next = n - 1;
+        Some(n) if (1..=at.count).contains(&n) => {
+            at.next = n - 1;
             true
         }
         Some(_) => {

@@ -234,6 +234,8 @@ pub(crate) fn scan(
     }
     let mut name = String::new();
     let mut sites = Vec::new();
+    // `unknown` holds `findings` until the scan ends
+    let mut empty_rules = Vec::new();
     for (key, value) in &top {
         if !TOP_KEYS.contains(&key.value.as_str()) {
             let message = match rule_operation(&key.value) {
@@ -285,6 +287,27 @@ pub(crate) fn scan(
                             unknown(k, "spec.customizations", hint);
                             continue;
                         };
+                        // `replicaResource: {}`, `luaScript: ""` or `null`, or
+                        // `replicaResource:` alone
+                        let scripted = match &rule.value {
+                            Node::Map(fields) => fields.iter().any(|(fk, fv)| {
+                                fk.value == "luaScript"
+                                    && matches!(&fv.value, Node::Str(t) if !t.is_empty())
+                            }),
+                            Node::Str(_) => true,
+                            Node::Other => false,
+                        };
+                        if !scripted {
+                            empty_rules.push(Finding::new(
+                                Rule::EmptyRule,
+                                line(k),
+                                col(k),
+                                format!(
+                                    "`{}` has no script (`luaScript` absent or empty), so the rule is unset: {} falls to the next layer, as in Karmada",
+                                    k.value, op
+                                ),
+                            ));
+                        }
                         let Node::Map(fields) = &rule.value else {
                             continue;
                         };
@@ -297,7 +320,11 @@ pub(crate) fn scan(
                                 );
                                 continue;
                             }
+                            // an empty script is an unset rule (`empty-rule`)
                             if let Node::Str(script) = &fv.value {
+                                if script.is_empty() {
+                                    continue;
+                                }
                                 // A block scalar's indicator is on the key's
                                 // line (the value's own location may be its
                                 // first content line).
@@ -343,6 +370,7 @@ pub(crate) fn scan(
             }
         }
     }
+    findings.extend(empty_rules);
     sites
 }
 
@@ -434,6 +462,47 @@ spec:
             (sites[1].placement.line, sites[1].placement.indent),
             (22, 18)
         );
+    }
+
+    /// Karmada (karmadactl interpret --check) reports such rules UNSET.
+    #[test]
+    fn a_rule_without_a_script_is_an_unset_rule() {
+        let text = "\
+kind: ResourceInterpreterCustomization
+metadata:
+  name: demo
+spec:
+  target:
+    apiVersion: example.io/v1
+    kind: Demo
+  customizations:
+    replicaResource: {}
+    retention:
+      luaScript: \"\"
+    statusReflection:
+    healthInterpretation:
+      luaScript: \"function InterpretHealth(o) return true end\"
+";
+        let lines: Vec<&str> = text.lines().collect();
+        let mut findings = Vec::new();
+        let sites = scan(text, 1, &lines, &mut findings);
+        let got: Vec<(Rule, usize, usize)> = findings
+            .iter()
+            .map(|f| (f.rule, f.line, f.column))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                (Rule::EmptyRule, 9, 5),
+                (Rule::EmptyRule, 10, 5),
+                (Rule::EmptyRule, 12, 5)
+            ],
+            "{findings:?}"
+        );
+        assert!(findings[0].message.contains(
+            "`replicaResource` has no script (`luaScript` absent or empty), so the rule is unset"
+        ));
+        assert_eq!(sites.len(), 1);
     }
 
     #[test]

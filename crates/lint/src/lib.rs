@@ -117,6 +117,9 @@ pub enum Rule {
     /// The customization's target differs from the folder it sits in
     /// (Karmada's layout `<group>/<version>/<Kind>/customizations.yaml`).
     TargetLayout,
+    /// A rule without a script (`replicaResource: {}`, `luaScript: ""`):
+    /// Karmada treats it as unset, so the operation falls to the next layer.
+    EmptyRule,
     /// Another of selene's lints, by its selene name.
     Selene(&'static str),
 }
@@ -136,6 +139,7 @@ impl Rule {
             Self::UnreachableCode => "unreachable-code",
             Self::UnguardedField => "unguarded-field",
             Self::TargetLayout => "target-layout",
+            Self::EmptyRule => "empty-rule",
             Self::Selene(name) => name,
         }
     }

@@ -1131,29 +1131,17 @@ static int assign_explist (LexState *ls, expdesc *v, struct LHS_assign *last,
 
 
 /*
-** check whether, in an assignment to a local variable, the local variable
-** is needed in a previous assignment (to a table). If so, save original
-** local value in a safe place and use this safe copy in the previous
-** assignment.
+** karmada-interpreter: gopher-lua evaluates the key of every table-field
+** target into a register of its own before any value (`i, t[i] = i + 1, 20'
+** stores under the old `i', and so does `t[i] = f()' when `f' changes `i'),
+** while a table that is a local variable is read when the value is stored
+** (`t[1], t = 5, {}' stores into the new table). PUC Lua's `check_conflict',
+** which saved both for a later local target, is replaced by this copy.
 */
-static void check_conflict (LexState *ls, struct LHS_assign *lh, expdesc *v) {
-  FuncState *fs = ls->fs;
-  int extra = fs->freereg;  /* eventual position to save local variable */
-  int conflict = 0;
-  for (; lh; lh = lh->prev) {
-    if (lh->v.k == VINDEXED) {
-      if (lh->v.u.s.info == v->u.s.info) {  /* conflict? */
-        conflict = 1;
-        lh->v.u.s.info = extra;  /* previous assignment will use safe copy */
-      }
-      if (lh->v.u.s.aux == v->u.s.info) {  /* conflict? */
-        conflict = 1;
-        lh->v.u.s.aux = extra;  /* previous assignment will use safe copy */
-      }
-    }
-  }
-  if (conflict) {
-    luaK_codeABC(fs, OP_MOVE, fs->freereg, v->u.s.info, 0);  /* make copy */
+static void snapshot_key (FuncState *fs, expdesc *v) {
+  if (v->k == VINDEXED && !ISK(v->u.s.aux) && v->u.s.aux < fs->nactvar) {
+    luaK_codeABC(fs, OP_MOVE, fs->freereg, v->u.s.aux, 0);
+    v->u.s.aux = fs->freereg;
     luaK_reserveregs(fs, 1);
   }
 }
@@ -1168,13 +1156,12 @@ static void assignment (LexState *ls, struct LHS_assign *lh, int nvars) {
     luaX_syntaxerror(ls, "parse error");
   check_condition(ls, VLOCAL <= lh->v.k && lh->v.k <= VINDEXED,
                       "syntax error");
+  snapshot_key(ls->fs, &lh->v);
   if (testnext(ls, ',')) {  /* assignment -> `,' primaryexp assignment */
     struct LHS_assign nv;
     nv.prev = lh;
     nv.latereg = -1;
     primaryexp(ls, &nv.v);
-    if (nv.v.k == VLOCAL)
-      check_conflict(ls, lh, &nv.v);
     luaY_checklimit(ls->fs, nvars, LUAI_MAXCCALLS - ls->L->nCcalls,
                     "variables in assignment");
     assignment(ls, &nv, nvars+1);

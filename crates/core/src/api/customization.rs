@@ -17,12 +17,14 @@ use super::InterpreterOperation;
 ///         "target": {"apiVersion": "workload.example.io/v1alpha1", "kind": "Workload"},
 ///         "customizations": {
 ///             "healthInterpretation": {"luaScript": "function InterpretHealth(o) return true end"},
-///             "retention": {"luaScript": ""}
+///             "retention": {"luaScript": ""},
+///             "replicaResource": {}
 ///         }
 ///     }
 /// })).unwrap();
 /// assert!(c.script(InterpreterOperation::InterpretHealth).is_some());
 /// assert!(c.script(InterpreterOperation::Retain).is_none()); // empty = not customized
+/// assert!(c.script(InterpreterOperation::InterpretReplica).is_none()); // absent too
 /// ```
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
@@ -139,6 +141,9 @@ impl CustomizationRules {
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct LuaScript {
-    /// The script text; empty means "not customized".
+    /// The script text; empty or absent (`replicaResource: {}`) means "not
+    /// customized", as Karmada's Go type reads a missing `luaScript` as `""`
+    /// and its configuration manager takes an empty script as an unset rule.
+    #[serde(default)]
     pub lua_script: String,
 }
