@@ -23,24 +23,33 @@ fn object(file: &str) -> Value {
 
 /// `run --operation InterpretHealth` answers from the rule file: current is
 /// healthy, failed and (here) inProgress are not; the rule that answered is
-/// named.
+/// named, and `-o json` carries the verdict with the expression that decided
+/// (`cel`), so an unhealthy answer says why.
 #[rstest]
 #[case(
     "synced.yaml",
     "true",
-    "healthCheckExprs[0] bitnami.com/v1alpha1 SealedSecret"
+    "healthCheckExprs[0] bitnami.com/v1alpha1 SealedSecret",
+    "Current"
 )]
 #[case(
     "not-synced.yaml",
     "false",
-    "healthCheckExprs[0] bitnami.com/v1alpha1 SealedSecret"
+    "healthCheckExprs[0] bitnami.com/v1alpha1 SealedSecret",
+    "Failed"
 )]
 #[case(
     "pending-widget.yaml",
     "false",
-    "healthCheckExprs[1] example.io/* Widget"
+    "healthCheckExprs[1] example.io/* Widget",
+    "InProgress"
 )]
-fn run_answers_from_the_rule_file(#[case] file: &str, #[case] healthy: &str, #[case] rule: &str) {
+fn run_answers_from_the_rule_file(
+    #[case] file: &str,
+    #[case] healthy: &str,
+    #[case] rule: &str,
+    #[case] status: &str,
+) {
     let out = cli_ok(&[
         "run",
         "--operation",
@@ -54,6 +63,11 @@ fn run_answers_from_the_rule_file(#[case] file: &str, #[case] healthy: &str, #[c
     ]);
     let answer: Value = serde_json::from_str(&text(&out.stdout)).unwrap();
     assert_eq!(answer["healthy"].to_string(), healthy, "{answer}");
+    let cel = &answer["cel"];
+    assert_eq!(cel["status"], status, "{answer}");
+    assert_eq!(cel["healthy"], answer["healthy"], "{answer}");
+    assert_eq!(cel["rule"], rule, "{answer}");
+    assert_eq!(cel["decidedBy"]["by"], "expression", "{answer}");
     let stderr = text(&out.stderr);
     assert!(
         stderr.contains(&format!("served by cel ({rule})")),

@@ -8,6 +8,7 @@
 mod support;
 
 mod api_roundtrip;
+mod bundled_health;
 mod chain;
 mod fuzz_properties;
 mod gopher_probes;

@@ -204,18 +204,13 @@ fn detail(
                     .map(|(k, v)| (k.to_owned(), v))
                     .collect(),
             );
-            if source.layer == karmada_interpreter::health::FALLBACK {
-                out["fallback"] = json!(fallback::evaluate(object)?);
-            }
-            if source.layer == karmada_interpreter::health::CEL {
-                if let Some(file) = &args.chain.health_exprs.file {
-                    out["cel"] = json!(CelHealth::from_file(file)?.verdict(object)?);
-                }
-            }
-            if source.layer == karmada_interpreter::health::ARGOCD {
-                if let Some(dir) = &args.chain.health_checks {
-                    out["argocd"] = json!(ArgoCdHealth::from_dir(dir)?.status(object)?);
-                }
+            if let Some((layer, why)) = health_verdict(
+                &source,
+                object,
+                args.chain.health_exprs.file.as_deref(),
+                args.chain.health_checks.as_deref(),
+            )? {
+                out[layer] = why;
             }
             if let Some((traced, coverage)) = traced_chain(args, customizations, &source)? {
                 // The traced run repeats the answer with the line hook on
@@ -242,6 +237,29 @@ fn detail(
         Err(e) => out["error"] = Value::String(e.to_string()),
     }
     Ok(out)
+}
+
+/// Why a health layer this project authors answered as it did, when
+/// `source` is one: (`fallback`, its verdict and reason), (`cel`, its verdict
+/// and the expression that decided) or (`argocd`, the check's status and
+/// message); `None` for any other layer (Karmada's scripts answer a bare
+/// boolean). `explain` shows it, `run -o json` carries it.
+pub(crate) fn health_verdict(
+    source: &Source,
+    object: &Value,
+    health_exprs: Option<&std::path::Path>,
+    health_checks: Option<&std::path::Path>,
+) -> crate::error::Result<Option<(&'static str, Value)>> {
+    use karmada_interpreter::health::{ARGOCD, CEL, FALLBACK};
+    Ok(match (source.layer, health_exprs, health_checks) {
+        (FALLBACK, _, _) => Some(("fallback", json!(fallback::evaluate(object)?))),
+        (CEL, Some(file), _) => Some(("cel", json!(CelHealth::from_file(file)?.verdict(object)?))),
+        (ARGOCD, _, Some(dir)) => Some((
+            "argocd",
+            json!(ArgoCdHealth::from_dir(dir)?.status(object)?),
+        )),
+        _ => None,
+    })
 }
 
 /// The same chain recording the Lua lines it runs, when `source` is a Lua

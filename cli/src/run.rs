@@ -149,6 +149,17 @@ pub fn run(args: RunArgs) -> crate::error::Result<ExitCode> {
     // stays karmadactl's), and as `servedBy` in the JSON document.
     eprintln!("served by {}", answer.served_by);
     let served_by = answer.served_by.to_string();
+    // Why a health layer this project authors answered so (the CEL rule's
+    // deciding expression): in the JSON document, as `explain` shows it.
+    let why = match &args.output {
+        Output::Json => crate::explain::health_verdict(
+            &answer.served_by,
+            request.object(),
+            args.health_exprs.file.as_deref(),
+            None,
+        )?,
+        Output::Yaml => None,
+    };
     let results = results(answer.value);
     match args.output {
         Output::Json => {
@@ -157,6 +168,9 @@ pub fn run(args: RunArgs) -> crate::error::Result<ExitCode> {
                 .map(|(k, v)| (k.to_owned(), v))
                 .collect();
             map.insert("servedBy".to_owned(), Value::String(served_by));
+            if let Some((layer, why)) = why {
+                map.insert(layer.to_owned(), why);
+            }
             println!(
                 "{}",
                 serde_json::to_string_pretty(&Value::Object(map)).unwrap_or_default()

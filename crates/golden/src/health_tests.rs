@@ -15,7 +15,7 @@ use serde::Deserialize;
 use super::{CaseReport, Verdict};
 use crate::error::{GoldenError, Result};
 use karmada_interpreter::api::InterpreterOperation;
-use karmada_interpreter::health::argocd::{ArgoCdHealth, HEALTH_SCRIPT, HEALTH_TEST};
+use karmada_interpreter::health::argocd::{ArgoCdHealth, HealthStatus, HEALTH_SCRIPT, HEALTH_TEST};
 use karmada_interpreter::interpreter::{gvk_of, Layer};
 
 #[derive(Debug, Deserialize)]
@@ -107,6 +107,46 @@ fn go_field_names(value: serde_json::Value, fields: &[&str]) -> serde_json::Valu
     }
 }
 
+/// One test of an Argo CD `health_test.yaml`: its `inputPath`, the object
+/// there (read as Argo CD reads it: the first document) and the expected
+/// status and message.
+#[derive(Debug)]
+pub struct HealthTest {
+    /// `inputPath`, relative to the test file.
+    pub input_path: String,
+    /// The object at `inputPath`, or why it could not be read.
+    pub object: Result<serde_json::Value>,
+    /// `healthStatus`: the status and message the check must answer.
+    pub expected: HealthStatus,
+}
+
+/// The tests of one `health_test.yaml` (keys matched as Argo CD matches
+/// them); an error when the file is not such a file.
+pub fn read_tests(file: &Path) -> Result<Vec<HealthTest>> {
+    let fields = ["tests", "inputPath", "healthStatus", "status", "message"];
+    let tests = first_document(file).and_then(|value| {
+        serde_json::from_value::<TestFile>(go_field_names(value, &fields)).map_err(|e| {
+            GoldenError::CaseFile {
+                file: file.to_owned(),
+                message: format!("not an Argo CD health_test.yaml: {e}"),
+            }
+        })
+    })?;
+    let dir = file.parent().unwrap_or(Path::new("."));
+    Ok(tests
+        .tests
+        .into_iter()
+        .map(|test| HealthTest {
+            object: first_document(&dir.join(&test.input_path)),
+            input_path: test.input_path,
+            expected: HealthStatus {
+                status: test.health_status.status,
+                message: test.health_status.message,
+            },
+        })
+        .collect())
+}
+
 /// Runs the tests of each file with `layer`.
 pub fn run(layer: &ArgoCdHealth, files: &[PathBuf]) -> Vec<CaseReport> {
     let mut out = Vec::new();
@@ -123,17 +163,8 @@ pub fn run(layer: &ArgoCdHealth, files: &[PathBuf]) -> Vec<CaseReport> {
             exchange: None,
             expected: None,
         };
-        let parsed = first_document(file).and_then(|value| {
-            let fields = ["tests", "inputPath", "healthStatus", "status", "message"];
-            serde_json::from_value::<TestFile>(go_field_names(value, &fields)).map_err(|e| {
-                GoldenError::CaseFile {
-                    file: file.clone(),
-                    message: format!("not an Argo CD health_test.yaml: {e}"),
-                }
-            })
-        });
-        let tests = match parsed {
-            Ok(t) => t.tests,
+        let tests = match read_tests(file) {
+            Ok(tests) => tests,
             Err(e) => {
                 out.push(report(
                     "health_test.yaml".into(),
@@ -143,10 +174,8 @@ pub fn run(layer: &ArgoCdHealth, files: &[PathBuf]) -> Vec<CaseReport> {
                 continue;
             }
         };
-        let dir = file.parent().unwrap_or(Path::new("."));
         for test in tests {
-            let input = dir.join(&test.input_path);
-            let object = match first_document(&input) {
+            let object = match test.object {
                 Ok(o) => o,
                 Err(e) => {
                     out.push(report(
@@ -166,16 +195,16 @@ pub fn run(layer: &ArgoCdHealth, files: &[PathBuf]) -> Vec<CaseReport> {
                 )]),
                 Ok(Some(got)) => {
                     let mut differences = Vec::new();
-                    if got.status != test.health_status.status {
+                    if got.status != test.expected.status {
                         differences.push(format!(
                             "status: expected {:?}, got {:?}",
-                            test.health_status.status, got.status
+                            test.expected.status, got.status
                         ));
                     }
-                    if got.message != test.health_status.message {
+                    if got.message != test.expected.message {
                         differences.push(format!(
                             "message: expected {:?}, got {:?}",
-                            test.health_status.message, got.message
+                            test.expected.message, got.message
                         ));
                     }
                     if differences.is_empty() {

@@ -62,17 +62,14 @@ impl HealthStatus {
         "Unknown",
     ];
 
-    /// Karmada's boolean for this status: `Healthy` and `Suspended` (paused
+    /// Karmada's boolean for this status, by the one table
+    /// ([`crate::meaning::from_argocd`]): `Healthy` and `Suspended` (paused
     /// on purpose, not failing) are healthy; `Progressing`, `Degraded` and
     /// `Missing` are not; `Unknown` and no status have no boolean (`None`),
     /// which the layer answers as [`HealthError::Unknown`] so that Karmada
     /// records the health as Unknown.
     pub fn healthy(&self) -> Option<bool> {
-        match self.status.as_str() {
-            "Healthy" | "Suspended" => Some(true),
-            "Progressing" | "Degraded" | "Missing" => Some(false),
-            _ => None,
-        }
+        crate::meaning::from_argocd(&self.status)
     }
 }
 

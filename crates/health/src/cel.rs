@@ -634,7 +634,8 @@ impl CelHealth {
             entry: index,
             rule: self.entry_name(index),
             status,
-            healthy: status == "Current",
+            // The one table (`crate::meaning`): only Current is healthy.
+            healthy: crate::meaning::from_kstatus(status) == Some(true),
             decided_by,
         };
         let observed = object

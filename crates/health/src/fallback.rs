@@ -47,6 +47,18 @@ pub enum Status {
     Current,
 }
 
+impl Status {
+    /// kstatus' word for the status.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Status::Terminating => "Terminating",
+            Status::InProgress => "InProgress",
+            Status::Failed => "Failed",
+            Status::Current => "Current",
+        }
+    }
+}
+
 /// The fallback's verdict on one object: health, kstatus status, and why.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct Verdict {
@@ -72,7 +84,8 @@ impl std::fmt::Display for Verdict {
 
 fn verdict(status: Status, reason: String) -> Verdict {
     Verdict {
-        healthy: status == Status::Current,
+        // The one table (`crate::meaning`): only Current is healthy.
+        healthy: crate::meaning::from_kstatus(status.as_str()) == Some(true),
         status,
         reason,
     }

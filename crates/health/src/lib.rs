@@ -14,7 +14,8 @@
 //! Each is a layer of its own kind ([`ARGOCD`], `CEL`, [`FALLBACK`]). Chain
 //! order: declarative, webhook, thirdparty, native, cel, argocd, fallback
 //! (a CEL rule, written for one kind, wins over a folder of Argo CD checks).
-//! With all off (the default) the chain is Karmada's.
+//! With all off (the default) the chain is Karmada's. What their verdicts
+//! mean for Karmada's boolean is one table, [`meaning`].
 //!
 //! ```
 //! use karmada_interpreter_core::interpreter::{Layer, Outcome, Request};
@@ -36,6 +37,7 @@ pub mod argocd;
 pub mod cel;
 mod error;
 pub mod fallback;
+pub mod meaning;
 
 pub use argocd::{ArgoCdHealth, HealthStatus};
 #[cfg(feature = "cel")]
