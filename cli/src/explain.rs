@@ -79,13 +79,14 @@ pub fn run(args: ExplainArgs) -> crate::error::Result<ExitCode> {
     let detail = match args.operation.as_deref() {
         None => None,
         Some(name) => {
-            let op = InterpreterOperation::parse_case_insensitive(name)
-                .map_err(|e| Error::usage("--operation", e))?;
+            let op = crate::profile::operation(name)?;
             let inputs = Inputs {
                 desired: desired.as_ref(),
                 observed: observed.as_ref(),
                 replicas: i64::from(args.desired_replica),
                 status_items: items.as_deref(),
+                #[cfg(feature = "karmada-next")]
+                components: None,
             };
             let request = inputs.request(op).map_err(Error::from)?;
             Some(detail(&chain, &args, customizations, op, &request)?)
@@ -167,6 +168,14 @@ fn detail(
         Request::ReviseReplica { object, replicas } => {
             inputs.insert("desiredObj".into(), (*object).clone());
             inputs.insert("desiredReplica".into(), json!(replicas));
+        }
+        #[cfg(feature = "karmada-next")]
+        Request::ReviseComponents { object, components } => {
+            inputs.insert("desiredObj".into(), (*object).clone());
+            inputs.insert(
+                "components".into(),
+                serde_json::to_value(components).unwrap_or(Value::Null),
+            );
         }
         Request::AggregateStatus { object, items } => {
             inputs.insert("desiredObj".into(), (*object).clone());

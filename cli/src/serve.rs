@@ -332,7 +332,9 @@ pub fn run(args: ServeArgs) -> crate::error::Result<ExitCode> {
     let mut cluster_args = args.cluster.clone();
     cluster_args.lua_limits = Some(args.timeout.limits());
     let cluster = cluster_args.start(&runtime)?;
-    let mut builder = Interpreter::builder().customizations(customizations);
+    let mut builder = Interpreter::builder()
+        .customizations(customizations)
+        .profile(crate::profile::current());
     if args.timeout.timeout.is_some() {
         builder = builder.lua_limits(args.timeout.limits());
     }
@@ -389,7 +391,9 @@ pub fn run(args: ServeArgs) -> crate::error::Result<ExitCode> {
         .route(&path, {
             // Script failures in the log at their place in the -f files.
             let locator = crate::locate::locator(&args.files.customizations, args.files.recursive);
-            InterpreterHandler::new(chain).with_describer(move |e| locator.describe(e))
+            InterpreterHandler::new(chain)
+                .with_profile(crate::profile::current())
+                .with_describer(move |e| locator.describe(e))
         })
         .observer(observed)
         .page(

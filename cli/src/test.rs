@@ -97,7 +97,8 @@ pub fn run(args: TestArgs) -> crate::error::Result<ExitCode> {
         let mut backend = args
             .chain
             .health_backend(ChainBackend::new(customizations, Vec::new()))
-            .with_files(args.chain.files.paths()?);
+            .with_files(args.chain.files.paths()?)
+            .with_profile(crate::profile::current());
         if args.timeout.timeout.is_some() {
             backend = backend.with_limits(args.timeout.limits());
         }
@@ -106,7 +107,7 @@ pub fn run(args: TestArgs) -> crate::error::Result<ExitCode> {
             None => backend,
         })
     } else {
-        Runner::new(WebhookBackend::new(webhooks)?)
+        Runner::new(WebhookBackend::new(webhooks)?.with_profile(crate::profile::current()))
     };
     let text_output = args.output == ReportOutput::Text;
     let started = Instant::now();

@@ -375,6 +375,14 @@ impl LuaLayer {
                 &[Push::Json(object), Push::Number(replicas as f64)],
                 |lua, mut r| object_result(lua, &mut r, &[object]).map(Outcome::Revised),
             ),
+            #[cfg(feature = "karmada-next")]
+            Request::ReviseComponents { object, components } => self.run(
+                name,
+                script,
+                op,
+                &[Push::Json(object), Push::Components(components)],
+                |lua, mut r| object_result(lua, &mut r, &[object]).map(Outcome::ComponentsRevised),
+            ),
             Request::Retain { desired, observed } => self.run(
                 name,
                 script,

@@ -15,6 +15,7 @@ use karmada_interpreter::api::{
     ResourceInterpreterCustomization, ResourceInterpreterWebhookConfiguration,
 };
 use karmada_interpreter::interpreter::{results_map, Interpreter, Source};
+use karmada_interpreter::profile::Profile;
 use karmada_interpreter::{Error, Result};
 
 /// What a backend made of one case.
@@ -36,6 +37,13 @@ pub trait Backend: Send + Sync {
 
     /// Why this backend does not run `case` of `file`, or `None` when it does.
     fn skip_reason(&self, file: &CaseFile, case: &GoldenCase) -> Option<String>;
+
+    /// The profile the backend answers with (the default profile unless
+    /// set): cases of the `karmada-next` profile are skipped by runs of
+    /// another.
+    fn profile(&self) -> Profile {
+        Profile::Karmada
+    }
 
     /// Runs the case's operation (only called when [`Backend::skip_reason`] is `None`).
     fn produce(&self, file: &CaseFile, case: &GoldenCase) -> Produced;
@@ -65,6 +73,7 @@ pub struct ChainBackend {
     limits: Option<karmada_interpreter::declarative::Limits>,
     chains: Mutex<HashMap<Option<PathBuf>, Arc<Result<Interpreter>>>>,
     files: Vec<PathBuf>,
+    profile: Profile,
 }
 
 impl ChainBackend {
@@ -81,7 +90,15 @@ impl ChainBackend {
             limits: None,
             chains: Mutex::default(),
             files: Vec::new(),
+            profile: Profile::Karmada,
         }
+    }
+
+    /// The same backend, building its chains with `profile` (cases of the
+    /// `karmada-next` profile run only with it).
+    pub fn with_profile(mut self, profile: Profile) -> Self {
+        self.profile = profile;
+        self
     }
 
     /// The same backend with the opt-in health layers: Argo CD health
@@ -135,6 +152,7 @@ impl ChainBackend {
         builder
             .webhook_configurations(self.webhooks.clone())
             .health_fallback(self.health.1)
+            .profile(self.profile)
             .build()
     }
 
@@ -154,6 +172,10 @@ impl Backend for ChainBackend {
 
     fn skip_reason(&self, file: &CaseFile, _: &GoldenCase) -> Option<String> {
         is_webhook_only(&file.path).then(|| WEBHOOK_ONLY_REASON.to_owned())
+    }
+
+    fn profile(&self) -> Profile {
+        self.profile
     }
 
     fn customization_files(&self, file: &CaseFile) -> Vec<PathBuf> {
@@ -211,6 +233,7 @@ mod webhook {
     #[derive(Debug)]
     pub struct WebhookBackend {
         layer: WebhookLayer,
+        profile: Profile,
     }
 
     impl WebhookBackend {
@@ -218,7 +241,15 @@ mod webhook {
         pub fn new(configs: Vec<ResourceInterpreterWebhookConfiguration>) -> Result<Self> {
             Ok(Self {
                 layer: WebhookLayer::new(configs)?,
+                profile: Profile::Karmada,
             })
+        }
+
+        /// The same backend, sending the cases of `profile` too (those of
+        /// the `karmada-next` profile only with it).
+        pub fn with_profile(mut self, profile: Profile) -> Self {
+            self.profile = profile;
+            self
         }
 
         /// Uses `client` for the calls (limits, timeouts, address overrides).
@@ -231,6 +262,10 @@ mod webhook {
     impl Backend for WebhookBackend {
         fn name(&self) -> &'static str {
             "webhook"
+        }
+
+        fn profile(&self) -> Profile {
+            self.profile
         }
 
         fn skip_reason(&self, _: &CaseFile, case: &GoldenCase) -> Option<String> {

@@ -33,6 +33,11 @@ pub struct GoldenCase {
     pub status_items_error: Option<String>,
     /// `inputReplicas` (0 when absent).
     pub input_replicas: i64,
+    /// `inputComponents` (`ReviseComponents`, the `karmada-next` profile):
+    /// the per-component assignment; `None` when absent or null (Lua
+    /// `nil`), `Some(vec![])` for `[]`.
+    #[cfg(feature = "karmada-next")]
+    pub input_components: Option<Vec<karmada_interpreter::api::TargetComponent>>,
     /// `output`: result name → expected value.
     pub output: Map<String, Value>,
     /// `expectError: true` (or a message): the operation must fail.
@@ -101,6 +106,8 @@ impl GoldenCase {
             observed: self.observed.as_ref(),
             replicas: self.input_replicas,
             status_items: self.status_items.as_deref(),
+            #[cfg(feature = "karmada-next")]
+            components: self.input_components.as_deref(),
         }
     }
 
@@ -245,6 +252,18 @@ fn parse_case(value: Value, file: &Path, index: usize, line: usize) -> Result<Go
             .as_i64()
             .ok_or_else(|| fail(format!("`inputReplicas` must be an integer, got {v}")))?,
     };
+    #[cfg(feature = "karmada-next")]
+    let input_components = match get("inputComponents") {
+        None | Some(Value::Null) => None,
+        Some(v) => Some(
+            serde_json::from_value::<Vec<karmada_interpreter::api::TargetComponent>>(v.clone())
+                .map_err(|e| {
+                    fail(format!(
+                        "`inputComponents` must be a list of {{name, replicas}}: {e}"
+                    ))
+                })?,
+        ),
+    };
     let output = match get("output") {
         None => Map::new(),
         Some(Value::Object(m)) => m.clone(),
@@ -271,6 +290,8 @@ fn parse_case(value: Value, file: &Path, index: usize, line: usize) -> Result<Go
         status_items,
         status_items_error,
         input_replicas,
+        #[cfg(feature = "karmada-next")]
+        input_components,
         output,
         expect_error,
         expect_error_message,
@@ -293,7 +314,7 @@ fn parse_case(value: Value, file: &Path, index: usize, line: usize) -> Result<Go
 }
 
 /// The keys a case may have (matched case-insensitively).
-const CASE_KEYS: [&str; 9] = [
+const CASE_KEYS: &[&str] = &[
     "name",
     "description",
     "operation",
@@ -301,6 +322,8 @@ const CASE_KEYS: [&str; 9] = [
     "observedObj",
     "statusItems",
     "inputReplicas",
+    #[cfg(feature = "karmada-next")]
+    "inputComponents",
     "output",
     "expectError",
 ];

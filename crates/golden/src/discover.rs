@@ -99,6 +99,19 @@ pub fn is_webhook_only(case_file: &Path) -> bool {
         .any(|dir| dir.join(WEBHOOK_ONLY_MARKER).is_file())
 }
 
+/// A directory holding a file of this name contains cases of the
+/// `karmada-next` profile (Karmada's open pull requests): runs without the
+/// profile skip them, saying why.
+pub const KARMADA_NEXT_MARKER: &str = "KARMADA-NEXT";
+
+/// Whether `case_file` sits under a directory marked [`KARMADA_NEXT_MARKER`].
+pub fn is_karmada_next(case_file: &Path) -> bool {
+    case_file
+        .ancestors()
+        .skip(1)
+        .any(|dir| dir.join(KARMADA_NEXT_MARKER).is_file())
+}
+
 /// Karmada's layout: `<dir>/customizations.yaml` next to `<dir>/testdata/`.
 fn customization_for(case: &Path) -> Option<PathBuf> {
     case.ancestors()

@@ -30,6 +30,8 @@ pub(crate) fn entry_parameters(op: InterpreterOperation) -> &'static [&'static s
     match op {
         Op::InterpretReplica | Op::InterpretComponent => &["obj"],
         Op::ReviseReplica => &["obj", "desiredReplica"],
+        #[cfg(feature = "karmada-next")]
+        Op::ReviseComponents => &["desiredObj", "components"],
         Op::Retain => &["desiredObj", "observedObj"],
         Op::AggregateStatus => &["desiredObj", "statusItems"],
         Op::InterpretStatus | Op::InterpretHealth => &["observedObj"],

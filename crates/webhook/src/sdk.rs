@@ -40,6 +40,7 @@ use karmada_interpreter_core::api::{
 use karmada_interpreter_core::interpreter::{
     Chain, InputError, Inputs, LayerKind, ObjectInput, Outcome,
 };
+use karmada_interpreter_core::profile::Profile;
 
 /// The largest request body the SDK reads by default (3 MiB, the Kubernetes
 /// API server's request limit: a Retain or AggregateStatus context around a
@@ -71,6 +72,11 @@ pub struct Request {
     pub desired_replicas: Option<i32>,
     /// `AggregateStatus`: per-cluster statuses (absent = empty).
     pub aggregated_status: Vec<AggregatedStatusItem>,
+    /// `ReviseComponents` (the `karmada-next` profile): the per-component
+    /// assignment (`components` on the wire; `None` when absent, as Go's
+    /// nil slice).
+    #[cfg(feature = "karmada-next")]
+    pub components: Option<Vec<karmada_interpreter_core::api::TargetComponent>>,
 }
 
 #[derive(Deserialize)]
@@ -94,6 +100,9 @@ struct WireRequest {
     replicas: Option<i32>,
     #[serde(default)]
     aggregated_status: Option<Vec<AggregatedStatusItem>>,
+    #[cfg(feature = "karmada-next")]
+    #[serde(default)]
+    components: Option<Vec<karmada_interpreter_core::api::TargetComponent>>,
 }
 
 #[derive(Deserialize, Default)]
@@ -442,6 +451,8 @@ fn decode_checked(
         observed_object: wire.observed_object.filter(|v| !v.is_null()),
         desired_replicas: wire.replicas,
         aggregated_status: wire.aggregated_status.unwrap_or_default(),
+        #[cfg(feature = "karmada-next")]
+        components: wire.components.filter(|c| !c.is_empty()),
     };
     Ok(request)
 }
@@ -563,6 +574,8 @@ pub struct InterpreterHandler {
     calls_webhooks: bool,
     /// Words a failure for people ([`Served::error`]); `to_string` without one.
     describe: Option<std::sync::Arc<Describe>>,
+    /// The profile served: an operation of another is refused.
+    profile: Profile,
 }
 
 /// How an [`InterpreterHandler`] words a failure for people.
@@ -589,7 +602,17 @@ impl InterpreterHandler {
             chain,
             calls_webhooks,
             describe: None,
+            profile: Profile::default(),
         }
+    }
+
+    /// The same handler, serving `profile`: with
+    /// [`Profile::KarmadaNext`] it answers `ReviseComponents`, which
+    /// it otherwise refuses naming the profile (the chain's layers follow
+    /// the profile they were built with).
+    pub fn with_profile(mut self, profile: Profile) -> Self {
+        self.profile = profile;
+        self
     }
 
     /// The same handler, wording failures for people with `describe` (for
@@ -669,6 +692,9 @@ impl Handler for InterpreterHandler {
             Ok(op) => op,
             Err(e) => return errored(400, e),
         };
+        if let Err(e) = self.profile.admit(op) {
+            return errored(400, e);
+        }
         let Some(object) = request.object.as_ref() else {
             return errored(400, SdkError::NoContent);
         };
@@ -684,6 +710,8 @@ impl Handler for InterpreterHandler {
             replicas: i64::from(request.desired_replicas.unwrap_or(0)),
             status_items: (!request.aggregated_status.is_empty())
                 .then_some(request.aggregated_status.as_slice()),
+            #[cfg(feature = "karmada-next")]
+            components: request.components.as_deref(),
         };
         let req = match inputs.request(op) {
             Ok(r) => r,
@@ -716,6 +744,8 @@ impl Handler for InterpreterHandler {
                 r.replica_requirements = rr.requirements;
             }
             Outcome::Components(c) => r.components = Some(c),
+            #[cfg(feature = "karmada-next")]
+            Outcome::ComponentsRevised(v) => r = patch_response(object, &v),
             Outcome::Revised(v) | Outcome::Retained(v) | Outcome::Aggregated(v) => {
                 r = patch_response(object, &v)
             }

@@ -73,6 +73,8 @@ pub fn build_request(request: &Request<'_>) -> Result<ResourceInterpreterContext
         observed_object: None,
         replicas: 0,
         aggregated_status: Vec::new(),
+        #[cfg(feature = "karmada-next")]
+        components: Vec::new(),
     };
     match *request {
         Request::ReviseReplica { replicas, .. } => {
@@ -83,6 +85,10 @@ pub fn build_request(request: &Request<'_>) -> Result<ResourceInterpreterContext
             })?;
         }
         Request::Retain { observed, .. } => req.observed_object = Some(observed.clone()),
+        #[cfg(feature = "karmada-next")]
+        Request::ReviseComponents { components, .. } => {
+            req.components = components.map(<[_]>::to_vec).unwrap_or_default();
+        }
         Request::AggregateStatus { items, .. } => {
             req.aggregated_status = items.map(<[_]>::to_vec).unwrap_or_default();
         }
@@ -93,8 +99,25 @@ pub fn build_request(request: &Request<'_>) -> Result<ResourceInterpreterContext
 
 /// The request body: compact JSON followed by one `\n`.
 pub fn encode_request(ctx: &ResourceInterpreterContext) -> Result<Vec<u8>, WebhookError> {
-    let mut body = serde_json::to_vec(ctx)
-        .map_err(|e| WebhookError::Request(format!("cannot encode request: {e}")))?;
+    let encoded =
+        |e: serde_json::Error| WebhookError::Request(format!("cannot encode request: {e}"));
+    #[cfg(feature = "karmada-next")]
+    if ctx
+        .request
+        .as_ref()
+        .is_some_and(|r| r.operation == InterpreterOperation::ReviseComponents)
+    {
+        // Karmada's pull request #7830 sends no `replicas` with
+        // `ReviseComponents` (a nil pointer), only `components`.
+        let mut value = serde_json::to_value(ctx).map_err(encoded)?;
+        if let Some(request) = value.get_mut("request").and_then(Value::as_object_mut) {
+            request.remove("replicas");
+        }
+        let mut body = serde_json::to_vec(&value).map_err(encoded)?;
+        body.push(b'\n');
+        return Ok(body);
+    }
+    let mut body = serde_json::to_vec(ctx).map_err(encoded)?;
     body.push(b'\n');
     Ok(body)
 }
@@ -209,6 +232,11 @@ fn interpret_response_text(
             super::validate_dependencies(&deps).map_err(invalid)?;
             Ok(Outcome::Dependencies(deps))
         }
+        #[cfg(feature = "karmada-next")]
+        Op::ReviseComponents => Ok(Outcome::ComponentsRevised(patched_object(
+            &res,
+            &sent.object,
+        )?)),
         Op::ReviseReplica | Op::Retain | Op::AggregateStatus => {
             let patched = patched_object(&res, &sent.object)?;
             Ok(match op {

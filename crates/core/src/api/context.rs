@@ -89,6 +89,12 @@ pub struct ResourceInterpreterRequest {
     /// Only for `AggregateStatus`, and only when non-empty.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub aggregated_status: Vec<AggregatedStatusItem>,
+    /// Only for `ReviseComponents` (the `karmada-next` profile, Karmada's
+    /// pull request #7830), and only when non-empty: the per-component
+    /// assignment to write.
+    #[cfg(feature = "karmada-next")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub components: Vec<super::TargetComponent>,
 }
 
 /// `response` member of the envelope.

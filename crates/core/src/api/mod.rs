@@ -25,6 +25,8 @@ pub use customization::{
 };
 pub use go_json::go_json_field;
 pub use operation::{InterpreterOperation, UnknownOperation};
+#[cfg(feature = "karmada-next")]
+pub use requirements::TargetComponent;
 pub use requirements::{
     Component, ComponentReplicaRequirements, DependentObjectReference, NodeClaim,
     ReplicaRequirements,

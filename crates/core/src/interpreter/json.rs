@@ -10,6 +10,8 @@ use serde_json::Value;
 use super::chain::Chain;
 use super::layer::{Answer, Outcome, OwnedRequest, Request};
 use super::operation::Inputs;
+#[cfg(feature = "karmada-next")]
+use crate::api::TargetComponent;
 use crate::api::{AggregatedStatusItem, InterpreterOperation};
 use crate::error::{Error, InputError, JsonInput, ObjectInput, Result};
 use crate::k8s::keep::{self, Keep, Text};
@@ -28,6 +30,10 @@ pub struct JsonInputs<'a> {
     pub replicas: i64,
     /// `AggregateStatus`: the per-cluster statuses, a JSON list.
     pub status_items: Option<&'a [u8]>,
+    /// `ReviseComponents` (the `karmada-next` profile): the per-component
+    /// assignment, a JSON list.
+    #[cfg(feature = "karmada-next")]
+    pub components: Option<&'a [u8]>,
 }
 
 impl Chain {
@@ -92,6 +98,11 @@ impl Chain {
                     .map_err(json_error(JsonInput::Object(ObjectInput::Observed)))?;
                 (desired, observed)
             }
+            #[cfg(feature = "karmada-next")]
+            Op::ReviseComponents => (
+                full(inputs.desired, ObjectInput::Desired)?,
+                full(inputs.observed, ObjectInput::Observed)?,
+            ),
             Op::ReviseReplica | Op::AggregateStatus => (
                 full(inputs.desired, ObjectInput::Desired)?,
                 full(inputs.observed, ObjectInput::Observed)?,
@@ -114,11 +125,19 @@ impl Chain {
             .map(keep::from_bytes::<Vec<AggregatedStatusItem>>)
             .transpose()
             .map_err(json_error(JsonInput::StatusItems))?;
+        #[cfg(feature = "karmada-next")]
+        let components = inputs
+            .components
+            .map(keep::from_bytes::<Vec<TargetComponent>>)
+            .transpose()
+            .map_err(json_error(JsonInput::Components))?;
         let request = Inputs {
             desired: desired.as_ref(),
             observed: observed.as_ref(),
             replicas: inputs.replicas,
             status_items: items.as_deref(),
+            #[cfg(feature = "karmada-next")]
+            components: components.as_deref(),
         }
         .request(operation)?;
         // The editing operations hand their object over (no copy).
@@ -131,6 +150,14 @@ impl Chain {
             Request::ReviseReplica { replicas, .. } => {
                 let object = object(desired, observed)?;
                 self.interpret_owned(OwnedRequest::ReviseReplica { object, replicas })
+            }
+            #[cfg(feature = "karmada-next")]
+            Request::ReviseComponents { .. } => {
+                let object = object(desired, observed)?;
+                self.interpret_owned(OwnedRequest::ReviseComponents {
+                    object,
+                    components: components.as_deref(),
+                })
             }
             Request::AggregateStatus { .. } => {
                 let object = object(desired, observed)?;
