@@ -259,7 +259,8 @@ impl InterpreterBuilder {
             )?));
         }
         if self.thirdparty {
-            layers.push(karmada_interpreter_thirdparty::layer_with(
+            layers.push(karmada_interpreter_thirdparty::layer_for(
+                self.profile,
                 self.lua_limits,
                 self.coverage.clone(),
             ));

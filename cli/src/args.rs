@@ -84,11 +84,13 @@ pub struct ChainArgs {
 }
 
 impl ChainArgs {
-    /// `builder` with the opt-in health layers these flags ask for.
+    /// `builder` with the opt-in health layers these flags ask for (and the
+    /// command line's `--profile`).
     pub fn with_health(
         &self,
         builder: karmada_interpreter::interpreter::InterpreterBuilder,
     ) -> karmada_interpreter::interpreter::InterpreterBuilder {
+        let builder = builder.profile(crate::profile::current());
         let builder = match &self.health_checks {
             Some(dir) => builder.health_checks(dir),
             None => builder,
@@ -101,7 +103,9 @@ impl ChainArgs {
         &self,
         backend: karmada_interpreter_golden::ChainBackend,
     ) -> karmada_interpreter_golden::ChainBackend {
-        backend.with_health(self.health_checks.clone(), self.health_fallback)
+        backend
+            .with_health(self.health_checks.clone(), self.health_fallback)
+            .with_profile(crate::profile::current())
     }
 
     pub fn load(

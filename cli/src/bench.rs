@@ -320,7 +320,7 @@ pub fn run(args: BenchArgs) -> Result<ExitCode> {
     let mut filtered_out = 0usize;
     let mut files = Vec::new();
     for file in discover(&paths)? {
-        if is_webhook_only(&file.path) {
+        if is_webhook_only(&file.path) || runner.file_skip_reason(&file).is_some() {
             continue;
         }
         let mut cases = Vec::new();

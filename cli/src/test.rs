@@ -97,8 +97,7 @@ pub fn run(args: TestArgs) -> crate::error::Result<ExitCode> {
         let mut backend = args
             .chain
             .health_backend(ChainBackend::new(customizations, Vec::new()))
-            .with_files(args.chain.files.paths()?)
-            .with_profile(crate::profile::current());
+            .with_files(args.chain.files.paths()?);
         if args.timeout.timeout.is_some() {
             backend = backend.with_limits(args.timeout.limits());
         }
