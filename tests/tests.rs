@@ -24,6 +24,7 @@ mod cluster_cli;
 mod docs_consistency;
 mod golden_runner;
 mod health;
+mod karmada_next;
 mod new_user;
 mod packaging;
 mod serve_operable;

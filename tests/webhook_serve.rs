@@ -17,7 +17,7 @@ fn root() -> PathBuf {
 }
 
 /// Kills the child (by its own id) if a test fails before stopping it.
-struct Guard(Option<Child>);
+pub(crate) struct Guard(pub(crate) Option<Child>);
 
 impl Drop for Guard {
     fn drop(&mut self) {
@@ -28,7 +28,7 @@ impl Drop for Guard {
     }
 }
 
-fn wait_for(file: &Path, child: &mut Child) {
+pub(crate) fn wait_for(file: &Path, child: &mut Child) {
     let deadline = Instant::now() + Duration::from_secs(30);
     while !file.exists() {
         if let Ok(Some(status)) = child.try_wait() {

@@ -276,6 +276,13 @@ mod webhook {
                     "`statusItems: []` cannot be told apart from an absent list on the wire".into(),
                 );
             }
+            #[cfg(feature = "karmada-next")]
+            if case.input_components.as_ref().is_some_and(Vec::is_empty) {
+                return Some(
+                    "`inputComponents: []` cannot be told apart from an absent list on the wire"
+                        .into(),
+                );
+            }
             let gvk = gvk_of(request.object());
             self.layer
                 .identity(&gvk, case.operation)

@@ -18,7 +18,9 @@ pub use karmada_interpreter_core::k8s::validation::{
 };
 
 /// Operations a rule may name (sorted as Go's `sets.String.List()` returns them).
-const SUPPORTED_OPERATIONS: [&str; 9] = [
+/// With the `karmada-next` feature, `ReviseComponents` too (Karmada's pull
+/// request #7830 adds it to the admission webhook's list).
+const SUPPORTED_OPERATIONS: &[&str] = &[
     "*",
     "AggregateStatus",
     "InterpretComponent",
@@ -27,6 +29,8 @@ const SUPPORTED_OPERATIONS: [&str; 9] = [
     "InterpretReplica",
     "InterpretStatus",
     "Retain",
+    #[cfg(feature = "karmada-next")]
+    "ReviseComponents",
     "ReviseReplica",
 ];
 
