@@ -87,10 +87,41 @@ fn trials() -> Result<Vec<Trial>, String> {
         }
         None => Runner::default(),
     });
+    // The cases of the karmada-next profile (under a KARMADA-NEXT marker)
+    // run with the profile when the feature is compiled in; otherwise they
+    // are ignored, each with the reason.
+    #[cfg(feature = "karmada-next")]
+    let next_runner = Arc::new(match std::env::var_os(CONFIG_ENV) {
+        Some(_) => Runner::default(),
+        None => Runner::new(
+            karmada_interpreter_golden::ChainBackend::default()
+                .with_profile(karmada_interpreter::profile::Profile::KarmadaNext),
+        ),
+    });
     let mut out = Vec::new();
     let paths = case_paths();
     for file in discover(&paths).map_err(|e| e.to_string())? {
         let shown = display(&file.path);
+        #[cfg(feature = "karmada-next")]
+        let runner = if karmada_interpreter_golden::is_karmada_next(&file.path) {
+            &next_runner
+        } else {
+            &runner
+        };
+        if let Some(reason) = runner.file_skip_reason(&file) {
+            for (i, case) in load_cases(&file.path).into_iter().enumerate() {
+                let name = match case {
+                    Ok(c) => c.name,
+                    Err(_) => format!("case #{}", i + 1),
+                };
+                let reason = reason.clone();
+                out.push(Trial::ignorable_test(
+                    format!("{shown}::{name}"),
+                    move || Ok(Completion::ignored_with(reason)),
+                ));
+            }
+            continue;
+        }
         for (i, case) in load_cases(&file.path).into_iter().enumerate() {
             let case: GoldenCase = match case {
                 Ok(c) => c,

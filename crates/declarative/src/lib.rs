@@ -414,6 +414,11 @@ impl LuaLayer {
                 })
             }
             Request::InterpretDependency { .. } => Err(not_enabled()),
+            // An operation of the karmada-next profile when this crate is
+            // built without the feature (the floor with it).
+            #[cfg(not(feature = "karmada-next"))]
+            #[allow(unreachable_patterns)]
+            _ => Err(not_enabled()),
         }
     }
 

@@ -36,6 +36,11 @@ pub(crate) fn entry_parameters(op: InterpreterOperation) -> &'static [&'static s
         Op::AggregateStatus => &["desiredObj", "statusItems"],
         Op::InterpretStatus | Op::InterpretHealth => &["observedObj"],
         Op::InterpretDependency => &["desiredObj"],
+        // An operation of the karmada-next profile when this crate is built
+        // without the feature (the floor with it).
+        #[cfg(not(feature = "karmada-next"))]
+        #[allow(unreachable_patterns)]
+        _ => &["desiredObj", "components"],
     }
 }
 

@@ -701,6 +701,7 @@ impl Handler for InterpreterHandler {
         // The wire carries the object in `object` (the desired one for
         // Retain, with the live one in `observedObject`), and omits an empty
         // `aggregatedStatus`: an empty list arrives as no list.
+        #[allow(clippy::needless_update)]
         let inputs = Inputs {
             desired: Some(object),
             observed: request
@@ -712,6 +713,8 @@ impl Handler for InterpreterHandler {
                 .then_some(request.aggregated_status.as_slice()),
             #[cfg(feature = "karmada-next")]
             components: request.components.as_deref(),
+            // The floor's members of features this crate is built without.
+            ..Inputs::default()
         };
         let req = match inputs.request(op) {
             Ok(r) => r,
@@ -755,6 +758,16 @@ impl Handler for InterpreterHandler {
             }
             Outcome::Healthy(h) => r.healthy = Some(h),
             Outcome::Dependencies(d) => r.dependencies = Some(d),
+            // An outcome of the karmada-next profile when this crate is
+            // built without the feature (the floor with it).
+            #[cfg(not(feature = "karmada-next"))]
+            #[allow(unreachable_patterns)]
+            _ => {
+                return errored(
+                    500,
+                    "this outcome needs karmada-interpreter-webhook's feature karmada-next",
+                )
+            }
         }
         r
     }

@@ -63,19 +63,14 @@ pub fn build_request(request: &Request<'_>) -> Result<ResourceInterpreterContext
             .unwrap_or("")
             .to_owned()
     };
-    let mut req = ResourceInterpreterRequest {
-        uid: uuid::Uuid::new_v4().hyphenated().to_string(),
-        kind: gvk_of(object),
-        name: meta("name"),
-        namespace: meta("namespace"),
-        operation: request.operation(),
-        object: object.clone(),
-        observed_object: None,
-        replicas: 0,
-        aggregated_status: Vec::new(),
-        #[cfg(feature = "karmada-next")]
-        components: Vec::new(),
-    };
+    let mut req = ResourceInterpreterRequest::new(
+        uuid::Uuid::new_v4().hyphenated().to_string(),
+        gvk_of(object),
+        meta("name"),
+        meta("namespace"),
+        request.operation(),
+        object.clone(),
+    );
     match *request {
         Request::ReviseReplica { replicas, .. } => {
             req.replicas = i32::try_from(replicas).map_err(|_| {
@@ -253,6 +248,13 @@ fn interpret_response_text(
             .healthy
             .map(Outcome::Healthy)
             .ok_or_else(|| invalid("webhook returned nil response.healthy")),
+        // An operation of the karmada-next profile when this crate is built
+        // without the feature (the floor with it).
+        #[cfg(not(feature = "karmada-next"))]
+        #[allow(unreachable_patterns)]
+        _ => Err(format!(
+            "{op} needs karmada-interpreter-webhook's feature karmada-next"
+        )),
     }
 }
 
@@ -429,7 +431,47 @@ mod tests {
             observed_object: None,
             replicas: 0,
             aggregated_status: vec![],
+            #[cfg(feature = "karmada-next")]
+            components: vec![],
         }
+    }
+
+    #[cfg(feature = "karmada-next")]
+    #[test]
+    fn revise_components_sends_the_assignment_and_no_replicas() {
+        use karmada_interpreter_core::api::TargetComponent;
+        let object = json!({"apiVersion": "flink.apache.org/v1beta1", "kind": "FlinkDeployment",
+                            "metadata": {"name": "f", "namespace": "ns"}});
+        let components = [TargetComponent {
+            name: "jobmanager".into(),
+            replicas: 0,
+        }];
+        let ctx = build_request(&Request::ReviseComponents {
+            object: &object,
+            components: Some(&components),
+        })
+        .unwrap();
+        let body: Value = serde_json::from_slice(&encode_request(&ctx).unwrap()).unwrap();
+        let request = &body["request"];
+        assert_eq!(request["operation"], "ReviseComponents");
+        assert_eq!(
+            request["components"],
+            json!([{"name": "jobmanager", "replicas": 0}])
+        );
+        assert!(request.get("replicas").is_none(), "{request}");
+        // A patch answers it, as for ReviseReplica.
+        let patched = answer(
+            Op::ReviseComponents,
+            json!({"uid": "u-1", "successful": true, "patchType": "JSONPatch",
+                   "patch": "W3sib3AiOiJyZXBsYWNlIiwicGF0aCI6Ii9zcGVjL3JlcGxpY2FzIiwidmFsdWUiOjN9XQ=="}),
+        )
+        .unwrap();
+        assert_eq!(
+            patched,
+            Outcome::ComponentsRevised(
+                json!({"apiVersion": "v1", "kind": "Pod", "spec": {"replicas": 3}})
+            )
+        );
     }
 
     fn answer(op: InterpreterOperation, response: Value) -> Result<Outcome, String> {

@@ -97,6 +97,33 @@ pub struct ResourceInterpreterRequest {
     pub components: Vec<super::TargetComponent>,
 }
 
+impl ResourceInterpreterRequest {
+    /// A request of `operation` for `object`, every optional member empty
+    /// (`replicas` 0): the one way to build one whatever features are on.
+    pub fn new(
+        uid: String,
+        kind: GroupVersionKind,
+        name: String,
+        namespace: String,
+        operation: InterpreterOperation,
+        object: Value,
+    ) -> Self {
+        Self {
+            uid,
+            kind,
+            name,
+            namespace,
+            operation,
+            object,
+            observed_object: None,
+            replicas: 0,
+            aggregated_status: Vec::new(),
+            #[cfg(feature = "karmada-next")]
+            components: Vec::new(),
+        }
+    }
+}
+
 /// `response` member of the envelope.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
