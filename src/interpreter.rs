@@ -247,7 +247,8 @@ impl InterpreterBuilder {
         }
         if !self.customizations.is_empty() {
             layers.push(Arc::new(with_coverage(
-                LuaLayer::customizations_with_limits(self.customizations, limits)?,
+                LuaLayer::customizations_with_limits(self.customizations, limits)?
+                    .with_profile(self.profile),
             )));
         }
         if let Some(layer) = custom_webhook {
@@ -266,7 +267,7 @@ impl InterpreterBuilder {
             ));
         }
         if self.native {
-            layers.push(karmada_interpreter_native::layer());
+            layers.push(karmada_interpreter_native::layer_for(self.profile));
         }
         if let Some(dir) = &self.health_checks {
             let checks =

@@ -66,7 +66,12 @@ pub fn customizations_for(profile: Profile) -> Vec<ResourceInterpreterCustomizat
 fn next_layer() -> Arc<dyn Layer> {
     static LAYER: OnceLock<Arc<dyn Layer>> = OnceLock::new();
     LAYER
-        .get_or_init(|| Arc::new(LuaLayer::bundled(customizations_for(Profile::KarmadaNext))))
+        .get_or_init(|| {
+            Arc::new(
+                LuaLayer::bundled(customizations_for(Profile::KarmadaNext))
+                    .with_profile(Profile::KarmadaNext),
+            )
+        })
         .clone()
 }
 
@@ -85,7 +90,8 @@ pub fn layer_for(
         return next_layer();
     }
     let layer =
-        LuaLayer::bundled_with_limits(customizations_for(profile), limits.unwrap_or_default());
+        LuaLayer::bundled_with_limits(customizations_for(profile), limits.unwrap_or_default())
+            .with_profile(profile);
     match coverage {
         Some(coverage) => Arc::new(layer.with_coverage(coverage)),
         None => Arc::new(layer),

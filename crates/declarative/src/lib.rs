@@ -265,6 +265,15 @@ impl LuaLayer {
         }
     }
 
+    /// The same layer, its scripts run as `profile` has Karmada's Lua
+    /// environment (the `karmada-next` profile adds `kube.parseFlinkMemory`).
+    pub fn with_profile(self, profile: karmada_interpreter_core::profile::Profile) -> Self {
+        Self {
+            engine: self.engine.with_profile(profile),
+            ..self
+        }
+    }
+
     /// The index in `targets` of the target of objects of type `ty`: the
     /// layer's one lookup per call.
     fn target_of(&self, ty: TypeRef<'_>) -> Option<usize> {
