@@ -73,6 +73,7 @@ pub fn run(args: ExplainArgs) -> crate::error::Result<ExitCode> {
 
     let table: Vec<(InterpreterOperation, Vec<LayerDecision>)> = InterpreterOperation::ALL
         .iter()
+        .filter(|op| crate::profile::current().admit(**op).is_ok())
         .map(|op| (*op, chain.decisions(&gvk, *op)))
         .collect();
 

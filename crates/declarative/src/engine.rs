@@ -263,6 +263,11 @@ impl Engine {
         }
     }
 
+    /// Whether the states are set up for the `karmada-next` profile.
+    pub(crate) fn is_next(&self) -> bool {
+        self.next
+    }
+
     /// The limits.
     pub fn limits(&self) -> Limits {
         self.limits

@@ -552,6 +552,10 @@ impl Layer for LuaLayer {
     /// route's entry is the target's index, which
     /// [`Layer::interpret_routed`] answers from without looking it up again.
     fn route(&self, ty: TypeRef<'_>, operation: InterpreterOperation) -> Option<Route> {
+        // An operation of the karmada-next profile is served only with it.
+        if operation.is_next() && !self.engine.is_next() {
+            return None;
+        }
         let entry = self.target_of(ty)?;
         let (_, rules) = self.targets.get(entry)?;
         let name = rules.name(operation)?;
@@ -572,6 +576,7 @@ impl Layer for LuaLayer {
         let object = request.object();
         let entry = self
             .target_of(TypeRef::of(object))
+            .filter(|_| !request.operation().is_next() || self.engine.is_next())
             .ok_or_else(|| Error::not_served(object, request.operation()))?;
         self.answer(entry, request)
     }
@@ -591,7 +596,9 @@ impl Layer for LuaLayer {
                 })
             };
             for (op, (name, _)) in &rules.single {
-                push(*op, name);
+                if !op.is_next() || self.engine.is_next() {
+                    push(*op, name);
+                }
             }
             if let Some((name, _)) = rules.dependencies.first() {
                 push(InterpreterOperation::InterpretDependency, name);
