@@ -57,8 +57,11 @@ fn parse_flink_memory(_: &Lua, args: MultiValue) -> mlua::Result<f64> {
         return Ok(0.0);
     }
     let (number, unit) = text.split_at(digits);
-    let value: i64 = number.parse().map_err(|e| {
-        mlua::Error::runtime(format!("parseFlinkMemory: invalid number {number:?}: {e}"))
+    // Only decimal digits reach here: the one failure is Go's out of range.
+    let value: i64 = number.parse().map_err(|_| {
+        mlua::Error::runtime(format!(
+            "parseFlinkMemory: invalid number {number:?}: strconv.ParseInt: parsing {number:?}: value out of range"
+        ))
     })?;
     let unit = unit.trim().to_lowercase();
     let factor = UNITS

@@ -16,11 +16,15 @@ use super::sandbox_std;
 use super::{Finding, Rule, Severity};
 use karmada_interpreter_core::api::InterpreterOperation;
 
-/// The functions of the sandbox's `kube` module (`require("kube")`).
+/// The functions of the sandbox's `kube` module (`require("kube")`); built
+/// with the feature `karmada-next`, also the profile's `parseFlinkMemory`
+/// (the scripts linted are taken to run with the profile on).
 pub const KUBE_FUNCTIONS: &[&str] = &[
     "accuratePodRequirements",
     "getPodDependencies",
     "getResourceQuantity",
+    #[cfg(feature = "karmada-next")]
+    "parseFlinkMemory",
     "resourceAdd",
 ];
 
