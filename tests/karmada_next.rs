@@ -58,7 +58,7 @@ fn revise_components_is_refused_naming_the_profile_when_it_is_off() {
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{stdout}");
     assert!(
-        stdout.contains("0 passed, 0 failed, 24 skipped"),
+        stdout.contains("0 passed, 0 failed, 61 skipped"),
         "{stdout}"
     );
     let _ = std::fs::remove_dir_all(&dir);
@@ -89,7 +89,7 @@ fn run_and_test_give_the_answers_of_karmada_with_pr_7830() {
             .arg(cases()),
     );
     let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(stdout.contains("24 passed, 0 failed"), "{stdout}");
+    assert!(stdout.contains("61 passed, 0 failed"), "{stdout}");
 
     // `run` on each Flink case with an output: the golden output, which
     // Karmada's code with the PR produced.
@@ -156,6 +156,8 @@ fn serve_and_the_webhook_client_answer_revise_components_over_the_wire() {
         .arg(kinds.join("MultiComponentWorkload/customizations.yaml"))
         .arg("-f")
         .arg(kinds.join("ComponentProbe/customizations.yaml"))
+        .arg("-f")
+        .arg(kinds.join("FlinkMemoryProbe/customizations.yaml"))
         .arg("--write-config")
         .arg(&config)
         .stdout(Stdio::null())
@@ -167,8 +169,9 @@ fn serve_and_the_webhook_client_answer_revise_components_over_the_wire() {
     let configs = karmada_interpreter::load::webhook_configurations_from_file(&config).unwrap();
 
     // The client sends the assignment in `components`; the server answers
-    // with a patch. An empty assignment is omitted on the wire (Go's
-    // omitempty), so those two cases are skipped, saying so.
+    // with a patch. An empty assignment (two cases) and an empty status list
+    // (one Job case) are omitted on the wire (Go's omitempty), so those
+    // cases are skipped, saying so.
     let runner = Runner::new(
         WebhookBackend::new(configs.clone())
             .unwrap()
@@ -184,7 +187,7 @@ fn serve_and_the_webhook_client_answer_revise_components_over_the_wire() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
     assert_eq!(
         (report.passed(), report.skipped()),
-        (22, 2),
+        (58, 3),
         "{}",
         report.summary_line()
     );
@@ -195,7 +198,7 @@ fn serve_and_the_webhook_client_answer_revise_components_over_the_wire() {
         .unwrap();
     assert_eq!(
         (report.passed(), report.skipped()),
-        (0, 24),
+        (0, 61),
         "{}",
         report.summary_line()
     );

@@ -304,7 +304,11 @@ fn check_document(
         let at = ScriptPoint::from_message(message);
         places.push(locator.describe_message(c.name(), op, message, &at));
     };
-    for (op, status) in check_rules(&c) {
+    // The profile's rules (componentRevision) only with the profile on.
+    for (op, status) in check_rules(&c)
+        .into_iter()
+        .filter(|(op, _)| crate::profile::current().admit(*op).is_ok())
+    {
         let verdict = match status {
             RuleStatus::Unset => "UNSET".to_owned(),
             RuleStatus::Pass => "PASS".to_owned(),

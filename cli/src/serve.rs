@@ -269,7 +269,10 @@ fn refuse_broken(
 ) -> crate::error::Result<()> {
     use karmada_interpreter::declarative::validate::{check_rules, RuleStatus};
     for c in customizations {
-        for (op, status) in check_rules(c) {
+        for (op, status) in check_rules(c)
+            .into_iter()
+            .filter(|(op, _)| crate::profile::current().admit(*op).is_ok())
+        {
             let problem = match status {
                 RuleStatus::Unset | RuleStatus::Pass => continue,
                 RuleStatus::MissingFunction => {

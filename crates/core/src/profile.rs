@@ -113,7 +113,7 @@ pub enum ProfileError {
         what: String,
     },
     /// It belongs to the `karmada-next` profile, which this build does not include.
-    #[error("{what} belongs to the karmada-next profile (Karmada's open pull requests #7830, #7846 and #7537, not released yet), which this build does not include: build with the cargo feature `karmada-next` and switch the profile on (the CLI's `--profile karmada-next`)")]
+    #[error("{what} {}", crate::api::NOT_COMPILED_IN)]
     NotCompiledIn {
         /// What was asked for.
         what: String,
@@ -124,14 +124,6 @@ pub enum ProfileError {
     /// Not a profile's name.
     #[error("unknown profile {0:?}: use karmada or karmada-next")]
     Unknown(String),
-}
-
-/// The message refusing an operation of the profile when the feature is not
-/// compiled in.
-pub(crate) fn not_compiled_in(operation: &str) -> ProfileError {
-    ProfileError::NotCompiledIn {
-        what: format!("operation {operation}"),
-    }
 }
 
 #[cfg(test)]

@@ -165,13 +165,17 @@ pub struct UnknownOperation(pub String);
 /// refusal of one names the profile.
 const NEXT_OPERATIONS: [&str; 1] = ["ReviseComponents"];
 
+/// What follows the name of something of the `karmada-next` profile when
+/// this build does not include the profile.
+pub(crate) const NOT_COMPILED_IN: &str = "belongs to the karmada-next profile (Karmada's open pull requests #7830, #7846 and #7537, not released yet), which this build does not include: build with the cargo feature `karmada-next` and switch the profile on (the CLI's `--profile karmada-next`)";
+
 impl fmt::Display for UnknownOperation {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if let Some(name) = NEXT_OPERATIONS
             .iter()
             .find(|n| n.eq_ignore_ascii_case(&self.0))
         {
-            return write!(f, "{}", crate::profile::not_compiled_in(name));
+            return write!(f, "operation {name} {NOT_COMPILED_IN}");
         }
         write!(f, "operation {:?} is not supported; use one of: ", self.0)?;
         for (i, op) in InterpreterOperation::ALL.iter().enumerate() {
