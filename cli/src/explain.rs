@@ -37,6 +37,11 @@ pub struct ExplainArgs {
     /// Replica count, for --operation ReviseReplica.
     #[arg(long, default_value_t = 0)]
     desired_replica: i32,
+    /// The per-component assignment for --operation ReviseComponents (the
+    /// karmada-next profile): a YAML or JSON list of `{name, replicas}`.
+    #[cfg(feature = "karmada-next")]
+    #[arg(long, value_name = "FILE")]
+    components_file: Option<String>,
     /// Run this operation (case-insensitive) and show its inputs, answer,
     /// time and, for Lua, the script lines that ran.
     #[arg(long)]
@@ -81,13 +86,16 @@ pub fn run(args: ExplainArgs) -> crate::error::Result<ExitCode> {
         None => None,
         Some(name) => {
             let op = crate::profile::operation(name)?;
+            #[cfg(feature = "karmada-next")]
+            let components =
+                crate::run::components(args.components_file.as_deref(), op, &mut loader)?;
             let inputs = Inputs {
                 desired: desired.as_ref(),
                 observed: observed.as_ref(),
                 replicas: i64::from(args.desired_replica),
                 status_items: items.as_deref(),
                 #[cfg(feature = "karmada-next")]
-                components: None,
+                components: components.as_deref(),
             };
             let request = inputs.request(op).map_err(Error::from)?;
             Some(detail(&chain, &args, customizations, op, &request)?)

@@ -226,6 +226,11 @@ pub fn run(args: InitArgs) -> Result<ExitCode> {
             .filter(|op| crate::profile::current().admit(*op).is_ok())
             .collect()
     } else {
+        for op in &args.operations {
+            crate::profile::current()
+                .admit(*op)
+                .map_err(|e| Error::usage("--operations", e))?;
+        }
         args.operations.clone()
     };
     let dir = args.dir.clone().unwrap_or_else(|| {
@@ -252,6 +257,7 @@ pub fn run(args: InitArgs) -> Result<ExitCode> {
             &text,
             &file.display().to_string(),
         )?)
+        .profile(crate::profile::current())
         .build()?;
     let object = sample(&args.api_version, &args.kind);
     for op in Op::ALL.iter().filter(|op| ops.contains(op)) {

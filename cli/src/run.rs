@@ -79,12 +79,12 @@ fn in_flag_terms(error: &InputError) -> String {
 
 /// `--components-file`'s assignment (required by ReviseComponents).
 #[cfg(feature = "karmada-next")]
-fn components(
-    args: &RunArgs,
+pub(crate) fn components(
+    file: Option<&str>,
     op: InterpreterOperation,
     loader: &mut Loader,
 ) -> crate::error::Result<Option<Vec<karmada_interpreter::api::TargetComponent>>> {
-    let Some(file) = args.components_file.as_deref() else {
+    let Some(file) = file else {
         if op == InterpreterOperation::ReviseComponents {
             return Err(Error::usage(
                 "--components-file",
@@ -132,7 +132,7 @@ pub fn run(args: RunArgs) -> crate::error::Result<ExitCode> {
         items,
     } = args.objects.load(&mut loader)?;
     #[cfg(feature = "karmada-next")]
-    let components = components(&args, op, &mut loader)?;
+    let components = components(args.components_file.as_deref(), op, &mut loader)?;
 
     let fail = |message: String| {
         eprintln!("Execute {op} error: {message}");
