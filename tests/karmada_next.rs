@@ -137,35 +137,29 @@ fn serve_and_the_webhook_client_answer_revise_components_over_the_wire() {
     use karmada_interpreter_golden::{Runner, Verdict, WebhookBackend};
     use std::process::Stdio;
 
-    use crate::webhook_serve::{wait_for, Guard};
+    use crate::webhook_serve::start_serve;
 
     let dir = crate::support::scratch("next-serve");
     let config = dir.join("webhook.json");
     let kinds = cases().join("testing.karmada.io/v1alpha1");
-    let child = Command::new(BIN)
-        .args([
-            "--profile",
-            "karmada-next",
-            "serve",
-            "--listen",
-            "127.0.0.1:0",
-            "--log-level",
-            "warn",
-            "-f",
-        ])
-        .arg(kinds.join("MultiComponentWorkload/customizations.yaml"))
-        .arg("-f")
-        .arg(kinds.join("ComponentProbe/customizations.yaml"))
-        .arg("-f")
-        .arg(kinds.join("FlinkMemoryProbe/customizations.yaml"))
-        .arg("--write-config")
-        .arg(&config)
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut guard = Guard(Some(child));
-    wait_for(&config, guard.0.as_mut().unwrap());
+    let guard = start_serve(
+        Command::new(BIN)
+            .args([
+                "--profile",
+                "karmada-next",
+                "serve",
+                "--listen",
+                "127.0.0.1:0",
+            ])
+            .args(["--log-level", "warn", "-f"])
+            .arg(kinds.join("MultiComponentWorkload/customizations.yaml"))
+            .arg("-f")
+            .arg(kinds.join("ComponentProbe/customizations.yaml"))
+            .arg("-f")
+            .arg(kinds.join("FlinkMemoryProbe/customizations.yaml"))
+            .stderr(Stdio::null()),
+        &config,
+    );
     let configs = karmada_interpreter::load::webhook_configurations_from_file(&config).unwrap();
 
     // The client sends the assignment in `components`; the server answers
