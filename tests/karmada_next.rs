@@ -13,31 +13,21 @@ fn cases() -> PathBuf {
     PathBuf::from(ROOT).join("conformance/karmada-next")
 }
 
-fn flink() -> PathBuf {
-    cases().join("flink/revisecomponents-test.yaml")
-}
-
-/// Writes the first Flink case's object and assignment to files for `run`.
-fn flink_inputs(dir: &std::path::Path) -> (PathBuf, PathBuf) {
+/// A FlinkDeployment to run `ReviseComponents` on.
+fn flink_object(dir: &std::path::Path) -> PathBuf {
     let object = dir.join("flink.yaml");
-    let components = dir.join("components.yaml");
     std::fs::write(
         &object,
         "apiVersion: flink.apache.org/v1beta1\nkind: FlinkDeployment\nmetadata: {name: basic-example, namespace: default}\nspec:\n  jobManager: {replicas: 1}\n  taskManager: {replicas: 1}\n",
     )
     .unwrap();
-    std::fs::write(
-        &components,
-        "- {name: taskmanager, replicas: 4}\n- {name: jobmanager, replicas: 2}\n",
-    )
-    .unwrap();
-    (object, components)
+    object
 }
 
 #[test]
 fn revise_components_is_refused_naming_the_profile_when_it_is_off() {
     let dir = crate::support::scratch("next-off");
-    let (object, _) = flink_inputs(&dir);
+    let object = flink_object(&dir);
     let out = Command::new(BIN)
         .args(["run", "--operation", "ReviseComponents", "--desired-file"])
         .arg(&object)
@@ -95,7 +85,9 @@ fn run_and_test_give_the_answers_of_karmada_with_pr_7830() {
     // Karmada's code with the PR produced.
     let dir = crate::support::scratch("next-run");
     let mut compared = 0;
-    for case in karmada_interpreter_golden::load_cases(&flink()) {
+    for case in
+        karmada_interpreter_golden::load_cases(&cases().join("flink/revisecomponents-test.yaml"))
+    {
         let case = case.unwrap();
         let Some(expected) = case.output.get("revised") else {
             continue;
