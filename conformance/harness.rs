@@ -22,8 +22,9 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
 
+use karmada_interpreter::profile::Profile;
 use karmada_interpreter_golden::{
-    discover, load_cases, GoldenCase, Runner, Verdict, WebhookBackend,
+    discover, load_cases, ChainBackend, GoldenCase, Runner, Verdict, WebhookBackend,
 };
 use libtest_mimic::{Arguments, Completion, Failed, Trial};
 
@@ -77,27 +78,28 @@ fn verdict(v: Verdict) -> Result<Completion, Failed> {
 }
 
 fn trials() -> Result<Vec<Trial>, String> {
-    // One runner, one set of rules; only the backend differs.
-    let runner = Arc::new(match std::env::var_os(CONFIG_ENV) {
-        Some(file) => {
-            let configs =
-                karmada_interpreter::load::webhook_configurations_from_file(Path::new(&file))
-                    .map_err(|e| e.to_string())?;
-            Runner::new(WebhookBackend::new(configs).map_err(|e| e.to_string())?)
-        }
-        None => Runner::default(),
-    });
+    // One runner per profile, one set of rules; only the backend differs.
+    let runner_for = |profile: Profile| -> Result<Arc<Runner>, String> {
+        Ok(Arc::new(match std::env::var_os(CONFIG_ENV) {
+            Some(file) => {
+                let configs =
+                    karmada_interpreter::load::webhook_configurations_from_file(Path::new(&file))
+                        .map_err(|e| e.to_string())?;
+                Runner::new(
+                    WebhookBackend::new(configs)
+                        .map_err(|e| e.to_string())?
+                        .with_profile(profile),
+                )
+            }
+            None => Runner::new(ChainBackend::default().with_profile(profile)),
+        }))
+    };
+    let runner = runner_for(Profile::Karmada)?;
     // The cases of the karmada-next profile (under a KARMADA-NEXT marker)
     // run with the profile when the feature is compiled in; otherwise they
     // are ignored, each with the reason.
     #[cfg(feature = "karmada-next")]
-    let next_runner = Arc::new(match std::env::var_os(CONFIG_ENV) {
-        Some(_) => Runner::default(),
-        None => Runner::new(
-            karmada_interpreter_golden::ChainBackend::default()
-                .with_profile(karmada_interpreter::profile::Profile::KarmadaNext),
-        ),
-    });
+    let next_runner = runner_for(Profile::KarmadaNext)?;
     let mut out = Vec::new();
     let paths = case_paths();
     for file in discover(&paths).map_err(|e| e.to_string())? {
