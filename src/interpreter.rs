@@ -17,6 +17,7 @@ use karmada_interpreter_declarative::{Coverage, Limits, LuaLayer};
 use karmada_interpreter_health::{ArgoCdHealth, HealthFallback};
 
 use crate::api::{ResourceInterpreterCustomization, ResourceInterpreterWebhookConfiguration};
+use crate::profile::Profile;
 use crate::{Error, Result};
 
 /// Karmada's resource interpreter: customizations, webhooks, bundled
@@ -125,6 +126,7 @@ pub struct InterpreterBuilder {
     health_fallback: bool,
     lua_limits: Option<Limits>,
     coverage: Option<Coverage>,
+    profile: Profile,
 }
 
 impl Default for InterpreterBuilder {
@@ -141,6 +143,7 @@ impl Default for InterpreterBuilder {
             health_fallback: false,
             lua_limits: None,
             coverage: None,
+            profile: Profile::Karmada,
         }
     }
 }
@@ -261,8 +264,18 @@ impl InterpreterBuilder {
         self
     }
 
+    /// Which Karmada the chain follows (default [`Profile::Karmada`]):
+    /// [`Profile::KarmadaNext`] (the cargo feature `karmada-next`) adds
+    /// what Karmada's open pull requests change. Building with a profile
+    /// this build does not include is an error naming it.
+    pub fn profile(mut self, profile: Profile) -> Self {
+        self.profile = profile;
+        self
+    }
+
     /// Validates and loads everything into a chain.
     pub fn build(self) -> Result<Interpreter> {
+        self.profile.available()?;
         let mut layers: Vec<Arc<dyn Layer>> = Vec::new();
         let [custom_declarative, custom_webhook] = self.custom_layers;
         let limits = self.lua_limits.unwrap_or_default();
@@ -275,7 +288,8 @@ impl InterpreterBuilder {
         }
         if !self.customizations.is_empty() {
             layers.push(Arc::new(with_coverage(
-                LuaLayer::customizations_with_limits(self.customizations, limits)?,
+                LuaLayer::customizations_with_limits(self.customizations, limits)?
+                    .with_profile(self.profile),
             )));
         }
         if let Some(layer) = custom_webhook {
@@ -287,13 +301,14 @@ impl InterpreterBuilder {
             )?));
         }
         if self.thirdparty {
-            layers.push(karmada_interpreter_thirdparty::layer_with(
+            layers.push(karmada_interpreter_thirdparty::layer_for(
+                self.profile,
                 self.lua_limits,
                 self.coverage.clone(),
             ));
         }
         if self.native {
-            layers.push(karmada_interpreter_native::layer());
+            layers.push(karmada_interpreter_native::layer_for(self.profile));
         }
         #[cfg(feature = "cel")]
         if let Some(rules) = &self.health_exprs {

@@ -100,7 +100,7 @@
 pub struct ReadmeDoctests;
 
 // The floor: API types, Kubernetes semantics, YAML, loading, the error.
-pub use karmada_interpreter_core::{api, error, k8s, load, yaml, Error, Result};
+pub use karmada_interpreter_core::{api, error, k8s, load, profile, yaml, Error, Result};
 
 // The layers, each its own crate.
 pub use karmada_interpreter_declarative as declarative;

@@ -245,8 +245,16 @@ fn kube_functions_match_the_sandbox() {
     );
     let doc = customization("Probe", "healthInterpretation", &script);
     let customizations = karmada_interpreter::load::customizations_from_str(&doc, "probe").unwrap();
+    // Built with the feature, the linter knows the karmada-next profile's
+    // kube functions too.
+    let profile = if cfg!(feature = "karmada-next") {
+        karmada_interpreter::profile::Profile::KarmadaNext
+    } else {
+        karmada_interpreter::profile::Profile::Karmada
+    };
     let chain = karmada_interpreter::Interpreter::builder()
         .customizations(customizations)
+        .profile(profile)
         .build()
         .unwrap();
     let obj = serde_json::json!({"apiVersion": "example.io/v1", "kind": "Probe", "metadata": {"name": "p"}});

@@ -68,12 +68,19 @@ fn compare(
     let whole_items: Option<Vec<AggregatedStatusItem>> = items
         .as_ref()
         .map(|b| serde_json::from_slice(b).expect("decodes"));
+    #[cfg(feature = "karmada-next")]
+    let components: Option<Vec<u8>> = case
+        .inputs()
+        .components
+        .map(|c| serde_json::to_vec(c).expect("encodes"));
     let both_ways = || {
         let whole = Inputs {
             desired: whole_desired.as_ref(),
             observed: whole_observed.as_ref(),
             replicas: case.input_replicas,
             status_items: whole_items.as_deref(),
+            #[cfg(feature = "karmada-next")]
+            components: case.inputs().components,
         }
         .request(case.operation)
         .map_err(Error::from)
@@ -85,6 +92,8 @@ fn compare(
                 observed: observed.as_deref(),
                 replicas: case.input_replicas,
                 status_items: items.as_deref(),
+                #[cfg(feature = "karmada-next")]
+                components: components.as_deref(),
             },
         );
         (whole, from_bytes)

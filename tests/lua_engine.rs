@@ -31,6 +31,11 @@ fn run(op: InterpreterOperation, script: &str) -> Result<Outcome, Error> {
             object: &obj,
             replicas: 3,
         },
+        #[cfg(feature = "karmada-next")]
+        InterpreterOperation::ReviseComponents => Request::ReviseComponents {
+            object: &obj,
+            components: Some(&[]),
+        },
         InterpreterOperation::Retain => Request::Retain {
             desired: &obj,
             observed: &obj,

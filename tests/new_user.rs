@@ -225,6 +225,8 @@ fn skip_reason(command: &str) -> Option<&'static str> {
         Some("serves until stopped")
     } else if command.contains(" [") {
         Some("a synopsis, not a command")
+    } else if command.contains("--profile karmada-next") && !cfg!(feature = "karmada-next") {
+        Some("needs a build with the cargo feature karmada-next")
     } else {
         None
     }
@@ -272,6 +274,16 @@ spec:
           return desiredObj.spec.replicas, {}
         end
 "#,
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("flink.yaml"),
+        "apiVersion: flink.apache.org/v1beta1\nkind: FlinkDeployment\nmetadata: {name: f, namespace: default}\nspec:\n  jobManager: {replicas: 1}\n  taskManager: {replicas: 1}\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("components.yaml"),
+        "- {name: jobmanager, replicas: 1}\n- {name: taskmanager, replicas: 3}\n",
     )
     .unwrap();
     std::fs::write(

@@ -27,6 +27,7 @@ mod golden_kit;
 mod golden_runner;
 mod health;
 mod health_cel;
+mod karmada_next;
 mod new_user;
 mod packaging;
 mod schema_cli;

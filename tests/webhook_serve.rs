@@ -16,8 +16,8 @@ fn root() -> PathBuf {
     PathBuf::from(crate::support::ROOT)
 }
 
-/// Kills the child (by its own id) if a test fails before stopping it.
-struct Guard(Option<Child>);
+/// A running `serve`, killed (by its own id) if a test fails before stopping it.
+pub(crate) struct Guard(Option<Child>);
 
 impl Drop for Guard {
     fn drop(&mut self) {
@@ -42,29 +42,39 @@ fn wait_for(file: &Path, child: &mut Child) {
     }
 }
 
+/// Starts `serve` (the command's arguments, plus `--write-config config`)
+/// and waits until it has written its configuration.
+pub(crate) fn start_serve(command: &mut Command, config: &Path) -> Guard {
+    let child = command
+        .arg("--write-config")
+        .arg(config)
+        .stdout(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut guard = Guard(Some(child));
+    wait_for(config, guard.0.as_mut().unwrap());
+    guard
+}
+
 #[test]
 fn serve_passes_the_conformance_cases_and_stops_gracefully() {
     let dir = crate::support::scratch("run");
     let config = dir.join("webhook.json");
-    let child = Command::new(BIN)
-        .args([
-            "serve",
-            "--listen",
-            "127.0.0.1:0",
-            "--timeout-seconds",
-            "10",
-            // Its standard error is read only at the end: no request lines.
-            "--log-level",
-            "warn",
-            "--write-config",
-        ])
-        .arg(&config)
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut guard = Guard(Some(child));
-    wait_for(&config, guard.0.as_mut().unwrap());
+    let mut guard = start_serve(
+        Command::new(BIN)
+            .args([
+                "serve",
+                "--listen",
+                "127.0.0.1:0",
+                "--timeout-seconds",
+                "10",
+                // Its standard error is read only at the end: no request lines.
+                "--log-level",
+                "warn",
+            ])
+            .stderr(Stdio::piped()),
+        &config,
+    );
 
     let configs = karmada_interpreter::load::webhook_configurations_from_file(&config).unwrap();
     // Every golden case the built-in set answers: native, bundled third-party

@@ -128,6 +128,19 @@ fn condition(kind: &str, reason: &str, message: String, now: &str) -> Value {
 /// Sums the members' counters and derives Failed / Complete /
 /// SuccessCriteriaMet conditions; a finished template is left alone.
 pub(crate) fn aggregate(request: &Request<'_>) -> Result<Aggregated> {
+    aggregate_with(request, false)
+}
+
+/// [`aggregate`] as Karmada's pull request #7846 has it (the `karmada-next`
+/// profile): a failure also writes `FailureTarget=True`, before `Failed`
+/// and with its reason, message and times (API servers from Kubernetes 1.31
+/// refuse `Failed` without it, and older members never send it).
+#[cfg(feature = "karmada-next")]
+pub(crate) fn aggregate_next(request: &Request<'_>) -> Result<Aggregated> {
+    aggregate_with(request, true)
+}
+
+fn aggregate_with(request: &Request<'_>, failure_target: bool) -> Result<Aggregated> {
     let (template, items) = aggregate_inputs(request)?;
     let old = template_status(template, &schema::JOB_STATUS)?;
     if finished_state(&old).is_some() {
@@ -175,15 +188,19 @@ pub(crate) fn aggregate(request: &Request<'_>) -> Result<Aggregated> {
     let now = Time::now().to_exact_string();
     let mut conditions = Vec::new();
     if !failed_clusters.is_empty() {
-        conditions.push(condition(
-            "Failed",
-            "JobFailed",
-            format!(
-                "Job executed failed in member clusters {}",
-                failed_clusters.join(",")
-            ),
-            &now,
-        ));
+        let message = format!(
+            "Job executed failed in member clusters {}",
+            failed_clusters.join(",")
+        );
+        if failure_target {
+            conditions.push(condition(
+                "FailureTarget",
+                "JobFailed",
+                message.clone(),
+                &now,
+            ));
+        }
+        conditions.push(condition("Failed", "JobFailed", message, &now));
     }
     if n > 0 && successful == n {
         conditions.push(condition(

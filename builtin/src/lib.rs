@@ -233,51 +233,27 @@ static TABLE: &[Row] = &[
 #[derive(Debug, Default)]
 pub struct NativeLayer;
 
+/// The native layer of the `karmada-next` profile: Job AggregateStatus as
+/// Karmada's pull request #7846 has it.
+#[cfg(feature = "karmada-next")]
+#[derive(Debug, Default)]
+pub struct NativeNextLayer;
+
 /// The shared native layer.
 pub fn layer() -> Arc<dyn Layer> {
     static LAYER: OnceLock<Arc<dyn Layer>> = OnceLock::new();
     LAYER.get_or_init(|| Arc::new(NativeLayer)).clone()
 }
 
-impl NativeLayer {
-    /// The row serving `object`.
-    fn find_for(&self, object: &Value, operation: InterpreterOperation) -> Result<usize> {
-        let ty = TypeRef::of(object);
-        find_row(ty, operation)
-            .ok_or_else(|| karmada_interpreter_core::Error::not_served(object, operation))
+/// The shared native layer of `profile`.
+pub fn layer_for(profile: karmada_interpreter_core::profile::Profile) -> Arc<dyn Layer> {
+    #[cfg(feature = "karmada-next")]
+    if profile.is_next() {
+        static LAYER: OnceLock<Arc<dyn Layer>> = OnceLock::new();
+        return LAYER.get_or_init(|| Arc::new(NativeNextLayer)).clone();
     }
-
-    /// The handler of table row `row`; a row the table does not have is an
-    /// error for `operation` (a route's entry is always one).
-    fn handler(
-        &self,
-        row: usize,
-        operation: impl FnOnce() -> InterpreterOperation,
-    ) -> Result<Handler> {
-        match TABLE.get(row) {
-            Some(row) => Ok(row.handler),
-            None => Err(karmada_interpreter_core::Error::InvalidInput {
-                operation: operation(),
-                reason: format!("the native layer has no table row {row}"),
-            }),
-        }
-    }
-
-    /// Answers a borrowed request with the handler of table row `row`.
-    fn read(&self, row: usize, request: &Request<'_>) -> Result<Outcome> {
-        match self.handler(row, || request.operation())? {
-            Handler::Read(handler) => handler(request),
-            // A lent object: the answer is an edited copy.
-            handler @ Handler::Edit(_) => {
-                let copy = request
-                    .to_owned_edit()
-                    .ok_or_else(|| workload::wrong_request(request, "editing"))?;
-                handler.owned(copy)
-            }
-            // A lent template: the answer is built beside it (no copy first).
-            Handler::Aggregate(handler) => handler(request)?.answer(request.object()),
-        }
-    }
+    let _ = profile;
+    layer()
 }
 
 impl Handler {
@@ -376,80 +352,151 @@ fn row_names() -> &'static [String] {
     })
 }
 
-impl Layer for NativeLayer {
-    fn kind(&self) -> LayerKind {
-        LayerKind::Native
-    }
+/// The native layer's `Layer` implementation for `$layer`, whose Job
+/// AggregateStatus follows the `karmada-next` profile when `$next`.
+macro_rules! native_layer {
+    ($layer:ty, $next:expr) => {
+        impl $layer {
+            /// The row serving `object`.
+            fn find_for(&self, object: &Value, operation: InterpreterOperation) -> Result<usize> {
+                let ty = TypeRef::of(object);
+                find_row(ty, operation)
+                    .ok_or_else(|| karmada_interpreter_core::Error::not_served(object, operation))
+            }
 
-    fn source(&self, gvk: &GroupVersionKind, operation: InterpreterOperation) -> Option<Source> {
-        self.route(TypeRef::from_gvk(gvk), operation)
-            .map(|route| route.source)
-    }
+            /// The handler of table row `row`; a row the table does not have is an
+            /// error for `operation` (a route's entry is always one).
+            fn handler(
+                &self,
+                row: usize,
+                operation: impl FnOnce() -> InterpreterOperation,
+            ) -> Result<Handler> {
+                match TABLE.get(row) {
+                    Some(row) => Ok(profile_handler(row, $next)),
+                    None => Err(karmada_interpreter_core::Error::InvalidInput {
+                        operation: operation(),
+                        reason: format!("the native layer has no table row {row}"),
+                    }),
+                }
+            }
 
-    /// The table row serving `ty`, found from the borrowed strings; its
-    /// index is the route's entry, so answering does not look it up again.
-    fn route(&self, ty: TypeRef<'_>, operation: InterpreterOperation) -> Option<Route> {
-        let entry = find_row(ty, operation)?;
-        let name = row_names().get(entry)?;
-        Some(Route {
-            source: Source {
-                layer: LayerKind::Native,
-                name: Cow::Borrowed(name.as_str()),
-            },
-            entry,
-        })
-    }
-
-    fn interpret_routed(&self, entry: usize, request: &Request<'_>) -> Result<Outcome> {
-        self.read(entry, request)
-    }
-
-    /// The row's handler on the lent object (`Handler::in_place`), with
-    /// no outcome carried back.
-    fn edit_routed(&self, entry: usize, request: InPlaceRequest<'_>) -> Result<Written> {
-        self.handler(entry, || request.operation())?
-            .in_place(request)
-    }
-
-    fn keeps(&self, entry: usize) -> Option<Keep> {
-        TABLE.get(entry)?.keep
-    }
-
-    fn interpret(&self, request: &Request<'_>) -> Result<Outcome> {
-        let row = self.find_for(request.object(), request.operation())?;
-        self.read(row, request)
-    }
-
-    fn interpret_owned(&self, request: OwnedRequest<'_>) -> Result<Outcome> {
-        let operation = request.operation();
-        let row = self.find_for(request.object(), operation)?;
-        match self.handler(row, || operation)? {
-            Handler::Read(handler) => handler(&request.as_request()),
-            handler => handler.owned(request),
+            /// Answers a borrowed request with the handler of table row `row`.
+            fn read(&self, row: usize, request: &Request<'_>) -> Result<Outcome> {
+                match self.handler(row, || request.operation())? {
+                    Handler::Read(handler) => handler(request),
+                    // A lent object: the answer is an edited copy.
+                    handler @ Handler::Edit(_) => {
+                        let copy = request
+                            .to_owned_edit()
+                            .ok_or_else(|| workload::wrong_request(request, "editing"))?;
+                        handler.owned(copy)
+                    }
+                    // A lent template: the answer is built beside it (no copy first).
+                    Handler::Aggregate(handler) => handler(request)?.answer(request.object()),
+                }
+            }
         }
-    }
 
-    fn interpret_in_place(&self, request: InPlaceRequest<'_>) -> Result<()> {
-        let row = self.find_for(request.object(), request.operation())?;
-        self.edit_routed(row, request).map(drop)
-    }
+        impl Layer for $layer {
+            fn kind(&self) -> LayerKind {
+                LayerKind::Native
+            }
 
-    fn catalog(&self) -> Vec<CatalogEntry> {
-        // The same source names as `source` gives: one name per table row.
-        TABLE
-            .iter()
-            .zip(row_names())
-            .map(|(r, name)| CatalogEntry {
-                api_version: r.api_version.to_owned(),
-                kind: r.kind.to_owned(),
-                operation: r.operation,
-                source: Source {
-                    layer: LayerKind::Native,
-                    name: Cow::Borrowed(name.as_str()),
-                },
-            })
-            .collect()
+            fn source(
+                &self,
+                gvk: &GroupVersionKind,
+                operation: InterpreterOperation,
+            ) -> Option<Source> {
+                self.route(TypeRef::from_gvk(gvk), operation)
+                    .map(|route| route.source)
+            }
+
+            /// The table row serving `ty`, found from the borrowed strings; its
+            /// index is the route's entry, so answering does not look it up again.
+            fn route(&self, ty: TypeRef<'_>, operation: InterpreterOperation) -> Option<Route> {
+                let entry = find_row(ty, operation)?;
+                let name = row_names().get(entry)?;
+                Some(Route {
+                    source: Source {
+                        layer: LayerKind::Native,
+                        name: Cow::Borrowed(name.as_str()),
+                    },
+                    entry,
+                })
+            }
+
+            fn interpret_routed(&self, entry: usize, request: &Request<'_>) -> Result<Outcome> {
+                self.read(entry, request)
+            }
+
+            /// The row's handler on the lent object (`Handler::in_place`), with
+            /// no outcome carried back.
+            fn edit_routed(&self, entry: usize, request: InPlaceRequest<'_>) -> Result<Written> {
+                self.handler(entry, || request.operation())?
+                    .in_place(request)
+            }
+
+            fn keeps(&self, entry: usize) -> Option<Keep> {
+                TABLE.get(entry)?.keep
+            }
+
+            fn interpret(&self, request: &Request<'_>) -> Result<Outcome> {
+                let row = self.find_for(request.object(), request.operation())?;
+                self.read(row, request)
+            }
+
+            fn interpret_owned(&self, request: OwnedRequest<'_>) -> Result<Outcome> {
+                let operation = request.operation();
+                let row = self.find_for(request.object(), operation)?;
+                match self.handler(row, || operation)? {
+                    Handler::Read(handler) => handler(&request.as_request()),
+                    handler => handler.owned(request),
+                }
+            }
+
+            fn interpret_in_place(&self, request: InPlaceRequest<'_>) -> Result<()> {
+                let row = self.find_for(request.object(), request.operation())?;
+                self.edit_routed(row, request).map(drop)
+            }
+
+            fn catalog(&self) -> Vec<CatalogEntry> {
+                // The same source names as `source` gives: one name per table row.
+                TABLE
+                    .iter()
+                    .zip(row_names())
+                    .map(|(r, name)| CatalogEntry {
+                        api_version: r.api_version.to_owned(),
+                        kind: r.kind.to_owned(),
+                        operation: r.operation,
+                        source: Source {
+                            layer: LayerKind::Native,
+                            name: Cow::Borrowed(name.as_str()),
+                        },
+                    })
+                    .collect()
+            }
+        }
+    };
+}
+
+native_layer!(NativeLayer, false);
+#[cfg(feature = "karmada-next")]
+native_layer!(NativeNextLayer, true);
+
+/// A row's handler under the profile: with `next` (the `karmada-next`
+/// profile, Karmada's pull request #7846), Job AggregateStatus also writes
+/// `FailureTarget=True` with `Failed=True`.
+fn profile_handler(row: &Row, next: bool) -> Handler {
+    #[cfg(feature = "karmada-next")]
+    if next
+        && row.api_version == "batch/v1"
+        && row.kind == "Job"
+        && row.operation == Op::AggregateStatus
+    {
+        return Handler::Aggregate(job::aggregate_next);
     }
+    let _ = next;
+    row.handler
 }
 
 #[cfg(test)]

@@ -111,11 +111,13 @@ impl HealthExprsArg {
 }
 
 impl ChainArgs {
-    /// `builder` with the opt-in health layers these flags ask for.
+    /// `builder` with the opt-in health layers these flags ask for (and the
+    /// command line's `--profile`).
     pub fn with_health(
         &self,
         builder: karmada_interpreter::interpreter::InterpreterBuilder,
     ) -> karmada_interpreter::interpreter::InterpreterBuilder {
+        let builder = builder.profile(crate::profile::current());
         let builder = match &self.health_checks {
             Some(dir) => builder.health_checks(dir),
             None => builder,
@@ -133,6 +135,7 @@ impl ChainArgs {
         backend
             .with_health(self.health_checks.clone(), self.health_fallback)
             .with_health_exprs(self.health_exprs.file.clone())
+            .with_profile(crate::profile::current())
     }
 
     pub fn load(

@@ -78,6 +78,8 @@ struct Encoded {
     desired: Option<Vec<u8>>,
     observed: Option<Vec<u8>>,
     status_items: Option<Vec<u8>>,
+    #[cfg(feature = "karmada-next")]
+    components: Option<Vec<u8>>,
     replicas: i64,
 }
 
@@ -105,6 +107,12 @@ impl Encoded {
                 .as_ref()
                 .map(|v| encode(case, v))
                 .transpose()?,
+            #[cfg(feature = "karmada-next")]
+            components: case
+                .input_components
+                .as_ref()
+                .map(|v| encode(case, v))
+                .transpose()?,
             replicas: case.input_replicas,
         })
     }
@@ -120,6 +128,8 @@ impl Encoded {
                 observed: self.observed.as_deref(),
                 replicas: self.replicas,
                 status_items: self.status_items.as_deref(),
+                #[cfg(feature = "karmada-next")]
+                components: self.components.as_deref(),
             },
         )
     }
@@ -310,7 +320,7 @@ pub fn run(args: BenchArgs) -> Result<ExitCode> {
     let mut filtered_out = 0usize;
     let mut files = Vec::new();
     for file in discover(&paths)? {
-        if is_webhook_only(&file.path) {
+        if is_webhook_only(&file.path) || runner.file_skip_reason(&file).is_some() {
             continue;
         }
         let mut cases = Vec::new();

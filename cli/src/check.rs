@@ -271,7 +271,12 @@ fn check_document(
     locator: &Locator,
     places: &mut Vec<String>,
 ) -> Checked {
-    let checked = karmada_interpreter::lint::check::check_document(origin, value, locator);
+    let checked = karmada_interpreter::lint::check::check_document(
+        origin,
+        value,
+        locator,
+        crate::profile::current(),
+    );
     tw.line("-".repeat(35));
     tw.line(format!("SOURCE: {}", checked.name));
     if let Some(warning) = &checked.layout_warning {

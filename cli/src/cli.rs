@@ -11,6 +11,11 @@ use crate::{bench, check, diff, explain, init, lint, list, run, schema, serve, t
 #[derive(Debug, Parser)]
 #[command(name = "karmada-interpreter", version, about, after_help = ux::EXIT_CODES)]
 pub struct Cli {
+    /// Which Karmada the answers follow: karmada (its released code) or
+    /// karmada-next (with its open pull requests #7830 ReviseComponents,
+    /// #7846 and #7537; needs a build with the cargo feature karmada-next).
+    #[arg(long, global = true, value_name = "PROFILE", default_value = "karmada", value_parser = crate::profile::parse)]
+    profile: karmada_interpreter::profile::Profile,
     #[command(subcommand)]
     command: Command,
 }
@@ -95,6 +100,7 @@ fn completions(args: CompletionsArgs) -> ExitCode {
 
 /// Runs a parsed command line.
 pub fn run(cli: Cli) -> crate::error::Result<ExitCode> {
+    crate::profile::set(cli.profile);
     match cli.command {
         Command::Check(args) => check::run(args),
         Command::Run(args) => run::run(args),

@@ -37,6 +37,11 @@ pub struct ExplainArgs {
     /// Replica count, for --operation ReviseReplica.
     #[arg(long, default_value_t = 0)]
     desired_replica: i32,
+    /// The per-component assignment for --operation ReviseComponents (the
+    /// karmada-next profile): a YAML or JSON list of `{name, replicas}`.
+    #[cfg(feature = "karmada-next")]
+    #[arg(long, value_name = "FILE")]
+    components_file: Option<String>,
     /// Run this operation (case-insensitive) and show its inputs, answer,
     /// time and, for Lua, the script lines that ran.
     #[arg(long)]
@@ -73,19 +78,24 @@ pub fn run(args: ExplainArgs) -> crate::error::Result<ExitCode> {
 
     let table: Vec<(InterpreterOperation, Vec<LayerDecision>)> = InterpreterOperation::ALL
         .iter()
+        .filter(|op| crate::profile::current().admit(**op).is_ok())
         .map(|op| (*op, chain.decisions(&gvk, *op)))
         .collect();
 
     let detail = match args.operation.as_deref() {
         None => None,
         Some(name) => {
-            let op = InterpreterOperation::parse_case_insensitive(name)
-                .map_err(|e| Error::usage("--operation", e))?;
+            let op = crate::profile::operation(name)?;
+            #[cfg(feature = "karmada-next")]
+            let components =
+                crate::run::components(args.components_file.as_deref(), op, &mut loader)?;
             let inputs = Inputs {
                 desired: desired.as_ref(),
                 observed: observed.as_ref(),
                 replicas: i64::from(args.desired_replica),
                 status_items: items.as_deref(),
+                #[cfg(feature = "karmada-next")]
+                components: components.as_deref(),
             };
             let request = inputs.request(op).map_err(Error::from)?;
             Some(detail(&chain, &args, customizations, op, &request)?)
@@ -167,6 +177,14 @@ fn detail(
         Request::ReviseReplica { object, replicas } => {
             inputs.insert("desiredObj".into(), (*object).clone());
             inputs.insert("desiredReplica".into(), json!(replicas));
+        }
+        #[cfg(feature = "karmada-next")]
+        Request::ReviseComponents { object, components } => {
+            inputs.insert("desiredObj".into(), (*object).clone());
+            inputs.insert(
+                "components".into(),
+                serde_json::to_value(components).unwrap_or(Value::Null),
+            );
         }
         Request::AggregateStatus { object, items } => {
             inputs.insert("desiredObj".into(), (*object).clone());

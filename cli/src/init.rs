@@ -68,6 +68,21 @@ end"
   return obj
 end"
         }
+        #[cfg(feature = "karmada-next")]
+        Op::ReviseComponents => {
+            "function ReviseComponents(desiredObj, components)
+  -- One entry per component: {name = ..., replicas = ...}.
+  if desiredObj.spec == nil then
+    desiredObj.spec = {}
+  end
+  for i = 1, #components do
+    if components[i].name == \"main\" then
+      desiredObj.spec.replicas = components[i].replicas
+    end
+  end
+  return desiredObj
+end"
+        }
         Op::Retain => {
             "function Retain(desiredObj, observedObj)
   -- Keep fields that member-cluster controllers own, e.g.
@@ -150,6 +165,11 @@ fn case(op: Op, object: &Value) -> Value {
             case["desiredObj"] = object.clone();
             case["inputReplicas"] = json!(3);
         }
+        #[cfg(feature = "karmada-next")]
+        Op::ReviseComponents => {
+            case["desiredObj"] = object.clone();
+            case["inputComponents"] = json!([{"name": "main", "replicas": 3}]);
+        }
         Op::Retain => {
             case["desiredObj"] = object.clone();
             case["observedObj"] = object.clone();
@@ -215,8 +235,17 @@ pub fn run(args: InitArgs) -> Result<ExitCode> {
         return Err(Error::usage("init", problems.join("; ")));
     }
     let ops: Vec<Op> = if args.operations.is_empty() {
-        Op::ALL.to_vec()
+        // The profile's operations only with the profile on.
+        Op::ALL
+            .into_iter()
+            .filter(|op| crate::profile::current().admit(*op).is_ok())
+            .collect()
     } else {
+        for op in &args.operations {
+            crate::profile::current()
+                .admit(*op)
+                .map_err(|e| Error::usage("--operations", e))?;
+        }
         args.operations.clone()
     };
     let dir = args.dir.clone().unwrap_or_else(|| {
@@ -249,6 +278,7 @@ pub fn run(args: InitArgs) -> Result<ExitCode> {
             &text,
             &file.display().to_string(),
         )?)
+        .profile(crate::profile::current())
         .build()?;
     let object = sample(&args.api_version, &args.kind);
     for op in Op::ALL.iter().filter(|op| ops.contains(op)) {

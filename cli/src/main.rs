@@ -24,6 +24,7 @@ mod lint;
 mod list;
 mod load;
 mod locate;
+mod profile;
 mod run;
 #[cfg(test)]
 mod scale;

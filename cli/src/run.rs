@@ -40,6 +40,12 @@ pub struct RunArgs {
     /// Replica count for ReviseReplica (required by it).
     #[arg(long)]
     desired_replica: Option<i32>,
+    /// The per-component assignment for ReviseComponents (the karmada-next
+    /// profile; required by it): a YAML or JSON file holding a list of
+    /// `{name, replicas}`, or `-` for standard input.
+    #[cfg(feature = "karmada-next")]
+    #[arg(long, value_name = "FILE")]
+    components_file: Option<String>,
     #[command(flatten)]
     timeout: crate::ux::TimeoutArg,
     /// The deadline in milliseconds (older spelling of --timeout).
@@ -73,6 +79,36 @@ fn in_flag_terms(error: &InputError) -> String {
     }
 }
 
+/// `--components-file`'s assignment (required by ReviseComponents).
+#[cfg(feature = "karmada-next")]
+pub(crate) fn components(
+    file: Option<&str>,
+    op: InterpreterOperation,
+    loader: &mut Loader,
+) -> crate::error::Result<Option<Vec<karmada_interpreter::api::TargetComponent>>> {
+    let Some(file) = file else {
+        if op == InterpreterOperation::ReviseComponents {
+            return Err(Error::usage(
+                "--components-file",
+                "ReviseComponents needs the component assignment to write: give --components-file FILE (a list of {name, replicas})",
+            ));
+        }
+        return Ok(None);
+    };
+    let value = loader
+        .object("--components-file", file)
+        .map_err(|source| Error::Load {
+            what: "fail to get components".to_owned(),
+            source,
+        })?;
+    serde_json::from_value(value).map(Some).map_err(|e| {
+        Error::usage(
+            "--components-file",
+            format!("the component assignment must be a list of {{name, replicas}}: {e}"),
+        )
+    })
+}
+
 pub fn run(args: RunArgs) -> crate::error::Result<ExitCode> {
     if args.check {
         return Err(Error::usage(
@@ -81,8 +117,7 @@ pub fn run(args: RunArgs) -> crate::error::Result<ExitCode> {
         ));
     }
     let operation = args.operation.as_deref().unwrap_or_default();
-    let op = InterpreterOperation::parse_case_insensitive(operation)
-        .map_err(|e| Error::usage("--operation", e))?;
+    let op = crate::profile::operation(operation)?;
     if op == InterpreterOperation::ReviseReplica && args.desired_replica.is_none() {
         return Err(Error::usage(
             "--desired-replica",
@@ -98,6 +133,8 @@ pub fn run(args: RunArgs) -> crate::error::Result<ExitCode> {
         observed,
         items,
     } = args.objects.load(&mut loader)?;
+    #[cfg(feature = "karmada-next")]
+    let components = components(args.components_file.as_deref(), op, &mut loader)?;
 
     let fail = |message: String| {
         eprintln!("Execute {op} error: {message}");
@@ -109,6 +146,8 @@ pub fn run(args: RunArgs) -> crate::error::Result<ExitCode> {
         replicas: i64::from(args.desired_replica.unwrap_or_default()),
         // Without --status-file karmadactl passes no list (nil), not an empty one.
         status_items: items.as_deref(),
+        #[cfg(feature = "karmada-next")]
+        components: components.as_deref(),
     };
     let request = match inputs.request(op) {
         Ok(r) => r,
@@ -130,7 +169,8 @@ pub fn run(args: RunArgs) -> crate::error::Result<ExitCode> {
         .apply(Interpreter::builder())
         .customizations(customizations)
         .thirdparty(!only_files)
-        .native(!only_files);
+        .native(!only_files)
+        .profile(crate::profile::current());
     if let Some(limits) = limits {
         builder = builder.lua_limits(limits);
     }

@@ -361,8 +361,12 @@ fn refuse_broken(
 ) -> crate::error::Result<()> {
     let locator = karmada_interpreter::lint::Locator::for_files([source_name]);
     for c in customizations {
-        let checked =
-            karmada_interpreter::lint::check::check_customization(source_name, c, &locator);
+        let checked = karmada_interpreter::lint::check::check_customization(
+            source_name,
+            c,
+            &locator,
+            crate::profile::current(),
+        );
         if let Some(problem) = checked.problems.first() {
             return Err(karmada_interpreter::Error::Config {
                 source_name: source_name.to_owned(),
@@ -421,7 +425,8 @@ pub fn run(args: ServeArgs) -> crate::error::Result<ExitCode> {
     let mut builder = args
         .health_exprs
         .apply(Interpreter::builder())
-        .customizations(customizations);
+        .customizations(customizations)
+        .profile(crate::profile::current());
     if args.timeout.timeout.is_some() {
         builder = builder.lua_limits(args.timeout.limits());
     }
@@ -496,7 +501,9 @@ pub fn run(args: ServeArgs) -> crate::error::Result<ExitCode> {
         .route(&path, {
             // Script failures in the log at their place in the -f files.
             let locator = crate::locate::locator(&args.files.customizations, args.files.recursive);
-            InterpreterHandler::new(chain).with_describer(move |e| locator.describe(e))
+            InterpreterHandler::new(chain)
+                .with_profile(crate::profile::current())
+                .with_describer(move |e| locator.describe(e))
         })
         .observer(observed)
         .page(

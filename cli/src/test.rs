@@ -127,7 +127,7 @@ pub fn run(args: TestArgs) -> crate::error::Result<ExitCode> {
             None => backend,
         })
     } else {
-        Runner::new(WebhookBackend::new(webhooks)?)
+        Runner::new(WebhookBackend::new(webhooks)?.with_profile(crate::profile::current()))
     };
     let text_output = args.output == ReportOutput::Text;
     let started = Instant::now();

@@ -357,6 +357,17 @@ fn run_operation(b: &mut Bytes<'_>, layer: &dyn Layer, op: Op, object: &Value) {
             let items = (!b.one_in(8)).then_some(items.as_slice());
             run(layer, &Request::AggregateStatus { object, items });
         }
+        #[cfg(feature = "karmada-next")]
+        Op::ReviseComponents => {
+            let components: Vec<karmada_interpreter::api::TargetComponent> = (0..b.below(4))
+                .map(|_| karmada_interpreter::api::TargetComponent {
+                    name: b.string(),
+                    replicas: b.i64() as i32,
+                })
+                .collect();
+            let components = (!b.one_in(8)).then_some(components.as_slice());
+            run(layer, &Request::ReviseComponents { object, components });
+        }
         Op::InterpretStatus => run(layer, &Request::InterpretStatus { object }),
         Op::InterpretHealth => run(layer, &Request::InterpretHealth { object }),
         Op::InterpretDependency => run(layer, &Request::InterpretDependency { object }),
@@ -601,6 +612,11 @@ pub fn lua_to_host(data: &[u8]) {
         Op::InterpretReplica => ("replicaResource", script("GetReplicas", "obj", "1, t")),
         Op::InterpretComponent => ("componentResource", script("GetComponents", "obj", "t")),
         Op::ReviseReplica => ("replicaRevision", script("ReviseReplica", "obj, r", "t")),
+        #[cfg(feature = "karmada-next")]
+        Op::ReviseComponents => (
+            "componentRevision",
+            script("ReviseComponents", "obj, c", "t"),
+        ),
         Op::Retain => ("retention", script("Retain", "d, o", "t")),
         Op::AggregateStatus => ("statusAggregation", script("AggregateStatus", "d, s", "t")),
         Op::InterpretStatus => ("statusReflection", script("ReflectStatus", "o", "t")),
@@ -775,6 +791,8 @@ pub fn webhook_context(data: &[u8]) {
                 observed_object: None,
                 replicas: 1,
                 aggregated_status: Vec::new(),
+                #[cfg(feature = "karmada-next")]
+                components: Vec::new(),
             };
             if let Ok(outcome) = interpret_response(ctx.clone(), &sent) {
                 assert_answers(op, &outcome);

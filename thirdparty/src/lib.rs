@@ -7,8 +7,12 @@ use std::sync::{Arc, OnceLock};
 
 use karmada_interpreter_core::api::ResourceInterpreterCustomization;
 use karmada_interpreter_core::interpreter::Layer;
+use karmada_interpreter_core::profile::Profile;
 use karmada_interpreter_core::{load, Error};
 use karmada_interpreter_declarative::LuaLayer;
+
+#[cfg(feature = "karmada-next")]
+mod next;
 
 include!(concat!(env!("OUT_DIR"), "/bundled.rs"));
 
@@ -44,6 +48,54 @@ pub fn load() -> (Vec<ResourceInterpreterCustomization>, Vec<Error>) {
 fn parsed() -> &'static [ResourceInterpreterCustomization] {
     static PARSED: OnceLock<Vec<ResourceInterpreterCustomization>> = OnceLock::new();
     PARSED.get_or_init(|| load().0)
+}
+
+/// The bundled customizations as `profile` has them (the `karmada-next`
+/// profile adds FlinkDeployment's `componentRevision` rule).
+pub fn customizations_for(profile: Profile) -> Vec<ResourceInterpreterCustomization> {
+    let bundled = parsed().to_vec();
+    match profile {
+        #[cfg(feature = "karmada-next")]
+        Profile::KarmadaNext => next::customizations(bundled),
+        _ => bundled,
+    }
+}
+
+/// The shared thirdparty layer of the `karmada-next` profile.
+#[cfg(feature = "karmada-next")]
+fn next_layer() -> Arc<dyn Layer> {
+    static LAYER: OnceLock<Arc<dyn Layer>> = OnceLock::new();
+    LAYER
+        .get_or_init(|| {
+            Arc::new(
+                LuaLayer::bundled(customizations_for(Profile::KarmadaNext))
+                    .with_profile(Profile::KarmadaNext),
+            )
+        })
+        .clone()
+}
+
+/// [`layer_with`] for `profile`: the bundled customizations as the profile
+/// has them ([`customizations_for`]).
+pub fn layer_for(
+    profile: Profile,
+    limits: Option<karmada_interpreter_declarative::Limits>,
+    coverage: Option<karmada_interpreter_declarative::Coverage>,
+) -> Arc<dyn Layer> {
+    if !profile.is_next() {
+        return layer_with(limits, coverage);
+    }
+    #[cfg(feature = "karmada-next")]
+    if limits.is_none() && coverage.is_none() {
+        return next_layer();
+    }
+    let layer =
+        LuaLayer::bundled_with_limits(customizations_for(profile), limits.unwrap_or_default())
+            .with_profile(profile);
+    match coverage {
+        Some(coverage) => Arc::new(layer.with_coverage(coverage)),
+        None => Arc::new(layer),
+    }
 }
 
 /// The thirdparty layer: every bundled customization, shared.

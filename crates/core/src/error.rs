@@ -11,6 +11,11 @@ use crate::api::InterpreterOperation;
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum Error {
+    /// What was asked for belongs to a profile that is off or not compiled
+    /// in (the `karmada-next` profile's `ReviseComponents`).
+    #[error(transparent)]
+    Profile(#[from] crate::profile::ProfileError),
+
     /// No layer of the chain serves this (kind, operation).
     #[error("{operation} is not served for {api_version}, Kind={kind}")]
     NotServed {
@@ -220,6 +225,9 @@ pub enum JsonInput {
     Object(ObjectInput),
     /// The status items of `AggregateStatus`.
     StatusItems,
+    /// The component assignment of `ReviseComponents` (the `karmada-next` profile).
+    #[cfg(feature = "karmada-next")]
+    Components,
 }
 
 impl std::fmt::Display for JsonInput {
@@ -227,6 +235,8 @@ impl std::fmt::Display for JsonInput {
         match self {
             Self::Object(input) => input.fmt(f),
             Self::StatusItems => f.write_str("status items list"),
+            #[cfg(feature = "karmada-next")]
+            Self::Components => f.write_str("components list"),
         }
     }
 }

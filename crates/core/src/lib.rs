@@ -12,6 +12,8 @@
 //! - [`interpreter`]: the layer contract ([`interpreter::Layer`],
 //!   requests, outcomes, answers), the operation model and [`interpreter::Chain`],
 //!   the layers consulted in order.
+//! - [`profile`]: which Karmada the answers follow (the `karmada-next`
+//!   profile carries Karmada's open pull requests).
 //! - [`error`]: [`Error`], the layer-neutral error every layer returns.
 //! - [`budget`]: a per-thread time budget every layer's runs honour (a
 //!   server answers short requests on its I/O thread within one).
@@ -27,6 +29,7 @@ pub mod error;
 pub mod interpreter;
 pub mod k8s;
 pub mod load;
+pub mod profile;
 pub mod yaml;
 
 pub use error::{Error, Result};

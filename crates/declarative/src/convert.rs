@@ -92,6 +92,11 @@ pub enum Push<'a> {
     /// null, `applied` when true, `appliedMessage` and `health` when not
     /// empty.
     Items(Option<&'a [AggregatedStatusItem]>),
+    /// The component assignment of `ReviseComponents` (`None` → `nil`), as
+    /// Karmada's pull request #7830 hands it to Lua: each item a table of
+    /// `name` and `replicas`, both always present.
+    #[cfg(feature = "karmada-next")]
+    Components(Option<&'a [karmada_interpreter_core::api::TargetComponent]>),
 }
 
 /// The span of one run in which arguments are converted lazily (see
@@ -324,6 +329,10 @@ pub fn to_lua_many<'a>(
                     Push::Number(n) => ffi::lua_pushnumber(state, *n),
                     Push::Items(None) => ffi::lua_pushnil(state),
                     Push::Items(Some(items)) => push_items(state, items),
+                    #[cfg(feature = "karmada-next")]
+                    Push::Components(None) => ffi::lua_pushnil(state),
+                    #[cfg(feature = "karmada-next")]
+                    Push::Components(Some(components)) => push_components(state, components),
                 }
             }
         })
@@ -368,6 +377,30 @@ unsafe fn push_items(state: *mut ffi::lua_State, items: &[AggregatedStatusItem])
             push_lazy(state, s);
             ffi::lua_rawset(state, -3);
         }
+        i += 1;
+        ffi::lua_rawseti(state, -2, i);
+    }
+}
+
+/// Pushes the component assignment as one array of `{name, replicas}` tables.
+#[cfg(feature = "karmada-next")]
+unsafe fn push_components(
+    state: *mut ffi::lua_State,
+    components: &[karmada_interpreter_core::api::TargetComponent],
+) {
+    ffi::luaL_checkstack(state, 4, c"nesting too deep".as_ptr());
+    let len = c_int::try_from(components.len()).unwrap_or(c_int::MAX);
+    ffi::lua_createtable(state, len, 0);
+    let mut i: ffi::lua_Integer = 0;
+    for component in components {
+        ffi::luaL_checkstack(state, 4, c"nesting too deep".as_ptr());
+        ffi::lua_createtable(state, 0, 2);
+        push_str(state, "name");
+        push_str(state, &component.name);
+        ffi::lua_rawset(state, -3);
+        push_str(state, "replicas");
+        ffi::lua_pushnumber(state, f64::from(component.replicas));
+        ffi::lua_rawset(state, -3);
         i += 1;
         ffi::lua_rawseti(state, -2, i);
     }

@@ -68,12 +68,12 @@ pub(crate) struct Vm {
 }
 
 impl Vm {
-    fn new(limits: &Limits, coverage: Option<&Coverage>) -> Result<Self, ScriptError> {
+    fn new(limits: &Limits, coverage: Option<&Coverage>, next: bool) -> Result<Self, ScriptError> {
         let notes = coverage.map(|c| (c.clone(), LineNotes::default()));
-        let sandbox = sandbox::build(limits.memory, notes.as_ref().map(|(_, n)| n.clone()))
+        let sandbox = sandbox::build(limits.memory, notes.as_ref().map(|(_, n)| n.clone()), next)
             .map_err(|e| {
-                ScriptError::Runtime(format!("cannot create Lua state: {}", lua_message(&e)))
-            })?;
+            ScriptError::Runtime(format!("cannot create Lua state: {}", lua_message(&e)))
+        })?;
         Ok(Self {
             sandbox,
             compiled: HashMap::new(),
@@ -215,6 +215,9 @@ pub struct Engine {
     pool: Mutex<Vec<Vm>>,
     limits: Limits,
     coverage: Option<Coverage>,
+    /// The `karmada-next` profile: `kube.parseFlinkMemory` (Karmada's pull
+    /// request #7537) is in the sandbox.
+    next: bool,
 }
 
 impl std::fmt::Debug for Engine {
@@ -235,6 +238,18 @@ impl Engine {
             pool: Mutex::new(Vec::new()),
             limits,
             coverage: None,
+            next: false,
+        }
+    }
+
+    /// The same engine, its states set up for `profile` (the `karmada-next`
+    /// profile adds `kube.parseFlinkMemory`).
+    pub fn with_profile(self, profile: karmada_interpreter_core::profile::Profile) -> Self {
+        Self {
+            pool: Mutex::new(Vec::new()),
+            limits: self.limits,
+            coverage: self.coverage,
+            next: profile.is_next(),
         }
     }
 
@@ -244,7 +259,13 @@ impl Engine {
             pool: Mutex::new(Vec::new()),
             limits: self.limits,
             coverage: Some(coverage),
+            next: self.next,
         }
+    }
+
+    /// Whether the states are set up for the `karmada-next` profile.
+    pub(crate) fn is_next(&self) -> bool {
+        self.next
     }
 
     /// The limits.
@@ -261,7 +282,7 @@ impl Engine {
         let taken = self.pool.lock().ok().and_then(|mut p| p.pop());
         let mut vm = match taken {
             Some(vm) => vm,
-            None => Vm::new(&self.limits, self.coverage.as_ref())?,
+            None => Vm::new(&self.limits, self.coverage.as_ref(), self.next)?,
         };
         let out = f(&mut vm, self.limits.timeout);
         // Lua 5.1 has no emergency collection: keep pooled states well below
@@ -290,7 +311,7 @@ impl Default for Engine {
 /// Runs only the top-level code of `text` in a fresh sandboxed state and
 /// reports whether it leaves a global function `function` behind.
 pub fn defines_function(text: &str, function: &str, limits: Limits) -> Result<bool, ScriptError> {
-    let vm = Vm::new(&limits, None)?;
+    let vm = Vm::new(&limits, None, false)?;
     let chunk = compile(&vm.sandbox.lua, text)?;
     vm.sandbox.deadline.set(limits.timeout);
     let r = vm.sandbox.probe.call::<String>((chunk, function));
@@ -314,7 +335,7 @@ mod tests {
     /// array for its constant table.
     #[test]
     fn a_new_state_is_small() {
-        let vm = super::Vm::new(&super::Limits::default(), None).unwrap();
+        let vm = super::Vm::new(&super::Limits::default(), None, false).unwrap();
         let used = vm.lua().used_memory();
         assert!(used < 1 << 20, "a new state uses {used} bytes");
     }

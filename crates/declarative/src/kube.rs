@@ -24,6 +24,57 @@ fn bad_arg(n: usize, func: &str, expected: &str, got: &LuaValue) -> mlua::Error 
     ))
 }
 
+/// `kube.parseFlinkMemory(text)`: a Flink memory size in bytes. Flink's
+/// units are binary and its `m` is mebibytes (Kubernetes' `m` is milli):
+/// leading decimal digits, then an optional unit, case and surrounding
+/// spaces ignored. `nil`, an empty text and a text without leading digits
+/// are 0; an unknown unit is an error. A number argument is read as its text.
+#[cfg(feature = "karmada-next")]
+fn parse_flink_memory(_: &Lua, args: MultiValue) -> mlua::Result<f64> {
+    const UNITS: [(&[&str], i64); 5] = [
+        (&["", "b", "bytes"], 1),
+        (&["k", "kb", "kibibytes"], 1 << 10),
+        (&["m", "mb", "mebibytes"], 1 << 20),
+        (&["g", "gb", "gibibytes"], 1 << 30),
+        (&["t", "tb", "tebibytes"], 1 << 40),
+    ];
+    if args.len() != 1 {
+        return Err(mlua::Error::runtime(
+            "parseFlinkMemory only accepts one argument",
+        ));
+    }
+    let text = match &args[0] {
+        LuaValue::Nil => return Ok(0.0),
+        LuaValue::String(s) => s.to_string_lossy(),
+        LuaValue::Integer(i) => i.to_string(),
+        LuaValue::Number(n) => super::text::number_to_string(*n),
+        other => return Err(bad_arg(1, "parseFlinkMemory", "string", other)),
+    };
+    // Go's strings.TrimSpace: ASCII and Unicode white space.
+    let text = text.trim();
+    let digits = text.bytes().take_while(u8::is_ascii_digit).count();
+    if digits == 0 {
+        return Ok(0.0);
+    }
+    let (number, unit) = text.split_at(digits);
+    // Only decimal digits reach here: the one failure is Go's out of range.
+    let value: i64 = number.parse().map_err(|_| {
+        mlua::Error::runtime(format!(
+            "parseFlinkMemory: invalid number {number:?}: strconv.ParseInt: parsing {number:?}: value out of range"
+        ))
+    })?;
+    let unit = unit.trim().to_lowercase();
+    let factor = UNITS
+        .iter()
+        .find(|(names, _)| names.contains(&unit.as_str()))
+        .map(|(_, factor)| *factor)
+        .ok_or_else(|| {
+            mlua::Error::runtime(format!("parseFlinkMemory: unrecognized suffix {unit:?}"))
+        })?;
+    // Go's int64 product wraps.
+    Ok(value.wrapping_mul(factor) as f64)
+}
+
 fn quantity_arg(v: &LuaValue, n: usize, func: &str) -> mlua::Result<Option<Quantity>> {
     match v {
         LuaValue::Nil => Ok(None),
@@ -97,8 +148,15 @@ fn keep_written_terms(template: &Value, result: &mut Value) {
 }
 
 /// Builds the module table.
-pub(crate) fn module(lua: &Lua) -> mlua::Result<Table> {
+/// The `kube` module; with `next` (the `karmada-next` profile) it also has
+/// `parseFlinkMemory` (Karmada's pull request #7537).
+pub(crate) fn module(lua: &Lua, next: bool) -> mlua::Result<Table> {
     let m = lua.create_table()?;
+    #[cfg(feature = "karmada-next")]
+    if next {
+        m.set("parseFlinkMemory", lua.create_function(parse_flink_memory)?)?;
+    }
+    let _ = next;
     m.set(
         "resourceAdd",
         lua.create_function(|_, args: MultiValue| {

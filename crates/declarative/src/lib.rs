@@ -265,6 +265,15 @@ impl LuaLayer {
         }
     }
 
+    /// The same layer, its scripts run as `profile` has Karmada's Lua
+    /// environment (the `karmada-next` profile adds `kube.parseFlinkMemory`).
+    pub fn with_profile(self, profile: karmada_interpreter_core::profile::Profile) -> Self {
+        Self {
+            engine: self.engine.with_profile(profile),
+            ..self
+        }
+    }
+
     /// The index in `targets` of the target of objects of type `ty`: the
     /// layer's one lookup per call.
     fn target_of(&self, ty: TypeRef<'_>) -> Option<usize> {
@@ -375,6 +384,14 @@ impl LuaLayer {
                 &[Push::Json(object), Push::Number(replicas as f64)],
                 |lua, mut r| object_result(lua, &mut r, &[object]).map(Outcome::Revised),
             ),
+            #[cfg(feature = "karmada-next")]
+            Request::ReviseComponents { object, components } => self.run(
+                name,
+                script,
+                op,
+                &[Push::Json(object), Push::Components(components)],
+                |lua, mut r| object_result(lua, &mut r, &[object]).map(Outcome::ComponentsRevised),
+            ),
             Request::Retain { desired, observed } => self.run(
                 name,
                 script,
@@ -406,6 +423,11 @@ impl LuaLayer {
                 })
             }
             Request::InterpretDependency { .. } => Err(not_enabled()),
+            // An operation of the karmada-next profile when this crate is
+            // built without the feature (the floor with it).
+            #[cfg(not(feature = "karmada-next"))]
+            #[allow(unreachable_patterns)]
+            _ => Err(not_enabled()),
         }
     }
 
@@ -530,6 +552,10 @@ impl Layer for LuaLayer {
     /// route's entry is the target's index, which
     /// [`Layer::interpret_routed`] answers from without looking it up again.
     fn route(&self, ty: TypeRef<'_>, operation: InterpreterOperation) -> Option<Route> {
+        // An operation of the karmada-next profile is served only with it.
+        if operation.is_next() && !self.engine.is_next() {
+            return None;
+        }
         let entry = self.target_of(ty)?;
         let (_, rules) = self.targets.get(entry)?;
         let name = rules.name(operation)?;
@@ -550,6 +576,7 @@ impl Layer for LuaLayer {
         let object = request.object();
         let entry = self
             .target_of(TypeRef::of(object))
+            .filter(|_| !request.operation().is_next() || self.engine.is_next())
             .ok_or_else(|| Error::not_served(object, request.operation()))?;
         self.answer(entry, request)
     }
@@ -569,7 +596,9 @@ impl Layer for LuaLayer {
                 })
             };
             for (op, (name, _)) in &rules.single {
-                push(*op, name);
+                if !op.is_next() || self.engine.is_next() {
+                    push(*op, name);
+                }
             }
             if let Some((name, _)) = rules.dependencies.first() {
                 push(InterpreterOperation::InterpretDependency, name);

@@ -181,6 +181,7 @@ fn string_arg(v: &LuaValue, n: usize, func: &str) -> mlua::Result<Vec<u8>> {
 pub(crate) fn build(
     memory: usize,
     coverage: Option<super::coverage::LineNotes>,
+    next: bool,
 ) -> mlua::Result<Sandbox> {
     let lua = Lua::new_with(
         StdLib::STRING | StdLib::TABLE | StdLib::MATH,
@@ -413,7 +414,7 @@ pub(crate) fn build(
         })?,
     )?;
     install_patterns(&lua, &h, &deadline)?;
-    h.set("kube", super::kube::module(&lua)?)?;
+    h.set("kube", super::kube::module(&lua, next)?)?;
 
     let (run, probe, top): (Function, Function, Function) = lua
         .load(PRELUDE)

@@ -15,6 +15,7 @@ use karmada_interpreter::api::{
     ResourceInterpreterCustomization, ResourceInterpreterWebhookConfiguration,
 };
 use karmada_interpreter::interpreter::{results_map, Interpreter, Source};
+use karmada_interpreter::profile::Profile;
 use karmada_interpreter::{Error, Result};
 
 /// What a backend made of one case.
@@ -60,6 +61,13 @@ pub trait Backend: Send + Sync {
     /// Why this backend does not run `case` of `file`, or `None` when it does.
     fn skip_reason(&self, file: &CaseFile, case: &GoldenCase) -> Option<String>;
 
+    /// The profile the backend answers with (the default profile unless
+    /// set): cases of the `karmada-next` profile are skipped by runs of
+    /// another.
+    fn profile(&self) -> Profile {
+        Profile::Karmada
+    }
+
     /// Runs the case's operation (only called when [`Backend::skip_reason`] is `None`).
     fn produce(&self, file: &CaseFile, case: &GoldenCase) -> Produced;
 
@@ -91,6 +99,7 @@ pub struct ChainBackend {
     limits: Option<karmada_interpreter::declarative::Limits>,
     chains: Mutex<HashMap<Option<PathBuf>, Arc<Result<Interpreter>>>>,
     files: Vec<PathBuf>,
+    profile: Profile,
 }
 
 impl ChainBackend {
@@ -109,7 +118,15 @@ impl ChainBackend {
             limits: None,
             chains: Mutex::default(),
             files: Vec::new(),
+            profile: Profile::Karmada,
         }
+    }
+
+    /// The same backend, building its chains with `profile` (cases of the
+    /// `karmada-next` profile run only with it).
+    pub fn with_profile(mut self, profile: Profile) -> Self {
+        self.profile = profile;
+        self
     }
 
     /// The same backend with the opt-in health layers: Argo CD health
@@ -176,6 +193,7 @@ impl ChainBackend {
         builder
             .webhook_configurations(self.webhooks.clone())
             .health_fallback(self.health.1)
+            .profile(self.profile)
             .build()
     }
 
@@ -195,6 +213,10 @@ impl Backend for ChainBackend {
 
     fn skip_reason(&self, file: &CaseFile, _: &GoldenCase) -> Option<String> {
         is_webhook_only(&file.path).then(|| WEBHOOK_ONLY_REASON.to_owned())
+    }
+
+    fn profile(&self) -> Profile {
+        self.profile
     }
 
     fn customization_files(&self, file: &CaseFile) -> Vec<PathBuf> {
@@ -254,6 +276,7 @@ mod webhook {
     #[derive(Debug)]
     pub struct WebhookBackend {
         layer: WebhookLayer,
+        profile: Profile,
     }
 
     impl WebhookBackend {
@@ -261,7 +284,15 @@ mod webhook {
         pub fn new(configs: Vec<ResourceInterpreterWebhookConfiguration>) -> Result<Self> {
             Ok(Self {
                 layer: WebhookLayer::new(configs)?,
+                profile: Profile::Karmada,
             })
+        }
+
+        /// The same backend, sending the cases of `profile` too (those of
+        /// the `karmada-next` profile only with it).
+        pub fn with_profile(mut self, profile: Profile) -> Self {
+            self.profile = profile;
+            self
         }
 
         /// Uses `client` for the calls (limits, timeouts, address overrides).
@@ -276,6 +307,10 @@ mod webhook {
             "webhook"
         }
 
+        fn profile(&self) -> Profile {
+            self.profile
+        }
+
         fn skip_reason(&self, _: &CaseFile, case: &GoldenCase) -> Option<String> {
             // A malformed request is not skipped: `produce` reports it.
             // AggregateStatus without status items runs like any other
@@ -284,6 +319,13 @@ mod webhook {
             // (`omitempty`), so `statusItems: []` and an absent list are the
             // same request to a webhook.
             let request = case.request().ok()?;
+            #[cfg(feature = "karmada-next")]
+            if case.input_components.as_ref().is_some_and(Vec::is_empty) {
+                return Some(
+                    "`inputComponents: []` cannot be told apart from an absent list on the wire"
+                        .into(),
+                );
+            }
             let gvk = gvk_of(request.object());
             self.layer
                 .identity(&gvk, case.operation)

@@ -33,6 +33,11 @@ pub struct GoldenCase {
     pub status_items_error: Option<String>,
     /// `inputReplicas` (0 when absent).
     pub input_replicas: i64,
+    /// `inputComponents` (`ReviseComponents`, the `karmada-next` profile):
+    /// the per-component assignment; `None` when absent or null (Lua
+    /// `nil`), `Some(vec![])` for `[]`.
+    #[cfg(feature = "karmada-next")]
+    pub input_components: Option<Vec<karmada_interpreter::api::TargetComponent>>,
     /// `output`: result name → expected value.
     pub output: Map<String, Value>,
     /// `outputContains`: result name → a partial expectation, the members
@@ -99,12 +104,17 @@ impl std::fmt::Display for ErrorMatch {
 impl GoldenCase {
     /// The inputs the case gives (`desiredObj`, `observedObj`,
     /// `inputReplicas`, `statusItems`).
+    #[allow(clippy::needless_update)]
     pub fn inputs(&self) -> Inputs<'_> {
         Inputs {
             desired: self.desired.as_ref(),
             observed: self.observed.as_ref(),
             replicas: self.input_replicas,
             status_items: self.status_items.as_deref(),
+            #[cfg(feature = "karmada-next")]
+            components: self.input_components.as_deref(),
+            // The floor's members of features this crate is built without.
+            ..Inputs::default()
         }
     }
 
@@ -273,6 +283,18 @@ fn parse_case(value: Value, file: &Path, index: usize, line: usize) -> Result<Go
             .as_i64()
             .ok_or_else(|| fail(format!("`inputReplicas` must be an integer, got {v}")))?,
     };
+    #[cfg(feature = "karmada-next")]
+    let input_components = match get("inputComponents") {
+        None | Some(Value::Null) => None,
+        Some(v) => Some(
+            serde_json::from_value::<Vec<karmada_interpreter::api::TargetComponent>>(v.clone())
+                .map_err(|e| {
+                    fail(format!(
+                        "`inputComponents` must be a list of {{name, replicas}}: {e}"
+                    ))
+                })?,
+        ),
+    };
     let output = match get("output") {
         None => Map::new(),
         Some(Value::Object(m)) => m.clone(),
@@ -308,6 +330,8 @@ fn parse_case(value: Value, file: &Path, index: usize, line: usize) -> Result<Go
         status_items,
         status_items_error,
         input_replicas,
+        #[cfg(feature = "karmada-next")]
+        input_components,
         output,
         output_contains,
         expect_error,
@@ -340,7 +364,7 @@ fn parse_case(value: Value, file: &Path, index: usize, line: usize) -> Result<Go
 }
 
 /// The keys a case may have (matched case-insensitively).
-const CASE_KEYS: [&str; 10] = [
+const CASE_KEYS: &[&str] = &[
     "name",
     "description",
     "operation",
@@ -348,6 +372,8 @@ const CASE_KEYS: [&str; 10] = [
     "observedObj",
     "statusItems",
     "inputReplicas",
+    #[cfg(feature = "karmada-next")]
+    "inputComponents",
     "output",
     "outputContains",
     "expectError",

@@ -93,10 +93,25 @@ pub const WEBHOOK_ONLY_MARKER: &str = "WEBHOOK-ONLY";
 
 /// Whether `case_file` sits under a directory marked [`WEBHOOK_ONLY_MARKER`].
 pub fn is_webhook_only(case_file: &Path) -> bool {
+    under_marker(case_file, WEBHOOK_ONLY_MARKER)
+}
+
+/// Whether a directory above `case_file` holds a file named `marker`.
+fn under_marker(case_file: &Path, marker: &str) -> bool {
     case_file
         .ancestors()
         .skip(1)
-        .any(|dir| dir.join(WEBHOOK_ONLY_MARKER).is_file())
+        .any(|dir| dir.join(marker).is_file())
+}
+
+/// A directory holding a file of this name contains cases of the
+/// `karmada-next` profile (Karmada's open pull requests): runs without the
+/// profile skip them, saying why.
+pub const KARMADA_NEXT_MARKER: &str = "KARMADA-NEXT";
+
+/// Whether `case_file` sits under a directory marked [`KARMADA_NEXT_MARKER`].
+pub fn is_karmada_next(case_file: &Path) -> bool {
+    under_marker(case_file, KARMADA_NEXT_MARKER)
 }
 
 /// Karmada's layout: `<dir>/customizations.yaml` next to `<dir>/testdata/`.

@@ -72,7 +72,9 @@ pub use backend::{Backend, ChainBackend, Exchange, Produced};
 pub use case::{load_cases, parse_cases, ErrorMatch, GoldenCase};
 pub use compare::{diff, diff_result, diff_unordered, Difference, Match};
 pub use deviations::{Deviation, Deviations};
-pub use discover::{discover, is_webhook_only, CaseFile, WEBHOOK_ONLY_MARKER};
+pub use discover::{
+    discover, is_karmada_next, is_webhook_only, CaseFile, KARMADA_NEXT_MARKER, WEBHOOK_ONLY_MARKER,
+};
 pub use error::{GoldenError, Result};
 pub use ownership::findings;
 pub use runner::{CaseReport, CaseSelector, Report, RunControl, Runner, Verdict};

@@ -129,6 +129,9 @@ impl CaseReport {
     }
 }
 
+/// Why a case of the `karmada-next` profile is skipped by a run without it.
+pub(crate) const KARMADA_NEXT_REASON: &str = "karmada-next profile case (its directory holds a KARMADA-NEXT marker): build with the cargo feature karmada-next and run with --profile karmada-next";
+
 /// Every case's outcome.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Report {
@@ -355,6 +358,14 @@ impl Runner {
         Ok(report)
     }
 
+    /// Why every case of `file` is skipped, before reading it: a case of
+    /// the `karmada-next` profile (under a `KARMADA-NEXT` marker) when the
+    /// backend answers with another profile or the feature is not compiled in.
+    pub fn file_skip_reason(&self, file: &CaseFile) -> Option<String> {
+        (crate::discover::is_karmada_next(&file.path) && !self.backend.profile().is_next())
+            .then(|| KARMADA_NEXT_REASON.to_owned())
+    }
+
     /// Runs the (parsed) cases of one file into `report`; a case that does
     /// not parse fails, naming its position.
     fn run_file(
@@ -364,11 +375,38 @@ impl Runner {
         cases: Vec<Result<GoldenCase>>,
         control: &mut RunControl<'_>,
     ) {
+        let file_skip = self.file_skip_reason(file);
         for (i, case) in cases.into_iter().enumerate() {
             let name = match &case {
                 Ok(case) => case.name.clone(),
                 Err(_) => format!("case #{}", i + 1),
             };
+            if let Some(reason) = &file_skip {
+                if control
+                    .select
+                    .is_some_and(|select| !select(&file.path, &name))
+                {
+                    control.filtered_out += 1;
+                    continue;
+                }
+                let done = CaseReport {
+                    file: file.path.clone(),
+                    name,
+                    operation: None,
+                    served_by: None,
+                    verdict: Verdict::Skipped(reason.clone()),
+                    error: None,
+                    duration: Duration::ZERO,
+                    findings: Vec::new(),
+                    exchange: None,
+                    expected: None,
+                };
+                if let Some(on_case) = control.on_case.as_mut() {
+                    on_case(&done);
+                }
+                report.cases.push(done);
+                continue;
+            }
             if control
                 .select
                 .is_some_and(|select| !select(&file.path, &name))

@@ -39,7 +39,12 @@ pub fn review_customization(
     linter: &Linter,
 ) -> Review {
     let locator = Locator::for_object(object);
-    let checked = check_document("admission", object.clone(), &locator);
+    let checked = check_document(
+        "admission",
+        object.clone(),
+        &locator,
+        karmada_interpreter_core::profile::Profile::default(),
+    );
     let mut review = Review {
         refusals: checked.refusals(),
         ..Review::default()

@@ -8,6 +8,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use karmada_interpreter_core::api::{InterpreterOperation, ResourceInterpreterCustomization};
+use karmada_interpreter_core::profile::Profile;
 use karmada_interpreter_declarative::validate::{check_rules, RuleStatus};
 use karmada_interpreter_declarative::ScriptPoint;
 
@@ -65,7 +66,12 @@ impl Checked {
 
 /// Checks one document (a file's, standard input's or the cluster's) that
 /// came from `origin`. Script problems are located with `locator`.
-pub fn check_document(origin: &str, value: serde_json::Value, locator: &Locator) -> Checked {
+pub fn check_document(
+    origin: &str,
+    value: serde_json::Value,
+    locator: &Locator,
+    profile: Profile,
+) -> Checked {
     let name = value
         .pointer("/metadata/name")
         .and_then(|v| v.as_str())
@@ -95,7 +101,7 @@ pub fn check_document(origin: &str, value: serde_json::Value, locator: &Locator)
         Ok(c) => c,
         Err(e) => return failed(format!("invalid ResourceInterpreterCustomization: {e}")),
     };
-    let mut checked = check_customization(origin, &c, locator);
+    let mut checked = check_customization(origin, &c, locator, profile);
     checked.name = name;
     checked
 }
@@ -105,6 +111,7 @@ pub fn check_customization(
     origin: &str,
     c: &ResourceInterpreterCustomization,
     locator: &Locator,
+    profile: Profile,
 ) -> Checked {
     let mut checked = Checked {
         source: origin.to_owned(),
@@ -135,7 +142,11 @@ pub fn check_customization(
             .push(locator.describe_message(c.name(), op, message, &at));
     };
     let mut rules = Vec::new();
-    for (op, status) in check_rules(c) {
+    // A profile's own rules (componentRevision) only with that profile on.
+    for (op, status) in check_rules(c)
+        .into_iter()
+        .filter(|(op, _)| profile.admit(*op).is_ok())
+    {
         let verdict = match status {
             RuleStatus::Unset => "UNSET".to_owned(),
             RuleStatus::Pass => "PASS".to_owned(),

@@ -16,11 +16,15 @@ use super::sandbox_std;
 use super::{Finding, Rule, Severity};
 use karmada_interpreter_core::api::InterpreterOperation;
 
-/// The functions of the sandbox's `kube` module (`require("kube")`).
+/// The functions of the sandbox's `kube` module (`require("kube")`); built
+/// with the feature `karmada-next`, also the profile's `parseFlinkMemory`
+/// (the scripts linted are taken to run with the profile on).
 pub const KUBE_FUNCTIONS: &[&str] = &[
     "accuratePodRequirements",
     "getPodDependencies",
     "getResourceQuantity",
+    #[cfg(feature = "karmada-next")]
+    "parseFlinkMemory",
     "resourceAdd",
 ];
 
@@ -30,10 +34,17 @@ pub(crate) fn entry_parameters(op: InterpreterOperation) -> &'static [&'static s
     match op {
         Op::InterpretReplica | Op::InterpretComponent => &["obj"],
         Op::ReviseReplica => &["obj", "desiredReplica"],
+        #[cfg(feature = "karmada-next")]
+        Op::ReviseComponents => &["desiredObj", "components"],
         Op::Retain => &["desiredObj", "observedObj"],
         Op::AggregateStatus => &["desiredObj", "statusItems"],
         Op::InterpretStatus | Op::InterpretHealth => &["observedObj"],
         Op::InterpretDependency => &["desiredObj"],
+        // An operation of the karmada-next profile when this crate is built
+        // without the feature (the floor with it).
+        #[cfg(not(feature = "karmada-next"))]
+        #[allow(unreachable_patterns)]
+        _ => &["desiredObj", "components"],
     }
 }
 

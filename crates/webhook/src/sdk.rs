@@ -41,6 +41,7 @@ use karmada_interpreter_core::api::{
 use karmada_interpreter_core::interpreter::{
     Chain, Edited, InPlaceRequest, JsonInputs, LayerKind, Outcome, WriteOp, Written,
 };
+use karmada_interpreter_core::profile::Profile;
 
 /// The largest request body the SDK reads by default (3 MiB, the Kubernetes
 /// API server's request limit: a Retain or AggregateStatus context around a
@@ -72,6 +73,11 @@ pub struct Request {
     pub desired_replicas: Option<i32>,
     /// `AggregateStatus`: per-cluster statuses (absent = empty).
     pub aggregated_status: Vec<AggregatedStatusItem>,
+    /// `ReviseComponents` (the `karmada-next` profile): the per-component
+    /// assignment (`components` on the wire; `None` when absent, as Go's
+    /// nil slice).
+    #[cfg(feature = "karmada-next")]
+    pub components: Option<Vec<karmada_interpreter_core::api::TargetComponent>>,
 }
 
 #[derive(Deserialize)]
@@ -95,6 +101,9 @@ struct WireRequest {
     replicas: Option<i32>,
     #[serde(default)]
     aggregated_status: Option<Vec<AggregatedStatusItem>>,
+    #[cfg(feature = "karmada-next")]
+    #[serde(default)]
+    components: Option<Vec<karmada_interpreter_core::api::TargetComponent>>,
 }
 
 #[derive(Deserialize, Default)]
@@ -150,6 +159,10 @@ pub struct RawRequest {
     pub desired_replicas: Option<i32>,
     /// `AggregateStatus`: per-cluster statuses (absent = empty).
     pub aggregated_status: Vec<AggregatedStatusItem>,
+    /// `ReviseComponents` (the `karmada-next` profile): the per-component
+    /// assignment (`None` when absent or empty).
+    #[cfg(feature = "karmada-next")]
+    pub components: Option<Vec<karmada_interpreter_core::api::TargetComponent>>,
 }
 
 impl RawRequest {
@@ -176,6 +189,8 @@ impl RawRequest {
             observed_object: value(&self.observed_object)?,
             desired_replicas: self.desired_replicas,
             aggregated_status: self.aggregated_status.clone(),
+            #[cfg(feature = "karmada-next")]
+            components: self.components.clone(),
         })
     }
 }
@@ -572,6 +587,8 @@ fn decode_checked(
         observed_object: wire.observed_object,
         desired_replicas: wire.replicas,
         aggregated_status: wire.aggregated_status.unwrap_or_default(),
+        #[cfg(feature = "karmada-next")]
+        components: wire.components.filter(|c| !c.is_empty()),
     };
     Ok(request)
 }
@@ -697,6 +714,8 @@ pub struct InterpreterHandler {
     calls_webhooks: bool,
     /// Words a failure for people ([`Served::error`]); `to_string` without one.
     describe: Option<std::sync::Arc<Describe>>,
+    /// The profile served: an operation of another is refused.
+    profile: Profile,
 }
 
 /// How an [`InterpreterHandler`] words a failure for people.
@@ -723,7 +742,17 @@ impl InterpreterHandler {
             chain,
             calls_webhooks,
             describe: None,
+            profile: Profile::default(),
         }
+    }
+
+    /// The same handler, serving `profile`: with
+    /// [`Profile::KarmadaNext`] it answers `ReviseComponents`, which
+    /// it otherwise refuses naming the profile (the chain's layers follow
+    /// the profile they were built with).
+    pub fn with_profile(mut self, profile: Profile) -> Self {
+        self.profile = profile;
+        self
     }
 
     /// The same handler, wording failures for people with `describe` (for
@@ -805,6 +834,8 @@ impl Handler for InterpreterHandler {
             observed_object,
             desired_replicas: request.desired_replicas,
             aggregated_status: request.aggregated_status.clone(),
+            #[cfg(feature = "karmada-next")]
+            components: request.components.clone(),
         };
         self.handle_raw(&raw, noted)
     }
@@ -834,6 +865,9 @@ impl Handler for InterpreterHandler {
             Ok(op) => op,
             Err(e) => return errored(400, e),
         };
+        if let Err(e) = self.profile.admit(op) {
+            return errored(400, e);
+        }
         let Some(object) = request.object.as_deref() else {
             return errored(400, SdkError::NoContent);
         };
@@ -850,11 +884,14 @@ impl Handler for InterpreterHandler {
                 "nil observedObject in exploreReview with operation type: Retain",
             );
         }
+        #[allow(clippy::needless_update)]
         let inputs = JsonInputs {
             desired: Some(object.get().as_bytes()),
             observed: observed.map(|o| o.get().as_bytes()),
             replicas: i64::from(request.desired_replicas.unwrap_or(0)),
             status_items: None,
+            // The floor's members of features this crate is built without.
+            ..JsonInputs::default()
         };
         let edited = match op {
             Op::ReviseReplica | Op::Retain => self.chain.edit_json(op, inputs),
@@ -875,6 +912,23 @@ impl Handler for InterpreterHandler {
                             })
                         })
                 }
+                Err(e) => return errored(400, SdkError::Decode(e)),
+            },
+            // The assignment came decoded with the envelope.
+            #[cfg(feature = "karmada-next")]
+            Op::ReviseComponents => match serde_json::from_str::<Value>(object.get()) {
+                Ok(mut template) => self
+                    .chain
+                    .edit_in_place(InPlaceRequest::ReviseComponents {
+                        object: &mut template,
+                        components: request.components.as_deref(),
+                    })
+                    .map(|a| {
+                        a.map(|written| Edited {
+                            object: template,
+                            written,
+                        })
+                    }),
                 Err(e) => return errored(400, SdkError::Decode(e)),
             },
             _ => return self.read(request, op, inputs, noted),
@@ -936,9 +990,7 @@ impl InterpreterHandler {
             Outcome::Healthy(h) => r.healthy = Some(h),
             Outcome::Dependencies(d) => r.dependencies = Some(d),
             // The edits are answered above.
-            edit @ (Outcome::Revised(_) | Outcome::Retained(_) | Outcome::Aggregated(_)) => {
-                r = errored(500, format!("{op} answered {}", edit.operation()))
-            }
+            other => r = errored(500, format!("{op} answered {}", other.operation())),
         }
         r
     }

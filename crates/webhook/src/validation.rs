@@ -18,7 +18,9 @@ pub use karmada_interpreter_core::k8s::validation::{
 };
 
 /// Operations a rule may name (sorted as Go's `sets.String.List()` returns them).
-const SUPPORTED_OPERATIONS: [&str; 9] = [
+/// With the `karmada-next` feature, `ReviseComponents` too (Karmada's pull
+/// request #7830 adds it to the admission webhook's list).
+const SUPPORTED_OPERATIONS: &[&str] = &[
     "*",
     "AggregateStatus",
     "InterpretComponent",
@@ -27,6 +29,8 @@ const SUPPORTED_OPERATIONS: [&str; 9] = [
     "InterpretReplica",
     "InterpretStatus",
     "Retain",
+    #[cfg(feature = "karmada-next")]
+    "ReviseComponents",
     "ReviseReplica",
 ];
 
@@ -343,7 +347,8 @@ mod tests {
     #[case(json!({"clientConfig": {"service": {"name": "s", "namespace": "n", "path": "/interpret/workload/"}}}), "ok")]
     #[case(json!({"interpreterContextVersions": ["v1alpha1", "v1alpha1"]}), "webhooks[0].interpreterContextVersions[1]: Invalid value: \"v1alpha1\": duplicate version")]
     #[case(json!({"interpreterContextVersions": ["v1beta9"]}), "webhooks[0].interpreterContextVersions: Invalid value: []string{\"v1beta9\"}: must include at least one of v1alpha1")]
-    #[case(json!({"rules": [{"operations": ["Prune"], "apiGroups": ["*"], "apiVersions": ["*"], "kinds": ["*"]}]}), "webhooks[0].rules[0].operations[0]: Unsupported value: \"Prune\": supported values: \"*\", \"AggregateStatus\", \"InterpretComponent\", \"InterpretDependency\", \"InterpretHealth\", \"InterpretReplica\", \"InterpretStatus\", \"Retain\", \"ReviseReplica\"")]
+    #[cfg_attr(not(feature = "karmada-next"), case(json!({"rules": [{"operations": ["Prune"], "apiGroups": ["*"], "apiVersions": ["*"], "kinds": ["*"]}]}), "webhooks[0].rules[0].operations[0]: Unsupported value: \"Prune\": supported values: \"*\", \"AggregateStatus\", \"InterpretComponent\", \"InterpretDependency\", \"InterpretHealth\", \"InterpretReplica\", \"InterpretStatus\", \"Retain\", \"ReviseReplica\""))]
+    #[cfg_attr(feature = "karmada-next", case(json!({"rules": [{"operations": ["Prune"], "apiGroups": ["*"], "apiVersions": ["*"], "kinds": ["*"]}]}), "webhooks[0].rules[0].operations[0]: Unsupported value: \"Prune\": supported values: \"*\", \"AggregateStatus\", \"InterpretComponent\", \"InterpretDependency\", \"InterpretHealth\", \"InterpretReplica\", \"InterpretStatus\", \"Retain\", \"ReviseComponents\", \"ReviseReplica\""))]
     #[case(json!({"rules": [{"operations": ["*", "Retain"], "apiGroups": [""], "apiVersions": ["v1"], "kinds": ["Pod"]}]}), "webhooks[0].rules[0].operations: Invalid value: []v1alpha1.InterpreterOperation{\"*\", \"Retain\"}: if '*' is present, must not specify other operations")]
     #[case(json!({"rules": [{"operations": ["Retain"], "apiGroups": [], "apiVersions": [""], "kinds": ["*", "Pod"]}]}), "[webhooks[0].rules[0].apiGroups: Required value, webhooks[0].rules[0].apiVersions[0]: Required value, webhooks[0].rules[0].kinds: Invalid value: []string{\"*\", \"Pod\"}: if '*' is present, must not specify other kinds]")]
     fn configuration_validation(#[case] extra: serde_json::Value, #[case] expected: &str) {

@@ -63,17 +63,14 @@ pub fn build_request(request: &Request<'_>) -> Result<ResourceInterpreterContext
             .unwrap_or("")
             .to_owned()
     };
-    let mut req = ResourceInterpreterRequest {
-        uid: uuid::Uuid::new_v4().hyphenated().to_string(),
-        kind: gvk_of(object),
-        name: meta("name"),
-        namespace: meta("namespace"),
-        operation: request.operation(),
-        object: object.clone(),
-        observed_object: None,
-        replicas: 0,
-        aggregated_status: Vec::new(),
-    };
+    let mut req = ResourceInterpreterRequest::new(
+        uuid::Uuid::new_v4().hyphenated().to_string(),
+        gvk_of(object),
+        meta("name"),
+        meta("namespace"),
+        request.operation(),
+        object.clone(),
+    );
     match *request {
         Request::ReviseReplica { replicas, .. } => {
             req.replicas = i32::try_from(replicas).map_err(|_| {
@@ -83,6 +80,10 @@ pub fn build_request(request: &Request<'_>) -> Result<ResourceInterpreterContext
             })?;
         }
         Request::Retain { observed, .. } => req.observed_object = Some(observed.clone()),
+        #[cfg(feature = "karmada-next")]
+        Request::ReviseComponents { components, .. } => {
+            req.components = components.map(<[_]>::to_vec).unwrap_or_default();
+        }
         Request::AggregateStatus { items, .. } => {
             req.aggregated_status = items.map(<[_]>::to_vec).unwrap_or_default();
         }
@@ -93,8 +94,25 @@ pub fn build_request(request: &Request<'_>) -> Result<ResourceInterpreterContext
 
 /// The request body: compact JSON followed by one `\n`.
 pub fn encode_request(ctx: &ResourceInterpreterContext) -> Result<Vec<u8>, WebhookError> {
-    let mut body = serde_json::to_vec(ctx)
-        .map_err(|e| WebhookError::Request(format!("cannot encode request: {e}")))?;
+    let encoded =
+        |e: serde_json::Error| WebhookError::Request(format!("cannot encode request: {e}"));
+    #[cfg(feature = "karmada-next")]
+    if ctx
+        .request
+        .as_ref()
+        .is_some_and(|r| r.operation == InterpreterOperation::ReviseComponents)
+    {
+        // Karmada's pull request #7830 sends no `replicas` with
+        // `ReviseComponents` (a nil pointer), only `components`.
+        let mut value = serde_json::to_value(ctx).map_err(encoded)?;
+        if let Some(request) = value.get_mut("request").and_then(Value::as_object_mut) {
+            request.remove("replicas");
+        }
+        let mut body = serde_json::to_vec(&value).map_err(encoded)?;
+        body.push(b'\n');
+        return Ok(body);
+    }
+    let mut body = serde_json::to_vec(ctx).map_err(encoded)?;
     body.push(b'\n');
     Ok(body)
 }
@@ -209,6 +227,11 @@ fn interpret_response_text(
             super::validate_dependencies(&deps).map_err(invalid)?;
             Ok(Outcome::Dependencies(deps))
         }
+        #[cfg(feature = "karmada-next")]
+        Op::ReviseComponents => Ok(Outcome::ComponentsRevised(patched_object(
+            &res,
+            &sent.object,
+        )?)),
         Op::ReviseReplica | Op::Retain | Op::AggregateStatus => {
             let patched = patched_object(&res, &sent.object)?;
             Ok(match op {
@@ -225,6 +248,13 @@ fn interpret_response_text(
             .healthy
             .map(Outcome::Healthy)
             .ok_or_else(|| invalid("webhook returned nil response.healthy")),
+        // An operation of the karmada-next profile when this crate is built
+        // without the feature (the floor with it).
+        #[cfg(not(feature = "karmada-next"))]
+        #[allow(unreachable_patterns)]
+        _ => Err(format!(
+            "{op} needs karmada-interpreter-webhook's feature karmada-next"
+        )),
     }
 }
 
@@ -401,7 +431,47 @@ mod tests {
             observed_object: None,
             replicas: 0,
             aggregated_status: vec![],
+            #[cfg(feature = "karmada-next")]
+            components: vec![],
         }
+    }
+
+    #[cfg(feature = "karmada-next")]
+    #[test]
+    fn revise_components_sends_the_assignment_and_no_replicas() {
+        use karmada_interpreter_core::api::TargetComponent;
+        let object = json!({"apiVersion": "flink.apache.org/v1beta1", "kind": "FlinkDeployment",
+                            "metadata": {"name": "f", "namespace": "ns"}});
+        let components = [TargetComponent {
+            name: "jobmanager".into(),
+            replicas: 0,
+        }];
+        let ctx = build_request(&Request::ReviseComponents {
+            object: &object,
+            components: Some(&components),
+        })
+        .unwrap();
+        let body: Value = serde_json::from_slice(&encode_request(&ctx).unwrap()).unwrap();
+        let request = &body["request"];
+        assert_eq!(request["operation"], "ReviseComponents");
+        assert_eq!(
+            request["components"],
+            json!([{"name": "jobmanager", "replicas": 0}])
+        );
+        assert!(request.get("replicas").is_none(), "{request}");
+        // A patch answers it, as for ReviseReplica.
+        let patched = answer(
+            Op::ReviseComponents,
+            json!({"uid": "u-1", "successful": true, "patchType": "JSONPatch",
+                   "patch": "W3sib3AiOiJyZXBsYWNlIiwicGF0aCI6Ii9zcGVjL3JlcGxpY2FzIiwidmFsdWUiOjN9XQ=="}),
+        )
+        .unwrap();
+        assert_eq!(
+            patched,
+            Outcome::ComponentsRevised(
+                json!({"apiVersion": "v1", "kind": "Pod", "spec": {"replicas": 3}})
+            )
+        );
     }
 
     fn answer(op: InterpreterOperation, response: Value) -> Result<Outcome, String> {

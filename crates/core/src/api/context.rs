@@ -89,6 +89,39 @@ pub struct ResourceInterpreterRequest {
     /// Only for `AggregateStatus`, and only when non-empty.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub aggregated_status: Vec<AggregatedStatusItem>,
+    /// Only for `ReviseComponents` (the `karmada-next` profile, Karmada's
+    /// pull request #7830), and only when non-empty: the per-component
+    /// assignment to write.
+    #[cfg(feature = "karmada-next")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub components: Vec<super::TargetComponent>,
+}
+
+impl ResourceInterpreterRequest {
+    /// A request of `operation` for `object`, every optional member empty
+    /// (`replicas` 0): the one way to build one whatever features are on.
+    pub fn new(
+        uid: String,
+        kind: GroupVersionKind,
+        name: String,
+        namespace: String,
+        operation: InterpreterOperation,
+        object: Value,
+    ) -> Self {
+        Self {
+            uid,
+            kind,
+            name,
+            namespace,
+            operation,
+            object,
+            observed_object: None,
+            replicas: 0,
+            aggregated_status: Vec::new(),
+            #[cfg(feature = "karmada-next")]
+            components: Vec::new(),
+        }
+    }
 }
 
 /// `response` member of the envelope.

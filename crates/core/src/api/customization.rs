@@ -98,6 +98,11 @@ pub struct CustomizationRules {
     /// `ReviseReplica`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub replica_revision: Option<LuaScript>,
+    /// `ReviseComponents` (the `karmada-next` profile, Karmada's pull
+    /// request #7830).
+    #[cfg(feature = "karmada-next")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub component_revision: Option<LuaScript>,
     /// `InterpretStatus`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub status_reflection: Option<LuaScript>,
@@ -121,6 +126,8 @@ impl CustomizationRules {
             InterpretReplica => self.replica_resource.as_ref(),
             InterpretComponent => self.component_resource.as_ref(),
             ReviseReplica => self.replica_revision.as_ref(),
+            #[cfg(feature = "karmada-next")]
+            ReviseComponents => self.component_revision.as_ref(),
             InterpretStatus => self.status_reflection.as_ref(),
             AggregateStatus => self.status_aggregation.as_ref(),
             InterpretHealth => self.health_interpretation.as_ref(),

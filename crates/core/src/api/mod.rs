@@ -26,7 +26,10 @@ pub use customization::{
     ResourceInterpreterCustomizationSpec,
 };
 pub use go_json::go_json_field;
+pub(crate) use operation::NOT_COMPILED_IN;
 pub use operation::{InterpreterOperation, UnknownOperation};
+#[cfg(feature = "karmada-next")]
+pub use requirements::TargetComponent;
 pub use requirements::{
     Component, ComponentReplicaRequirements, DependentObjectReference, NodeClaim,
     ReplicaRequirements,

@@ -4,7 +4,8 @@ use std::str::FromStr;
 use serde::{Deserialize, Serialize};
 
 /// The eight interpreter operations, spelled exactly as Karmada spells them on
-/// the wire and in golden files.
+/// the wire and in golden files (nine with the `karmada-next` feature, which
+/// adds `ReviseComponents` from Karmada's open pull request #7830).
 ///
 /// ```
 /// use karmada_interpreter::api::InterpreterOperation;
@@ -22,6 +23,11 @@ pub enum InterpreterOperation {
     InterpretComponent,
     /// Rewrite the replica count of an object for one member cluster.
     ReviseReplica,
+    /// Rewrite the per-component replica counts of a multi-component object
+    /// for one member cluster (Karmada's open pull request #7830; the
+    /// `karmada-next` profile).
+    #[cfg(feature = "karmada-next")]
+    ReviseComponents,
     /// Keep fields owned by member-cluster controllers.
     Retain,
     /// Fold per-cluster statuses into the template's status.
@@ -37,11 +43,28 @@ pub enum InterpreterOperation {
 impl InterpreterOperation {
     /// Every operation, in Karmada's canonical rule order (the order used by
     /// validation, `check` output and conflict detection).
+    #[cfg(not(feature = "karmada-next"))]
     pub const ALL: [InterpreterOperation; 8] = [
         Self::Retain,
         Self::InterpretReplica,
         Self::InterpretComponent,
         Self::ReviseReplica,
+        Self::InterpretStatus,
+        Self::AggregateStatus,
+        Self::InterpretHealth,
+        Self::InterpretDependency,
+    ];
+
+    /// Every operation, in Karmada's canonical rule order (the order used by
+    /// validation, `check` output and conflict detection); `ReviseComponents`
+    /// follows `ReviseReplica`, as in Karmada's pull request #7830.
+    #[cfg(feature = "karmada-next")]
+    pub const ALL: [InterpreterOperation; 9] = [
+        Self::Retain,
+        Self::InterpretReplica,
+        Self::InterpretComponent,
+        Self::ReviseReplica,
+        Self::ReviseComponents,
         Self::InterpretStatus,
         Self::AggregateStatus,
         Self::InterpretHealth,
@@ -54,6 +77,8 @@ impl InterpreterOperation {
             Self::InterpretReplica => "InterpretReplica",
             Self::InterpretComponent => "InterpretComponent",
             Self::ReviseReplica => "ReviseReplica",
+            #[cfg(feature = "karmada-next")]
+            Self::ReviseComponents => "ReviseComponents",
             Self::Retain => "Retain",
             Self::AggregateStatus => "AggregateStatus",
             Self::InterpretStatus => "InterpretStatus",
@@ -68,6 +93,8 @@ impl InterpreterOperation {
             Self::InterpretReplica => "GetReplicas",
             Self::InterpretComponent => "GetComponents",
             Self::ReviseReplica => "ReviseReplica",
+            #[cfg(feature = "karmada-next")]
+            Self::ReviseComponents => "ReviseComponents",
             Self::Retain => "Retain",
             Self::AggregateStatus => "AggregateStatus",
             Self::InterpretStatus => "ReflectStatus",
@@ -82,11 +109,36 @@ impl InterpreterOperation {
             Self::InterpretReplica => "replicaResource",
             Self::InterpretComponent => "componentResource",
             Self::ReviseReplica => "replicaRevision",
+            #[cfg(feature = "karmada-next")]
+            Self::ReviseComponents => "componentRevision",
             Self::Retain => "retention",
             Self::AggregateStatus => "statusAggregation",
             Self::InterpretStatus => "statusReflection",
             Self::InterpretHealth => "healthInterpretation",
             Self::InterpretDependency => "dependencyInterpretation",
+        }
+    }
+
+    /// Whether the operation belongs to the `karmada-next` profile (Karmada's
+    /// open pull requests): such an operation is refused unless the profile
+    /// is switched on.
+    pub fn is_next(self) -> bool {
+        match self {
+            #[cfg(feature = "karmada-next")]
+            Self::ReviseComponents => true,
+            _ => false,
+        }
+    }
+
+    /// Whether the operation edits its object (its answer is the object
+    /// changed: ReviseReplica, Retain, AggregateStatus, and ReviseComponents
+    /// under the `karmada-next` profile) rather than reading it.
+    pub fn is_edit(self) -> bool {
+        match self {
+            Self::ReviseReplica | Self::Retain | Self::AggregateStatus => true,
+            #[cfg(feature = "karmada-next")]
+            Self::ReviseComponents => true,
+            _ => false,
         }
     }
 
@@ -114,10 +166,39 @@ impl FromStr for InterpreterOperation {
     }
 }
 
-/// A name that is not one of the eight operations.
+/// A name that is not one of the eight operations (`ReviseComponents`, when
+/// the `karmada-next` feature is not compiled in, is refused with a message
+/// naming the profile it belongs to).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("operation {0:?} is not supported; use one of: Retain, InterpretReplica, InterpretComponent, ReviseReplica, InterpretStatus, AggregateStatus, InterpretHealth, InterpretDependency")]
 pub struct UnknownOperation(pub String);
+
+/// The operations of the `karmada-next` profile (Karmada's open pull
+/// requests), by name, whether or not the feature is compiled in: the
+/// refusal of one names the profile.
+const NEXT_OPERATIONS: [&str; 1] = ["ReviseComponents"];
+
+/// What follows the name of something of the `karmada-next` profile when
+/// this build does not include the profile.
+pub(crate) const NOT_COMPILED_IN: &str = "belongs to the karmada-next profile (Karmada's open pull requests #7830, #7846 and #7537, not released yet), which this build does not include: build with the cargo feature `karmada-next` and switch the profile on (the CLI's `--profile karmada-next`)";
+
+impl fmt::Display for UnknownOperation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(name) = NEXT_OPERATIONS
+            .iter()
+            .find(|n| n.eq_ignore_ascii_case(&self.0))
+        {
+            return write!(f, "operation {name} {NOT_COMPILED_IN}");
+        }
+        write!(f, "operation {:?} is not supported; use one of: ", self.0)?;
+        for (i, op) in InterpreterOperation::ALL.iter().enumerate() {
+            if i > 0 {
+                f.write_str(", ")?;
+            }
+            f.write_str(op.as_str())?;
+        }
+        Ok(())
+    }
+}
 
 #[cfg(test)]
 mod tests {

@@ -192,3 +192,19 @@ fn resource_list<'de, D: Deserializer<'de>>(d: D) -> Result<ResourceList, D::Err
     }
     Ok(out)
 }
+
+/// One component's replica assignment in a member cluster
+/// (`work.karmada.io/v1alpha2` `TargetComponent`): the input of
+/// `ReviseComponents` (the `karmada-next` profile, Karmada's pull request
+/// #7830), `components` in the webhook request.
+#[cfg(feature = "karmada-next")]
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TargetComponent {
+    /// The component's name (`spec.components[*].name` of the binding).
+    #[serde(default, deserialize_with = "super::null_default")]
+    pub name: String,
+    /// Replicas of this component assigned to the cluster.
+    #[serde(default, deserialize_with = "super::null_default")]
+    pub replicas: i32,
+}

@@ -199,6 +199,8 @@ impl Chain {
             (Op::ReviseReplica, Outcome::Revised(object))
             | (Op::Retain, Outcome::Retained(object))
             | (Op::AggregateStatus, Outcome::Aggregated(object)) => Ok(object),
+            #[cfg(feature = "karmada-next")]
+            (Op::ReviseComponents, Outcome::ComponentsRevised(object)) => Ok(object),
             (_, other) => Err(other),
         })
     }
@@ -221,6 +223,21 @@ impl Chain {
         }
         self.route(TypeRef::of(object), operation)
             .ok_or_else(|| Error::not_served(object, operation))
+    }
+
+    /// `ReviseComponents` (the `karmada-next` profile, Karmada's pull request
+    /// #7830): a copy of `object` with each component's replica count set
+    /// from `components`, as the serving layer's rule writes it.
+    #[cfg(feature = "karmada-next")]
+    pub fn revise_components(
+        &self,
+        object: &Value,
+        components: &[crate::api::TargetComponent],
+    ) -> Result<Answer<Value>> {
+        self.edit_copy(&Request::ReviseComponents {
+            object,
+            components: Some(components),
+        })
     }
 
     /// `InterpretReplica`: replica count and per-replica requirements.

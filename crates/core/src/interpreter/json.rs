@@ -10,6 +10,8 @@ use serde_json::Value;
 use super::chain::Chain;
 use super::layer::{Answer, Outcome, OwnedRequest};
 use super::operation::Inputs;
+#[cfg(feature = "karmada-next")]
+use crate::api::TargetComponent;
 use crate::api::{AggregatedStatusItem, InterpreterOperation};
 use crate::error::{Error, InputError, JsonInput, ObjectInput, Result};
 use crate::k8s::keep::{self, Keep, Text};
@@ -29,6 +31,10 @@ pub struct JsonInputs<'a> {
     pub replicas: i64,
     /// `AggregateStatus`: the per-cluster statuses, a JSON list.
     pub status_items: Option<&'a [u8]>,
+    /// `ReviseComponents` (the `karmada-next` profile): the per-component
+    /// assignment, a JSON list.
+    #[cfg(feature = "karmada-next")]
+    pub components: Option<&'a [u8]>,
 }
 
 /// An editing operation's answer from [`Chain::edit_json`].
@@ -89,14 +95,13 @@ impl Chain {
         inputs: JsonInputs<'_>,
     ) -> Result<Answer<Outcome>> {
         use InterpreterOperation as Op;
-        if matches!(
-            operation,
-            Op::ReviseReplica | Op::Retain | Op::AggregateStatus
-        ) {
+        if operation.is_edit() {
             let answer = self.edit_json(operation, inputs)?;
             return Ok(answer.map(|edited| match operation {
                 Op::ReviseReplica => Outcome::Revised(edited.object),
                 Op::Retain => Outcome::Retained(edited.object),
+                #[cfg(feature = "karmada-next")]
+                Op::ReviseComponents => Outcome::ComponentsRevised(edited.object),
                 _ => Outcome::Aggregated(edited.object),
             }));
         }
@@ -113,6 +118,8 @@ impl Chain {
             observed: observed.as_ref(),
             replicas: inputs.replicas,
             status_items: None,
+            #[cfg(feature = "karmada-next")]
+            components: None,
         }
         .request(operation)?;
         self.interpret(&request)
@@ -168,6 +175,8 @@ impl Chain {
             Op::ReviseReplica | Op::AggregateStatus => {
                 full(inputs.observed, ObjectInput::Observed)?
             }
+            #[cfg(feature = "karmada-next")]
+            Op::ReviseComponents => full(inputs.observed, ObjectInput::Observed)?,
             _ => {
                 return Err(Error::InvalidInput {
                     operation,
@@ -180,12 +189,20 @@ impl Chain {
             .map(keep::from_bytes::<Vec<AggregatedStatusItem>>)
             .transpose()
             .map_err(json_error(operation, JsonInput::StatusItems))?;
+        #[cfg(feature = "karmada-next")]
+        let components = inputs
+            .components
+            .map(keep::from_bytes::<Vec<TargetComponent>>)
+            .transpose()
+            .map_err(json_error(operation, JsonInput::Components))?;
         // The inputs' one rule (which are needed, which are extra).
         Inputs {
             desired: desired.as_ref(),
             observed: observed.as_ref(),
             replicas: inputs.replicas,
             status_items: items.as_deref(),
+            #[cfg(feature = "karmada-next")]
+            components: components.as_deref(),
         }
         .request(operation)?;
         // The object is handed over and edited in place (no copy).
@@ -200,6 +217,13 @@ impl Chain {
                     .or(observed)
                     .ok_or(InputError::NoObject { operation })?,
                 replicas: inputs.replicas,
+            },
+            #[cfg(feature = "karmada-next")]
+            Op::ReviseComponents => OwnedRequest::ReviseComponents {
+                object: desired
+                    .or(observed)
+                    .ok_or(InputError::NoObject { operation })?,
+                components: components.as_deref(),
             },
             _ => OwnedRequest::AggregateStatus {
                 object: desired

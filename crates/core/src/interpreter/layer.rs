@@ -6,6 +6,8 @@ use std::fmt;
 use kube::core::GroupVersionKind;
 use serde_json::Value;
 
+#[cfg(feature = "karmada-next")]
+use crate::api::TargetComponent;
 use crate::api::{
     AggregatedStatusItem, Component, DependentObjectReference, InterpreterOperation,
     ReplicaRequirements,
@@ -130,6 +132,15 @@ pub enum Request<'a> {
         /// The replica count to write.
         replicas: i64,
     },
+    /// `ReviseComponents(object, components)` (the `karmada-next` profile).
+    #[cfg(feature = "karmada-next")]
+    ReviseComponents {
+        /// The object to revise.
+        object: &'a Value,
+        /// The per-component assignment; `None` (Lua `nil`) and an empty
+        /// list are different inputs.
+        components: Option<&'a [TargetComponent]>,
+    },
     /// `Retain(desired, observed)`.
     Retain {
         /// The manifest about to be applied.
@@ -169,6 +180,8 @@ impl<'a> Request<'a> {
             Self::InterpretReplica { .. } => Op::InterpretReplica,
             Self::InterpretComponent { .. } => Op::InterpretComponent,
             Self::ReviseReplica { .. } => Op::ReviseReplica,
+            #[cfg(feature = "karmada-next")]
+            Self::ReviseComponents { .. } => Op::ReviseComponents,
             Self::Retain { .. } => Op::Retain,
             Self::AggregateStatus { .. } => Op::AggregateStatus,
             Self::InterpretStatus { .. } => Op::InterpretStatus,
@@ -185,6 +198,11 @@ impl<'a> Request<'a> {
             Self::ReviseReplica { object, replicas } => Some(OwnedRequest::ReviseReplica {
                 object: object.clone(),
                 replicas,
+            }),
+            #[cfg(feature = "karmada-next")]
+            Self::ReviseComponents { object, components } => Some(OwnedRequest::ReviseComponents {
+                object: object.clone(),
+                components,
             }),
             Self::Retain { desired, observed } => Some(OwnedRequest::Retain {
                 desired: desired.clone(),
@@ -208,6 +226,8 @@ impl<'a> Request<'a> {
             | Self::InterpretStatus { object }
             | Self::InterpretHealth { object }
             | Self::InterpretDependency { object } => object,
+            #[cfg(feature = "karmada-next")]
+            Self::ReviseComponents { object, .. } => object,
             Self::Retain { desired, .. } => desired,
         }
     }
@@ -225,6 +245,14 @@ pub enum EditRequest<'a, O> {
         object: O,
         /// The replica count to write.
         replicas: i64,
+    },
+    /// `ReviseComponents(object, components)` (the `karmada-next` profile).
+    #[cfg(feature = "karmada-next")]
+    ReviseComponents {
+        /// The object to revise.
+        object: O,
+        /// The per-component assignment (`None`: Lua `nil`).
+        components: Option<&'a [TargetComponent]>,
     },
     /// `Retain(desired, observed)`.
     Retain {
@@ -265,6 +293,8 @@ impl<O: std::borrow::Borrow<Value>> EditRequest<'_, O> {
     pub fn object(&self) -> &Value {
         match self {
             Self::ReviseReplica { object, .. } => object.borrow(),
+            #[cfg(feature = "karmada-next")]
+            Self::ReviseComponents { object, .. } => object.borrow(),
             Self::Retain { desired, .. } => desired.borrow(),
             Self::AggregateStatus { object, .. } => object.borrow(),
         }
@@ -276,6 +306,11 @@ impl<O: std::borrow::Borrow<Value>> EditRequest<'_, O> {
             Self::ReviseReplica { object, replicas } => Request::ReviseReplica {
                 object: object.borrow(),
                 replicas: *replicas,
+            },
+            #[cfg(feature = "karmada-next")]
+            Self::ReviseComponents { object, components } => Request::ReviseComponents {
+                object: object.borrow(),
+                components: *components,
             },
             Self::Retain { desired, observed } => Request::Retain {
                 desired: desired.borrow(),
@@ -298,6 +333,11 @@ impl OwnedRequest<'_> {
                 object,
                 replicas: *replicas,
             },
+            #[cfg(feature = "karmada-next")]
+            Self::ReviseComponents { object, components } => InPlaceRequest::ReviseComponents {
+                object,
+                components: *components,
+            },
             Self::Retain { desired, observed } => InPlaceRequest::Retain { desired, observed },
             Self::AggregateStatus { object, items } => InPlaceRequest::AggregateStatus {
                 object,
@@ -314,6 +354,8 @@ impl OwnedRequest<'_> {
                 desired: object, ..
             }
             | Self::AggregateStatus { object, .. } => object,
+            #[cfg(feature = "karmada-next")]
+            Self::ReviseComponents { object, .. } => object,
         }
     }
 
@@ -321,6 +363,8 @@ impl OwnedRequest<'_> {
     pub fn into_outcome(self) -> Outcome {
         match self {
             Self::ReviseReplica { object, .. } => Outcome::Revised(object),
+            #[cfg(feature = "karmada-next")]
+            Self::ReviseComponents { object, .. } => Outcome::ComponentsRevised(object),
             Self::Retain { desired, .. } => Outcome::Retained(desired),
             Self::AggregateStatus { object, .. } => Outcome::Aggregated(object),
         }
@@ -340,6 +384,11 @@ impl InPlaceRequest<'_> {
                 Outcome::Retained(v),
             )
             | (Self::AggregateStatus { object, .. }, Outcome::Aggregated(v)) => {
+                *object = v;
+                Ok(())
+            }
+            #[cfg(feature = "karmada-next")]
+            (Self::ReviseComponents { object, .. }, Outcome::ComponentsRevised(v)) => {
                 *object = v;
                 Ok(())
             }
@@ -371,6 +420,9 @@ pub enum Outcome {
     Components(Vec<Component>),
     /// `ReviseReplica`: the revised object.
     Revised(Value),
+    /// `ReviseComponents` (the `karmada-next` profile): the revised object.
+    #[cfg(feature = "karmada-next")]
+    ComponentsRevised(Value),
     /// `Retain`: the object to apply.
     Retained(Value),
     /// `AggregateStatus`: the template with its aggregated status.
@@ -395,6 +447,8 @@ impl Outcome {
             Self::Replicas(_) => Op::InterpretReplica,
             Self::Components(_) => Op::InterpretComponent,
             Self::Revised(_) => Op::ReviseReplica,
+            #[cfg(feature = "karmada-next")]
+            Self::ComponentsRevised(_) => Op::ReviseComponents,
             Self::Retained(_) => Op::Retain,
             Self::Aggregated(_) => Op::AggregateStatus,
             Self::Status(_) => Op::InterpretStatus,

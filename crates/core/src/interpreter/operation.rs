@@ -11,6 +11,8 @@
 use serde_json::{Map, Value};
 
 use super::layer::{Outcome, Request};
+#[cfg(feature = "karmada-next")]
+use crate::api::TargetComponent;
 use crate::api::{AggregatedStatusItem, InterpreterOperation};
 pub use crate::error::{InputError, ObjectInput};
 
@@ -39,6 +41,10 @@ pub struct Inputs<'a> {
     /// `AggregateStatus`: the per-cluster statuses. `None` (no list) and an
     /// empty list are different inputs; the front end states which it has.
     pub status_items: Option<&'a [AggregatedStatusItem]>,
+    /// `ReviseComponents` (the `karmada-next` profile): the per-component
+    /// assignment. `None` (no list) and an empty list are different inputs.
+    #[cfg(feature = "karmada-next")]
+    pub components: Option<&'a [TargetComponent]>,
 }
 
 impl<'a> Inputs<'a> {
@@ -82,6 +88,11 @@ impl<'a> Inputs<'a> {
                 object,
                 items: self.status_items,
             },
+            #[cfg(feature = "karmada-next")]
+            Op::ReviseComponents => Request::ReviseComponents {
+                object,
+                components: self.components,
+            },
             Op::InterpretStatus => Request::InterpretStatus { object },
             Op::InterpretHealth => Request::InterpretHealth { object },
             Op::InterpretDependency => Request::InterpretDependency { object },
@@ -97,6 +108,8 @@ pub fn result_names(operation: InterpreterOperation) -> &'static [&'static str] 
         Op::InterpretReplica => &["replica", "requires"],
         Op::InterpretComponent => &["components"],
         Op::ReviseReplica => &["revised"],
+        #[cfg(feature = "karmada-next")]
+        Op::ReviseComponents => &["revised"],
         Op::Retain => &["retained"],
         Op::AggregateStatus => &["aggregatedStatus"],
         Op::InterpretStatus => &["status"],
@@ -127,6 +140,8 @@ pub fn results(outcome: Outcome) -> Vec<(&'static str, Value)> {
         ],
         Outcome::Components(c) => vec![("components", json(&c))],
         Outcome::Revised(v) => vec![("revised", v)],
+        #[cfg(feature = "karmada-next")]
+        Outcome::ComponentsRevised(v) => vec![("revised", v)],
         Outcome::Retained(v) => vec![("retained", v)],
         Outcome::Aggregated(v) => vec![("aggregatedStatus", v)],
         Outcome::Status(v) => vec![("status", v.unwrap_or(Value::Null))],
