@@ -8,7 +8,6 @@ use std::time::{Duration, Instant};
 use crate::load::Loader;
 use karmada_interpreter::api::InterpreterOperation;
 use karmada_interpreter::declarative::Coverage;
-use karmada_interpreter::health::{fallback, ArgoCdHealth, CelHealth};
 use karmada_interpreter::interpreter::{
     describe, gvk_of, results, Inputs, LayerDecision, LayerKind, Request, Source,
 };
@@ -222,7 +221,7 @@ fn detail(
                     .map(|(k, v)| (k.to_owned(), v))
                     .collect(),
             );
-            if let Some((layer, why)) = health_verdict(
+            if let Some((layer, why)) = crate::health_reason::health_verdict(
                 &source,
                 object,
                 args.chain.health_exprs.file.as_deref(),
@@ -255,29 +254,6 @@ fn detail(
         Err(e) => out["error"] = Value::String(e.to_string()),
     }
     Ok(out)
-}
-
-/// Why a health layer this project authors answered as it did, when
-/// `source` is one: (`fallback`, its verdict and reason), (`cel`, its verdict
-/// and the expression that decided) or (`argocd`, the check's status and
-/// message); `None` for any other layer (Karmada's scripts answer a bare
-/// boolean). `explain` shows it, `run -o json` carries it.
-pub(crate) fn health_verdict(
-    source: &Source,
-    object: &Value,
-    health_exprs: Option<&std::path::Path>,
-    health_checks: Option<&std::path::Path>,
-) -> crate::error::Result<Option<(&'static str, Value)>> {
-    use karmada_interpreter::health::{ARGOCD, CEL, FALLBACK};
-    Ok(match (source.layer, health_exprs, health_checks) {
-        (FALLBACK, _, _) => Some(("fallback", json!(fallback::evaluate(object)?))),
-        (CEL, Some(file), _) => Some(("cel", json!(CelHealth::from_file(file)?.verdict(object)?))),
-        (ARGOCD, _, Some(dir)) => Some((
-            "argocd",
-            json!(ArgoCdHealth::from_dir(dir)?.status(object)?),
-        )),
-        _ => None,
-    })
 }
 
 /// The same chain recording the Lua lines it runs, when `source` is a Lua

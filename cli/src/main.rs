@@ -18,6 +18,7 @@ mod cluster;
 mod diff;
 mod error;
 mod explain;
+mod health_reason;
 mod init;
 mod layout;
 mod lint;

@@ -192,7 +192,7 @@ pub fn run(args: RunArgs) -> crate::error::Result<ExitCode> {
     // Why a health layer this project authors answered so (the CEL rule's
     // deciding expression): in the JSON document, as `explain` shows it.
     let why = match &args.output {
-        Output::Json => crate::explain::health_verdict(
+        Output::Json => crate::health_reason::health_verdict(
             &answer.served_by,
             request.object(),
             args.health_exprs.file.as_deref(),

@@ -187,7 +187,8 @@ pub fn case() -> Value {
             "properties": {"outputContains": {"type": "object"}, "expectError": truthy},
         }}),
     ]);
-    json!({
+    #[allow(unused_mut)]
+    let mut schema = json!({
         "$schema": "http://json-schema.org/draft-07/schema#",
         "title": "karmada-interpreter golden case",
         "description": "One case of a golden case file (a YAML stream, one case per document): an operation, its inputs and what it must produce. See docs/golden-format.md.",
@@ -225,7 +226,16 @@ pub fn case() -> Value {
             "expectError": expect_error,
         },
         "allOf": per_operation,
-    })
+    });
+    #[cfg(feature = "karmada-next")]
+    {
+        schema["properties"]["inputComponents"] = json!({
+            "description": "ReviseComponents (the karmada-next profile): the component assignment, a list of {name, replicas}.",
+            "type": ["array", "null"],
+            "items": {"type": "object"},
+        });
+    }
+    schema
 }
 
 /// The rules that depend on the operation: its result names under
