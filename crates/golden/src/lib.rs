@@ -20,6 +20,8 @@
 //! - `ownership`: findings about ReviseReplica and Retain answers that
 //!   edit fields outside what the operation owns.
 //! - `deviations`: the known deviations listed in `COMPATIBILITY.md`.
+//! - `robustness` (feature `webhook`): the webhook suites that need no
+//!   cases (`test --suite protocol|robustness`), reported as case reports.
 //! - `report`: JUnit XML and JSON renderings of a run (`test --format`).
 //! - `coverage` (feature `lint`): which lines of the customization scripts
 //!   a run executed, per script and as lcov (`test --coverage`).
@@ -54,6 +56,9 @@ mod error;
 pub mod health_tests;
 mod ownership;
 pub mod report;
+#[cfg(feature = "webhook")]
+#[cfg_attr(docsrs, doc(cfg(feature = "webhook")))]
+pub mod robustness;
 mod runner;
 pub mod update;
 
