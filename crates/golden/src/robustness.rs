@@ -36,7 +36,7 @@ use karmada_interpreter::api::{
 use karmada_interpreter::interpreter::Request;
 use karmada_interpreter::webhook::client::{RawAnswer, WebhookClient};
 use karmada_interpreter::webhook::{
-    build_request, decode_response, interpret_response, protocol_violations,
+    apply_patch, build_request, decode_response, interpret_response, protocol_violations,
 };
 
 use crate::backend::Exchange;
@@ -633,13 +633,7 @@ impl Suite<'_> {
         let successful = response
             .and_then(|r| r.get("successful"))
             .and_then(Value::as_bool);
-        let comparable = response.map(|r| {
-            let mut r = r.clone();
-            if let Some(m) = r.as_object_mut() {
-                m.remove("uid");
-            }
-            r
-        });
+        let comparable = response.map(|r| comparable(r, request));
         let sent = request.get("request");
         let uid = sent
             .and_then(|r| r.get("uid"))
@@ -889,6 +883,29 @@ fn shown_answer(body: &[u8]) -> Value {
         ));
     }
     Exchange::answer_of(body)
+}
+
+/// An answer's `response` as compared between requests: without its uid,
+/// and with its patch applied to the object sent (Karmada's Go SDK builds
+/// patches from map iteration, so the same answer comes with its
+/// operations in any order).
+fn comparable(response: &Value, request: &Value) -> Value {
+    let mut r = response.clone();
+    if let Some(m) = r.as_object_mut() {
+        m.remove("uid");
+        // Base64 on the wire, as k8s-openapi's ByteString reads it.
+        let patch = m
+            .get("patch")
+            .and_then(|p| serde_json::from_value::<k8s_openapi::ByteString>(p.clone()).ok())
+            .map(|b| b.0);
+        if let Some(patch) = patch {
+            let object = request.get("request").and_then(|q| q.get("object")).cloned().unwrap_or(Value::Null);
+            let patched = apply_patch(&object, &patch)
+                .map_or_else(|e| json!({"patchError": e.to_string()}), |o| json!({"patched": o}));
+            m.insert("patch".into(), patched);
+        }
+    }
+    r
 }
 
 /// Whether an answer's `response` says `successful: true`.

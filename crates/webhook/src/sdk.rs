@@ -558,9 +558,9 @@ fn decode_checked(
             ))
         }
     };
-    // An envelope of another version or kind is refused, as the reference's
-    // decoder refuses what its scheme does not register; absent ones are
-    // read as the envelope.
+    // An envelope of another version or kind is refused (the reference's
+    // SDK reads any as v1alpha1: its fields could mean something else);
+    // absent ones are read as the envelope.
     let api_version = ctx.api_version.as_deref().unwrap_or(CONTEXT_API_VERSION);
     let kind = ctx.kind.as_deref().unwrap_or(CONTEXT_KIND);
     if api_version != CONTEXT_API_VERSION || kind != CONTEXT_KIND {
