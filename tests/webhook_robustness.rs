@@ -95,6 +95,23 @@ fn assert_failed(checks: &[Value], name: &str, words: &[&str]) {
     assert!(lines.contains("Karmada behaviour at stake"), "{c:#}");
 }
 
+/// Runs `suite_name` against `handler` (behind [`start`]) and asserts the
+/// run fails, with the check `name` failed as [`assert_failed`] says.
+fn fails(
+    tag: &str,
+    handler: impl Fn(&Request) -> Response + Send + Sync + 'static,
+    max_body: Option<usize>,
+    suite_name: &str,
+    name: &str,
+    words: &[&str],
+) {
+    let dir = scratch(tag);
+    let (_server, config) = start(&dir, handler, max_body);
+    let (code, checks) = suite(&config, suite_name, &[]);
+    assert_eq!(code, Some(1), "{name}: {:#?}", failed_names(&checks));
+    assert_failed(&checks, name, words);
+}
+
 fn failed_names(checks: &[Value]) -> Vec<String> {
     checks
         .iter()
@@ -152,9 +169,8 @@ fn the_workload_example_passes_every_suite() {
 
 #[test]
 fn a_webhook_hanging_on_an_unserved_operation_fails_it() {
-    let dir = scratch("robustness-hang");
-    let (_server, config) = start(
-        &dir,
+    fails(
+        "robustness-hang",
         |req: &Request| {
             if !SERVED.contains(&req.operation_name.as_str()) {
                 std::thread::sleep(Duration::from_secs(3));
@@ -162,11 +178,7 @@ fn a_webhook_hanging_on_an_unserved_operation_fails_it() {
             workload_example::handle(req)
         },
         None,
-    );
-    let (code, checks) = suite(&config, "robustness", &[]);
-    assert_eq!(code, Some(1));
-    assert_failed(
-        &checks,
+        "robustness",
         "unserved-operation InterpretStatus",
         &[
             "no answer within timeoutSeconds (2s)",
@@ -215,20 +227,15 @@ fn a_webhook_reading_desired_replicas_outside_revise_replica_is_a_doubt_or_with_
 
 #[test]
 fn a_webhook_crashing_without_replicas_fails_replicas_absent() {
-    let dir = scratch("robustness-no-replicas");
-    let (_server, config) = start(
-        &dir,
+    fails(
+        "robustness-no-replicas",
         |req: &Request| {
-            let n = req.desired_replicas.expect("desiredReplicas is always set");
-            let _ = n;
+            // Go: `*req.DesiredReplicas`.
+            let _replicas = req.desired_replicas.expect("desiredReplicas is always set");
             workload_example::handle(req)
         },
         None,
-    );
-    let (code, checks) = suite(&config, "protocol", &[]);
-    assert_eq!(code, Some(1));
-    assert_failed(
-        &checks,
+        "protocol",
         "replicas-absent InterpretReplica",
         &["without `replicas`", "Go *int32"],
     );
@@ -236,9 +243,8 @@ fn a_webhook_crashing_without_replicas_fails_replicas_absent() {
 
 #[test]
 fn a_webhook_answering_an_unknown_operation_with_an_empty_error_fails() {
-    let dir = scratch("robustness-no-message");
-    let (_server, config) = start(
-        &dir,
+    fails(
+        "robustness-no-message",
         |req: &Request| {
             if req.operation_name == "InterpretFuture" {
                 return sdk::errored(500, "");
@@ -246,11 +252,7 @@ fn a_webhook_answering_an_unknown_operation_with_an_empty_error_fails() {
             workload_example::handle(req)
         },
         None,
-    );
-    let (code, checks) = suite(&config, "robustness", &[]);
-    assert_eq!(code, Some(1));
-    assert_failed(
-        &checks,
+        "robustness",
         "unknown-operation",
         &[
             "without status.message",
@@ -259,15 +261,14 @@ fn a_webhook_answering_an_unknown_operation_with_an_empty_error_fails() {
     );
 }
 
+/// Karmada's Go SDK reads 1 MiB of a request.
 #[test]
 fn a_webhook_cutting_large_bodies_fails_largest_object() {
-    let dir = scratch("robustness-large");
-    // Karmada's Go SDK reads 1 MiB of a request.
-    let (_server, config) = start(&dir, workload_example::handle, Some(1 << 20));
-    let (code, checks) = suite(&config, "robustness", &[]);
-    assert_eq!(code, Some(1));
-    assert_failed(
-        &checks,
+    fails(
+        "robustness-large",
+        workload_example::handle,
+        Some(1 << 20),
+        "robustness",
         "largest-object Retain",
         &["response.uid must echo", "etcd's 1.5 MiB"],
     );
@@ -275,10 +276,9 @@ fn a_webhook_cutting_large_bodies_fails_largest_object() {
 
 #[test]
 fn a_webhook_answering_differently_under_concurrency_fails() {
-    let dir = scratch("robustness-concurrent");
     let calls = Arc::new(AtomicUsize::new(0));
-    let (_server, config) = start(
-        &dir,
+    fails(
+        "robustness-concurrent",
         move |req: &Request| {
             let mut r = workload_example::handle(req);
             if req.operation_name == "InterpretReplica" {
@@ -287,11 +287,7 @@ fn a_webhook_answering_differently_under_concurrency_fails() {
             r
         },
         None,
-    );
-    let (code, checks) = suite(&config, "robustness", &[]);
-    assert_eq!(code, Some(1));
-    assert_failed(
-        &checks,
+        "robustness",
         "concurrent x16 InterpretReplica",
         &["got a different answer than request 1", "flap"],
     );

@@ -899,9 +899,15 @@ fn comparable(response: &Value, request: &Value) -> Value {
             .and_then(|p| serde_json::from_value::<k8s_openapi::ByteString>(p.clone()).ok())
             .map(|b| b.0);
         if let Some(patch) = patch {
-            let object = request.get("request").and_then(|q| q.get("object")).cloned().unwrap_or(Value::Null);
-            let patched = apply_patch(&object, &patch)
-                .map_or_else(|e| json!({"patchError": e.to_string()}), |o| json!({"patched": o}));
+            let object = request
+                .get("request")
+                .and_then(|q| q.get("object"))
+                .cloned()
+                .unwrap_or(Value::Null);
+            let patched = apply_patch(&object, &patch).map_or_else(
+                |e| json!({"patchError": e.to_string()}),
+                |o| json!({"patched": o}),
+            );
             m.insert("patch".into(), patched);
         }
     }
