@@ -934,3 +934,76 @@ fn cut(s: &str) -> String {
         None => s.to_owned(),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn hook(rules: Value) -> ResourceInterpreterWebhook {
+        serde_json::from_value(json!({
+            "name": "h", "clientConfig": {"url": "https://127.0.0.1:1/x"},
+            "interpreterContextVersions": ["v1alpha1"], "rules": rules,
+        }))
+        .unwrap()
+    }
+
+    #[test]
+    fn targets_expand_wildcards_and_keep_declared_operations() {
+        let all = targets(&hook(json!([{"operations": ["*"], "apiGroups": ["*"],
+                                         "apiVersions": ["*"], "kinds": ["*"]}])));
+        assert_eq!(all.len(), InterpreterOperation::ALL.len());
+        assert!(all
+            .iter()
+            .all(|t| t.api_version() == "apps/v1" && t.kind == "Deployment"));
+        let some = targets(&hook(json!([{"operations": ["InterpretHealth", "Retain"],
+                                          "apiGroups": ["workload.example.io"],
+                                          "apiVersions": ["v1alpha1"], "kinds": ["Workload"]}])));
+        let ops: Vec<_> = some.iter().map(|t| t.op).collect();
+        assert_eq!(
+            ops,
+            [
+                InterpreterOperation::Retain,
+                InterpreterOperation::InterpretHealth
+            ]
+        );
+        assert_eq!(
+            some[0].label(),
+            "Retain workload.example.io/v1alpha1 Workload"
+        );
+    }
+
+    #[test]
+    fn answers_compare_with_their_patch_applied_and_without_uid() {
+        let request = json!({"request": {"object": {"spec": {"a": 1, "b": 2}}}});
+        let patch = |ops: Value| {
+            json!({"uid": "u", "successful": true, "patchType": "JSONPatch",
+                   "patch": k8s_openapi::ByteString(ops.to_string().into_bytes())})
+        };
+        let one = patch(json!([{"op": "replace", "path": "/spec/a", "value": 3},
+                               {"op": "remove", "path": "/spec/b"}]));
+        let other = patch(json!([{"op": "remove", "path": "/spec/b"},
+                                 {"op": "replace", "path": "/spec/a", "value": 3}]));
+        assert_eq!(comparable(&one, &request), comparable(&other, &request));
+        assert_eq!(
+            comparable(&one, &request)["patch"]["patched"],
+            json!({"spec": {"a": 3}})
+        );
+        let third = patch(json!([{"op": "replace", "path": "/spec/a", "value": 4}]));
+        assert_ne!(comparable(&one, &request), comparable(&third, &request));
+    }
+
+    #[test]
+    fn the_largest_object_is_near_the_limit() {
+        let t = Target {
+            group: "apps".into(),
+            version: "v1".into(),
+            kind: "Deployment".into(),
+            op: InterpreterOperation::Retain,
+        };
+        let size = largest(&t).to_string().len();
+        assert!(
+            (LARGEST_OBJECT_BYTES - 100..=LARGEST_OBJECT_BYTES).contains(&size),
+            "{size}"
+        );
+    }
+}
