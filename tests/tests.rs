@@ -37,4 +37,5 @@ mod thirdparty;
 mod ux_errors;
 mod webhook;
 mod webhook_http;
+mod webhook_robustness;
 mod webhook_serve;

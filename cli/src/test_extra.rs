@@ -357,3 +357,79 @@ pub fn update(runner: &Runner, paths: &[PathBuf], report: &Report, quiet: bool) 
     }
     Ok(cases)
 }
+
+/// `test --suite`: which checks a run against `--webhook-config` makes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Suite {
+    /// Requests shaped as Karmada sends them, no case needed.
+    Protocol,
+    /// Requests beyond Karmada's own, no case needed.
+    Robustness,
+    /// The golden cases, with the protocol checks on each answer (default).
+    Cases,
+    /// The three.
+    All,
+}
+
+impl Suite {
+    /// The suite of a run: `--suite` needs `--webhook-config`; suites
+    /// without cases take no PATH; `--strict` needs a suite with checks.
+    pub fn chosen(
+        chosen: Option<Suite>,
+        webhooks: bool,
+        paths: &[PathBuf],
+        strict: bool,
+    ) -> Result<Suite> {
+        if chosen.is_some() && !webhooks {
+            return Err(Error::usage(
+                "--suite",
+                "the suites test interpreter webhooks: give the webhooks with --webhook-config",
+            ));
+        }
+        let suite = chosen.unwrap_or(Suite::Cases);
+        if !suite.cases() && !paths.is_empty() {
+            return Err(Error::usage(
+                "--suite",
+                "the protocol and robustness suites need no cases: give PATHs with --suite cases or all",
+            ));
+        }
+        if strict && !suite.checks() {
+            return Err(Error::usage(
+                "--strict",
+                "semantic doubts come from --suite protocol, robustness or all",
+            ));
+        }
+        Ok(suite)
+    }
+
+    /// Whether golden cases run.
+    pub fn cases(self) -> bool {
+        matches!(self, Suite::Cases | Suite::All)
+    }
+
+    /// Whether the suites that need no cases run.
+    pub fn checks(self) -> bool {
+        self != Suite::Cases
+    }
+
+    /// Runs the protocol and robustness checks this suite holds against
+    /// `webhooks`, one case report per check.
+    pub fn run(
+        self,
+        webhooks: &[ResourceInterpreterWebhookConfiguration],
+        strict: bool,
+    ) -> Vec<CaseReport> {
+        use karmada_interpreter_golden::robustness;
+        if !self.checks() {
+            return Vec::new();
+        }
+        let options = robustness::Options {
+            protocol: matches!(self, Suite::Protocol | Suite::All),
+            robustness: matches!(self, Suite::Robustness | Suite::All),
+            strict,
+            ..robustness::Options::default()
+        };
+        let client = karmada_interpreter::webhook::client::WebhookClient::new();
+        robustness::run(webhooks, &client, &options)
+    }
+}

@@ -20,6 +20,8 @@
 //! - `ownership`: findings about ReviseReplica and Retain answers that
 //!   edit fields outside what the operation owns.
 //! - `deviations`: the known deviations listed in `COMPATIBILITY.md`.
+//! - `robustness` (feature `webhook`): the webhook suites that need no
+//!   cases (`test --suite protocol|robustness`), reported as case reports.
 //! - `report`: JUnit XML and JSON renderings of a run (`test --format`).
 //! - `schema`: JSON Schemas of case files and configuration documents
 //!   for editors (`karmada-interpreter schema`).
@@ -61,6 +63,9 @@ pub mod harness;
 pub mod health_tests;
 mod ownership;
 pub mod report;
+#[cfg(feature = "webhook")]
+#[cfg_attr(docsrs, doc(cfg(feature = "webhook")))]
+pub mod robustness;
 mod runner;
 pub mod schema;
 pub mod update;

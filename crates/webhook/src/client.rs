@@ -30,7 +30,7 @@ use super::endpoint::Endpoint;
 use super::error::WebhookError;
 use super::wire;
 use super::Hook;
-use karmada_interpreter_core::api::ResourceInterpreterContext;
+use karmada_interpreter_core::api::{ResourceInterpreterContext, ResourceInterpreterWebhook};
 use karmada_interpreter_core::interpreter::{Outcome, Request};
 
 /// Overall limit of one call when a webhook sets no `timeoutSeconds` (Karmada's default).
@@ -237,9 +237,10 @@ impl WebhookClient {
         ex
     }
 
-    /// Sends the body and returns the answer body of a 2xx response.
-    async fn transport(&self, hook: &Hook, body: Vec<u8>) -> Result<Vec<u8>, String> {
-        let cc = &hook.webhook.client_config;
+    /// Where and how a call to `webhook` goes: endpoint, pool key, TLS,
+    /// timeout and request target.
+    fn prepare(&self, webhook: &ResourceInterpreterWebhook) -> Result<Target, String> {
+        let cc = &webhook.client_config;
         let endpoint = Endpoint::from_client_config(cc)
             .map_err(|e| format!("could not get REST client: {e}"))?;
         let key = PoolKey {
@@ -257,8 +258,7 @@ impl WebhookClient {
             .map_err(|e| format!("could not get REST client: {e}"))?;
         let server_name = ServerName::try_from(endpoint.server_name.clone())
             .map_err(|e| format!("could not get REST client: invalid server name: {e}"))?;
-        let timeout = hook
-            .webhook
+        let timeout = webhook
             .timeout_seconds
             .filter(|t| *t > 0)
             .map(|t| Duration::from_secs(t.unsigned_abs().into()))
@@ -266,21 +266,26 @@ impl WebhookClient {
         let query_secs = timeout.as_secs_f64().ceil().max(1.0) as u64;
         let target = format!("{}?timeout={query_secs}s", endpoint.path);
         let url = format!("{}?timeout={query_secs}s", endpoint.url());
-        let deadline = Instant::now() + timeout;
+        Ok(Target {
+            endpoint,
+            key,
+            connector,
+            server_name,
+            timeout,
+            target,
+            url,
+        })
+    }
+
+    /// Sends the body and returns the answer body of a 2xx response.
+    async fn transport(&self, hook: &Hook, body: Vec<u8>) -> Result<Vec<u8>, String> {
+        let t = self.prepare(&hook.webhook)?;
+        let deadline = Instant::now() + t.timeout;
         let body = Bytes::from(body);
         let attempt = async {
             let mut retries = 0;
             loop {
-                let (status, retry_after, answer) = self
-                    .once(
-                        &key,
-                        &endpoint,
-                        &connector,
-                        &server_name,
-                        &target,
-                        body.clone(),
-                    )
-                    .await?;
+                let (status, retry_after, answer) = self.once(&t, body.clone(), None).await?;
                 if (status == 429 || status >= 500) && retries < MAX_RETRIES {
                     if let Some(wait) = retry_after {
                         if Instant::now() + wait < deadline {
@@ -300,13 +305,58 @@ impl WebhookClient {
                 return Ok(answer);
             }
         };
-        match tokio::time::timeout(timeout, attempt).await {
-            Err(_) => Err(format!(
-                "failed to call webhook: Post {url:?}: context deadline exceeded (timeout {}s)",
-                timeout.as_secs()
-            )),
-            Ok(Err(e)) => Err(format!("failed to call webhook: Post {url:?}: {e}")),
+        match tokio::time::timeout(t.timeout, attempt).await {
+            Err(_) => Err(timed_out(&t)),
+            Ok(Err(e)) => Err(format!("failed to call webhook: Post {:?}: {e}", t.url)),
             Ok(Ok(answer)) => Ok(answer),
+        }
+    }
+
+    /// Posts `body` as it is (no envelope built, no retry, no status or
+    /// answer check) to `webhook`, within its timeout, on the client's
+    /// pooled connections: the robustness suite sends bodies Karmada's
+    /// client would not build (a malformed body, an unknown envelope
+    /// version, a request without `replicas`) this way. With `read_pause`,
+    /// the answer's body is read only that long after its headers arrived
+    /// (a slow reader). `Err` holds the reason no answer came (timeout,
+    /// refused or dropped connection), in Karmada's words.
+    pub fn post_raw(
+        &self,
+        webhook: &ResourceInterpreterWebhook,
+        body: Vec<u8>,
+        read_pause: Option<Duration>,
+    ) -> Result<RawAnswer, WebhookError> {
+        let runtime = self.runtime().map_err(WebhookError::Call)?;
+        let run = || {
+            runtime.block_on(async {
+                let started = Instant::now();
+                let t = self.prepare(webhook).map_err(WebhookError::Call)?;
+                match tokio::time::timeout(t.timeout, self.once(&t, Bytes::from(body), read_pause))
+                    .await
+                {
+                    Err(_) => Err(WebhookError::Call(timed_out(&t))),
+                    Ok(Err(e)) => Err(WebhookError::Call(format!(
+                        "failed to call webhook: Post {:?}: {e}",
+                        t.url
+                    ))),
+                    Ok(Ok((status, _, body))) => Ok(RawAnswer {
+                        status,
+                        body,
+                        elapsed: started.elapsed(),
+                    }),
+                }
+            })
+        };
+        if tokio::runtime::Handle::try_current().is_ok() {
+            std::thread::scope(|s| {
+                s.spawn(run).join().unwrap_or_else(|_| {
+                    Err(WebhookError::Call(
+                        "the webhook client thread panicked".to_owned(),
+                    ))
+                })
+            })
+        } else {
+            run()
         }
     }
 
@@ -420,13 +470,17 @@ impl WebhookClient {
     /// by a new one once (the request was not sent, so it is safe to resend).
     async fn once(
         &self,
-        key: &PoolKey,
-        endpoint: &Endpoint,
-        connector: &tokio_rustls::TlsConnector,
-        server_name: &ServerName<'static>,
-        target: &str,
+        t: &Target,
         body: Bytes,
+        read_pause: Option<Duration>,
     ) -> Result<(u16, Option<Duration>, Vec<u8>), String> {
+        let (key, endpoint, connector, server_name, target) = (
+            &t.key,
+            &t.endpoint,
+            &t.connector,
+            &t.server_name,
+            t.target.as_str(),
+        );
         let len = body.len();
         let mut req = hyper::Request::builder()
             .method("POST")
@@ -483,6 +537,9 @@ impl WebhookClient {
             .and_then(|v| v.to_str().ok())
             .and_then(|v| v.trim().parse::<u64>().ok())
             .map(Duration::from_secs);
+        if let Some(pause) = read_pause {
+            tokio::time::sleep(pause).await;
+        }
         let limit = self.max_response_bytes;
         let collected = Limited::new(res.into_body(), limit)
             .collect()
@@ -502,6 +559,39 @@ impl WebhookClient {
         }
         Ok((status, retry_after, collected.to_bytes().to_vec()))
     }
+}
+
+/// Everything a call to one webhook needs, worked out once per call.
+struct Target {
+    endpoint: Endpoint,
+    key: PoolKey,
+    connector: tokio_rustls::TlsConnector,
+    server_name: ServerName<'static>,
+    timeout: Duration,
+    /// Path and query sent.
+    target: String,
+    /// The whole URL, for messages.
+    url: String,
+}
+
+/// Karmada's words for a call that ran out of time.
+fn timed_out(t: &Target) -> String {
+    format!(
+        "failed to call webhook: Post {:?}: context deadline exceeded (timeout {}s)",
+        t.url,
+        t.timeout.as_secs()
+    )
+}
+
+/// What a webhook answered to [`WebhookClient::post_raw`].
+#[derive(Debug, Clone)]
+pub struct RawAnswer {
+    /// The HTTP status.
+    pub status: u16,
+    /// The answer body as received.
+    pub body: Vec<u8>,
+    /// From sending to the last byte of the answer.
+    pub elapsed: Duration,
 }
 
 /// An I/O error from the TLS handshake, with rustls errors in words.

@@ -36,7 +36,7 @@ use serde_json::Value;
 use super::error::SdkError;
 use karmada_interpreter_core::api::{
     AggregatedStatusItem, InterpreterOperation, PatchType, RequestStatus,
-    ResourceInterpreterResponse,
+    ResourceInterpreterResponse, CONTEXT_API_VERSION, CONTEXT_KIND,
 };
 use karmada_interpreter_core::interpreter::{
     Chain, Edited, InPlaceRequest, JsonInputs, LayerKind, Outcome, WriteOp, Written,
@@ -119,6 +119,10 @@ struct WireGvk {
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase")]
 struct WireContext {
+    #[serde(default, rename = "apiVersion")]
+    api_version: Option<String>,
+    #[serde(default)]
+    kind: Option<String>,
     #[serde(default)]
     request: Option<WireRequest>,
 }
@@ -569,6 +573,18 @@ fn decode_checked(
             ))
         }
     };
+    // An envelope of another version or kind is refused (the reference's
+    // SDK reads any as v1alpha1: its fields could mean something else);
+    // absent ones are read as the envelope.
+    let api_version = ctx.api_version.as_deref().unwrap_or(CONTEXT_API_VERSION);
+    let kind = ctx.kind.as_deref().unwrap_or(CONTEXT_KIND);
+    if api_version != CONTEXT_API_VERSION || kind != CONTEXT_KIND {
+        return Err(transport_error(
+            200,
+            400,
+            format!("no kind {kind:?} is registered for version {api_version:?}: interpreter webhooks take {CONTEXT_KIND} of {CONTEXT_API_VERSION}"),
+        ));
+    }
     let Some(wire) = ctx.request else {
         return Err(transport_error(
             200,

@@ -1,0 +1,314 @@
+//! `test --webhook-config FILE --suite protocol|robustness`: the suites
+//! that need no cases. The project's own `serve` passes them; a webhook
+//! broken in one way each (an in-process SDK server with a closure handler
+//! around the workload example) fails the check made for that bug, with a
+//! message naming the Karmada behaviour at stake. Every server here listens
+//! on 127.0.0.1 and stops by itself.
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+use karmada_interpreter::webhook::sdk::{self, Request, Response};
+use karmada_interpreter::webhook::server::{RunningServer, Server};
+use karmada_interpreter::webhook::tls::TlsIdentity;
+use serde_json::{json, Value};
+
+use crate::cli_support::{serve_process, workload_example};
+use crate::support::{bin, scratch, text};
+
+const BIN: &str = env!("CARGO_BIN_EXE_karmada-interpreter");
+
+/// The operations the test configuration declares for Workload (the others
+/// are "unserved").
+const SERVED: [&str; 5] = [
+    "InterpretReplica",
+    "ReviseReplica",
+    "Retain",
+    "AggregateStatus",
+    "InterpretHealth",
+];
+
+/// Starts `handler` (with `max_body` as the server's body limit) behind a
+/// configuration declaring [`SERVED`] with a 2 s timeout; gives the server
+/// (kept alive by the caller) and the configuration file.
+fn start(
+    dir: &Path,
+    handler: impl Fn(&Request) -> Response + Send + Sync + 'static,
+    max_body: Option<usize>,
+) -> (RunningServer, PathBuf) {
+    let id = TlsIdentity::self_signed(&["localhost", "127.0.0.1"]).unwrap();
+    let ca = id.cert_pem.clone();
+    let mut server = Server::new(id).route(workload_example::PATH, handler);
+    if let Some(limit) = max_body {
+        server = server.max_body_bytes(limit);
+    }
+    let server = server.start("127.0.0.1:0".parse().unwrap()).unwrap();
+    let url = format!(
+        "https://127.0.0.1:{}{}",
+        server.local_addr().port(),
+        workload_example::PATH
+    );
+    let mut config = workload_example::configuration(&url, &ca);
+    config["webhooks"][0]["rules"][0]["operations"] = json!(SERVED);
+    config["webhooks"][0]["timeoutSeconds"] = json!(2);
+    let file = dir.join("webhook.json");
+    std::fs::write(&file, serde_json::to_string(&config).unwrap()).unwrap();
+    (server, file)
+}
+
+/// Runs the suite with `-o json`: the exit code and the checks.
+fn suite(config: &Path, suite: &str, extra: &[&str]) -> (Option<i32>, Vec<Value>) {
+    let out = bin()
+        .args(["test", "--webhook-config"])
+        .arg(config)
+        .args(["--suite", suite, "-o", "json"])
+        .args(extra)
+        .output()
+        .unwrap();
+    let report: Value = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}\n{}", text(&out.stdout), text(&out.stderr)));
+    (
+        out.status.code(),
+        report["cases"].as_array().cloned().unwrap_or_default(),
+    )
+}
+
+/// The check whose name starts with `name`.
+fn check<'a>(checks: &'a [Value], name: &str) -> &'a Value {
+    checks
+        .iter()
+        .find(|c| c["name"].as_str().is_some_and(|n| n.starts_with(name)))
+        .unwrap_or_else(|| panic!("no check {name:?} in {checks:#?}"))
+}
+
+/// Asserts the check failed with a line containing each of `words`, and
+/// that it names the Karmada behaviour at stake.
+fn assert_failed(checks: &[Value], name: &str, words: &[&str]) {
+    let c = check(checks, name);
+    assert_eq!(c["verdict"], "failed", "{c:#}");
+    let lines = c["differences"].to_string();
+    for w in words {
+        assert!(lines.contains(w), "{name}: no {w:?} in {c:#}");
+    }
+    assert!(lines.contains("Karmada behaviour at stake"), "{c:#}");
+}
+
+/// Runs `suite_name` against `handler` (behind [`start`]) and asserts the
+/// run fails, with the check `name` failed as [`assert_failed`] says.
+fn fails(
+    tag: &str,
+    handler: impl Fn(&Request) -> Response + Send + Sync + 'static,
+    max_body: Option<usize>,
+    suite_name: &str,
+    name: &str,
+    words: &[&str],
+) {
+    let dir = scratch(tag);
+    let (_server, config) = start(&dir, handler, max_body);
+    let (code, checks) = suite(&config, suite_name, &[]);
+    assert_eq!(code, Some(1), "{name}: {:#?}", failed_names(&checks));
+    assert_failed(&checks, name, words);
+}
+
+fn failed_names(checks: &[Value]) -> Vec<String> {
+    checks
+        .iter()
+        .filter(|c| c["verdict"] == "failed")
+        .map(|c| format!("{} {}", c["name"], c["differences"]))
+        .collect()
+}
+
+#[test]
+fn serve_passes_the_protocol_and_robustness_suites() {
+    let serve = serve_process::start(BIN, "robustness", &[]);
+    let config = serve.dir().join("webhook.json");
+    for name in ["protocol", "robustness"] {
+        let (code, checks) = suite(&config, name, &["--strict"]);
+        assert!(checks.len() > 20, "{name}: {} checks", checks.len());
+        assert_eq!(code, Some(0), "{name}: {:#?}", failed_names(&checks));
+    }
+    // JUnit: one testcase per check, grouped per suite and webhook.
+    let out = bin()
+        .args(["test", "--webhook-config"])
+        .arg(&config)
+        .args(["--suite", "robustness", "-o", "junit"])
+        .output()
+        .unwrap();
+    let xml = text(&out.stdout);
+    assert!(
+        xml.contains("<testsuite name=\"robustness: karmada-interpreter/"),
+        "{xml}"
+    );
+    for name in [
+        "largest-object",
+        "malformed-body",
+        "concurrent x16",
+        "slow-reader",
+        "refuse-unknown-version",
+    ] {
+        assert!(
+            xml.contains(&format!("<testcase name=\"{name}")),
+            "{name}: {xml}"
+        );
+    }
+}
+
+#[test]
+fn the_workload_example_passes_every_suite() {
+    let dir = scratch("robustness-example");
+    let (_server, config) = start(&dir, workload_example::handle, None);
+    let (code, checks) = suite(&config, "all", &[]);
+    // `all` with no PATH also runs the bundled cases, which the example's
+    // rules match none of: skipped.
+    assert_eq!(code, Some(0), "{:#?}", failed_names(&checks));
+    check(&checks, "unserved-operation InterpretDependency");
+    check(&checks, "unserved-kind");
+}
+
+#[test]
+fn a_webhook_hanging_on_an_unserved_operation_fails_it() {
+    fails(
+        "robustness-hang",
+        |req: &Request| {
+            if !SERVED.contains(&req.operation_name.as_str()) {
+                std::thread::sleep(Duration::from_secs(3));
+            }
+            workload_example::handle(req)
+        },
+        None,
+        "robustness",
+        "unserved-operation InterpretStatus",
+        &[
+            "no answer within timeoutSeconds (2s)",
+            "waits up to timeoutSeconds",
+        ],
+    );
+}
+
+#[test]
+fn a_webhook_reading_desired_replicas_outside_revise_replica_is_a_doubt_or_with_strict_a_failure() {
+    let dir = scratch("robustness-replicas");
+    let (_server, config) = start(
+        &dir,
+        |req: &Request| {
+            if req.operation_name == "AggregateStatus" {
+                let object = req.object.clone().unwrap_or_default();
+                let mut wanted = object.clone();
+                // The third-party bug: ready when readyReplicas reaches desiredReplicas.
+                wanted["status"] = json!({"ready": req.desired_replicas.unwrap_or(0) <= 3});
+                return sdk::patch_response(&object, &wanted);
+            }
+            workload_example::handle(req)
+        },
+        None,
+    );
+    let (code, checks) = suite(&config, "protocol", &[]);
+    assert_eq!(code, Some(0), "{:#?}", failed_names(&checks));
+    let c = check(&checks, "replicas-ignored AggregateStatus");
+    assert!(
+        c["findings"]
+            .to_string()
+            .contains("depends on `replicas` outside ReviseReplica"),
+        "{c:#}"
+    );
+    let (code, checks) = suite(&config, "protocol", &["--strict"]);
+    assert_eq!(code, Some(1));
+    assert_failed(
+        &checks,
+        "replicas-ignored AggregateStatus",
+        &[
+            "semantic doubt (--strict)",
+            "sends 0 with every other operation",
+        ],
+    );
+}
+
+#[test]
+fn a_webhook_crashing_without_replicas_fails_replicas_absent() {
+    fails(
+        "robustness-no-replicas",
+        |req: &Request| {
+            // Go: `*req.DesiredReplicas`.
+            let _replicas = req.desired_replicas.expect("desiredReplicas is always set");
+            workload_example::handle(req)
+        },
+        None,
+        "protocol",
+        "replicas-absent InterpretReplica",
+        &["without `replicas`", "Go *int32"],
+    );
+}
+
+#[test]
+fn a_webhook_answering_an_unknown_operation_with_an_empty_error_fails() {
+    fails(
+        "robustness-no-message",
+        |req: &Request| {
+            if req.operation_name == "InterpretFuture" {
+                return sdk::errored(500, "");
+            }
+            workload_example::handle(req)
+        },
+        None,
+        "robustness",
+        "unknown-operation",
+        &[
+            "without status.message",
+            "newer Karmada versions add operations",
+        ],
+    );
+}
+
+/// Karmada's Go SDK reads 1 MiB of a request.
+#[test]
+fn a_webhook_cutting_large_bodies_fails_largest_object() {
+    fails(
+        "robustness-large",
+        workload_example::handle,
+        Some(1 << 20),
+        "robustness",
+        "largest-object Retain",
+        &["response.uid must echo", "etcd's 1.5 MiB"],
+    );
+}
+
+#[test]
+fn a_webhook_answering_differently_under_concurrency_fails() {
+    let calls = Arc::new(AtomicUsize::new(0));
+    fails(
+        "robustness-concurrent",
+        move |req: &Request| {
+            let mut r = workload_example::handle(req);
+            if req.operation_name == "InterpretReplica" {
+                r.replicas = Some((calls.fetch_add(1, Ordering::SeqCst) % 3) as i32);
+            }
+            r
+        },
+        None,
+        "robustness",
+        "concurrent x16 InterpretReplica",
+        &["got a different answer than request 1", "flap"],
+    );
+}
+
+#[test]
+fn suite_usage_errors() {
+    let dir = scratch("robustness-usage");
+    let (_server, config) = start(&dir, workload_example::handle, None);
+    let out = bin()
+        .args(["test", "--suite", "robustness"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    assert!(text(&out.stderr).contains("--webhook-config"));
+    let out = bin()
+        .args(["test", "--webhook-config"])
+        .arg(&config)
+        .args(["--suite", "protocol", "some/cases"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    assert!(text(&out.stderr).contains("need no cases"));
+}
