@@ -461,7 +461,8 @@ impl Runner {
 
     /// Why the backend would skip `case` (of `file`), or `None` when it runs it.
     pub fn skip_reason(&self, file: &CaseFile, case: &GoldenCase) -> Option<String> {
-        self.backend.skip_reason(file, case)
+        self.file_skip_reason(file)
+            .or_else(|| self.backend.skip_reason(file, case))
     }
 
     /// Runs one case of `file` and judges it, known deviations included.
