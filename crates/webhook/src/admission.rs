@@ -250,7 +250,9 @@ fn decode(
     Ok(request)
 }
 
-/// The answer refusing a request that could not be decided (uid unknown).
+/// The answer refusing a request that could not be decided (uid unknown):
+/// the server's, when a review fails on its blocking pool.
+#[cfg(feature = "https")]
 pub(crate) fn failed(code: u16, message: String, noted: &mut Reviewed) -> HttpAnswer {
     encode(refusal("", code, message), noted)
 }
