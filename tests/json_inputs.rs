@@ -156,15 +156,20 @@ pub(crate) fn project_roots() -> Vec<PathBuf> {
         .collect()
 }
 
-#[test]
-fn every_golden_case_answers_the_same_from_bytes() {
+/// The project's case folders, then Karmada's corpora when present.
+pub(crate) fn all_roots() -> Vec<PathBuf> {
     let mut roots = project_roots();
     roots.extend(
         ["reference-cases", "karmada-customizations"]
             .iter()
             .filter_map(|d| shared(d)),
     );
-    let all = cases(&roots);
+    roots
+}
+
+#[test]
+fn every_golden_case_answers_the_same_from_bytes() {
+    let all = cases(&all_roots());
     let mut in_part = 0;
     for (chain, case) in &all {
         if keeps_part(case.operation, kind_of(case)) {
@@ -289,12 +294,7 @@ fn aggregate_three_ways(
 #[test]
 fn aggregate_status_answers_the_same_on_a_template_handed_over() {
     let project = project_roots();
-    let mut roots = project.clone();
-    roots.extend(
-        ["reference-cases", "karmada-customizations"]
-            .iter()
-            .filter_map(|d| shared(d)),
-    );
+    let roots = all_roots();
     let mut rng = Rng(0x2545_F491_4F6C_DD1D);
     let (mut cases_run, mut native, mut mutated) = (0, 0, 0);
     for (chain, case) in cases(&roots) {

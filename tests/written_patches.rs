@@ -11,10 +11,9 @@ use karmada_interpreter::webhook::{apply_patch, sdk};
 use karmada_interpreter::Interpreter;
 use serde_json::{json, Value};
 
-use crate::json_inputs::{cases, kind_of, project_roots};
+use crate::json_inputs::{all_roots, cases, kind_of, project_roots};
 use crate::support::mutator::mutate;
 use crate::support::rng::Rng;
-use crate::support::shared;
 
 /// Runs `request` in place through `chain`; when the layer says what it
 /// wrote, checks the patch of those writes turns the original into the
@@ -69,12 +68,7 @@ fn edit_request<'a>(
 #[test]
 fn the_written_patch_is_the_edit_on_every_edit_case() {
     let project = project_roots();
-    let mut roots = project.clone();
-    roots.extend(
-        ["reference-cases", "karmada-customizations"]
-            .iter()
-            .filter_map(|d| shared(d)),
-    );
+    let roots = all_roots();
     let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
     let (mut said, mut mutated) = (0, 0);
     let mut by_operation = std::collections::BTreeMap::new();

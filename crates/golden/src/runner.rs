@@ -79,6 +79,22 @@ fn one_line(value: &Value) -> String {
 }
 
 impl CaseReport {
+    /// The report of a case that did not run (skipped, or too malformed to).
+    fn unrun(file: &CaseFile, name: String, verdict: Verdict) -> Self {
+        Self {
+            file: file.path.clone(),
+            name,
+            operation: None,
+            served_by: None,
+            verdict,
+            error: None,
+            duration: Duration::ZERO,
+            findings: Vec::new(),
+            exchange: None,
+            expected: None,
+        }
+    }
+
     /// A readable block: the file, the case, the operation and each difference.
     pub fn render(&self) -> String {
         let status = match &self.verdict {
@@ -381,32 +397,6 @@ impl Runner {
                 Ok(case) => case.name.clone(),
                 Err(_) => format!("case #{}", i + 1),
             };
-            if let Some(reason) = &file_skip {
-                if control
-                    .select
-                    .is_some_and(|select| !select(&file.path, &name))
-                {
-                    control.filtered_out += 1;
-                    continue;
-                }
-                let done = CaseReport {
-                    file: file.path.clone(),
-                    name,
-                    operation: None,
-                    served_by: None,
-                    verdict: Verdict::Skipped(reason.clone()),
-                    error: None,
-                    duration: Duration::ZERO,
-                    findings: Vec::new(),
-                    exchange: None,
-                    expected: None,
-                };
-                if let Some(on_case) = control.on_case.as_mut() {
-                    on_case(&done);
-                }
-                report.cases.push(done);
-                continue;
-            }
             if control
                 .select
                 .is_some_and(|select| !select(&file.path, &name))
@@ -414,20 +404,14 @@ impl Runner {
                 control.filtered_out += 1;
                 continue;
             }
-            let done = match case {
-                Ok(case) => self.run_case(file, &case),
-                Err(e) => CaseReport {
-                    file: file.path.clone(),
-                    name,
-                    operation: None,
-                    served_by: None,
-                    verdict: Verdict::Failed(vec![e.to_string()]),
-                    error: None,
-                    duration: Duration::ZERO,
-                    findings: Vec::new(),
-                    exchange: None,
-                    expected: None,
-                },
+            let done = match (&file_skip, case) {
+                (Some(reason), _) => {
+                    CaseReport::unrun(file, name, Verdict::Skipped(reason.clone()))
+                }
+                (None, Ok(case)) => self.run_case(file, &case),
+                (None, Err(e)) => {
+                    CaseReport::unrun(file, name, Verdict::Failed(vec![e.to_string()]))
+                }
             };
             if let Some(on_case) = control.on_case.as_mut() {
                 on_case(&done);
