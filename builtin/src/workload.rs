@@ -109,7 +109,10 @@ pub(crate) fn dependencies_of(
 /// `ReviseReplica` of an integer field, in place: present integer →
 /// replaced; absent (or an absent/`null` parent) → unchanged; anything else
 /// → error (the object unchanged).
-pub(crate) fn revise_int_field(edit: InPlaceRequest<'_>, path: &[&str]) -> Result<Written> {
+pub(crate) fn revise_int_field(
+    edit: InPlaceRequest<'_>,
+    path: &'static [&'static str],
+) -> Result<Written> {
     let InPlaceRequest::ReviseReplica { object, replicas } = edit else {
         return Err(wrong_operation(edit.operation(), "ReviseReplica"));
     };

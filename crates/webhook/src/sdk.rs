@@ -435,7 +435,7 @@ pub fn written_patch_response(edited: &Value, written: &Written) -> Option<Respo
     #[derive(serde::Serialize)]
     struct Op<'a> {
         op: &'static str,
-        path: &'a str,
+        path: Cow<'a, str>,
         #[serde(skip_serializing_if = "Option::is_none")]
         value: Option<&'a Value>,
     }
@@ -446,13 +446,14 @@ pub fn written_patch_response(edited: &Value, written: &Written) -> Option<Respo
     let ops = writes
         .iter()
         .map(|w| {
+            let path = w.pointer();
             let value = match w.op {
                 WriteOp::Remove => None,
-                WriteOp::Add | WriteOp::Replace => Some(edited.pointer(&w.path)?),
+                WriteOp::Add | WriteOp::Replace => Some(edited.pointer(&path)?),
             };
             Some(Op {
                 op: w.op.as_str(),
-                path: &w.path,
+                path,
                 value,
             })
         })

@@ -335,7 +335,7 @@ impl Chain {
     ///     .edit_in_place(InPlaceRequest::ReviseReplica { object: &mut object, replicas: 3 })
     ///     .unwrap()
     ///     .value;
-    /// assert_eq!(written.writes().unwrap()[0].path, "/spec/replicas");
+    /// assert_eq!(written.writes().unwrap()[0].pointer(), "/spec/replicas");
     /// assert_eq!(object["spec"]["replicas"], 3);
     /// ```
     pub fn edit_in_place(&self, request: InPlaceRequest<'_>) -> Result<Answer<Written>> {

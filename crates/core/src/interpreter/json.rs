@@ -143,7 +143,7 @@ impl Chain {
     /// let inputs = JsonInputs { desired: Some(deployment), replicas: 4, ..JsonInputs::default() };
     /// let edited = chain.edit_json(Op::ReviseReplica, inputs).unwrap().value;
     /// assert_eq!(edited.object["spec"]["replicas"], 4);
-    /// assert_eq!(edited.written.writes().unwrap()[0].path, "/spec/replicas");
+    /// assert_eq!(edited.written.writes().unwrap()[0].pointer(), "/spec/replicas");
     /// ```
     pub fn edit_json(
         &self,

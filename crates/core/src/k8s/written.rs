@@ -3,6 +3,8 @@
 //! webhook can send the patch the edit produced instead of diffing the
 //! object before and after.
 
+use std::borrow::Cow;
+
 use serde_json::Value;
 
 use super::error::Result;
@@ -33,15 +35,35 @@ impl WriteOp {
     }
 }
 
-/// One write of an edit: the operation and where (a JSON Pointer).
+/// One write of an edit: the operation and where.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Write {
     /// What was done there.
     pub op: WriteOp,
+    /// Where, kept as the writer gave it: a handler's fixed path costs no
+    /// allocation until a pointer is asked for.
+    path: Path,
+}
+
+/// A written member's place.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Path {
+    /// Member names, outermost first, fixed in the writer's code.
+    Static(&'static [&'static str]),
+    /// A JSON Pointer built from names known only at run time.
+    Pointer(String),
+}
+
+impl Write {
     /// The JSON Pointer ([RFC 6901]) of the member written.
     ///
     /// [RFC 6901]: https://www.rfc-editor.org/rfc/rfc6901
-    pub path: String,
+    pub fn pointer(&self) -> Cow<'_, str> {
+        match &self.path {
+            Path::Static(names) => Cow::Owned(pointer(names)),
+            Path::Pointer(p) => Cow::Borrowed(p),
+        }
+    }
 }
 
 /// What an edit in place wrote ([`Chain::edit_in_place`](crate::interpreter::Chain::edit_in_place)).
@@ -62,9 +84,9 @@ pub struct Write {
 /// written.set(&mut object, &["spec", "replicas"], json!(3)).unwrap();
 /// written.set(&mut object, &["status", "phase"], json!("Running")).unwrap();
 /// let writes = written.writes().unwrap();
-/// assert_eq!((writes[0].op, writes[0].path.as_str()), (WriteOp::Replace, "/spec/replicas"));
+/// assert_eq!((writes[0].op, &*writes[0].pointer()), (WriteOp::Replace, "/spec/replicas"));
 /// // `status` was absent: the write that created it adds it whole.
-/// assert_eq!((writes[1].op, writes[1].path.as_str()), (WriteOp::Add, "/status"));
+/// assert_eq!((writes[1].op, &*writes[1].pointer()), (WriteOp::Add, "/status"));
 /// ```
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Written {
@@ -98,32 +120,49 @@ impl Written {
 
     /// Records `op` at `path` (member names, outermost first).
     pub fn note(&mut self, op: WriteOp, path: &[&str]) {
+        self.push(op, || Path::Pointer(pointer(path)));
+    }
+
+    /// Records `op` at a path fixed in the writer's code (no allocation
+    /// for the path).
+    fn note_static(&mut self, op: WriteOp, path: &'static [&'static str]) {
+        self.push(op, || Path::Static(path));
+    }
+
+    fn push(&mut self, op: WriteOp, path: impl FnOnce() -> Path) {
         if let Some(writes) = &mut self.writes {
-            writes.push(Write {
-                op,
-                path: pointer(path),
-            });
+            writes.push(Write { op, path: path() });
         }
     }
 
     /// [`field::set`] and its record: a `replace` of the member when it was
     /// there, else an `add` of the outermost member the write created.
-    pub fn set(&mut self, object: &mut Value, path: &[&str], value: Value) -> Result<()> {
+    pub fn set(
+        &mut self,
+        object: &mut Value,
+        path: &'static [&'static str],
+        value: Value,
+    ) -> Result<()> {
         let present = present_prefix(object, path);
         field::set(object, path, value)?;
         if present == path.len() {
-            self.note(WriteOp::Replace, path);
+            self.note_static(WriteOp::Replace, path);
         } else {
-            self.note(WriteOp::Add, &path[..=present]);
+            self.note_static(WriteOp::Add, &path[..=present]);
         }
         Ok(())
     }
 
     /// [`field::replace_int`] and its record (a `replace` when it wrote).
-    pub fn replace_int(&mut self, object: &mut Value, path: &[&str], value: i64) -> Result<bool> {
+    pub fn replace_int(
+        &mut self,
+        object: &mut Value,
+        path: &'static [&'static str],
+        value: i64,
+    ) -> Result<bool> {
         let wrote = field::replace_int(object, path, value)?;
         if wrote {
-            self.note(WriteOp::Replace, path);
+            self.note_static(WriteOp::Replace, path);
         }
         Ok(wrote)
     }
