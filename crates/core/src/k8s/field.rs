@@ -381,12 +381,17 @@ pub fn set(object: &mut Value, path: &[&str], value: Value) -> Result<()> {
 }
 
 /// Writes member `key` of `map`: an existing member is overwritten (its
-/// key kept, not allocated again), a missing one added.
-pub fn put_member(map: &mut Map<String, Value>, key: &str, value: Value) {
+/// key kept, not allocated again), a missing one added. True when the member
+/// was there.
+pub fn put_member(map: &mut Map<String, Value>, key: &str, value: Value) -> bool {
     match member_mut(map, key) {
-        Some(slot) => *slot = value,
+        Some(slot) => {
+            *slot = value;
+            true
+        }
         None => {
             map.insert(key.to_owned(), value);
+            false
         }
     }
 }
@@ -395,7 +400,7 @@ pub fn put_member(map: &mut Map<String, Value>, key: &str, value: Value) {
 /// the next key. (Inlined: without it the Retain bench cases were 5–15%
 /// slower.)
 #[inline]
-fn at_path_mut<'a>(object: &'a mut Value, path: &[&str]) -> Option<&'a mut Value> {
+pub(crate) fn at_path_mut<'a>(object: &'a mut Value, path: &[&str]) -> Option<&'a mut Value> {
     path.iter().try_fold(object, |v, key| match v {
         Value::Object(map) => member_mut(map, key),
         _ => None,

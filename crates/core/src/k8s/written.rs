@@ -6,6 +6,7 @@
 use std::borrow::Cow;
 
 use serde_json::Value;
+use smallvec::SmallVec;
 
 use super::error::Result;
 use super::field;
@@ -90,15 +91,17 @@ impl Write {
 /// ```
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Written {
-    /// `None`: the layer does not know what it changed.
-    writes: Option<Vec<Write>>,
+    /// `None`: the layer does not know what it changed. Most edits write one
+    /// or two members: those are held inline, so recording them allocates
+    /// nothing.
+    writes: Option<SmallVec<[Write; 2]>>,
 }
 
 impl Written {
     /// Nothing written yet, every write to be recorded.
     pub fn new() -> Self {
         Self {
-            writes: Some(Vec::new()),
+            writes: Some(SmallVec::new()),
         }
     }
 
@@ -143,6 +146,19 @@ impl Written {
         path: &'static [&'static str],
         value: Value,
     ) -> Result<()> {
+        // Every parent there as an object (the common case): one walk down,
+        // the leaf's presence read where it is written.
+        if let Some((leaf, parents)) = path.split_last() {
+            if let Some(map) = field::at_path_mut(object, parents).and_then(Value::as_object_mut) {
+                let op = if field::put_member(map, leaf, value) {
+                    WriteOp::Replace
+                } else {
+                    WriteOp::Add
+                };
+                self.note_static(op, path);
+                return Ok(());
+            }
+        }
         let present = present_prefix(object, path);
         field::set(object, path, value)?;
         if present == path.len() {

@@ -298,13 +298,12 @@ pub fn encode_replacing_in_place(
             *map = whole;
         }
     }
-    let op = if map.contains_key(key) {
+    let op = if put_member(map, key, value) {
         WriteOp::Replace
     } else {
         WriteOp::Add
     };
     written.note(op, &[key]);
-    put_member(map, key, value);
     Ok(())
 }
 
@@ -474,10 +473,14 @@ fn apply(map: &mut Map<String, Value>, patch: Patch) {
             Edit::Remove => {
                 map.remove(key.as_ref());
             }
-            Edit::Set(new) => put_member(map, &key, new),
+            Edit::Set(new) => {
+                put_member(map, &key, new);
+            }
             Edit::Struct(patch) => match map.get_mut(key.as_ref()) {
                 Some(Value::Object(m)) => apply(m, patch),
-                _ => put_member(map, &key, Value::Object(merged(&Map::new(), patch))),
+                _ => {
+                    put_member(map, &key, Value::Object(merged(&Map::new(), patch)));
+                }
             },
         }
     }
