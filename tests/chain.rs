@@ -4,7 +4,9 @@
 use std::sync::Arc;
 
 use karmada_interpreter::api::InterpreterOperation as Op;
-use karmada_interpreter::interpreter::{CatalogEntry, Layer, LayerKind, Outcome, Request, Source};
+use karmada_interpreter::interpreter::{
+    CatalogEntry, Layer, LayerKind, Outcome, Request, Route, Source, TypeRef,
+};
 use karmada_interpreter::{Error, Interpreter, Result};
 use kube::core::GroupVersionKind;
 use serde_json::json;
@@ -19,11 +21,13 @@ impl Layer for Fake {
     fn kind(&self) -> LayerKind {
         self.kind
     }
-    fn source(&self, gvk: &GroupVersionKind, op: Op) -> Option<Source> {
-        let served = gvk.group == "example.io" && gvk.kind == "Thing";
-        (served && matches!(op, Op::InterpretHealth | Op::InterpretStatus)).then(|| Source {
-            layer: self.kind,
-            name: "fake".into(),
+    fn route(&self, ty: TypeRef<'_>, op: Op) -> Option<Route> {
+        let served = ty.group == "example.io" && ty.kind == "Thing";
+        (served && matches!(op, Op::InterpretHealth | Op::InterpretStatus)).then(|| {
+            Route::from(Source {
+                layer: self.kind,
+                name: "fake".into(),
+            })
         })
     }
     fn interpret(&self, request: &Request<'_>) -> Result<Outcome> {
@@ -164,11 +168,13 @@ impl Layer for Reviser {
     fn kind(&self) -> LayerKind {
         LayerKind::Declarative
     }
-    fn source(&self, gvk: &GroupVersionKind, op: Op) -> Option<Source> {
-        let served = gvk.group == "example.io" && gvk.kind == "Thing";
-        (served && op == Op::ReviseReplica).then(|| Source {
-            layer: LayerKind::Declarative,
-            name: "reviser".into(),
+    fn route(&self, ty: TypeRef<'_>, op: Op) -> Option<Route> {
+        let served = ty.group == "example.io" && ty.kind == "Thing";
+        (served && op == Op::ReviseReplica).then(|| {
+            Route::from(Source {
+                layer: LayerKind::Declarative,
+                name: "reviser".into(),
+            })
         })
     }
     fn interpret(&self, request: &Request<'_>) -> Result<Outcome> {

@@ -72,7 +72,6 @@ use karmada_interpreter_core::interpreter::{
 use karmada_interpreter_core::k8s::field;
 use karmada_interpreter_core::k8s::keep::Keep;
 use karmada_interpreter_core::k8s::written::Written;
-use kube::core::GroupVersionKind;
 use serde_json::Value;
 use std::borrow::Cow;
 use std::sync::{Arc, OnceLock};
@@ -400,15 +399,6 @@ macro_rules! native_layer {
         impl Layer for $layer {
             fn kind(&self) -> LayerKind {
                 LayerKind::Native
-            }
-
-            fn source(
-                &self,
-                gvk: &GroupVersionKind,
-                operation: InterpreterOperation,
-            ) -> Option<Source> {
-                self.route(TypeRef::from_gvk(gvk), operation)
-                    .map(|route| route.source)
             }
 
             /// The table row serving `ty`, found from the borrowed strings; its

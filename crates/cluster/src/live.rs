@@ -4,12 +4,11 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
 use arc_swap::ArcSwap;
-use kube::core::GroupVersionKind;
 
 use karmada_interpreter::api::InterpreterOperation;
 use karmada_interpreter::interpreter::{
-    CatalogEntry, InPlaceRequest, Layer, LayerKind, Outcome, OwnedRequest, Request, Route, Source,
-    TypeRef, Written,
+    CatalogEntry, InPlaceRequest, Layer, LayerKind, Outcome, OwnedRequest, Request, Route, TypeRef,
+    Written,
 };
 use karmada_interpreter::Result;
 
@@ -70,10 +69,6 @@ impl<L> LiveLayer<L> {
 impl<L: Layer> Layer for LiveLayer<L> {
     fn kind(&self) -> LayerKind {
         self.current.load().layer.kind()
-    }
-
-    fn source(&self, gvk: &GroupVersionKind, operation: InterpreterOperation) -> Option<Source> {
-        self.current.load().layer.source(gvk, operation)
     }
 
     /// The current snapshot's route, its entry stamped with the snapshot:

@@ -57,7 +57,6 @@ use std::collections::{BTreeMap, HashMap};
 
 use rustc_hash::FxBuildHasher;
 
-use ::kube::core::GroupVersionKind;
 use mlua::Value as LuaValue;
 use serde_json::Value;
 
@@ -540,11 +539,6 @@ fn object_result(
 impl Layer for LuaLayer {
     fn kind(&self) -> LayerKind {
         self.kind
-    }
-
-    fn source(&self, gvk: &GroupVersionKind, operation: InterpreterOperation) -> Option<Source> {
-        self.route(TypeRef::from_gvk(gvk), operation)
-            .map(|route| route.source)
     }
 
     /// Looks the target up from the borrowed strings (a kind no

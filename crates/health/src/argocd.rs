@@ -322,11 +322,6 @@ impl Layer for ArgoCdHealth {
         ARGOCD
     }
 
-    fn source(&self, gvk: &GroupVersionKind, operation: InterpreterOperation) -> Option<Source> {
-        self.route(TypeRef::from_gvk(gvk), operation)
-            .map(|route| route.source)
-    }
-
     /// The check serving `ty`; the route's entry is its index, which
     /// [`Layer::interpret_routed`] runs without looking it up again.
     fn route(&self, ty: TypeRef<'_>, operation: InterpreterOperation) -> Option<Route> {

@@ -38,7 +38,6 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use kube::core::GroupVersionKind;
 use kube_cel::cel;
 use kube_cel::KubeCelExt;
 use serde_json::Value;
@@ -1067,11 +1066,6 @@ fn to_cel(value: &Value) -> cel::Value {
 impl Layer for CelHealth {
     fn kind(&self) -> LayerKind {
         CEL
-    }
-
-    fn source(&self, gvk: &GroupVersionKind, operation: InterpreterOperation) -> Option<Source> {
-        self.route(TypeRef::from_gvk(gvk), operation)
-            .map(|route| route.source)
     }
 
     /// The entry serving `ty`; the route's entry is its index.

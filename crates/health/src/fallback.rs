@@ -19,7 +19,6 @@
 //!
 //! Every verdict ([`Verdict`]) carries its kstatus status and the reason.
 
-use kube::core::GroupVersionKind;
 use serde_json::Value;
 
 use karmada_interpreter_core::api::InterpreterOperation;
@@ -223,11 +222,6 @@ pub struct HealthFallback;
 impl Layer for HealthFallback {
     fn kind(&self) -> LayerKind {
         FALLBACK
-    }
-
-    fn source(&self, gvk: &GroupVersionKind, operation: InterpreterOperation) -> Option<Source> {
-        self.route(TypeRef::from_gvk(gvk), operation)
-            .map(|route| route.source)
     }
 
     /// Every kind's `InterpretHealth`: nothing to look up (the route has no

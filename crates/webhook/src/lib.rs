@@ -236,11 +236,6 @@ impl Layer for WebhookLayer {
         LayerKind::Webhook
     }
 
-    fn source(&self, gvk: &GroupVersionKind, operation: InterpreterOperation) -> Option<Source> {
-        self.route(TypeRef::from_gvk(gvk), operation)
-            .map(|route| route.source)
-    }
-
     /// The first hook whose rules match; the route's entry is its index,
     /// which [`Layer::interpret_routed`] calls without matching again.
     fn route(&self, ty: TypeRef<'_>, operation: InterpreterOperation) -> Option<Route> {

@@ -535,17 +535,17 @@ pub trait Layer: Send + Sync {
     /// Which layer this is.
     fn kind(&self) -> LayerKind;
 
-    /// What in this layer serves `operation` for objects of `gvk`, or `None`.
-    fn source(&self, gvk: &GroupVersionKind, operation: InterpreterOperation) -> Option<Source>;
-
     /// What in this layer serves `operation` for objects of type `ty`, and
     /// the layer's own index of it, or `None`. The chain calls it on every
-    /// request; the default asks [`Layer::source`] with an owned
-    /// group/version/kind, and layers on the hot path override it to look up
-    /// from the borrowed strings without allocating (their `source` then
-    /// answers through it).
-    fn route(&self, ty: TypeRef<'_>, operation: InterpreterOperation) -> Option<Route> {
-        self.source(&ty.to_gvk(), operation).map(Route::from)
+    /// request, with the apiVersion and kind borrowed from the object: a
+    /// layer looks them up without allocating.
+    fn route(&self, ty: TypeRef<'_>, operation: InterpreterOperation) -> Option<Route>;
+
+    /// What in this layer serves `operation` for objects of `gvk`, or
+    /// `None`: the source of [`Layer::route`]'s answer.
+    fn source(&self, gvk: &GroupVersionKind, operation: InterpreterOperation) -> Option<Source> {
+        self.route(TypeRef::from_gvk(gvk), operation)
+            .map(|route| route.source)
     }
 
     /// Answers a request this layer routed, `entry` being
