@@ -182,7 +182,7 @@ pub fn run(args: TestArgs) -> crate::error::Result<ExitCode> {
         runner
             .run_texts_with(&bundled, &mut control)
             .map_err(Error::from)
-    } else if let Some(dir) = &args.chain.health_checks {
+    } else if let Some(dir) = &args.chain.health.health_checks {
         health_catalogue::run(&runner, dir, &paths)
     } else {
         webhook_rules.note_paths(&paths);
