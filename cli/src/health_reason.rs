@@ -49,11 +49,17 @@ impl HealthReasons {
         })
     }
 
-    /// Why the layer of `source` calls `object` unhealthy, when it is one of
-    /// ours and does: its status word and the reason in words (`serve`'s log
-    /// line and metrics label).
-    pub(crate) fn unhealthy(&self, source: &Source, object: &Value) -> Option<HealthReason> {
+    /// Why the layer of `source` calls `object` (JSON text) unhealthy, when
+    /// it is one of ours and does: its status word and the reason in words
+    /// (`serve`'s log line and metrics label). The object is decoded only
+    /// for our layers.
+    pub(crate) fn unhealthy(&self, source: &Source, object: &[u8]) -> Option<HealthReason> {
         use karmada_interpreter::health::{ARGOCD, CEL, FALLBACK};
+        if !matches!(source.layer, FALLBACK | CEL | ARGOCD) {
+            return None;
+        }
+        let object: Value = serde_json::from_slice(object).ok()?;
+        let object = &object;
         match (source.layer, &self.cel, &self.argocd) {
             (FALLBACK, _, _) => fallback::evaluate(object)
                 .ok()

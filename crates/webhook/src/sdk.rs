@@ -756,8 +756,8 @@ pub struct InterpreterHandler {
 type Describe = dyn Fn(&karmada_interpreter_core::Error) -> String + Send + Sync;
 
 /// How an [`InterpreterHandler`] learns why the layer `Source` called the
-/// object unhealthy.
-type Reasons = dyn Fn(&Source, &Value) -> Option<HealthReason> + Send + Sync;
+/// object (its JSON text) unhealthy.
+type Reasons = dyn Fn(&Source, &[u8]) -> Option<HealthReason> + Send + Sync;
 
 impl std::fmt::Debug for InterpreterHandler {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -806,13 +806,14 @@ impl InterpreterHandler {
     }
 
     /// The same handler, asking `reasons` why an object is unhealthy when
-    /// an `InterpretHealth` answer is `false` (only then: the object is
-    /// decoded again for it). What it says is [`Served::reason`], which the
+    /// an `InterpretHealth` answer is `false` (only then), with the layer
+    /// that answered and the object's JSON text (to decode only for the
+    /// layers it knows). What it says is [`Served::reason`], which the
     /// server logs and its observer sees; the answer on the wire is
     /// unchanged.
     pub fn with_health_reasons(
         mut self,
-        reasons: impl Fn(&Source, &Value) -> Option<HealthReason> + Send + Sync + 'static,
+        reasons: impl Fn(&Source, &[u8]) -> Option<HealthReason> + Send + Sync + 'static,
     ) -> Self {
         self.reasons = Some(std::sync::Arc::new(reasons));
         self
@@ -1023,9 +1024,7 @@ impl InterpreterHandler {
                 if let (Outcome::Healthy(false), Some(reasons), Some(bytes)) =
                     (&a.value, &self.reasons, desired)
                 {
-                    noted.reason = serde_json::from_slice::<Value>(bytes)
-                        .ok()
-                        .and_then(|object| reasons(&a.served_by, &object));
+                    noted.reason = reasons(&a.served_by, bytes);
                 }
                 noted.layer = Some(a.served_by.layer);
                 noted.name = Some(a.served_by.name);
