@@ -312,10 +312,14 @@ impl InterpreterBuilder {
         }
         #[cfg(feature = "cel")]
         if let Some(rules) = &self.health_exprs {
-            layers.push(Arc::new(rules.load().map_err(|source| Error::Setup {
+            let rules = rules.load().map_err(|source| Error::Setup {
                 what: "health expressions",
                 source: Box::new(source),
-            })?));
+            })?;
+            layers.push(Arc::new(match &self.coverage {
+                Some(coverage) => rules.with_coverage(coverage.clone()),
+                None => rules,
+            }));
         }
         if let Some(dir) = &self.health_checks {
             let checks =

@@ -346,6 +346,53 @@ fn explain_shows_the_fallback_verdict_and_why(
     );
 }
 
+/// `run -o json` carries why the Argo CD check and the fallback answered
+/// so, beside the verdict, as it does the CEL rule's expression.
+#[test]
+fn run_json_carries_the_argo_cd_and_fallback_reasons() {
+    let broken = format!("{WIDGETS}/broken.yaml");
+    let run = |flags: &[&str], file: &str| -> Value {
+        let mut args = vec![
+            "run",
+            "--operation",
+            "InterpretHealth",
+            "--observed-file",
+            file,
+            "-o",
+            "json",
+        ];
+        args.extend_from_slice(flags);
+        let out = cli_ok(&args);
+        serde_json::from_str(&text(&out.stdout)).unwrap()
+    };
+    let doc = run(&["--health-checks", CHECKS], &broken);
+    assert_eq!(doc["healthy"], false, "{doc:#}");
+    assert_eq!(
+        doc["argocd"],
+        json!({"status": "Degraded", "message": "gear stuck"}),
+        "{doc:#}"
+    );
+    assert!(doc.get("fallback").is_none(), "{doc:#}");
+
+    let (dir, file) = temp_file(
+        "gizmo-run.json",
+        &json!({"apiVersion": "example.io/v1", "kind": "Gizmo", "metadata": {"name": "g"},
+                "status": {"conditions": [{"type": "Ready", "status": "False",
+                                           "reason": "NoPower", "message": "unplugged"}]}})
+        .to_string(),
+    );
+    let doc = run(&["--health-fallback", "--health-checks", CHECKS], &file);
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert_eq!(doc["healthy"], false, "{doc:#}");
+    assert_eq!(
+        doc["fallback"],
+        json!({"healthy": false, "status": "InProgress",
+               "reason": "condition Ready is False (reason NoPower): unplugged"}),
+        "{doc:#}"
+    );
+    assert!(doc.get("argocd").is_none(), "{doc:#}");
+}
+
 // ---- explain ----
 
 /// `explain` of the documented example Workload with its customization.

@@ -275,3 +275,56 @@ fn test_runs_golden_cases_with_the_rules() {
     assert_eq!(out.status.code(), Some(1));
     assert!(text(&out.stdout).contains("0 passed, 2 failed"));
 }
+
+/// `test --coverage` counts the CEL rules' expressions: one a case evaluated
+/// is covered (whatever it gave), the others are listed by field and line;
+/// the lcov file and `--coverage-threshold` count them beside Lua lines.
+#[test]
+fn coverage_lists_the_expressions_no_case_evaluated() {
+    let dir = support::scratch("health-cel-coverage");
+    let cases = dir.join("interprethealth-test.yaml");
+    // A pending Widget: `inProgress` is true, so `current` never runs.
+    std::fs::write(
+        &cases,
+        "name: pending widget\noperation: InterpretHealth\nobservedObj:\n  apiVersion: example.io/v2\n  kind: Widget\n  metadata: {name: w, namespace: shop}\n  status: {phase: Pending}\noutput:\n  healthy: false\n",
+    )
+    .unwrap();
+    let lcov = dir.join("cel.lcov");
+    let rules = data("rules.yaml");
+    let out = cli(&[
+        "test",
+        "--health-exprs",
+        &rules,
+        cases.to_str().unwrap(),
+        "--coverage-out",
+        lcov.to_str().unwrap(),
+        "--coverage-threshold",
+        "50",
+    ]);
+    let stdout = text(&out.stdout);
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "1 of 4 expressions is below 50%: {stdout}"
+    );
+    for line in [
+        format!("{rules}: healthCheckExprs[0] bitnami.com/v1alpha1 SealedSecret: 0/2 expressions (0%), uncovered: failed (line 6), current (line 7)"),
+        format!("{rules}: healthCheckExprs[1] example.io/* Widget: 1/2 expressions (50%), uncovered: current (line 11)"),
+    ] {
+        assert!(stdout.contains(&line), "{line} in {stdout}");
+    }
+    assert!(
+        text(&out.stderr)
+            .contains("coverage 25.0% (1/4 lines of 2 scripts) is below --coverage-threshold 50%"),
+        "{}",
+        text(&out.stderr)
+    );
+    let lcov = std::fs::read_to_string(&lcov).unwrap();
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert!(
+        lcov.contains(&format!(
+            "SF:{rules}\nDA:6,0\nDA:7,0\nDA:10,1\nDA:11,0\nLF:4\nLH:1\n"
+        )),
+        "{lcov}"
+    );
+}

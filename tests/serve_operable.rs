@@ -532,3 +532,142 @@ fn a_script_failure_is_logged_at_its_place_in_the_file() {
     );
     assert!(error.contains("attempt to index"), "{error}");
 }
+
+/// An InterpretHealth request for `object` (group, version and kind read
+/// from its apiVersion and kind).
+fn health_envelope(uid: &str, object: &Value) -> Vec<u8> {
+    let api_version = object["apiVersion"].as_str().unwrap();
+    let (group, version) = api_version.split_once('/').unwrap_or(("", api_version));
+    serde_json::to_vec(&json!({
+        "apiVersion": "config.karmada.io/v1alpha1", "kind": "ResourceInterpreterContext",
+        "request": {"uid": uid, "operation": "InterpretHealth",
+            "kind": {"group": group, "version": version, "kind": object["kind"]},
+            "name": "w", "namespace": "shop", "object": object}
+    }))
+    .unwrap()
+}
+
+/// An object of `group/v1` `kind` whose Ready condition says `ready`.
+fn ready_object(group: &str, kind: &str, ready: &str) -> Value {
+    json!({"apiVersion": format!("{group}/v1"), "kind": kind,
+           "metadata": {"name": "w", "namespace": "shop", "generation": 2},
+           "status": {"observedGeneration": 2, "conditions": [
+               {"type": "Ready", "status": ready, "reason": "Broken", "message": "the pump is broken"}]}})
+}
+
+/// Why each health layer this project authors said unhealthy travels to
+/// the request's log line (the layer's status word and the reason in words)
+/// and to the metrics, labelled by layer and status word only; a healthy
+/// verdict and a layer of Karmada's (a bundled script) carry no reason.
+#[test]
+fn an_unhealthy_verdict_logs_its_reason_and_counts_by_layer_and_status() {
+    let dir = std::env::temp_dir().join(format!("ki-operable-reasons-{}", std::process::id()));
+    let check = dir.join("checks/argo.example.io/Pump");
+    std::fs::create_dir_all(&check).unwrap();
+    std::fs::write(
+        check.join("health.lua"),
+        "hs = {}\nhs.status = \"Degraded\"\nhs.message = \"pump: \" .. obj.status.conditions[1].message\nreturn hs\n",
+    )
+    .unwrap();
+    let exprs = dir.join("exprs.yaml");
+    std::fs::write(
+        &exprs,
+        "- apiVersion: cel.example.io/v1\n  kind: Pump\n  current: status.conditions.exists(c, c.type == 'Ready' && c.status == 'True')\n  failed: status.conditions.exists(c, c.type == 'Ready' && c.status == 'False')\n",
+    )
+    .unwrap();
+    let serve = serve_process::start_logged(
+        BIN,
+        "reasons",
+        &[
+            "--log-format",
+            "json",
+            "--health-exprs",
+            exprs.to_str().unwrap(),
+            "--health-checks",
+            dir.join("checks").to_str().unwrap(),
+            "--health-fallback",
+        ],
+    );
+    let (addr, ca) = (serve.addr, serve.ca.clone());
+    let cronjob_failed = json!({"apiVersion": "apps.kruise.io/v1alpha1", "kind": "BroadcastJob",
+        "metadata": {"name": "w", "namespace": "shop"},
+        "status": {"desired": 1, "failed": 1, "active": 0, "succeeded": 0}});
+    let requests = [
+        ("cel-1", ready_object("cel.example.io", "Pump", "False")),
+        ("cel-2", ready_object("cel.example.io", "Pump", "False")),
+        ("cel-ok", ready_object("cel.example.io", "Pump", "True")),
+        ("argo-1", ready_object("argo.example.io", "Pump", "False")),
+        (
+            "kstatus-1",
+            ready_object("kstatus.example.io", "Pump", "False"),
+        ),
+        ("bundled-1", cronjob_failed),
+    ];
+    let text = runtime().block_on(async move {
+        let send = connect(addr, &ca).await;
+        let port = addr.port();
+        for (uid, object) in &requests {
+            let (s, body) = call(
+                send.clone(),
+                port,
+                "/interpret",
+                Some(health_envelope(uid, object)),
+            )
+            .await;
+            assert_eq!(s, 200);
+            let healthy =
+                serde_json::from_str::<Value>(&body).unwrap()["response"]["healthy"].clone();
+            assert_eq!(healthy, json!(*uid == "cel-ok"), "{uid}: {body}");
+        }
+        call(send.clone(), port, "/metrics", None).await.1
+    });
+    let log = log_with(&serve, "bundled-1");
+    // (uid, layer, health, reason)
+    let expected = [
+        ("cel-1", "cel", "Failed", "healthCheckExprs[0] cel.example.io/v1 Pump: failed: status.conditions.exists(c, c.type == 'Ready' && c.status == 'False')"),
+        ("cel-ok", "cel", "", ""),
+        ("argo-1", "argocd", "Degraded", "pump: the pump is broken"),
+        ("kstatus-1", "fallback", "InProgress", "condition Ready is False (reason Broken): the pump is broken"),
+        ("bundled-1", "thirdparty", "", ""),
+    ];
+    for (uid, layer, health, reason) in expected {
+        let lines = lines_for(&log, &format!("\"{uid}\""));
+        assert_eq!(lines.len(), 1, "one line for {uid}:\n{log}");
+        let v: Value = serde_json::from_str(lines[0]).unwrap();
+        let f = &v["fields"];
+        assert_eq!(
+            (&f["layer"], &f["health"], &f["reason"]),
+            (&json!(layer), &json!(health), &json!(reason)),
+            "{}",
+            lines[0]
+        );
+    }
+    let name = "karmada_interpreter_unhealthy_verdicts_total{";
+    for (labels, value) in [
+        (
+            "kind=\"cel.example.io/v1/Pump\",layer=\"cel\",status=\"Failed\"",
+            2.0,
+        ),
+        (
+            "kind=\"argo.example.io/v1/Pump\",layer=\"argocd\",status=\"Degraded\"",
+            1.0,
+        ),
+        (
+            "kind=\"kstatus.example.io/v1/Pump\",layer=\"fallback\",status=\"InProgress\"",
+            1.0,
+        ),
+        ("layer=\"thirdparty\"", 0.0),
+    ] {
+        assert_eq!(
+            metric(&text, name, labels),
+            value,
+            "{name}{labels}:\n{text}"
+        );
+    }
+    // One label set per (kind, layer, status): the reasons' text is no label.
+    assert_eq!(
+        text.lines().filter(|l| l.starts_with(name)).count(),
+        3,
+        "{text}"
+    );
+}

@@ -71,6 +71,14 @@ pub struct ChainArgs {
     pub(crate) webhook_configs: Vec<PathBuf>,
     #[command(flatten)]
     pub(crate) cluster: cluster::ClusterArgs,
+    #[command(flatten)]
+    pub(crate) health: HealthLayersArgs,
+}
+
+/// The opt-in health layers: `--health-checks DIR`, `--health-fallback`,
+/// `--health-exprs FILE`.
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct HealthLayersArgs {
     /// A folder of Argo CD health checks (`<group>/<Kind>/health.lua`, Argo
     /// CD's layout): they answer InterpretHealth for kinds no other layer
     /// serves. With `test`, the folders' `health_test.yaml` tests run too.
@@ -83,6 +91,30 @@ pub struct ChainArgs {
     pub(crate) health_fallback: bool,
     #[command(flatten)]
     pub(crate) health_exprs: HealthExprsArg,
+}
+
+impl HealthLayersArgs {
+    /// `builder` with the opt-in health layers these flags ask for.
+    pub fn apply(
+        &self,
+        builder: karmada_interpreter::interpreter::InterpreterBuilder,
+    ) -> karmada_interpreter::interpreter::InterpreterBuilder {
+        let builder = match &self.health_checks {
+            Some(dir) => builder.health_checks(dir),
+            None => builder,
+        };
+        self.health_exprs
+            .apply(builder)
+            .health_fallback(self.health_fallback)
+    }
+
+    /// The layers these flags ask for, loaded to say why they answered so.
+    pub fn reasons(&self) -> crate::error::Result<crate::health_reason::HealthReasons> {
+        crate::health_reason::HealthReasons::load(
+            self.health_exprs.file.as_deref(),
+            self.health_checks.as_deref(),
+        )
+    }
 }
 
 /// `--health-exprs FILE`: the CEL health layer.
@@ -117,14 +149,8 @@ impl ChainArgs {
         &self,
         builder: karmada_interpreter::interpreter::InterpreterBuilder,
     ) -> karmada_interpreter::interpreter::InterpreterBuilder {
-        let builder = builder.profile(crate::profile::current());
-        let builder = match &self.health_checks {
-            Some(dir) => builder.health_checks(dir),
-            None => builder,
-        };
-        self.health_exprs
-            .apply(builder)
-            .health_fallback(self.health_fallback)
+        self.health
+            .apply(builder.profile(crate::profile::current()))
     }
 
     /// `backend` with the opt-in health layers these flags ask for.
@@ -133,8 +159,11 @@ impl ChainArgs {
         backend: karmada_interpreter_golden::ChainBackend,
     ) -> karmada_interpreter_golden::ChainBackend {
         backend
-            .with_health(self.health_checks.clone(), self.health_fallback)
-            .with_health_exprs(self.health_exprs.file.clone())
+            .with_health(
+                self.health.health_checks.clone(),
+                self.health.health_fallback,
+            )
+            .with_health_exprs(self.health.health_exprs.file.clone())
             .with_profile(crate::profile::current())
     }
 

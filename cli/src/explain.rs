@@ -221,12 +221,7 @@ fn detail(
                     .map(|(k, v)| (k.to_owned(), v))
                     .collect(),
             );
-            if let Some((layer, why)) = crate::health_reason::health_verdict(
-                &source,
-                object,
-                args.chain.health_exprs.file.as_deref(),
-                args.chain.health_checks.as_deref(),
-            )? {
+            if let Some((layer, why)) = args.chain.health.reasons()?.verdict(&source, object)? {
                 out[layer] = why;
             }
             if let Some((traced, coverage)) = traced_chain(args, customizations, &source)? {

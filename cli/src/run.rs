@@ -36,7 +36,7 @@ pub struct RunArgs {
     #[command(flatten)]
     objects: crate::args::ObjectFiles,
     #[command(flatten)]
-    health_exprs: crate::args::HealthExprsArg,
+    health: crate::args::HealthLayersArgs,
     /// Replica count for ReviseReplica (required by it).
     #[arg(long)]
     desired_replica: Option<i32>,
@@ -165,7 +165,7 @@ pub fn run(args: RunArgs) -> crate::error::Result<ExitCode> {
     };
     let only_files = !args.files.is_empty();
     let mut builder = args
-        .health_exprs
+        .health
         .apply(Interpreter::builder())
         .customizations(customizations)
         .thirdparty(!only_files)
@@ -190,14 +190,13 @@ pub fn run(args: RunArgs) -> crate::error::Result<ExitCode> {
     eprintln!("served by {}", answer.served_by);
     let served_by = answer.served_by.to_string();
     // Why a health layer this project authors answered so (the CEL rule's
-    // deciding expression): in the JSON document, as `explain` shows it.
+    // deciding expression, the Argo CD check's status and message, the
+    // fallback's rule): in the JSON document, as `explain` shows it.
     let why = match &args.output {
-        Output::Json => crate::health_reason::health_verdict(
-            &answer.served_by,
-            request.object(),
-            args.health_exprs.file.as_deref(),
-            None,
-        )?,
+        Output::Json => args
+            .health
+            .reasons()?
+            .verdict(&answer.served_by, request.object())?,
         Output::Yaml => None,
     };
     let results = results(answer.value);

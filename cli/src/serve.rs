@@ -26,7 +26,7 @@ pub struct ServeArgs {
     #[command(flatten)]
     files: crate::args::CustomizationFiles,
     #[command(flatten)]
-    health_exprs: crate::args::HealthExprsArg,
+    health: crate::args::HealthLayersArgs,
     /// Address to listen on (port 0 picks a free port).
     #[arg(long, default_value = "0.0.0.0:8443", value_name = "ADDR")]
     listen: SocketAddr,
@@ -423,7 +423,7 @@ pub fn run(args: ServeArgs) -> crate::error::Result<ExitCode> {
     let cluster = cluster_args.start(&runtime)?;
     let served_files = customizations.clone();
     let mut builder = args
-        .health_exprs
+        .health
         .apply(Interpreter::builder())
         .customizations(customizations)
         .profile(crate::profile::current());
@@ -501,9 +501,13 @@ pub fn run(args: ServeArgs) -> crate::error::Result<ExitCode> {
         .route(&path, {
             // Script failures in the log at their place in the -f files.
             let locator = crate::locate::locator(&args.files.customizations, args.files.recursive);
+            // Why an unhealthy verdict of our health layers is so: in the
+            // log line and, as the layer's status word, a metrics label.
+            let reasons = args.health.reasons()?;
             InterpreterHandler::new(chain)
                 .with_profile(crate::profile::current())
                 .with_describer(move |e| locator.describe(e))
+                .with_health_reasons(move |source, object| reasons.unhealthy(source, object))
         })
         .observer(observed)
         .page(

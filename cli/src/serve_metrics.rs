@@ -134,6 +134,15 @@ struct Labels {
     customization: String,
 }
 
+/// An unhealthy verdict's labels: the layer and its status word (a few per
+/// layer), never the reason's text, so the label sets stay bounded.
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+struct UnhealthyLabels {
+    kind: String,
+    layer: String,
+    status: String,
+}
+
 #[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
 struct ErrorLabels {
     operation: String,
@@ -193,6 +202,7 @@ pub struct Metrics {
     handles: Mutex<Vec<Handles>>,
     requests: Family<Labels, Counter>,
     errors: Family<ErrorLabels, Counter>,
+    unhealthy: Family<UnhealthyLabels, Counter>,
     latency: Family<Labels, Histogram>,
     timeouts: Family<Labels, Counter>,
     in_flight: Gauge<i64, std::sync::atomic::AtomicI64>,
@@ -209,6 +219,7 @@ impl Default for Metrics {
         let mut registry = Registry::with_prefix("karmada_interpreter");
         let requests = Family::<Labels, Counter>::default();
         let errors = Family::<ErrorLabels, Counter>::default();
+        let unhealthy = Family::<UnhealthyLabels, Counter>::default();
         let latency = Family::<Labels, Histogram>::new_with_constructor(
             latency_histogram as fn() -> Histogram,
         );
@@ -224,6 +235,11 @@ impl Default for Metrics {
             "webhook_request_errors",
             "Requests answered with successful: false, by operation, kind, layer, customization and status code",
             errors.clone(),
+        );
+        registry.register(
+            "unhealthy_verdicts",
+            "InterpretHealth answers of false from the health layers this project authors (cel, argocd, fallback), by kind, layer and the layer's status word",
+            unhealthy.clone(),
         );
         registry.register(
             "webhook_request_duration_seconds",
@@ -250,6 +266,7 @@ impl Default for Metrics {
             handles: Mutex::new(Vec::new()),
             requests,
             errors,
+            unhealthy,
             latency,
             timeouts,
             in_flight,
@@ -279,6 +296,15 @@ impl Observer for Metrics {
         let served = record.served;
         let layer = served.layer.map_or("", |l| l.as_str());
         let customization = served.name.as_deref().unwrap_or("");
+        if let Some(reason) = &served.reason {
+            self.unhealthy
+                .get_or_create(&UnhealthyLabels {
+                    kind: KindLabel(record.kind).to_string(),
+                    layer: layer.to_owned(),
+                    status: reason.status.to_owned(),
+                })
+                .inc();
+        }
         if served.successful && !served.script_timeout && record.on_io_thread {
             // The common case: counted through the kept handles.
             if let Ok(mut kept) = self.handles.lock() {

@@ -182,7 +182,7 @@ pub fn run(args: TestArgs) -> crate::error::Result<ExitCode> {
         runner
             .run_texts_with(&bundled, &mut control)
             .map_err(Error::from)
-    } else if let Some(dir) = &args.chain.health_checks {
+    } else if let Some(dir) = &args.chain.health.health_checks {
         health_catalogue::run(&runner, dir, &paths)
     } else {
         webhook_rules.note_paths(&paths);
@@ -262,15 +262,26 @@ pub fn run(args: TestArgs) -> crate::error::Result<ExitCode> {
         );
         files.sort();
         files.dedup();
-        let scripts = golden_coverage::collect(&files, coverage).map_err(Error::Lint)?;
-        for s in &scripts {
+        let mut scripts = golden_coverage::collect(&files, coverage).map_err(Error::Lint)?;
+        // The CEL health rules (--health-exprs): each expression a case
+        // evaluated counts, beside the scripts' statements.
+        let rules = match &args.chain.health.health_exprs.file {
+            Some(file) => golden_coverage::cel_expressions(file, coverage)?,
+            None => Vec::new(),
+        };
+        let summaries = scripts
+            .iter()
+            .map(golden_coverage::ScriptCoverage::summary)
+            .chain(rules.iter().map(golden_coverage::ExprCoverage::summary));
+        for summary in summaries {
             // Machine-readable formats keep stdout to themselves.
             if text_output {
-                println!("{}", s.summary());
+                println!("{summary}");
             } else {
-                eprintln!("{}", s.summary());
+                eprintln!("{summary}");
             }
         }
+        scripts.extend(rules.iter().map(golden_coverage::ExprCoverage::as_script));
         if let Some(threshold) = args.coverage_threshold {
             let Some((covered, total, percent)) = golden_coverage::overall(&scripts) else {
                 return Err(Error::usage(

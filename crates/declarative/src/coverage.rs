@@ -58,6 +58,22 @@ impl Coverage {
         out
     }
 
+    /// Notes that `line` of `script` (by its text) ran: for engines other
+    /// than Lua's (the CEL health layer notes the file line of each
+    /// expression it evaluates, keyed by the rule file's text).
+    pub fn record(&self, script: &str, line: usize) {
+        if let Ok(mut h) = self.hits.lock() {
+            match h.get_mut(script) {
+                Some(lines) => {
+                    lines.insert(line);
+                }
+                None => {
+                    h.insert(Arc::from(script), BTreeSet::from([line]));
+                }
+            }
+        }
+    }
+
     /// Credits the lines a state noted to `script`.
     pub(crate) fn credit(&self, script: &Arc<str>, noted: &LineNotes) {
         let lines = noted.take();

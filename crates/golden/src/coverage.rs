@@ -108,6 +108,92 @@ pub fn collect(files: &[PathBuf], coverage: &Coverage) -> Result<Vec<ScriptCover
     Ok(out)
 }
 
+/// The coverage of the CEL health rules of one file (`--health-exprs`):
+/// per entry, which of its expressions a case evaluated.
+#[cfg(feature = "cel")]
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ExprCoverage {
+    /// The rule file.
+    pub file: PathBuf,
+    /// The entry's printed name (`healthCheckExprs[0] apps/v1 Deployment`).
+    pub rule: String,
+    /// Its expressions in Flux's order: the field (`inProgress`, `failed`,
+    /// `current`), the file line of its first character, and whether a case
+    /// evaluated it.
+    pub expressions: Vec<(karmada_interpreter::health::cel::Field, usize, bool)>,
+}
+
+#[cfg(feature = "cel")]
+impl ExprCoverage {
+    /// `file: rule: covered/total expressions (pct%), uncovered: failed (line 7), ...`.
+    pub fn summary(&self) -> String {
+        let total = self.expressions.len();
+        let covered = self.expressions.iter().filter(|(_, _, hit)| *hit).count();
+        let pct = if total == 0 {
+            100.0
+        } else {
+            covered as f64 * 100.0 / total as f64
+        };
+        let mut s = format!(
+            "{}: {}: {covered}/{total} expressions ({pct:.0}%)",
+            self.file.display(),
+            self.rule
+        );
+        let uncovered: Vec<String> = self
+            .expressions
+            .iter()
+            .filter(|(_, _, hit)| !*hit)
+            .map(|(field, line, _)| format!("{field} (line {line})"))
+            .collect();
+        if !uncovered.is_empty() {
+            let _ = write!(s, ", uncovered: {}", uncovered.join(", "));
+        }
+        s
+    }
+
+    /// The same coverage as a script's, one line per expression, so the
+    /// totals, `--coverage-threshold` and lcov count CEL expressions beside
+    /// Lua statements.
+    pub fn as_script(&self) -> ScriptCoverage {
+        let mut lines = BTreeMap::new();
+        for (_, line, hit) in &self.expressions {
+            *lines.entry(*line).or_insert(false) |= *hit;
+        }
+        ScriptCoverage {
+            file: self.file.clone(),
+            customization: self.rule.clone(),
+            operation: InterpreterOperation::InterpretHealth,
+            lines,
+        }
+    }
+}
+
+/// The coverage of every CEL health rule of `file`, from the expression
+/// lines `coverage` recorded while the cases ran (an expression counts once
+/// a case evaluated it, whatever it gave).
+#[cfg(feature = "cel")]
+pub fn cel_expressions(
+    file: &Path,
+    coverage: &Coverage,
+) -> Result<Vec<ExprCoverage>, karmada_interpreter::health::CelError> {
+    let rules = karmada_interpreter::health::CelHealth::from_file(file)?;
+    let ran = rules.text().map(|t| coverage.lines(t)).unwrap_or_default();
+    let mut out: Vec<ExprCoverage> = (0..rules.len())
+        .map(|entry| ExprCoverage {
+            file: file.to_owned(),
+            rule: rules.entry_name(entry),
+            expressions: Vec::new(),
+        })
+        .collect();
+    for site in rules.expressions() {
+        if let (Some(line), Some(rule)) = (site.line, out.get_mut(site.entry)) {
+            rule.expressions
+                .push((site.field, line, ran.contains(&line)));
+        }
+    }
+    Ok(out)
+}
+
 fn of_file(file: &Path, coverage: &Coverage) -> Result<Vec<ScriptCoverage>, LintError> {
     let text = std::fs::read_to_string(file).map_err(|source| LintError::Io {
         path: file.to_owned(),

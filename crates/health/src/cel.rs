@@ -47,6 +47,7 @@ use karmada_interpreter_core::interpreter::{
     describe, CatalogEntry, Layer, LayerKind, Outcome, Request, Route, Source, TypeRef,
 };
 use karmada_interpreter_core::{Error, Result};
+use karmada_interpreter_declarative::Coverage;
 
 use crate::CEL;
 
@@ -341,6 +342,8 @@ impl CelError {
 /// A compiled expression.
 struct Compiled {
     text: String,
+    /// The file line of its first character, when read from YAML text.
+    line: Option<usize>,
     expression: cel::parser::Expression,
     /// The object's top-level fields it reads (only those are converted).
     variables: Vec<String>,
@@ -401,6 +404,25 @@ pub struct CelHealth {
     /// The `cel` crate's functions and kube-cel's, shared by every call
     /// (each call adds the object's fields in an inner scope).
     context: cel::Context<'static>,
+    /// The YAML text the rules were read from, when they were.
+    text: Option<Arc<str>>,
+    /// Where the lines of the expressions evaluated are noted, by `text`
+    /// (`test --coverage`; [`CelHealth::with_coverage`]).
+    coverage: Option<Coverage>,
+}
+
+/// One expression of the rules, as [`CelHealth::expressions`] lists it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ExpressionSite<'a> {
+    /// The entry's index.
+    pub entry: usize,
+    /// Which expression.
+    pub field: Field,
+    /// Its text.
+    pub text: &'a str,
+    /// The file line of its first character, when the rules were read from
+    /// YAML text.
+    pub line: Option<usize>,
 }
 
 impl std::fmt::Debug for CelHealth {
@@ -482,7 +504,9 @@ impl CelHealth {
                 failed: e.failed.map(|c| c.value),
             });
         }
-        Self::compile(rules, &places)
+        let mut health = Self::compile(rules, &places)?;
+        health.text = Some(Arc::from(text));
+        Ok(health)
     }
 
     /// Compiles parsed entries.
@@ -538,7 +562,7 @@ impl CelHealth {
                     continue;
                 };
                 let at = place.and_then(|p| p.fields[slot]);
-                let compiled =
+                let mut compiled =
                     compile_expression(text, &context).map_err(|failure| match failure {
                         Failure::Parse(message, pos) => CelError::Compile {
                             index,
@@ -563,6 +587,7 @@ impl CelHealth {
                             place: at,
                         },
                     })?;
+                compiled.line = at.map(|at| at.line);
                 expressions.push((field, compiled));
             }
             by_group
@@ -579,6 +604,38 @@ impl CelHealth {
             entries,
             by_group,
             context,
+            text: None,
+            coverage: None,
+        })
+    }
+
+    /// The same rules, noting in `coverage` the file line of every
+    /// expression evaluated (`test --coverage`), by the YAML text the rules
+    /// were read from ([`Coverage::lines`] of [`CelHealth::text`]). Rules
+    /// compiled from parsed entries have no lines and note nothing.
+    pub fn with_coverage(self, coverage: Coverage) -> Self {
+        Self {
+            coverage: Some(coverage),
+            ..self
+        }
+    }
+
+    /// The YAML text the rules were read from, when they were.
+    pub fn text(&self) -> Option<&str> {
+        self.text.as_deref()
+    }
+
+    /// Every expression, in file order (within an entry, Flux's order).
+    pub fn expressions(&self) -> impl Iterator<Item = ExpressionSite<'_>> {
+        self.entries.iter().enumerate().flat_map(|(entry, e)| {
+            e.expressions
+                .iter()
+                .map(move |(field, compiled)| ExpressionSite {
+                    entry,
+                    field: *field,
+                    text: &compiled.text,
+                    line: compiled.line,
+                })
         })
     }
 
@@ -655,6 +712,11 @@ impl CelHealth {
             }
         }
         for (field, compiled) in &entry.expressions {
+            if let (Some(coverage), Some(text), Some(line)) =
+                (&self.coverage, &self.text, compiled.line)
+            {
+                coverage.record(text, line);
+            }
             if self.evaluate(index, entry, *field, compiled, object)? {
                 return Ok(verdict(
                     field.status(),
@@ -840,6 +902,7 @@ fn compile_expression(
     }
     Ok(Compiled {
         text: text.to_owned(),
+        line: None,
         expression,
         variables,
     })
@@ -1139,6 +1202,43 @@ mod tests {
         json!({"apiVersion": "cert-manager.io/v1", "kind": "Certificate",
                "metadata": {"name": "c", "generation": 2},
                "status": {"observedGeneration": 2, "conditions": conditions}})
+    }
+
+    #[test]
+    fn coverage_notes_the_line_of_each_expression_evaluated() {
+        let coverage = Coverage::default();
+        let rules = layer().with_coverage(coverage.clone());
+        let sites: Vec<(Field, Option<usize>)> =
+            rules.expressions().map(|s| (s.field, s.line)).collect();
+        assert_eq!(
+            &sites[..3],
+            [
+                (Field::InProgress, Some(4)),
+                (Field::Failed, Some(5)),
+                (Field::Current, Some(6))
+            ]
+        );
+        // Ready False: inProgress and failed run, current (after a true
+        // failed) does not.
+        let verdict = rules
+            .verdict(&cert(json!([{"type": "Ready", "status": "False"}])))
+            .unwrap();
+        assert_eq!(verdict.map(|v| v.status), Some("Failed"));
+        assert_eq!(coverage.lines(RULES), [4, 5].into());
+        // A verdict by observedGeneration evaluates nothing.
+        let mut behind = cert(json!([]));
+        behind["metadata"]["generation"] = json!(3);
+        rules.verdict(&behind).unwrap();
+        assert_eq!(coverage.lines(RULES), [4, 5].into());
+        // Rules compiled from parsed entries have no lines and note nothing.
+        let parsed = CelHealth::new(layer().rules().cloned().collect())
+            .unwrap()
+            .with_coverage(coverage.clone());
+        assert!(parsed.expressions().all(|s| s.line.is_none()));
+        parsed
+            .verdict(&cert(json!([{"type": "Ready", "status": "True"}])))
+            .unwrap();
+        assert_eq!(coverage.scripts().len(), 1);
     }
 
     #[rstest]

@@ -41,7 +41,7 @@ pub mod meaning;
 
 pub use argocd::{ArgoCdHealth, HealthStatus};
 #[cfg(feature = "cel")]
-pub use cel::{CelError, CelHealth, HealthExpr, HealthExprs};
+pub use cel::{CelError, CelHealth, ExpressionSite, HealthExpr, HealthExprs};
 pub use error::HealthError;
 pub use fallback::HealthFallback;
 

@@ -39,7 +39,7 @@ use karmada_interpreter_core::api::{
     ResourceInterpreterResponse, CONTEXT_API_VERSION, CONTEXT_KIND,
 };
 use karmada_interpreter_core::interpreter::{
-    Chain, Edited, InPlaceRequest, JsonInputs, LayerKind, Outcome, WriteOp, Written,
+    Chain, Edited, InPlaceRequest, JsonInputs, LayerKind, Outcome, Source, WriteOp, Written,
 };
 use karmada_interpreter_core::profile::Profile;
 
@@ -324,6 +324,21 @@ pub struct Served {
     /// customization file when the handler knows the file): what the log
     /// line says beside Karmada's `status.message`.
     pub error: Option<String>,
+    /// Why an `InterpretHealth` answer is unhealthy, when the layer that
+    /// answered can say ([`InterpreterHandler::with_health_reasons`]).
+    pub reason: Option<HealthReason>,
+}
+
+/// Why a health layer called an object unhealthy: its status word (one of
+/// a small fixed set per layer, for metrics labels) and the reason in
+/// words (for the log line).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HealthReason {
+    /// The layer's status word: kstatus' `InProgress`, `Failed`,
+    /// `Terminating`, or Argo CD's `Progressing`, `Degraded`, `Missing`.
+    pub status: &'static str,
+    /// What decided: the condition, the expression, the check's message.
+    pub message: String,
 }
 
 impl<F> Handler for F
@@ -733,10 +748,16 @@ pub struct InterpreterHandler {
     describe: Option<std::sync::Arc<Describe>>,
     /// The profile served: an operation of another is refused.
     profile: Profile,
+    /// Says why an unhealthy verdict is so ([`Served::reason`]).
+    reasons: Option<std::sync::Arc<Reasons>>,
 }
 
 /// How an [`InterpreterHandler`] words a failure for people.
 type Describe = dyn Fn(&karmada_interpreter_core::Error) -> String + Send + Sync;
+
+/// How an [`InterpreterHandler`] learns why the layer `Source` called the
+/// object (its JSON text) unhealthy.
+type Reasons = dyn Fn(&Source, &[u8]) -> Option<HealthReason> + Send + Sync;
 
 impl std::fmt::Debug for InterpreterHandler {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -760,6 +781,7 @@ impl InterpreterHandler {
             calls_webhooks,
             describe: None,
             profile: Profile::default(),
+            reasons: None,
         }
     }
 
@@ -780,6 +802,20 @@ impl InterpreterHandler {
         describe: impl Fn(&karmada_interpreter_core::Error) -> String + Send + Sync + 'static,
     ) -> Self {
         self.describe = Some(std::sync::Arc::new(describe));
+        self
+    }
+
+    /// The same handler, asking `reasons` why an object is unhealthy when
+    /// an `InterpretHealth` answer is `false` (only then), with the layer
+    /// that answered and the object's JSON text (to decode only for the
+    /// layers it knows). What it says is [`Served::reason`], which the
+    /// server logs and its observer sees; the answer on the wire is
+    /// unchanged.
+    pub fn with_health_reasons(
+        mut self,
+        reasons: impl Fn(&Source, &[u8]) -> Option<HealthReason> + Send + Sync + 'static,
+    ) -> Self {
+        self.reasons = Some(std::sync::Arc::new(reasons));
         self
     }
 }
@@ -982,8 +1018,14 @@ impl InterpreterHandler {
         inputs: JsonInputs<'_>,
         noted: &mut Served,
     ) -> Response {
+        let desired = inputs.desired;
         let answer = match self.chain.interpret_json(op, inputs) {
             Ok(a) => {
+                if let (Outcome::Healthy(false), Some(reasons), Some(bytes)) =
+                    (&a.value, &self.reasons, desired)
+                {
+                    noted.reason = reasons(&a.served_by, bytes);
+                }
                 noted.layer = Some(a.served_by.layer);
                 noted.name = Some(a.served_by.name);
                 a.value

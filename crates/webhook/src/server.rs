@@ -761,6 +761,8 @@ impl Exchange {
             successful = served.successful,
             script_timeout = served.script_timeout,
             error = served.error.as_deref().unwrap_or(""),
+            health = served.reason.as_ref().map_or("", |r| r.status),
+            reason = served.reason.as_ref().map_or("", |r| r.message.as_str()),
             duration_ms = duration.as_secs_f64() * 1e3,
             thread = if self.on_io_thread { "io" } else { "pool" },
             "request"
