@@ -13,6 +13,8 @@ use karmada_interpreter::interpreter::{
 };
 use karmada_interpreter::Result;
 
+use crate::Shared;
+
 /// A published layer with its stamp, a number no other snapshot of the
 /// process carries (modulo [`Snapshot::STAMP_BITS`]): a route taken on one
 /// snapshot is answered by its entry only on the same snapshot.
@@ -57,13 +59,65 @@ impl<L> Snapshot<L> {
 
 /// Delegates every call to the snapshot current when the call starts; the
 /// watcher swaps snapshots without waiting for calls in flight.
+///
+/// The customization layer's calls are also watched (`calls`): a failing
+/// script is counted per customization and rule, and a call a shadow
+/// customization serves is copied for the shadow thread
+/// ([`crate::shadow`]). The webhook layer's are not.
 pub(crate) struct LiveLayer<L> {
     current: Arc<ArcSwap<Snapshot<L>>>,
+    calls: Option<Arc<Shared>>,
 }
 
 impl<L> LiveLayer<L> {
     pub(crate) fn new(current: Arc<ArcSwap<Snapshot<L>>>) -> Self {
-        Self { current }
+        Self {
+            current,
+            calls: None,
+        }
+    }
+
+    /// The same, with its calls watched.
+    pub(crate) fn watched(current: Arc<ArcSwap<Snapshot<L>>>, shared: Arc<Shared>) -> Self {
+        Self {
+            current,
+            calls: Some(shared),
+        }
+    }
+}
+
+impl<L: Layer> LiveLayer<L> {
+    /// Runs `call` for `request`, counting a script failure and handing the
+    /// answer to a shadow that serves the request.
+    fn observed(&self, request: &Request<'_>, call: impl FnOnce() -> Result<Outcome>) -> Result<Outcome> {
+        let Some(shared) = &self.calls else {
+            return call();
+        };
+        let copy = shared.tap.before(shared, request);
+        let result = call();
+        if let Err(error) = &result {
+            shared.failed(error);
+        }
+        if let Some(copy) = copy {
+            shared.tap.after(shared, copy, result.as_ref());
+        }
+        result
+    }
+
+    /// A failure of an editing call answered in place (no shadow copy).
+    fn counted<T>(&self, result: Result<T>) -> Result<T> {
+        if let (Some(shared), Err(error)) = (&self.calls, &result) {
+            shared.failed(error);
+        }
+        result
+    }
+
+    /// Whether a shadow serves `request` (its calls then take the borrowed
+    /// path, whose answer can be compared).
+    fn shadowed(&self, request: &Request<'_>) -> bool {
+        self.calls
+            .as_ref()
+            .is_some_and(|shared| shared.shadows.load().serves(request))
     }
 }
 
@@ -92,33 +146,46 @@ impl<L: Layer> Layer for LiveLayer<L> {
     /// else (replaced since) through its `interpret` methods.
     fn interpret_routed(&self, entry: usize, request: &Request<'_>) -> Result<Outcome> {
         let snapshot = self.current.load_full();
-        match snapshot.own_entry(entry) {
+        self.observed(request, || match snapshot.own_entry(entry) {
             Some(entry) => snapshot.layer.interpret_routed(entry, request),
             None => snapshot.layer.interpret(request),
-        }
+        })
     }
 
     fn edit_routed(&self, entry: usize, request: InPlaceRequest<'_>) -> Result<Written> {
         let snapshot = self.current.load_full();
-        match snapshot.own_entry(entry) {
-            Some(entry) => snapshot.layer.edit_routed(entry, request),
-            None => {
-                snapshot.layer.interpret_in_place(request)?;
-                Ok(Written::unknown())
-            }
+        if self.shadowed(&request.as_request()) {
+            let outcome = self.interpret_routed(entry, &request.as_request())?;
+            request.store(outcome)?;
+            return Ok(Written::unknown());
         }
+        self.counted(match snapshot.own_entry(entry) {
+            Some(entry) => snapshot.layer.edit_routed(entry, request),
+            None => snapshot
+                .layer
+                .interpret_in_place(request)
+                .map(|()| Written::unknown()),
+        })
     }
 
     fn interpret(&self, request: &Request<'_>) -> Result<Outcome> {
-        self.current.load_full().layer.interpret(request)
+        let snapshot = self.current.load_full();
+        self.observed(request, || snapshot.layer.interpret(request))
     }
 
     fn interpret_owned(&self, request: OwnedRequest<'_>) -> Result<Outcome> {
-        self.current.load_full().layer.interpret_owned(request)
+        if self.shadowed(&request.as_request()) {
+            return self.interpret(&request.as_request());
+        }
+        self.counted(self.current.load_full().layer.interpret_owned(request))
     }
 
     fn interpret_in_place(&self, request: InPlaceRequest<'_>) -> Result<()> {
-        self.current.load_full().layer.interpret_in_place(request)
+        if self.shadowed(&request.as_request()) {
+            let outcome = self.interpret(&request.as_request())?;
+            return request.store(outcome);
+        }
+        self.counted(self.current.load_full().layer.interpret_in_place(request))
     }
 
     fn catalog(&self) -> Vec<CatalogEntry> {
