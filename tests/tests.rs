@@ -21,6 +21,7 @@ mod cli_inputs;
 mod cli_lua;
 mod cli_ux;
 mod cluster;
+mod cluster_report;
 mod cluster_cli;
 mod docs_consistency;
 mod golden_kit;
