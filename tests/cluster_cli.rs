@@ -110,22 +110,17 @@ impl Drop for Guard {
     }
 }
 
-#[test]
-fn serve_kubeconfig_serves_the_cluster_customizations_live() {
-    let (_rt, server) = mock();
-    let dir = crate::support::scratch("serve");
-    let kubeconfig = server.kubeconfig(&dir);
-    server.apply(
-        CUSTOMIZATIONS,
-        widget_customization("w", "Widget", "function GetReplicas(o) return 2 end"),
-    );
+/// `serve --kubeconfig` with `extra` arguments, started (its webhook
+/// configuration written).
+fn serve(dir: &Path, kubeconfig: &Path, extra: &[&str]) -> (Guard, std::path::PathBuf) {
     let config = dir.join("webhook.json");
     let mut child = Guard(
         Command::new(BIN)
             .args(["serve", "--listen", "127.0.0.1:0", "--write-config"])
             .arg(&config)
             .arg("--kubeconfig")
-            .arg(&kubeconfig)
+            .arg(kubeconfig)
+            .args(extra)
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .spawn()
@@ -139,6 +134,71 @@ fn serve_kubeconfig_serves_the_cluster_customizations_live() {
         assert!(Instant::now() < deadline, "serve did not start in 30 s");
         std::thread::sleep(Duration::from_millis(50));
     }
+    (child, config)
+}
+
+#[test]
+fn serve_report_writes_the_status_annotation_and_events() {
+    let (_rt, server) = mock();
+    let dir = crate::support::scratch("report");
+    let kubeconfig = server.kubeconfig(&dir);
+    server.apply(
+        CUSTOMIZATIONS,
+        widget_customization("good", "Widget", "function GetReplicas(o) return 2 end"),
+    );
+    server.apply(
+        CUSTOMIZATIONS,
+        widget_customization(
+            "broken",
+            "Gadget",
+            "function GetReplicas(o)\n  return 2 +\nend",
+        ),
+    );
+    let _child = serve(&dir, &kubeconfig, &["--report", "all"]);
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let annotated = |name: &str| {
+        server.object(CUSTOMIZATIONS, name).and_then(|o| {
+            o["metadata"]["annotations"]["interpreter.karmada.io/status"]
+                .as_str()
+                .map(str::to_owned)
+        })
+    };
+    loop {
+        let rejected = server
+            .events()
+            .into_iter()
+            .find(|e| e["reason"] == "Rejected");
+        if let (Some(event), Some(good), Some(broken)) =
+            (rejected, annotated("good"), annotated("broken"))
+        {
+            assert_eq!(event["regarding"]["name"], "broken");
+            assert!(
+                event["note"].as_str().unwrap().contains("script line 3"),
+                "{event}"
+            );
+            assert!(good.contains(r#""status":"True""#), "{good}");
+            assert!(broken.contains(r#""reason":"Rejected""#), "{broken}");
+            break;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "no status written: {:?}",
+            server.requests()
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+#[test]
+fn serve_kubeconfig_serves_the_cluster_customizations_live() {
+    let (_rt, server) = mock();
+    let dir = crate::support::scratch("serve");
+    let kubeconfig = server.kubeconfig(&dir);
+    server.apply(
+        CUSTOMIZATIONS,
+        widget_customization("w", "Widget", "function GetReplicas(o) return 2 end"),
+    );
+    let (_child, config) = serve(&dir, &kubeconfig, &[]);
     // Call the served webhook as Karmada would.
     let configs = load::webhook_configurations_from_file(&config).unwrap();
     let chain = Interpreter::builder()

@@ -70,7 +70,10 @@ fn events(server: &MockApiServer, name: &str, reason: &str) -> Vec<Value> {
 
 fn replicas_of(cluster: &ClusterConfig, kind: &str) -> Option<i32> {
     let chain = cluster.interpreter().unwrap();
-    chain.get_replicas(&widget(kind)).ok().map(|a| a.value.replicas)
+    chain
+        .get_replicas(&widget(kind))
+        .ok()
+        .map(|a| a.value.replicas)
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -192,10 +195,7 @@ async fn script_failures_are_counted_per_rule_and_reported_once_per_interval() {
     })
     .await;
     assert_eq!(event["type"], "Warning");
-    assert!(
-        event["note"].as_str().unwrap().contains("boom"),
-        "{event}"
-    );
+    assert!(event["note"].as_str().unwrap().contains("boom"), "{event}");
     // The calls have returned: the two later failures were only counted.
     assert_eq!(events(&server, "a", "InterpretationFailed").len(), 1);
 }
@@ -217,7 +217,10 @@ async fn a_shadow_runs_beside_the_live_customization_and_its_differences_are_rep
     let cluster = start(&server).await;
     let status = until("the shadow's status", || annotation(&server, "a-next")).await;
     let condition = &status.conditions[1];
-    assert_eq!((condition.type_.as_str(), condition.reason.as_str()), ("Shadow", "ShadowRun"));
+    assert_eq!(
+        (condition.type_.as_str(), condition.reason.as_str()),
+        ("Shadow", "ShadowRun")
+    );
     assert_eq!(
         condition.message,
         "does not answer; runs InterpretReplica beside b-live"
@@ -229,7 +232,11 @@ async fn a_shadow_runs_beside_the_live_customization_and_its_differences_are_rep
         (!r.counts.is_empty()).then_some(r)
     })
     .await;
-    let key = ("a-next".to_owned(), Op::InterpretReplica, ShadowResult::AnswerDiffers);
+    let key = (
+        "a-next".to_owned(),
+        Op::InterpretReplica,
+        ShadowResult::AnswerDiffers,
+    );
     assert_eq!(report.counts.get(&key), Some(&1), "{report:?}");
     let example = &report.examples[0];
     assert_eq!(example.object, "default/w");
@@ -250,14 +257,21 @@ async fn a_shadow_runs_beside_the_live_customization_and_its_differences_are_rep
     let seen = cluster.status().customizations.events;
     server.apply(
         CUSTOMIZATIONS,
-        shadow("a-next", "function GetReplicas(obj) error('shadow boom') end"),
+        shadow(
+            "a-next",
+            "function GetReplicas(obj) error('shadow boom') end",
+        ),
     );
     cluster
         .wait_for(WAIT, |s| s.customizations.events > seen)
         .await
         .unwrap();
     assert_eq!(replicas_of(&cluster, "Widget"), Some(2));
-    let failed = ("a-next".to_owned(), Op::InterpretReplica, ShadowResult::ShadowFailed);
+    let failed = (
+        "a-next".to_owned(),
+        Op::InterpretReplica,
+        ShadowResult::ShadowFailed,
+    );
     until("the shadow failure", || {
         cluster.shadow_report().counts.get(&failed).copied()
     })

@@ -229,7 +229,9 @@ impl MockApiServer {
             inner.fail_next -= 1;
             return status(500, "InternalError", "the mock server fails on purpose");
         }
-        if method == hyper::Method::POST && path == "/apis/events.k8s.io/v1/namespaces/default/events" {
+        if method == hyper::Method::POST
+            && path == "/apis/events.k8s.io/v1/namespaces/default/events"
+        {
             inner.created_events.push(body.clone());
             return json_response(201, &body);
         }

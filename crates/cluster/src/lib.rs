@@ -55,8 +55,8 @@ use live::{LiveLayer, Snapshot};
 pub use observe::{Condition, ObjectStatus, Overridden, ShadowSummary, STATUS_ANNOTATION};
 pub use report::Reporting;
 use report::{Note, Severity, Write};
-pub use shadow::{ShadowExample, ShadowReport, ShadowResult};
 use shadow::{Findings, ShadowSet, Tap};
+pub use shadow::{ShadowExample, ShadowReport, ShadowResult};
 use state::{KindState, Watched};
 
 pub use karmada_interpreter::api::SHADOW_ANNOTATION;
@@ -234,7 +234,10 @@ impl Shared {
             let Some(observed) = statuses.get_mut(&key) else {
                 return;
             };
-            let summary = observed.status.shadow.get_or_insert_with(ShadowSummary::default);
+            let summary = observed
+                .status
+                .shadow
+                .get_or_insert_with(ShadowSummary::default);
             summary.compared = compared;
             summary.differing = differing;
             if let Some(d) = difference {

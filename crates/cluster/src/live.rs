@@ -89,7 +89,11 @@ impl<L> LiveLayer<L> {
 impl<L: Layer> LiveLayer<L> {
     /// Runs `call` for `request`, counting a script failure and handing the
     /// answer to a shadow that serves the request.
-    fn observed(&self, request: &Request<'_>, call: impl FnOnce() -> Result<Outcome>) -> Result<Outcome> {
+    fn observed(
+        &self,
+        request: &Request<'_>,
+        call: impl FnOnce() -> Result<Outcome>,
+    ) -> Result<Outcome> {
         let Some(shared) = &self.calls else {
             return call();
         };

@@ -254,7 +254,10 @@ mod tests {
             }]
         );
         let b = s["b"].accepted().unwrap();
-        assert_eq!((b.status.as_str(), b.reason.as_str()), ("False", "Rejected"));
+        assert_eq!(
+            (b.status.as_str(), b.reason.as_str()),
+            ("False", "Rejected")
+        );
         assert_eq!(b.message, "line 3; the last accepted version keeps serving");
         assert_eq!(s["s"].conditions[1].type_, "Shadow");
         assert_eq!(

@@ -51,11 +51,9 @@ impl ShadowSet {
         for c in &shadows {
             for op in InterpreterOperation::ALL {
                 let t = &c.spec.target;
-                let seen = targets
-                    .iter()
-                    .any(|(a, k, o, _): &(String, String, _, _)| {
-                        *a == t.api_version && *k == t.kind && *o == op
-                    });
+                let seen = targets.iter().any(|(a, k, o, _): &(String, String, _, _)| {
+                    *a == t.api_version && *k == t.kind && *o == op
+                });
                 if c.script(op).is_some() && !seen {
                     targets.push((
                         t.api_version.clone(),
@@ -256,7 +254,11 @@ impl Tap {
     }
 
     /// Before a live call: the copy to run the shadow on, when one serves.
-    pub(crate) fn before(&self, shared: &Shared, request: &Request<'_>) -> Option<(String, Captured)> {
+    pub(crate) fn before(
+        &self,
+        shared: &Shared,
+        request: &Request<'_>,
+    ) -> Option<(String, Captured)> {
         let set = shared.shadows.load();
         let name = set.shadow_for(request)?;
         Some((name.to_owned(), Captured::of(request)))
@@ -383,7 +385,10 @@ impl Findings {
             .iter()
             .filter(|((s, _, _), _)| s == shadow)
             .fold((0, 0), |(all, diff), ((_, _, r), n)| {
-                (all + n, diff + if *r == ShadowResult::Same { 0 } else { *n })
+                (
+                    all + n,
+                    diff + if *r == ShadowResult::Same { 0 } else { *n },
+                )
             })
     }
 }
