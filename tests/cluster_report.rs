@@ -296,3 +296,53 @@ async fn a_shadow_runs_beside_the_live_customization_and_its_differences_are_rep
     })
     .await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_shadow_of_a_kind_no_customization_serves_is_compared_with_the_layers_below() {
+    let server = MockApiServer::start().await;
+    let mut replace =
+        crate::support::customization::Customization::new("deploy-next", "apps/v1", "Deployment")
+            .rule("replicaResource", &replicas(7))
+            .json();
+    replace["metadata"]["annotations"] = serde_json::json!({SHADOW_ANNOTATION: "true"});
+    server.apply(CUSTOMIZATIONS, replace);
+    let cluster = start(&server).await;
+    let status = until("the shadow's status", || {
+        cluster.object_status(RIC, "deploy-next")
+    })
+    .await;
+    assert_eq!(
+        status.conditions[1].message,
+        "does not answer; runs InterpretReplica beside the layers below"
+    );
+    let chain = cluster.interpreter().unwrap();
+    let deployment = serde_json::json!({"apiVersion": "apps/v1", "kind": "Deployment",
+        "metadata": {"name": "web", "namespace": "default"},
+        "spec": {"replicas": 3, "template": {"spec": {"containers": []}}}});
+    // The native answer, as without the shadow.
+    let answer = chain.get_replicas(&deployment).unwrap();
+    assert_eq!(answer.value.replicas, 3);
+    assert_eq!(
+        answer.served_by.layer,
+        karmada_interpreter::interpreter::LayerKind::Native
+    );
+    let key = (
+        "deploy-next".to_owned(),
+        Op::InterpretReplica,
+        ShadowResult::AnswerDiffers,
+    );
+    until("the comparison", || {
+        cluster.shadow_report().counts.get(&key).copied()
+    })
+    .await;
+    let example = &cluster.shadow_report().examples[0];
+    assert_eq!(example.object, "default/web");
+    assert!(example.shadow_answer.contains("replicas: 7"), "{example:?}");
+    // A chain attached without a baseline does not route the kind here.
+    let plain = cluster
+        .attach(karmada_interpreter::Interpreter::builder())
+        .build()
+        .unwrap();
+    assert_eq!(plain.get_replicas(&deployment).unwrap().value.replicas, 3);
+    assert_eq!(cluster.shadow_report().counts.get(&key), Some(&1));
+}

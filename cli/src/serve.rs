@@ -434,16 +434,23 @@ pub fn run(args: ServeArgs) -> crate::error::Result<ExitCode> {
         .map(|what| what.reporting(std::time::Duration::from_secs(args.event_interval)));
     let cluster = cluster_args.start(&runtime)?;
     let served_files = customizations.clone();
-    let mut builder = args
-        .health_exprs
-        .apply(Interpreter::builder())
-        .customizations(customizations)
-        .profile(crate::profile::current());
-    if args.timeout.timeout.is_some() {
-        builder = builder.lua_limits(args.timeout.limits());
-    }
+    let base = || {
+        let builder = args
+            .health_exprs
+            .apply(Interpreter::builder())
+            .customizations(customizations.clone())
+            .profile(crate::profile::current());
+        if args.timeout.timeout.is_some() {
+            builder.lua_limits(args.timeout.limits())
+        } else {
+            builder
+        }
+    };
+    let mut builder = base();
     if let Some(cluster) = &cluster {
-        builder = cluster.attach(builder);
+        // A shadow of a kind no cluster customization serves is compared
+        // with the same chain's layers below.
+        builder = cluster.attach_comparing(builder, base());
     }
     let chain = builder.build()?;
     let (identity, throwaway) = args.identity()?;

@@ -422,10 +422,13 @@ impl ClusterConfig {
     }
 
     /// The live declarative layer (for [`InterpreterBuilder::declarative_layer`]).
+    /// A shadow is compared only where a live customization answers; see
+    /// [`ClusterConfig::attach_comparing`] for the others.
     pub fn declarative_layer(&self) -> Arc<dyn Layer> {
         Arc::new(LiveLayer::watched(
             self.shared.customizations.clone(),
             self.shared.clone(),
+            None,
         ))
     }
 
@@ -441,10 +444,36 @@ impl ClusterConfig {
             .webhook_layer(self.webhook_layer())
     }
 
+    /// [`ClusterConfig::attach`], and a shadow for a kind and operation no
+    /// live customization defines is compared with the answer of the layers
+    /// below: `baseline` must be built as `builder` is (same layers and
+    /// options); the cluster's webhooks and no customization replace its
+    /// first two layers, and it is built at the first call only a shadow
+    /// serves, which it then answers (as the chain would have).
+    pub fn attach_comparing(
+        &self,
+        builder: InterpreterBuilder,
+        baseline: InterpreterBuilder,
+    ) -> InterpreterBuilder {
+        let empty = LuaLayer::empty(self.shared.options.limits);
+        let baseline = baseline
+            .declarative_layer(Arc::new(empty))
+            .webhook_layer(self.webhook_layer());
+        let layer = LiveLayer::watched(
+            self.shared.customizations.clone(),
+            self.shared.clone(),
+            Some(Arc::new(shadow::Baseline::new(baseline))),
+        );
+        builder
+            .declarative_layer(Arc::new(layer))
+            .webhook_layer(self.webhook_layer())
+    }
+
     /// The whole chain: the cluster's customizations and webhooks, then the
-    /// bundled and native layers.
+    /// bundled and native layers (shadows compared with them too).
     pub fn interpreter(&self) -> karmada_interpreter::Result<Interpreter> {
-        self.attach(Interpreter::builder()).build()
+        self.attach_comparing(Interpreter::builder(), Interpreter::builder())
+            .build()
     }
 
     /// The customizations serving now (accepted, or the last good version

@@ -13,6 +13,7 @@ use karmada_interpreter::interpreter::{
 };
 use karmada_interpreter::Result;
 
+use crate::shadow::Baseline;
 use crate::Shared;
 
 /// A published layer with its stamp, a number no other snapshot of the
@@ -34,7 +35,8 @@ impl<L> Snapshot<L> {
     pub(crate) fn new(layer: L) -> Self {
         static STAMPS: AtomicUsize = AtomicUsize::new(0);
         Self {
-            stamp: STAMPS.fetch_add(1, Ordering::Relaxed) & Self::ENTRY_MASK,
+            // Never all ones: no stamped entry is [`BASELINE`].
+            stamp: STAMPS.fetch_add(1, Ordering::Relaxed) & (Self::ENTRY_MASK >> 1),
             layer,
         }
     }
@@ -64,25 +66,85 @@ impl<L> Snapshot<L> {
 /// script is counted per customization and rule, and a call a shadow
 /// customization serves is copied for the shadow thread
 /// ([`crate::shadow`]). The webhook layer's are not.
+///
+/// With a `baseline`, the calls of a kind and operation that only a shadow
+/// defines are routed here too and answered by the baseline — the chain's
+/// own layers below this one — so the shadow can be compared with them.
 pub(crate) struct LiveLayer<L> {
     current: Arc<ArcSwap<Snapshot<L>>>,
     calls: Option<Arc<Shared>>,
+    baseline: Option<Arc<Baseline>>,
 }
+
+/// The route entry of a call the baseline answers.
+const BASELINE: usize = usize::MAX;
 
 impl<L> LiveLayer<L> {
     pub(crate) fn new(current: Arc<ArcSwap<Snapshot<L>>>) -> Self {
         Self {
             current,
             calls: None,
+            baseline: None,
         }
     }
 
-    /// The same, with its calls watched.
-    pub(crate) fn watched(current: Arc<ArcSwap<Snapshot<L>>>, shared: Arc<Shared>) -> Self {
+    /// The same, with its calls watched and compared with `baseline` where
+    /// only a shadow serves.
+    pub(crate) fn watched(
+        current: Arc<ArcSwap<Snapshot<L>>>,
+        shared: Arc<Shared>,
+        baseline: Option<Arc<Baseline>>,
+    ) -> Self {
         Self {
             current,
             calls: Some(shared),
+            baseline,
         }
+    }
+
+    /// A route to the baseline for a kind and operation only a shadow defines.
+    fn baseline_route(&self, ty: TypeRef<'_>, operation: InterpreterOperation) -> Option<Route> {
+        let (shared, baseline) = (self.calls.as_ref()?, self.baseline.as_ref()?);
+        if !shared.shadows.load().serves_type(ty, operation) {
+            return None;
+        }
+        let source = baseline.get()?.served_by(&ty.to_gvk(), operation)?;
+        Some(Route {
+            entry: BASELINE,
+            source,
+        })
+    }
+
+    /// The baseline's answer, handed to the shadow (a failure below is not
+    /// a customization's: it is not counted).
+    fn from_baseline(&self, request: &Request<'_>) -> Result<Outcome> {
+        let object = match *request {
+            Request::Retain { desired, .. } => desired,
+            Request::InterpretReplica { object }
+            | Request::InterpretComponent { object }
+            | Request::ReviseReplica { object, .. }
+            | Request::AggregateStatus { object, .. }
+            | Request::InterpretStatus { object }
+            | Request::InterpretHealth { object }
+            | Request::InterpretDependency { object } => object,
+            #[cfg(feature = "karmada-next")]
+            Request::ReviseComponents { object, .. } => object,
+        };
+        let (Some(shared), Some(chain)) = (
+            self.calls.as_ref(),
+            self.baseline.as_ref().and_then(|b| b.get()),
+        ) else {
+            return Err(karmada_interpreter::Error::not_served(
+                object,
+                request.operation(),
+            ));
+        };
+        let copy = shared.tap.before(shared, request);
+        let result = chain.interpret(request).map(|answer| answer.value);
+        if let Some(copy) = copy {
+            shared.tap.after(shared, copy, result.as_ref());
+        }
+        result
     }
 }
 
@@ -139,16 +201,21 @@ impl<L: Layer> Layer for LiveLayer<L> {
     /// entry is only answered by the snapshot that gave it.
     fn route(&self, ty: TypeRef<'_>, operation: InterpreterOperation) -> Option<Route> {
         let snapshot = self.current.load();
-        let route = snapshot.layer.route(ty, operation)?;
-        Some(Route {
-            entry: snapshot.entry(route.entry),
-            source: route.source,
-        })
+        match snapshot.layer.route(ty, operation) {
+            Some(route) => Some(Route {
+                entry: snapshot.entry(route.entry),
+                source: route.source,
+            }),
+            None => self.baseline_route(ty, operation),
+        }
     }
 
     /// The current snapshot answers by the route's entry if it gave it,
     /// else (replaced since) through its `interpret` methods.
     fn interpret_routed(&self, entry: usize, request: &Request<'_>) -> Result<Outcome> {
+        if entry == BASELINE {
+            return self.from_baseline(request);
+        }
         let snapshot = self.current.load_full();
         self.observed(request, || match snapshot.own_entry(entry) {
             Some(entry) => snapshot.layer.interpret_routed(entry, request),
@@ -158,7 +225,7 @@ impl<L: Layer> Layer for LiveLayer<L> {
 
     fn edit_routed(&self, entry: usize, request: InPlaceRequest<'_>) -> Result<Written> {
         let snapshot = self.current.load_full();
-        if self.shadowed(&request.as_request()) {
+        if entry == BASELINE || self.shadowed(&request.as_request()) {
             let outcome = self.interpret_routed(entry, &request.as_request())?;
             request.store(outcome)?;
             return Ok(Written::unknown());

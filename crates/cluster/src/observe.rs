@@ -173,7 +173,7 @@ pub(crate) fn customizations(
                             });
                         match by {
                             Some(w) => format!("{rule} beside {w}"),
-                            None => format!("{rule} (no live customization: not compared)"),
+                            None => format!("{rule} beside the layers below"),
                         }
                     })
                     .collect();
@@ -262,7 +262,7 @@ mod tests {
         assert_eq!(s["s"].conditions[1].type_, "Shadow");
         assert_eq!(
             s["s"].conditions[1].message,
-            "does not answer; runs InterpretReplica beside a, Retain (no live customization: not compared)"
+            "does not answer; runs InterpretReplica beside a, Retain beside the layers below"
         );
     }
 }

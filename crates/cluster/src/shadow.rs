@@ -17,9 +17,41 @@ use karmada_interpreter::api::{
     AggregatedStatusItem, InterpreterOperation, ResourceInterpreterCustomization,
 };
 use karmada_interpreter::declarative::{Limits, LuaLayer};
-use karmada_interpreter::interpreter::{Layer, Outcome, Request};
+use karmada_interpreter::interpreter::{InterpreterBuilder, Layer, Outcome, Request, TypeRef};
+use karmada_interpreter::Interpreter;
 
 use crate::Shared;
+
+/// The chain without the cluster's customizations (the same layers below
+/// them as the chain it is attached to): it answers the calls of a kind and
+/// operation only a shadow defines, so that they can be compared. Built at
+/// the first such call.
+pub(crate) struct Baseline {
+    chain: std::sync::OnceLock<Option<Interpreter>>,
+    builder: Mutex<Option<InterpreterBuilder>>,
+}
+
+impl Baseline {
+    pub(crate) fn new(builder: InterpreterBuilder) -> Self {
+        Self {
+            chain: std::sync::OnceLock::new(),
+            builder: Mutex::new(Some(builder)),
+        }
+    }
+
+    /// The chain (`None` when it does not build: then nothing is compared).
+    pub(crate) fn get(&self) -> Option<&Interpreter> {
+        self.chain
+            .get_or_init(|| {
+                let builder = lock(&self.builder).take()?;
+                builder
+                    .build()
+                    .map_err(|e| tracing::warn!(error = %e, "the shadow baseline chain"))
+                    .ok()
+            })
+            .as_ref()
+    }
+}
 
 /// Copies waiting for the shadow thread, at most.
 pub(crate) const QUEUE: usize = 256;
@@ -67,6 +99,17 @@ impl ShadowSet {
         Ok(Self {
             layer: LuaLayer::customizations_with_limits(shadows, limits)?,
             targets,
+        })
+    }
+
+    /// Whether a shadow defines `ty` and `operation`.
+    pub(crate) fn serves_type(&self, ty: TypeRef<'_>, operation: InterpreterOperation) -> bool {
+        self.targets.iter().any(|(api_version, kind, op, _)| {
+            let same_version = match api_version.split_once('/') {
+                Some((group, version)) => group == ty.group && version == ty.version,
+                None => ty.group.is_empty() && api_version == ty.version,
+            };
+            *op == operation && kind == ty.kind && same_version
         })
     }
 
