@@ -117,7 +117,7 @@ impl<L> LiveLayer<L> {
 
     /// The baseline's answer, handed to the shadow (a failure below is not
     /// a customization's: it is not counted).
-    fn from_baseline(&self, request: &Request<'_>) -> Result<Outcome> {
+    fn answer_by_baseline(&self, request: &Request<'_>) -> Result<Outcome> {
         let object = match *request {
             Request::Retain { desired, .. } => desired,
             Request::InterpretReplica { object }
@@ -214,7 +214,7 @@ impl<L: Layer> Layer for LiveLayer<L> {
     /// else (replaced since) through its `interpret` methods.
     fn interpret_routed(&self, entry: usize, request: &Request<'_>) -> Result<Outcome> {
         if entry == BASELINE {
-            return self.from_baseline(request);
+            return self.answer_by_baseline(request);
         }
         let snapshot = self.current.load_full();
         self.observed(request, || match snapshot.own_entry(entry) {

@@ -262,7 +262,7 @@ mod tests {
         assert_eq!(s["s"].conditions[1].type_, "Shadow");
         assert_eq!(
             s["s"].conditions[1].message,
-            "does not answer; runs InterpretReplica beside a, Retain beside the layers below"
+            "does not answer; runs Retain beside the layers below, InterpretReplica beside a"
         );
     }
 }
