@@ -64,19 +64,24 @@ fn check_kubeconfig_checks_every_customization_in_the_cluster() {
     assert!(text(&out.stderr).contains("2 document(s) checked, 1 passed, 1 with problems"));
 }
 
-#[test]
-fn list_kubeconfig_shows_the_cluster_customizations_first() {
-    let (_rt, server) = mock();
-    let dir = crate::support::scratch("list");
-    let kubeconfig = server.kubeconfig(&dir);
+/// Customization `good` (Widget: 2 replicas) and `broken` (Gadget: `script`).
+fn good_and_broken(server: &MockApiServer, script: &str) {
     server.apply(
         CUSTOMIZATIONS,
         widget_customization("good", "Widget", "function GetReplicas(o) return 2 end"),
     );
     server.apply(
         CUSTOMIZATIONS,
-        widget_customization("broken", "Gadget", "function GetReplicas(o) return"),
+        widget_customization("broken", "Gadget", script),
     );
+}
+
+#[test]
+fn list_kubeconfig_shows_the_cluster_customizations_first() {
+    let (_rt, server) = mock();
+    let dir = crate::support::scratch("list");
+    let kubeconfig = server.kubeconfig(&dir);
+    good_and_broken(&server, "function GetReplicas(o) return");
     let out = run(&["list"], &kubeconfig);
     let stdout = text(&out.stdout);
     let stderr = text(&out.stderr);
@@ -142,18 +147,7 @@ fn serve_report_writes_the_status_annotation_and_events() {
     let (_rt, server) = mock();
     let dir = crate::support::scratch("report");
     let kubeconfig = server.kubeconfig(&dir);
-    server.apply(
-        CUSTOMIZATIONS,
-        widget_customization("good", "Widget", "function GetReplicas(o) return 2 end"),
-    );
-    server.apply(
-        CUSTOMIZATIONS,
-        widget_customization(
-            "broken",
-            "Gadget",
-            "function GetReplicas(o)\n  return 2 +\nend",
-        ),
-    );
+    good_and_broken(&server, "function GetReplicas(o)\n  return 2 +\nend");
     let _child = serve(&dir, &kubeconfig, &["--report", "all"]);
     let deadline = Instant::now() + Duration::from_secs(10);
     let annotated = |name: &str| {

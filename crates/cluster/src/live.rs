@@ -118,24 +118,12 @@ impl<L> LiveLayer<L> {
     /// The baseline's answer, handed to the shadow (a failure below is not
     /// a customization's: it is not counted).
     fn answer_by_baseline(&self, request: &Request<'_>) -> Result<Outcome> {
-        let object = match *request {
-            Request::Retain { desired, .. } => desired,
-            Request::InterpretReplica { object }
-            | Request::InterpretComponent { object }
-            | Request::ReviseReplica { object, .. }
-            | Request::AggregateStatus { object, .. }
-            | Request::InterpretStatus { object }
-            | Request::InterpretHealth { object }
-            | Request::InterpretDependency { object } => object,
-            #[cfg(feature = "karmada-next")]
-            Request::ReviseComponents { object, .. } => object,
-        };
         let (Some(shared), Some(chain)) = (
             self.calls.as_ref(),
             self.baseline.as_ref().and_then(|b| b.get()),
         ) else {
             return Err(karmada_interpreter::Error::not_served(
-                object,
+                request.object(),
                 request.operation(),
             ));
         };

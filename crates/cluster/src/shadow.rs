@@ -123,29 +123,13 @@ impl ShadowSet {
         if self.targets.is_empty() {
             return None;
         }
-        let object = dispatch_object(request);
+        let object = request.object();
         let text = |k| object.get(k).and_then(Value::as_str).unwrap_or("");
         let (api_version, kind, op) = (text("apiVersion"), text("kind"), request.operation());
         self.targets
             .iter()
             .find(|(a, k, o, _)| *a == api_version && *k == kind && *o == op)
             .map(|(_, _, _, name)| name.as_str())
-    }
-}
-
-/// The object a request dispatches on.
-fn dispatch_object<'a>(request: &Request<'a>) -> &'a Value {
-    match *request {
-        Request::InterpretReplica { object }
-        | Request::InterpretComponent { object }
-        | Request::ReviseReplica { object, .. }
-        | Request::AggregateStatus { object, .. }
-        | Request::InterpretStatus { object }
-        | Request::InterpretHealth { object }
-        | Request::InterpretDependency { object } => object,
-        #[cfg(feature = "karmada-next")]
-        Request::ReviseComponents { object, .. } => object,
-        Request::Retain { desired, .. } => desired,
     }
 }
 
@@ -164,7 +148,7 @@ impl Captured {
     fn of(request: &Request<'_>) -> Self {
         let mut c = Self {
             op: request.operation(),
-            object: dispatch_object(request).clone(),
+            object: request.object().clone(),
             observed: Value::Null,
             replicas: 0,
             items: None,
