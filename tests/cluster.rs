@@ -184,6 +184,11 @@ async fn invalid_objects_are_rejected_and_never_replace_good_ones() {
         widget_customization("broken", "Gadget", &replicas(6)),
     );
     eventually(&chain, "Gadget", Ok((6, CUSTOM))).await;
+    // The status follows the layer it was published with.
+    cluster
+        .wait_for(WAIT, |s| s.customizations.rejected.len() == 1)
+        .await
+        .unwrap();
     let rejected = cluster.status().customizations.rejected;
     assert_eq!(rejected.len(), 1, "{rejected:?}");
     assert_eq!(rejected[0].0, "garbled");

@@ -206,15 +206,15 @@ impl<K: Watched> KindState<K> {
                 .map(|(n, r)| (n.clone(), r.clone()))
                 .collect(),
         );
-        if self.synced {
-            self.observe(shared);
-        }
         shared.update_status(K::KIND, |s| {
             s.connected = true;
             s.synced = synced;
             s.serving = serving;
             s.rejected = rejected;
         });
+        if self.synced {
+            self.observe(shared);
+        }
     }
 
     /// Accepts `object` as the serving version of its name, or records why not
