@@ -7,6 +7,8 @@ use std::path::Path;
 use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
+use serde_json::Value;
+
 use karmada_interpreter::{load, Interpreter};
 use mock_apiserver::{widget, widget_customization, MockApiServer, CUSTOMIZATIONS};
 
@@ -285,4 +287,97 @@ fn test_kubeconfig_runs_cases_against_the_cluster_customizations() {
     );
     let out = run(&["test", cases], &kubeconfig);
     assert_eq!(out.status.code(), Some(1), "{}", text(&out.stdout));
+}
+
+/// The whole rollout against the in-process API server: `serve --admission
+/// --report all` follows the cluster and reviews what is created in it. A
+/// broken customization and a second one for a served rule are refused
+/// before they reach the cluster; the same second one as a shadow is let
+/// in, and its status and comparisons follow; every review is counted.
+#[test]
+fn admission_status_and_shadow_end_to_end() {
+    let (rt, server) = mock();
+    let dir = crate::support::scratch("rollout");
+    let kubeconfig = server.kubeconfig(&dir);
+    server.apply(
+        CUSTOMIZATIONS,
+        widget_customization("live", "Widget", "function GetReplicas(o) return 2 end"),
+    );
+    let kubeconfig = kubeconfig.display().to_string();
+    let serve = crate::cli_support::serve_process::start(
+        BIN,
+        "rollout",
+        &[
+            "--admission",
+            "--report",
+            "all",
+            "--kubeconfig",
+            &kubeconfig,
+        ],
+    );
+    let create = |object: Value| {
+        rt.block_on(server.create_admitted(CUSTOMIZATIONS, object, serve.addr, &serve.ca))
+    };
+
+    // Broken: refused at its line, never stored.
+    let broken = widget_customization(
+        "broken",
+        "Gadget",
+        "function GetReplicas(o)\n  return 2 +\nend",
+    );
+    let response = create(broken);
+    assert_eq!(response["allowed"], false, "{response}");
+    let message = response["status"]["message"].as_str().unwrap();
+    assert!(message.contains("script line 3"), "{message}");
+    assert!(server.object(CUSTOMIZATIONS, "broken").is_none());
+
+    // A second InterpretReplica for Widget: refused (Karmada would run one).
+    let next = widget_customization(
+        "live-next",
+        "Widget",
+        "function GetReplicas(o) return 3 end",
+    );
+    let response = create(next.clone());
+    assert_eq!(response["allowed"], false, "{response}");
+    assert!(
+        response["status"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("ResourceInterpreterCustomization(live)"),
+        "{response}"
+    );
+
+    // The same as a shadow: let in; it does not answer, its status says so.
+    let mut shadow = next;
+    shadow["metadata"]["annotations"] =
+        serde_json::json!({"interpreter.karmada.io/shadow": "true"});
+    assert_eq!(create(shadow)["allowed"], true);
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let status = loop {
+        let status = server.object(CUSTOMIZATIONS, "live-next").and_then(|o| {
+            o["metadata"]["annotations"]["interpreter.karmada.io/status"]
+                .as_str()
+                .map(str::to_owned)
+        });
+        if let Some(status) = status {
+            break status;
+        }
+        assert!(Instant::now() < deadline, "no status on the shadow");
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    assert!(
+        status.contains("does not answer; runs InterpretReplica beside live"),
+        "{status}"
+    );
+
+    // Every review counted.
+    let (code, metrics) = rt.block_on(async {
+        let send = crate::serve_operable::connect(serve.addr, &serve.ca).await;
+        crate::serve_operable::call(send, serve.addr.port(), "/metrics", None).await
+    });
+    assert_eq!(code, 200);
+    for (result, n) in [("denied", 2), ("allowed", 1)] {
+        let line = format!("karmada_interpreter_admission_reviews_total{{kind=\"ResourceInterpreterCustomization\",result=\"{result}\"}} {n}");
+        assert!(metrics.lines().any(|l| l == line), "{line} in\n{metrics}");
+    }
 }

@@ -49,7 +49,7 @@ fn customization(name: &str, kind: &str, rules: Value) -> Value {
 }
 
 /// An AdmissionReview as the API server sends it for a create.
-fn review(uid: &str, object: &Value) -> Vec<u8> {
+pub(crate) fn review(uid: &str, object: &Value) -> Vec<u8> {
     let kind = object["kind"].as_str().unwrap();
     let resource = format!("{}s", kind.to_ascii_lowercase());
     let gvk = json!({"group": "config.karmada.io", "version": "v1alpha1", "kind": kind});

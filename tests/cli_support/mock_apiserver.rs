@@ -177,6 +177,31 @@ impl MockApiServer {
         self.inner.lock().unwrap().requests.clone()
     }
 
+    /// Creates `object` as an API server with a validating admission
+    /// webhook at `https://{webhook}/validate` (trusting `ca`) does: the
+    /// AdmissionReview is sent first, and the object stored only when it is
+    /// allowed. The review's `response`.
+    pub async fn create_admitted(
+        &self,
+        collection: &str,
+        object: Value,
+        webhook: SocketAddr,
+        ca: &str,
+    ) -> Value {
+        let uid = format!("review-{}", object["metadata"]["name"].as_str().unwrap());
+        let body = crate::serve_admission::review(&uid, &object);
+        let send = crate::serve_operable::connect(webhook, ca).await;
+        let (status, text) =
+            crate::serve_operable::call(send, webhook.port(), "/validate", Some(body)).await;
+        assert_eq!(status, 200, "{text}");
+        let answer: Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(answer["response"]["uid"], uid.as_str(), "{answer}");
+        if answer["response"]["allowed"] == true {
+            self.apply(collection, object);
+        }
+        answer["response"].clone()
+    }
+
     /// Merge patches received so far: (collection, name, patch).
     pub fn patches(&self) -> Vec<(String, String, Value)> {
         self.inner.lock().unwrap().patches.clone()
