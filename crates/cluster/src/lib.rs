@@ -16,6 +16,14 @@
 //! [`KindStatus::rejected`] in [`ClusterStatus`]) and the last good version
 //! of that object (if any) keeps serving; the other objects are not affected.
 //!
+//! With [`ClusterOptions::reporting`], each object's observed status
+//! ([`ObjectStatus`]: accepted or rejected with `check`'s located reasons,
+//! the rules that answer, who answers the others) is written back as the
+//! [`STATUS_ANNOTATION`] and `events.k8s.io/v1` Events. A customization
+//! annotated [`SHADOW_ANNOTATION`] does not answer: it runs beside the live
+//! answers, off the calling thread, and is compared
+//! ([`ClusterConfig::shadow_report`]).
+//!
 //! ```no_run
 //! # async fn run() -> Result<(), Box<dyn std::error::Error>> {
 //! use karmada_interpreter_cluster::ClusterConfig;

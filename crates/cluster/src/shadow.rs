@@ -56,7 +56,7 @@ impl Baseline {
 /// Copies waiting for the shadow thread, at most.
 pub(crate) const QUEUE: usize = 256;
 /// Examples of differences kept (the oldest go first).
-pub const EXAMPLES: usize = 32;
+pub(crate) const EXAMPLES: usize = 32;
 
 /// The shadow customizations, as a layer, and what they define.
 pub(crate) struct ShadowSet {
@@ -253,7 +253,7 @@ pub struct ShadowExample {
 pub struct ShadowReport {
     /// Comparisons by shadow, operation and result.
     pub counts: BTreeMap<(String, InterpreterOperation, ShadowResult), u64>,
-    /// The last differences (at most [`EXAMPLES`]), oldest first.
+    /// The last differences (at most 32), oldest first.
     pub examples: Vec<ShadowExample>,
     /// Copies dropped because the queue was full.
     pub dropped: u64,
