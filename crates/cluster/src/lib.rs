@@ -287,7 +287,10 @@ impl Shared {
                 kind: ResourceInterpreterCustomization::KIND,
                 name: name.to_owned(),
                 uid: observed.uid.clone(),
-                annotation: serde_json::to_string(&observed.status).ok(),
+                // Not before the object's status is known.
+                annotation: (!observed.status.conditions.is_empty())
+                    .then(|| serde_json::to_string(&observed.status).ok())
+                    .flatten(),
                 event: Some(note),
             }
         };
