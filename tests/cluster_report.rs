@@ -342,3 +342,34 @@ async fn a_shadow_of_a_kind_no_customization_serves_is_compared_with_the_layers_
     assert_eq!(plain.get_replicas(&deployment).unwrap().value.replicas, 3);
     assert_eq!(cluster.shadow_report().counts.get(&key), Some(&1));
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_script_without_its_entry_function_serves_as_in_karmada_and_its_status_says_why() {
+    let server = MockApiServer::start().await;
+    server.apply(
+        CUSTOMIZATIONS,
+        widget_customization("a", "Widget", "function Replicas(obj) return 2 end"),
+    );
+    let cluster = start(&server).await;
+    let status = until("the status", || annotation(&server, "a")).await;
+    let condition = status.accepted().unwrap();
+    assert_eq!(
+        (condition.status.as_str(), condition.reason.as_str()),
+        ("True", "AcceptedWithProblems")
+    );
+    assert!(
+        condition
+            .message
+            .contains("script line 1, column 1: function GetReplicas is not defined"),
+        "{}",
+        condition.message
+    );
+    let event = until("the Event", || {
+        events(&server, "a", "AcceptedWithProblems").pop()
+    })
+    .await;
+    assert_eq!(event["type"], "Warning");
+    // Karmada runs it: the call fails (and is counted), nothing below answers instead.
+    assert_eq!(replicas_of(&cluster, "Widget"), None);
+    assert_eq!(cluster.failures().len(), 1);
+}

@@ -84,6 +84,8 @@ impl ObjectStatus {
 }
 
 const ACCEPTED: &str = "Accepted";
+/// The reason of an accepted object `check` finds problems in.
+pub(crate) const PROBLEMS: &str = "AcceptedWithProblems";
 
 fn condition(type_: &str, ok: bool, reason: &str, message: String) -> Condition {
     Condition {
@@ -95,10 +97,22 @@ fn condition(type_: &str, ok: bool, reason: &str, message: String) -> Condition 
 }
 
 /// The `Accepted` condition: `rejected` holds the reason of a rejected
-/// current version, `serving` whether a version of the object answers.
-fn accepted(rejected: Option<&String>, serving: bool) -> Condition {
+/// current version, `serving` whether a version of the object answers,
+/// `problems` what `check` finds in a version Karmada runs anyway.
+fn accepted(rejected: Option<&String>, serving: bool, problems: Option<&Vec<String>>) -> Condition {
     match rejected {
-        None => condition(ACCEPTED, true, "Accepted", "serving".to_owned()),
+        None => match problems.filter(|p| !p.is_empty()) {
+            None => condition(ACCEPTED, true, "Accepted", "serving".to_owned()),
+            Some(p) => condition(
+                ACCEPTED,
+                true,
+                PROBLEMS,
+                format!(
+                    "serving as Karmada would, and its calls fail: {}",
+                    p.join("; ")
+                ),
+            ),
+        },
         Some(reason) => {
             let tail = if serving {
                 "; the last accepted version keeps serving"
@@ -115,6 +129,7 @@ fn accepted(rejected: Option<&String>, serving: bool) -> Condition {
 pub(crate) fn customizations(
     good: &BTreeMap<String, ResourceInterpreterCustomization>,
     rejected: &BTreeMap<String, String>,
+    problems: &BTreeMap<String, Vec<String>>,
 ) -> BTreeMap<String, ObjectStatus> {
     // Who answers each (target, rule): the first live one by name (a
     // dependency rule: every one, as Karmada merges them).
@@ -135,7 +150,11 @@ pub(crate) fn customizations(
     let mut out = BTreeMap::new();
     for name in names {
         let mut status = ObjectStatus {
-            conditions: vec![accepted(rejected.get(name), good.contains_key(name))],
+            conditions: vec![accepted(
+                rejected.get(name),
+                good.contains_key(name),
+                problems.get(name),
+            )],
             ..ObjectStatus::default()
         };
         if let Some(c) = good.get(name) {
@@ -199,7 +218,7 @@ pub(crate) fn webhook_configurations(
         .chain(rejected.keys())
         .map(|name| {
             let status = ObjectStatus {
-                conditions: vec![accepted(rejected.get(name), good.contains_key(name))],
+                conditions: vec![accepted(rejected.get(name), good.contains_key(name), None)],
                 active_rules: good
                     .get(name)
                     .map(|c| c.webhooks.iter().map(|w| w.name.clone()).collect())
@@ -242,7 +261,7 @@ mod tests {
         .map(|c| (c.name().to_owned(), c))
         .collect();
         let rejected = BTreeMap::from([("b".to_owned(), "line 3".to_owned())]);
-        let s = customizations(&good, &rejected);
+        let s = customizations(&good, &rejected, &BTreeMap::new());
         assert_eq!(s["a"].active_rules, ["InterpretReplica"]);
         assert!(s["a"].is_accepted());
         assert_eq!(s["b"].active_rules, ["InterpretHealth"]);

@@ -10,7 +10,7 @@ use serde::de::DeserializeOwned;
 use serde_json::Value;
 
 use crate::live::Snapshot;
-use crate::observe::{self, ObjectStatus};
+use crate::observe::{self, ObjectStatus, PROBLEMS};
 use crate::report::{Note, Severity, Write};
 use crate::shadow::ShadowSet;
 use crate::{lock, ClusterError, Shared, STATUS_ANNOTATION};
@@ -30,9 +30,11 @@ pub(crate) trait Watched:
     /// The kind's name, for messages.
     const KIND: &'static str;
 
-    /// Validates one decoded object (`value`, as the API server sent it)
-    /// as `check` and admission would.
-    fn check(&self, value: &Value, name: &str) -> Result<(), ClusterError>;
+    /// Validates one decoded object (`value`, as the API server sent it):
+    /// rejected for what Karmada would not run, with the reasons `check`
+    /// gives; accepted with the problems `check` finds in what Karmada runs
+    /// anyway (empty: none).
+    fn check(&self, value: &Value, name: &str) -> Result<Vec<String>, ClusterError>;
 
     /// Builds the layer from the accepted objects and swaps it in.
     fn publish(shared: &Shared, items: Vec<Self>) -> Result<(), ClusterError>;
@@ -41,18 +43,22 @@ pub(crate) trait Watched:
     fn statuses(
         good: &BTreeMap<String, Self>,
         rejected: &BTreeMap<String, String>,
+        problems: &BTreeMap<String, Vec<String>>,
     ) -> BTreeMap<String, ObjectStatus>;
 }
 
 impl Watched for ResourceInterpreterCustomization {
     const KIND: &'static str = "ResourceInterpreterCustomization";
 
-    /// `check`'s own verdict (the same function): the document has a
-    /// target, every script compiles and defines its entry function; each
-    /// problem located at its script line. Conflicts between objects are
-    /// not rejections here: the objects are already in the cluster, and
-    /// they merge in name order as in Karmada (the status says which wins).
-    fn check(&self, value: &Value, name: &str) -> Result<(), ClusterError> {
+    /// `check`'s own verdict (the same function), each problem located at
+    /// its script line. Rejected as Karmada's admission webhook would: no
+    /// target, or a script that does not compile; a script that compiles
+    /// and does not define its entry function (or whose top-level code
+    /// fails) is accepted, as Karmada runs it (its calls fail), with the
+    /// problems in its status. Conflicts between objects are not rejections
+    /// here: the objects are already in the cluster, and they merge in name
+    /// order as in Karmada (the status says which wins).
+    fn check(&self, value: &Value, name: &str) -> Result<Vec<String>, ClusterError> {
         let checked = check_customization(
             "cluster",
             self,
@@ -60,7 +66,12 @@ impl Watched for ResourceInterpreterCustomization {
             karmada_interpreter::profile::Profile::default(),
         );
         if checked.passed {
-            return Ok(());
+            return Ok(Vec::new());
+        }
+        let karmada_refuses = checked.error.is_some()
+            || karmada_interpreter::declarative::validate::admit(self, &[]).is_err();
+        if !karmada_refuses {
+            return Ok(checked.refusals());
         }
         Err(ClusterError::Rejected {
             kind: Self::KIND,
@@ -87,21 +98,22 @@ impl Watched for ResourceInterpreterCustomization {
     fn statuses(
         good: &BTreeMap<String, Self>,
         rejected: &BTreeMap<String, String>,
+        problems: &BTreeMap<String, Vec<String>>,
     ) -> BTreeMap<String, ObjectStatus> {
-        observe::customizations(good, rejected)
+        observe::customizations(good, rejected, problems)
     }
 }
 
 impl Watched for ResourceInterpreterWebhookConfiguration {
     const KIND: &'static str = "ResourceInterpreterWebhookConfiguration";
 
-    fn check(&self, _: &Value, name: &str) -> Result<(), ClusterError> {
-        karmada_interpreter::webhook::validate(self).map_err(|source| {
-            ClusterError::InvalidWebhookConfiguration {
+    fn check(&self, _: &Value, name: &str) -> Result<Vec<String>, ClusterError> {
+        karmada_interpreter::webhook::validate(self)
+            .map(|()| Vec::new())
+            .map_err(|source| ClusterError::InvalidWebhookConfiguration {
                 name: name.to_owned(),
                 source,
-            }
-        })
+            })
     }
 
     fn publish(shared: &Shared, items: Vec<Self>) -> Result<(), ClusterError> {
@@ -118,6 +130,7 @@ impl Watched for ResourceInterpreterWebhookConfiguration {
     fn statuses(
         good: &BTreeMap<String, Self>,
         rejected: &BTreeMap<String, String>,
+        _: &BTreeMap<String, Vec<String>>,
     ) -> BTreeMap<String, ObjectStatus> {
         observe::webhook_configurations(good, rejected)
     }
@@ -129,6 +142,8 @@ pub(crate) struct KindState<K> {
     good: BTreeMap<String, K>,
     /// Objects whose current version is rejected: the reason, by name.
     rejected: BTreeMap<String, String>,
+    /// What `check` finds in a serving version Karmada runs anyway, by name.
+    problems: BTreeMap<String, Vec<String>>,
     /// Objects of a re-list in progress (`Init` .. `InitDone`).
     relist: Option<Vec<DynamicObject>>,
     synced: bool,
@@ -145,6 +160,7 @@ impl<K> Default for KindState<K> {
         Self {
             good: BTreeMap::new(),
             rejected: BTreeMap::new(),
+            problems: BTreeMap::new(),
             relist: None,
             synced: false,
             seen: BTreeMap::new(),
@@ -176,6 +192,7 @@ impl<K: Watched> KindState<K> {
                 // What the list no longer holds was deleted while we were away.
                 self.good.retain(|name, _| names.contains(name));
                 self.rejected.retain(|name, _| names.contains(name));
+                self.problems.retain(|name, _| names.contains(name));
                 self.seen.retain(|name, _| names.contains(name));
                 self.meta.retain(|name, _| names.contains(name));
                 for object in listed {
@@ -188,6 +205,7 @@ impl<K: Watched> KindState<K> {
             Event::Delete(object) => {
                 let name = name_of(&object);
                 self.rejected.remove(&name);
+                self.problems.remove(&name);
                 self.seen.remove(&name);
                 self.meta.remove(&name);
                 self.good.remove(&name).is_some()
@@ -248,9 +266,15 @@ impl<K: Watched> KindState<K> {
             return false;
         }
         self.seen.insert(name.clone(), content);
-        match decode::<K>(value.clone(), &name).and_then(|k| k.check(&value, &name).map(|()| k)) {
-            Ok(k) => {
+        match decode::<K>(value.clone(), &name).and_then(|k| k.check(&value, &name).map(|p| (k, p)))
+        {
+            Ok((k, problems)) => {
                 self.rejected.remove(&name);
+                if problems.is_empty() {
+                    self.problems.remove(&name);
+                } else {
+                    self.problems.insert(name.clone(), problems);
+                }
                 self.good.insert(name, k);
                 true
             }
@@ -267,7 +291,7 @@ impl<K: Watched> KindState<K> {
     /// and, when reporting, written where it changed (the annotation; an
     /// Event when it was accepted, rejected, or marked or unmarked shadow).
     fn observe(&self, shared: &Shared) {
-        let statuses = K::statuses(&self.good, &self.rejected);
+        let statuses = K::statuses(&self.good, &self.rejected, &self.problems);
         let mut writes = Vec::new();
         {
             let mut all = lock(&shared.statuses);
@@ -328,6 +352,17 @@ fn transition(previous: Option<&ObjectStatus>, now: &ObjectStatus) -> Option<Not
             return Some(Note {
                 severity: Severity::Warning,
                 reason: "Rejected",
+                message: message.clone(),
+            })
+        }
+        (_, Some((status, message)))
+            if status == "True"
+                && now.accepted().is_some_and(|c| c.reason == PROBLEMS)
+                && was.as_ref() != accepted.as_ref() =>
+        {
+            return Some(Note {
+                severity: Severity::Warning,
+                reason: PROBLEMS,
                 message: message.clone(),
             })
         }
