@@ -373,3 +373,47 @@ async fn a_script_without_its_entry_function_serves_as_in_karmada_and_its_status
     assert_eq!(replicas_of(&cluster, "Widget"), None);
     assert_eq!(cluster.failures().len(), 1);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_webhook_another_one_answers_for_is_overridden_in_its_status() {
+    let server = MockApiServer::start().await;
+    let hook = |name: &str| {
+        serde_json::json!({
+            "apiVersion": "config.karmada.io/v1alpha1",
+            "kind": "ResourceInterpreterWebhookConfiguration",
+            "metadata": {"name": name},
+            "webhooks": [{
+                "name": "widgets.example.io",
+                "rules": [{"operations": ["InterpretReplica"], "apiGroups": ["example.io"],
+                           "apiVersions": ["v1"], "kinds": ["Widget"]}],
+                "clientConfig": {"url": format!("https://{name}.example/x")},
+                "interpreterContextVersions": ["v1alpha1"]
+            }]
+        })
+    };
+    server.apply(mock_apiserver::WEBHOOKS, hook("a"));
+    server.apply(mock_apiserver::WEBHOOKS, hook("b"));
+    let cluster = start(&server).await;
+    let kind = "ResourceInterpreterWebhookConfiguration";
+    let status = |name| {
+        let cluster = cluster.clone();
+        async move { until("the status", || cluster.object_status(kind, name)).await }
+    };
+    let (a, b) = (status("a").await, status("b").await);
+    let chain = cluster.interpreter().unwrap();
+    let gvk = kube::core::GroupVersionKind::gvk("example.io", "v1", "Widget");
+    let answers = chain.served_by(&gvk, Op::InterpretReplica).unwrap().name;
+    let (winner, loser) = if answers == "a/widgets.example.io" {
+        (a, b)
+    } else {
+        (b, a)
+    };
+    assert!(winner.overridden.is_empty(), "{winner:?}");
+    assert_eq!(winner.active_rules, ["widgets.example.io"]);
+    assert_eq!(loser.overridden.len(), 1, "{loser:?}");
+    assert_eq!(loser.overridden[0].by, answers);
+    assert_eq!(
+        loser.overridden[0].rule,
+        "widgets.example.io InterpretReplica example.io/v1/Widget"
+    );
+}

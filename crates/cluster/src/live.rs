@@ -41,6 +41,11 @@ impl<L> Snapshot<L> {
         }
     }
 
+    /// The published layer.
+    pub(crate) fn layer(&self) -> &L {
+        &self.layer
+    }
+
     /// The route's entry for the layer's own `entry` on this snapshot.
     fn entry(&self, entry: usize) -> usize {
         let entry = if entry < Self::ENTRY_MASK {

@@ -8,8 +8,11 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
+use kube::core::GroupVersionKind;
+
 use karmada_interpreter::api::{
-    InterpreterOperation, ResourceInterpreterCustomization, ResourceInterpreterWebhookConfiguration,
+    InterpreterOperation, ResourceInterpreterCustomization,
+    ResourceInterpreterWebhookConfiguration, RuleWithOperations,
 };
 
 /// The annotation holding an object's observed status (JSON of
@@ -209,25 +212,68 @@ pub(crate) fn customizations(
     out
 }
 
-/// The statuses of every webhook configuration.
+/// The statuses of every webhook configuration. `answers` names what in
+/// the published webhook layer answers a kind and operation
+/// (`configuration/webhook`): a rule naming its kinds (no `*`) that another
+/// webhook answers is `overridden` by it.
 pub(crate) fn webhook_configurations(
     good: &BTreeMap<String, ResourceInterpreterWebhookConfiguration>,
     rejected: &BTreeMap<String, String>,
+    answers: &dyn Fn(&GroupVersionKind, InterpreterOperation) -> Option<String>,
 ) -> BTreeMap<String, ObjectStatus> {
     good.keys()
         .chain(rejected.keys())
         .map(|name| {
-            let status = ObjectStatus {
+            let mut status = ObjectStatus {
                 conditions: vec![accepted(rejected.get(name), good.contains_key(name), None)],
-                active_rules: good
-                    .get(name)
-                    .map(|c| c.webhooks.iter().map(|w| w.name.clone()).collect())
-                    .unwrap_or_default(),
                 ..ObjectStatus::default()
             };
+            for hook in good.get(name).map_or(&[][..], |c| &c.webhooks[..]) {
+                status.active_rules.push(hook.name.clone());
+                let own = format!("{name}/{}", hook.name);
+                for (gvk, op) in hook.rules.iter().flat_map(named) {
+                    match answers(&gvk, op) {
+                        Some(by) if by != own => status.overridden.push(Overridden {
+                            rule: format!(
+                                "{} {op} {}/{}/{}",
+                                hook.name, gvk.group, gvk.version, gvk.kind
+                            ),
+                            by,
+                        }),
+                        _ => {}
+                    }
+                }
+            }
             (name.clone(), status)
         })
         .collect()
+}
+
+/// Each (kind, operation) a rule names without wildcards.
+fn named(rule: &RuleWithOperations) -> Vec<(GroupVersionKind, InterpreterOperation)> {
+    let plain = |v: &Vec<String>| v.iter().all(|s| s != "*");
+    if !(plain(&rule.api_groups) && plain(&rule.api_versions) && plain(&rule.kinds)) {
+        return Vec::new();
+    }
+    let ops: Vec<InterpreterOperation> = if rule.operations.iter().any(|o| o == "*") {
+        InterpreterOperation::ALL.to_vec()
+    } else {
+        rule.operations
+            .iter()
+            .filter_map(|o| o.parse().ok())
+            .collect()
+    };
+    let mut out = Vec::new();
+    for group in &rule.api_groups {
+        for version in &rule.api_versions {
+            for kind in &rule.kinds {
+                for op in &ops {
+                    out.push((GroupVersionKind::gvk(group, version, kind), *op));
+                }
+            }
+        }
+    }
+    out
 }
 
 #[cfg(test)]

@@ -41,6 +41,7 @@ pub(crate) trait Watched:
 
     /// Every object's observed status.
     fn statuses(
+        shared: &Shared,
         good: &BTreeMap<String, Self>,
         rejected: &BTreeMap<String, String>,
         problems: &BTreeMap<String, Vec<String>>,
@@ -96,6 +97,7 @@ impl Watched for ResourceInterpreterCustomization {
     }
 
     fn statuses(
+        _: &Shared,
         good: &BTreeMap<String, Self>,
         rejected: &BTreeMap<String, String>,
         problems: &BTreeMap<String, Vec<String>>,
@@ -128,11 +130,17 @@ impl Watched for ResourceInterpreterWebhookConfiguration {
     }
 
     fn statuses(
+        shared: &Shared,
         good: &BTreeMap<String, Self>,
         rejected: &BTreeMap<String, String>,
         _: &BTreeMap<String, Vec<String>>,
     ) -> BTreeMap<String, ObjectStatus> {
-        observe::webhook_configurations(good, rejected)
+        let layer = shared.webhooks.load();
+        let answers = |gvk: &kube::core::GroupVersionKind, op| {
+            use karmada_interpreter::interpreter::Layer;
+            layer.layer().source(gvk, op).map(|s| s.name.into_owned())
+        };
+        observe::webhook_configurations(good, rejected, &answers)
     }
 }
 
@@ -291,7 +299,7 @@ impl<K: Watched> KindState<K> {
     /// and, when reporting, written where it changed (the annotation; an
     /// Event when it was accepted, rejected, or marked or unmarked shadow).
     fn observe(&self, shared: &Shared) {
-        let statuses = K::statuses(&self.good, &self.rejected, &self.problems);
+        let statuses = K::statuses(shared, &self.good, &self.rejected, &self.problems);
         let mut writes = Vec::new();
         {
             let mut all = lock(&shared.statuses);
