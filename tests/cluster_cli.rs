@@ -370,11 +370,49 @@ fn admission_status_and_shadow_end_to_end() {
         "{status}"
     );
 
-    // Every review counted.
-    let (code, metrics) = rt.block_on(async {
-        let send = crate::serve_operable::connect(serve.addr, &serve.ca).await;
-        crate::serve_operable::call(send, serve.addr.port(), "/metrics", None).await
-    });
+    // Karmada calls the webhook: the live answer, the shadow compared.
+    let configs =
+        load::webhook_configurations_from_file(&serve.dir().join("webhook.json")).unwrap();
+    let chain = Interpreter::builder()
+        .webhook_configurations(configs)
+        .thirdparty(false)
+        .native(false)
+        .build()
+        .unwrap();
+    let answer = chain.get_replicas(&widget("Widget")).unwrap();
+    assert_eq!(answer.value.replicas, 2);
+    let get = |path: &'static str| {
+        rt.block_on(async {
+            let send = crate::serve_operable::connect(serve.addr, &serve.ca).await;
+            crate::serve_operable::call(send, serve.addr.port(), path, None).await
+        })
+    };
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let page: Value = loop {
+        let (code, text) = get("/debug/shadow");
+        assert_eq!(code, 200, "{text}");
+        let page: Value = serde_json::from_str(&text).unwrap();
+        if page["examples"].as_array().is_some_and(|e| !e.is_empty()) {
+            break page;
+        }
+        assert!(Instant::now() < deadline, "no comparison: {page}");
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    let example = &page["examples"][0];
+    assert_eq!(example["customization"], "live-next");
+    assert_eq!(example["result"], "answer_differs");
+    assert_eq!(
+        page["counts"][0],
+        serde_json::json!({"customization": "live-next", "operation": "InterpretReplica",
+                           "result": "answer_differs", "count": 1})
+    );
+
+    // Every review counted, and the comparison.
+    let (code, metrics) = get("/metrics");
+    assert!(
+        metrics.contains("karmada_interpreter_shadow_comparisons_total{customization=\"live-next\",operation=\"InterpretReplica\",result=\"answer_differs\"} 1"),
+        "{metrics}"
+    );
     assert_eq!(code, 200);
     for (result, n) in [("denied", 2), ("allowed", 1)] {
         let line = format!("karmada_interpreter_admission_reviews_total{{kind=\"ResourceInterpreterCustomization\",result=\"{result}\"}} {n}");

@@ -128,3 +128,28 @@ impl ClusterArgs {
         })
     }
 }
+
+/// `serve`'s `/debug/shadow` page: the comparisons by shadow, operation and
+/// result, the last differences (oldest first) and the copies dropped.
+pub fn shadow_json(report: &karmada_interpreter_cluster::ShadowReport) -> Vec<u8> {
+    let counts: Vec<serde_json::Value> = report
+        .counts
+        .iter()
+        .map(|((customization, operation, result), count)| {
+            serde_json::json!({"customization": customization, "operation": operation.to_string(),
+                               "result": result.as_str(), "count": count})
+        })
+        .collect();
+    let examples: Vec<serde_json::Value> = report
+        .examples
+        .iter()
+        .map(|e| {
+            serde_json::json!({"customization": e.shadow, "operation": e.operation.to_string(),
+                               "object": e.object, "result": e.result.as_str(),
+                               "live": e.live, "shadow": e.shadow_answer})
+        })
+        .collect();
+    let page =
+        serde_json::json!({"counts": counts, "examples": examples, "dropped": report.dropped});
+    serde_json::to_vec_pretty(&page).unwrap_or_default()
+}

@@ -539,6 +539,16 @@ pub fn run(args: ServeArgs) -> crate::error::Result<ExitCode> {
             "application/openmetrics-text; version=1.0.0; charset=utf-8",
             move || page.render(),
         );
+    // The shadow comparisons' counts and last differences, as JSON.
+    let server = match &cluster {
+        Some(followed) => {
+            let followed = followed.clone();
+            server.page("/debug/shadow", "application/json", move || {
+                crate::cluster::shadow_json(&followed.shadow_report())
+            })
+        }
+        None => server,
+    };
     eprintln!("serving the interpreter chain on https://{local}{path}");
     if args.admission {
         eprintln!("serving the admission webhook on https://{local}{admission_path}");
