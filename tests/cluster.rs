@@ -141,9 +141,14 @@ async fn invalid_objects_are_rejected_and_never_replace_good_ones() {
         .map(|(n, _)| n.as_str())
         .collect();
     assert_eq!(rejected, ["broken", "garbled"]);
-    assert!(status.customizations.rejected[0]
-        .1
-        .contains("Lua script error"));
+    // `check`'s verdict, at its script line.
+    assert!(
+        status.customizations.rejected[0].1.contains(
+            "rule replicaResource (InterpretReplica), script line 1, column 40: the script does not compile"
+        ),
+        "{}",
+        status.customizations.rejected[0].1
+    );
     assert!(status.customizations.rejected[1]
         .1
         .contains("does not decode"));
@@ -179,6 +184,11 @@ async fn invalid_objects_are_rejected_and_never_replace_good_ones() {
         widget_customization("broken", "Gadget", &replicas(6)),
     );
     eventually(&chain, "Gadget", Ok((6, CUSTOM))).await;
+    // The status follows the layer it was published with.
+    cluster
+        .wait_for(WAIT, |s| s.customizations.rejected.len() == 1)
+        .await
+        .unwrap();
     let rejected = cluster.status().customizations.rejected;
     assert_eq!(rejected.len(), 1, "{rejected:?}");
     assert_eq!(rejected[0].0, "garbled");

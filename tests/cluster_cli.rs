@@ -7,6 +7,8 @@ use std::path::Path;
 use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
+use serde_json::Value;
+
 use karmada_interpreter::{load, Interpreter};
 use mock_apiserver::{widget, widget_customization, MockApiServer, CUSTOMIZATIONS};
 
@@ -64,19 +66,24 @@ fn check_kubeconfig_checks_every_customization_in_the_cluster() {
     assert!(text(&out.stderr).contains("2 document(s) checked, 1 passed, 1 with problems"));
 }
 
-#[test]
-fn list_kubeconfig_shows_the_cluster_customizations_first() {
-    let (_rt, server) = mock();
-    let dir = crate::support::scratch("list");
-    let kubeconfig = server.kubeconfig(&dir);
+/// Customization `good` (Widget: 2 replicas) and `broken` (Gadget: `script`).
+fn good_and_broken(server: &MockApiServer, script: &str) {
     server.apply(
         CUSTOMIZATIONS,
         widget_customization("good", "Widget", "function GetReplicas(o) return 2 end"),
     );
     server.apply(
         CUSTOMIZATIONS,
-        widget_customization("broken", "Gadget", "function GetReplicas(o) return"),
+        widget_customization("broken", "Gadget", script),
     );
+}
+
+#[test]
+fn list_kubeconfig_shows_the_cluster_customizations_first() {
+    let (_rt, server) = mock();
+    let dir = crate::support::scratch("list");
+    let kubeconfig = server.kubeconfig(&dir);
+    good_and_broken(&server, "function GetReplicas(o) return");
     let out = run(&["list"], &kubeconfig);
     let stdout = text(&out.stdout);
     let stderr = text(&out.stderr);
@@ -110,22 +117,17 @@ impl Drop for Guard {
     }
 }
 
-#[test]
-fn serve_kubeconfig_serves_the_cluster_customizations_live() {
-    let (_rt, server) = mock();
-    let dir = crate::support::scratch("serve");
-    let kubeconfig = server.kubeconfig(&dir);
-    server.apply(
-        CUSTOMIZATIONS,
-        widget_customization("w", "Widget", "function GetReplicas(o) return 2 end"),
-    );
+/// `serve --kubeconfig` with `extra` arguments, started (its webhook
+/// configuration written).
+fn serve(dir: &Path, kubeconfig: &Path, extra: &[&str]) -> (Guard, std::path::PathBuf) {
     let config = dir.join("webhook.json");
     let mut child = Guard(
         Command::new(BIN)
             .args(["serve", "--listen", "127.0.0.1:0", "--write-config"])
             .arg(&config)
             .arg("--kubeconfig")
-            .arg(&kubeconfig)
+            .arg(kubeconfig)
+            .args(extra)
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .spawn()
@@ -139,6 +141,60 @@ fn serve_kubeconfig_serves_the_cluster_customizations_live() {
         assert!(Instant::now() < deadline, "serve did not start in 30 s");
         std::thread::sleep(Duration::from_millis(50));
     }
+    (child, config)
+}
+
+#[test]
+fn serve_report_writes_the_status_annotation_and_events() {
+    let (_rt, server) = mock();
+    let dir = crate::support::scratch("report");
+    let kubeconfig = server.kubeconfig(&dir);
+    good_and_broken(&server, "function GetReplicas(o)\n  return 2 +\nend");
+    let _child = serve(&dir, &kubeconfig, &["--report", "all"]);
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let annotated = |name: &str| {
+        server.object(CUSTOMIZATIONS, name).and_then(|o| {
+            o["metadata"]["annotations"]["interpreter.karmada.io/status"]
+                .as_str()
+                .map(str::to_owned)
+        })
+    };
+    loop {
+        let rejected = server
+            .events()
+            .into_iter()
+            .find(|e| e["reason"] == "Rejected");
+        if let (Some(event), Some(good), Some(broken)) =
+            (rejected, annotated("good"), annotated("broken"))
+        {
+            assert_eq!(event["regarding"]["name"], "broken");
+            assert!(
+                event["note"].as_str().unwrap().contains("script line 3"),
+                "{event}"
+            );
+            assert!(good.contains(r#""status":"True""#), "{good}");
+            assert!(broken.contains(r#""reason":"Rejected""#), "{broken}");
+            break;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "no status written: {:?}",
+            server.requests()
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+#[test]
+fn serve_kubeconfig_serves_the_cluster_customizations_live() {
+    let (_rt, server) = mock();
+    let dir = crate::support::scratch("serve");
+    let kubeconfig = server.kubeconfig(&dir);
+    server.apply(
+        CUSTOMIZATIONS,
+        widget_customization("w", "Widget", "function GetReplicas(o) return 2 end"),
+    );
+    let (_child, config) = serve(&dir, &kubeconfig, &[]);
     // Call the served webhook as Karmada would.
     let configs = load::webhook_configurations_from_file(&config).unwrap();
     let chain = Interpreter::builder()
@@ -231,4 +287,135 @@ fn test_kubeconfig_runs_cases_against_the_cluster_customizations() {
     );
     let out = run(&["test", cases], &kubeconfig);
     assert_eq!(out.status.code(), Some(1), "{}", text(&out.stdout));
+}
+
+/// The whole rollout against the in-process API server: `serve --admission
+/// --report all` follows the cluster and reviews what is created in it. A
+/// broken customization and a second one for a served rule are refused
+/// before they reach the cluster; the same second one as a shadow is let
+/// in, and its status and comparisons follow; every review is counted.
+#[test]
+fn admission_status_and_shadow_end_to_end() {
+    let (rt, server) = mock();
+    let dir = crate::support::scratch("rollout");
+    let kubeconfig = server.kubeconfig(&dir);
+    server.apply(
+        CUSTOMIZATIONS,
+        widget_customization("live", "Widget", "function GetReplicas(o) return 2 end"),
+    );
+    let kubeconfig = kubeconfig.display().to_string();
+    let serve = crate::cli_support::serve_process::start(
+        BIN,
+        "rollout",
+        &[
+            "--admission",
+            "--report",
+            "all",
+            "--kubeconfig",
+            &kubeconfig,
+        ],
+    );
+    let create = |object: Value| {
+        rt.block_on(server.create_admitted(CUSTOMIZATIONS, object, serve.addr, &serve.ca))
+    };
+
+    // Broken: refused at its line, never stored.
+    let broken = widget_customization(
+        "broken",
+        "Gadget",
+        "function GetReplicas(o)\n  return 2 +\nend",
+    );
+    let response = create(broken);
+    assert_eq!(response["allowed"], false, "{response}");
+    let message = response["status"]["message"].as_str().unwrap();
+    assert!(message.contains("script line 3"), "{message}");
+    assert!(server.object(CUSTOMIZATIONS, "broken").is_none());
+
+    // A second InterpretReplica for Widget: refused (Karmada would run one).
+    let next = widget_customization(
+        "live-next",
+        "Widget",
+        "function GetReplicas(o) return 3 end",
+    );
+    let response = create(next.clone());
+    assert_eq!(response["allowed"], false, "{response}");
+    assert!(
+        response["status"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("ResourceInterpreterCustomization(live)"),
+        "{response}"
+    );
+
+    // The same as a shadow: let in; it does not answer, its status says so.
+    let mut shadow = next;
+    shadow["metadata"]["annotations"] =
+        serde_json::json!({"interpreter.karmada.io/shadow": "true"});
+    assert_eq!(create(shadow)["allowed"], true);
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let status = loop {
+        let status = server.object(CUSTOMIZATIONS, "live-next").and_then(|o| {
+            o["metadata"]["annotations"]["interpreter.karmada.io/status"]
+                .as_str()
+                .map(str::to_owned)
+        });
+        if let Some(status) = status {
+            break status;
+        }
+        assert!(Instant::now() < deadline, "no status on the shadow");
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    assert!(
+        status.contains("does not answer; runs InterpretReplica beside live"),
+        "{status}"
+    );
+
+    // Karmada calls the webhook: the live answer, the shadow compared.
+    let configs =
+        load::webhook_configurations_from_file(&serve.dir().join("webhook.json")).unwrap();
+    let chain = Interpreter::builder()
+        .webhook_configurations(configs)
+        .thirdparty(false)
+        .native(false)
+        .build()
+        .unwrap();
+    let answer = chain.get_replicas(&widget("Widget")).unwrap();
+    assert_eq!(answer.value.replicas, 2);
+    let get = |path: &'static str| {
+        rt.block_on(async {
+            let send = crate::serve_operable::connect(serve.addr, &serve.ca).await;
+            crate::serve_operable::call(send, serve.addr.port(), path, None).await
+        })
+    };
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let page: Value = loop {
+        let (code, text) = get("/debug/shadow");
+        assert_eq!(code, 200, "{text}");
+        let page: Value = serde_json::from_str(&text).unwrap();
+        if page["examples"].as_array().is_some_and(|e| !e.is_empty()) {
+            break page;
+        }
+        assert!(Instant::now() < deadline, "no comparison: {page}");
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    let example = &page["examples"][0];
+    assert_eq!(example["customization"], "live-next");
+    assert_eq!(example["result"], "answer_differs");
+    assert_eq!(
+        page["counts"][0],
+        serde_json::json!({"customization": "live-next", "operation": "InterpretReplica",
+                           "result": "answer_differs", "count": 1})
+    );
+
+    // Every review counted, and the comparison.
+    let (code, metrics) = get("/metrics");
+    assert!(
+        metrics.contains("karmada_interpreter_shadow_comparisons_total{customization=\"live-next\",operation=\"InterpretReplica\",result=\"answer_differs\"} 1"),
+        "{metrics}"
+    );
+    assert_eq!(code, 200);
+    for (result, n) in [("denied", 2), ("allowed", 1)] {
+        let line = format!("karmada_interpreter_admission_reviews_total{{kind=\"ResourceInterpreterCustomization\",result=\"{result}\"}} {n}");
+        assert!(metrics.lines().any(|l| l == line), "{line} in\n{metrics}");
+    }
 }

@@ -49,7 +49,7 @@ fn customization(name: &str, kind: &str, rules: Value) -> Value {
 }
 
 /// An AdmissionReview as the API server sends it for a create.
-fn review(uid: &str, object: &Value) -> Vec<u8> {
+pub(crate) fn review(uid: &str, object: &Value) -> Vec<u8> {
     let kind = object["kind"].as_str().unwrap();
     let resource = format!("{}s", kind.to_ascii_lowercase());
     let gvk = json!({"group": "config.karmada.io", "version": "v1alpha1", "kind": kind});
@@ -202,6 +202,21 @@ fn customizations_are_refused_for_what_check_refuses_and_allowed_with_lint_warni
     assert_eq!(
         response,
         json!({"uid": "u-clean", "allowed": true, "status": {}})
+    );
+
+    // Every verdict is counted in the metrics, by kind and result.
+    let (status, text) = send(&serve, "/metrics", None);
+    assert_eq!(status, 200);
+    let count = |result: &str| {
+        let line = format!("karmada_interpreter_admission_reviews_total{{kind=\"ResourceInterpreterCustomization\",result=\"{result}\"}} ");
+        text.lines()
+            .find_map(|l| l.strip_prefix(line.as_str()))
+            .unwrap_or_else(|| panic!("no {line}in\n{text}"))
+            .to_owned()
+    };
+    assert_eq!(
+        [count("denied"), count("warned"), count("allowed")],
+        ["4", "1", "2"]
     );
 }
 

@@ -22,6 +22,7 @@ mod cli_lua;
 mod cli_ux;
 mod cluster;
 mod cluster_cli;
+mod cluster_report;
 mod docs_consistency;
 mod golden_kit;
 mod golden_runner;

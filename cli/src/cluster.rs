@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use crate::error::Error;
 use karmada_interpreter_cluster::{
-    client_for, ClientSource, ClusterConfig, ClusterError, ClusterOptions,
+    client_for, ClientSource, ClusterConfig, ClusterError, ClusterOptions, Reporting,
 };
 
 /// Where to read ResourceInterpreterCustomizations and
@@ -31,6 +31,31 @@ pub struct ClusterArgs {
     /// Limits of the cluster's customization scripts (`serve --timeout`).
     #[arg(skip)]
     pub lua_limits: Option<karmada_interpreter::declarative::Limits>,
+    /// What to write back to the cluster (`serve --report`).
+    #[arg(skip)]
+    pub reporting: Option<Reporting>,
+}
+
+/// `serve --report`: what is written to the cluster.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Report {
+    /// The status annotation and Events (RBAC: patch on both kinds, create events).
+    All,
+    /// Events only (RBAC: create events).
+    Events,
+}
+
+impl Report {
+    /// The cluster crate's options for it.
+    pub fn reporting(self, event_interval: Duration) -> Reporting {
+        Reporting {
+            annotate: self == Self::All,
+            events: true,
+            instance: std::env::var("POD_NAME").ok(),
+            event_interval,
+            ..Reporting::default()
+        }
+    }
 }
 
 pub fn runtime() -> crate::error::Result<tokio::runtime::Runtime> {
@@ -80,6 +105,7 @@ impl ClusterArgs {
             let options = ClusterOptions {
                 on_error: Some(Arc::new(|e: &ClusterError| eprintln!("cluster: {e}"))),
                 limits: self.lua_limits.unwrap_or_default(),
+                reporting: self.reporting.clone(),
                 ..ClusterOptions::default()
             };
             let cluster = ClusterConfig::start_with(client, options);
@@ -101,4 +127,29 @@ impl ClusterArgs {
             Ok(Some(cluster))
         })
     }
+}
+
+/// `serve`'s `/debug/shadow` page: the comparisons by shadow, operation and
+/// result, the last differences (oldest first) and the copies dropped.
+pub fn shadow_json(report: &karmada_interpreter_cluster::ShadowReport) -> Vec<u8> {
+    let counts: Vec<serde_json::Value> = report
+        .counts
+        .iter()
+        .map(|((customization, operation, result), count)| {
+            serde_json::json!({"customization": customization, "operation": operation.to_string(),
+                               "result": result.as_str(), "count": count})
+        })
+        .collect();
+    let examples: Vec<serde_json::Value> = report
+        .examples
+        .iter()
+        .map(|e| {
+            serde_json::json!({"customization": e.shadow, "operation": e.operation.to_string(),
+                               "object": e.object, "result": e.result.as_str(),
+                               "live": e.live, "shadow": e.shadow_answer})
+        })
+        .collect();
+    let page =
+        serde_json::json!({"counts": counts, "examples": examples, "dropped": report.dropped});
+    serde_json::to_vec_pretty(&page).unwrap_or_default()
 }

@@ -131,6 +131,15 @@ pub struct ServeArgs {
     /// a single-threaded runtime.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
     io_threads: Option<u16>,
+    /// With a cluster: write each followed object's observed status (the
+    /// interpreter.karmada.io/status annotation) and Events about it
+    /// (rejected, accepted again, script failures, shadow differences).
+    #[arg(long, value_enum, value_name = "WHAT")]
+    report: Option<crate::cluster::Report>,
+    /// At most one Event per object about script failures and shadow
+    /// differences in this many seconds (with --report).
+    #[arg(long, default_value_t = 60, value_name = "SECONDS")]
+    event_interval: u64,
     /// Serve the cluster's customizations and webhook configurations too,
     /// following every change live.
     #[command(flatten)]
@@ -420,18 +429,28 @@ pub fn run(args: ServeArgs) -> crate::error::Result<ExitCode> {
     // Kept alive for as long as we serve: its watchers update the chain.
     let mut cluster_args = args.cluster.clone();
     cluster_args.lua_limits = Some(args.timeout.limits());
+    cluster_args.reporting = args
+        .report
+        .map(|what| what.reporting(std::time::Duration::from_secs(args.event_interval)));
     let cluster = cluster_args.start(&runtime)?;
     let served_files = customizations.clone();
-    let mut builder = args
-        .health
-        .apply(Interpreter::builder())
-        .customizations(customizations)
-        .profile(crate::profile::current());
-    if args.timeout.timeout.is_some() {
-        builder = builder.lua_limits(args.timeout.limits());
-    }
+    let base = || {
+        let builder = args
+            .health
+            .apply(Interpreter::builder())
+            .customizations(customizations.clone())
+            .profile(crate::profile::current());
+        if args.timeout.timeout.is_some() {
+            builder.lua_limits(args.timeout.limits())
+        } else {
+            builder
+        }
+    };
+    let mut builder = base();
     if let Some(cluster) = &cluster {
-        builder = cluster.attach(builder);
+        // A shadow of a kind no cluster customization serves is compared
+        // with the same chain's layers below.
+        builder = cluster.attach_comparing(builder, base());
     }
     let chain = builder.build()?;
     let (identity, throwaway) = args.identity()?;
@@ -475,6 +494,9 @@ pub fn run(args: ServeArgs) -> crate::error::Result<ExitCode> {
     };
     let observed = std::sync::Arc::new(metrics::Metrics::default());
     let page = observed.clone();
+    if let Some(cluster) = &cluster {
+        observed.follow(cluster.clone());
+    }
     let mut server = Server::new(identity).limits(limits);
     let admission_path = clean_path(&args.admission_path);
     if args.admission {
@@ -495,7 +517,13 @@ pub fn run(args: ServeArgs) -> crate::error::Result<ExitCode> {
             }
             known
         });
-        server = server.admission(&admission_path, handler);
+        server = server.admission(
+            &admission_path,
+            metrics::Counted {
+                handler,
+                metrics: observed.clone(),
+            },
+        );
     }
     let server = server
         .route(&path, {
@@ -515,6 +543,16 @@ pub fn run(args: ServeArgs) -> crate::error::Result<ExitCode> {
             "application/openmetrics-text; version=1.0.0; charset=utf-8",
             move || page.render(),
         );
+    // The shadow comparisons' counts and last differences, as JSON.
+    let server = match &cluster {
+        Some(followed) => {
+            let followed = followed.clone();
+            server.page("/debug/shadow", "application/json", move || {
+                crate::cluster::shadow_json(&followed.shadow_report())
+            })
+        }
+        None => server,
+    };
     eprintln!("serving the interpreter chain on https://{local}{path}");
     if args.admission {
         eprintln!("serving the admission webhook on https://{local}{admission_path}");

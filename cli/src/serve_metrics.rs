@@ -7,6 +7,7 @@ use std::sync::atomic::AtomicU64;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use karmada_interpreter::webhook::admission::{AdmissionHandler, AdmissionRequest, Ruling};
 use karmada_interpreter::webhook::server::{KindLabel, Observer, RequestRecord};
 use prometheus_client::encoding::EncodeLabelSet;
 use prometheus_client::metrics::counter::Counter;
@@ -194,6 +195,27 @@ impl Handles {
 /// kind and operation it serves); requests beyond them use the families.
 const HANDLES_KEPT: usize = 64;
 
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+struct AdmissionLabels {
+    /// `ResourceInterpreterCustomization`, `ResourceInterpreterWebhookConfiguration`, or `other`.
+    kind: &'static str,
+    /// `allowed`, `warned` (allowed with warnings) or `denied`.
+    result: &'static str,
+}
+
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+struct ShadowLabels {
+    customization: String,
+    operation: String,
+    result: &'static str,
+}
+
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+struct FailureLabels {
+    customization: String,
+    operation: String,
+}
+
 /// The metrics `serve` exports, and the registry they are encoded from.
 pub struct Metrics {
     registry: Registry,
@@ -207,6 +229,12 @@ pub struct Metrics {
     timeouts: Family<Labels, Counter>,
     in_flight: Gauge<i64, std::sync::atomic::AtomicI64>,
     on_pool: Counter<u64, AtomicU64>,
+    admission: Family<AdmissionLabels, Counter>,
+    shadow: Family<ShadowLabels, Counter>,
+    shadow_dropped: Counter,
+    failures: Family<FailureLabels, Counter>,
+    /// The cluster followed, whose counts are copied in at each scrape.
+    cluster: Mutex<Option<karmada_interpreter_cluster::ClusterConfig>>,
 }
 
 fn latency_histogram() -> Histogram {
@@ -261,6 +289,30 @@ impl Default for Metrics {
             "Requests answered on the blocking pool (large bodies, webhook calls, scripts beyond the I/O thread's budget)",
             on_pool.clone(),
         );
+        let admission = Family::<AdmissionLabels, Counter>::default();
+        registry.register(
+            "admission_reviews",
+            "AdmissionReviews decided by the admission webhook, by kind and result (allowed, warned, denied)",
+            admission.clone(),
+        );
+        let shadow = Family::<ShadowLabels, Counter>::default();
+        registry.register(
+            "shadow_comparisons",
+            "Live calls a shadow customization was run on, by shadow, operation and result (same, answer_differs, shadow_failed, live_failed)",
+            shadow.clone(),
+        );
+        let shadow_dropped = Counter::default();
+        registry.register(
+            "shadow_dropped",
+            "Live calls not compared with a shadow because its queue was full",
+            shadow_dropped.clone(),
+        );
+        let failures = Family::<FailureLabels, Counter>::default();
+        registry.register(
+            "customization_failures",
+            "Script failures of the cluster's customizations at run time, by customization and rule (every caller of the chain, not only webhook requests)",
+            failures.clone(),
+        );
         Self {
             registry,
             handles: Mutex::new(Vec::new()),
@@ -271,13 +323,73 @@ impl Default for Metrics {
             timeouts,
             in_flight,
             on_pool,
+            admission,
+            shadow,
+            shadow_dropped,
+            failures,
+            cluster: Mutex::new(None),
         }
     }
 }
 
 impl Metrics {
+    /// Exports the shadow comparisons and script failures of `cluster`.
+    pub fn follow(&self, cluster: karmada_interpreter_cluster::ClusterConfig) {
+        if let Ok(mut c) = self.cluster.lock() {
+            *c = Some(cluster);
+        }
+    }
+
+    /// Counts one admission verdict.
+    pub fn admission(&self, kind: &str, ruling: &Ruling) {
+        let kind = match kind {
+            "ResourceInterpreterCustomization" => "ResourceInterpreterCustomization",
+            "ResourceInterpreterWebhookConfiguration" => "ResourceInterpreterWebhookConfiguration",
+            _ => "other",
+        };
+        let result = match (ruling.allowed, ruling.warnings.is_empty()) {
+            (false, _) => "denied",
+            (true, false) => "warned",
+            (true, true) => "allowed",
+        };
+        self.admission
+            .get_or_create(&AdmissionLabels { kind, result })
+            .inc();
+    }
+
+    /// Brings the cluster's counters up to its counts.
+    fn copy_cluster(&self) {
+        let Some(cluster) = self.cluster.lock().ok().and_then(|c| c.clone()) else {
+            return;
+        };
+        let raise = |counter: &Counter, to: u64| {
+            let now = counter.get();
+            if to > now {
+                counter.inc_by(to - now);
+            }
+        };
+        let report = cluster.shadow_report();
+        for ((customization, op, result), n) in &report.counts {
+            let labels = ShadowLabels {
+                customization: customization.clone(),
+                operation: op.to_string(),
+                result: result.as_str(),
+            };
+            raise(&self.shadow.get_or_create(&labels), *n);
+        }
+        raise(&self.shadow_dropped, report.dropped);
+        for f in cluster.failures() {
+            let labels = FailureLabels {
+                customization: f.customization,
+                operation: f.operation.to_string(),
+            };
+            raise(&self.failures.get_or_create(&labels), f.count);
+        }
+    }
+
     /// The Prometheus text exposition.
     pub fn render(&self) -> Vec<u8> {
+        self.copy_cluster();
         let mut text = String::with_capacity(4096);
         if prometheus_client::encoding::text::encode(&mut text, &self.registry).is_err() {
             text.clear();
@@ -355,5 +467,21 @@ impl Observer for Metrics {
             .get_or_create(&labels)
             .observe(record.duration.as_secs_f64());
         self.requests.get_or_create(&labels).inc();
+    }
+}
+
+/// An admission handler whose verdicts are counted in the metrics.
+pub struct Counted<H> {
+    /// The handler.
+    pub handler: H,
+    /// Where they are counted.
+    pub metrics: Arc<Metrics>,
+}
+
+impl<H: AdmissionHandler> AdmissionHandler for Counted<H> {
+    fn review(&self, request: &AdmissionRequest) -> Ruling {
+        let ruling = self.handler.review(request);
+        self.metrics.admission(&request.kind.kind, &ruling);
+        ruling
     }
 }

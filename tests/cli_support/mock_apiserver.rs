@@ -3,6 +3,8 @@
 //! <collection>` lists, `GET <collection>?watch=true&resourceVersion=N`
 //! streams the events after N as JSON lines. Tests change objects, cut every
 //! open watch, fail the next requests, or expire the watches (410 Gone).
+//! It records what a reporting client writes: merge patches of objects
+//! (applied, with a MODIFIED event) and created Events (events.k8s.io/v1).
 
 #![allow(dead_code)]
 
@@ -31,6 +33,10 @@ struct Inner {
     fail_next: u32,
     expire_watches: bool,
     requests: Vec<String>,
+    /// Merge patches received: (collection, name, patch).
+    patches: Vec<(String, String, Value)>,
+    /// Events created (events.k8s.io/v1), in order.
+    created_events: Vec<Value>,
 }
 
 /// Handle to the server; it stops when the runtime it was started on ends.
@@ -64,7 +70,7 @@ impl MockApiServer {
                 tokio::spawn(async move {
                     let service = hyper::service::service_fn(move |req| {
                         let s = s.clone();
-                        async move { Ok::<_, Infallible>(s.handle(req)) }
+                        async move { Ok::<_, Infallible>(s.handle(req).await) }
                     });
                     let _ = hyper::server::conn::http1::Builder::new()
                         .serve_connection(TokioIo::new(stream), service)
@@ -171,7 +177,117 @@ impl MockApiServer {
         self.inner.lock().unwrap().requests.clone()
     }
 
-    fn handle(&self, req: Request<hyper::body::Incoming>) -> Response<BoxBody<Bytes, Infallible>> {
+    /// Creates `object` as an API server with a validating admission
+    /// webhook at `https://{webhook}/validate` (trusting `ca`) does: the
+    /// AdmissionReview is sent first, and the object stored only when it is
+    /// allowed. The review's `response`.
+    pub async fn create_admitted(
+        &self,
+        collection: &str,
+        object: Value,
+        webhook: SocketAddr,
+        ca: &str,
+    ) -> Value {
+        let uid = format!("review-{}", object["metadata"]["name"].as_str().unwrap());
+        let body = crate::serve_admission::review(&uid, &object);
+        let send = crate::serve_operable::connect(webhook, ca).await;
+        let (status, text) =
+            crate::serve_operable::call(send, webhook.port(), "/validate", Some(body)).await;
+        assert_eq!(status, 200, "{text}");
+        let answer: Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(answer["response"]["uid"], uid.as_str(), "{answer}");
+        if answer["response"]["allowed"] == true {
+            self.apply(collection, object);
+        }
+        answer["response"].clone()
+    }
+
+    /// Merge patches received so far: (collection, name, patch).
+    pub fn patches(&self) -> Vec<(String, String, Value)> {
+        self.inner.lock().unwrap().patches.clone()
+    }
+
+    /// Events created so far (events.k8s.io/v1 objects).
+    pub fn events(&self) -> Vec<Value> {
+        self.inner.lock().unwrap().created_events.clone()
+    }
+
+    /// The stored object `name` of `collection`.
+    pub fn object(&self, collection: &str, name: &str) -> Option<Value> {
+        let inner = self.inner.lock().unwrap();
+        inner
+            .objects
+            .get(&(collection.to_owned(), name.to_owned()))
+            .cloned()
+    }
+
+    async fn handle(
+        &self,
+        req: Request<hyper::body::Incoming>,
+    ) -> Response<BoxBody<Bytes, Infallible>> {
+        let method = req.method().clone();
+        if method == hyper::Method::PATCH || method == hyper::Method::POST {
+            let path = req.uri().path().to_owned();
+            let uri = req.uri().to_string();
+            let body = req.into_body().collect().await.map(|b| b.to_bytes());
+            let body: Value = body
+                .ok()
+                .and_then(|b| serde_json::from_slice(&b).ok())
+                .unwrap_or(Value::Null);
+            return self.write(&method, &path, &uri, body);
+        }
+        self.read(req)
+    }
+
+    /// `POST .../events` creates an Event; `PATCH <collection>/<name>`
+    /// merges a JSON merge patch into the object (a MODIFIED event follows).
+    fn write(
+        &self,
+        method: &hyper::Method,
+        path: &str,
+        uri: &str,
+        body: Value,
+    ) -> Response<BoxBody<Bytes, Infallible>> {
+        let mut inner = self.inner.lock().unwrap();
+        inner.requests.push(format!("{method} {uri}"));
+        if inner.fail_next > 0 {
+            inner.fail_next -= 1;
+            return status(500, "InternalError", "the mock server fails on purpose");
+        }
+        if method == hyper::Method::POST
+            && path == "/apis/events.k8s.io/v1/namespaces/default/events"
+        {
+            inner.created_events.push(body.clone());
+            return json_response(201, &body);
+        }
+        let Some((collection, name)) = path
+            .strip_prefix(PREFIX)
+            .and_then(|rest| rest.split_once('/'))
+            .filter(|(_, n)| !n.contains('/'))
+        else {
+            return status(404, "NotFound", "no such path");
+        };
+        let key = (collection.to_owned(), name.to_owned());
+        let Some(mut object) = inner.objects.get(&key).cloned() else {
+            return status(404, "NotFound", "no such object");
+        };
+        inner
+            .patches
+            .push((collection.to_owned(), name.to_owned(), body.clone()));
+        merge(&mut object, &body);
+        inner.rv += 1;
+        let rv = inner.rv;
+        object["metadata"]["resourceVersion"] = json!(rv.to_string());
+        inner.objects.insert(key, object.clone());
+        inner
+            .events
+            .push((rv, collection.to_owned(), "MODIFIED", object.clone()));
+        drop(inner);
+        self.changed.send_modify(|g| *g += 1);
+        json_response(200, &object)
+    }
+
+    fn read(&self, req: Request<hyper::body::Incoming>) -> Response<BoxBody<Bytes, Infallible>> {
         let path = req.uri().path().to_owned();
         let query: BTreeMap<String, String> = req
             .uri()
@@ -269,6 +385,25 @@ impl MockApiServer {
             .header("content-type", "application/json")
             .body(BodyExt::boxed(StreamBody::new(stream)))
             .unwrap()
+    }
+}
+
+/// RFC 7386 JSON merge patch.
+fn merge(target: &mut Value, patch: &Value) {
+    let Value::Object(patch) = patch else {
+        *target = patch.clone();
+        return;
+    };
+    if !target.is_object() {
+        *target = json!({});
+    }
+    let Value::Object(map) = target else { return };
+    for (k, v) in patch {
+        if v.is_null() {
+            map.remove(k);
+        } else {
+            merge(map.entry(k.clone()).or_insert(Value::Null), v);
+        }
     }
 }
 

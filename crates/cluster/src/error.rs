@@ -38,6 +38,17 @@ pub enum ClusterError {
         #[source]
         source: Denial,
     },
+    /// An object fails the check `check` and admission make (each reason
+    /// located at its script line).
+    #[error("{kind} {name:?} is rejected: {}", reasons.join("; "))]
+    Rejected {
+        /// The object's kind.
+        kind: &'static str,
+        /// `metadata.name`.
+        name: String,
+        /// Each problem, for people.
+        reasons: Vec<String>,
+    },
     /// A webhook configuration fails validation.
     #[error("ResourceInterpreterWebhookConfiguration {name:?} is rejected: {source}")]
     InvalidWebhookConfiguration {

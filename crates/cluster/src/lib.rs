@@ -16,6 +16,14 @@
 //! [`KindStatus::rejected`] in [`ClusterStatus`]) and the last good version
 //! of that object (if any) keeps serving; the other objects are not affected.
 //!
+//! With [`ClusterOptions::reporting`], each object's observed status
+//! ([`ObjectStatus`]: accepted or rejected with `check`'s located reasons,
+//! the rules that answer, who answers the others) is written back as the
+//! [`STATUS_ANNOTATION`] and `events.k8s.io/v1` Events. A customization
+//! annotated [`SHADOW_ANNOTATION`] does not answer: it runs beside the live
+//! answers, off the calling thread, and is compared
+//! ([`ClusterConfig::shadow_report`]).
+//!
 //! ```no_run
 //! # async fn run() -> Result<(), Box<dyn std::error::Error>> {
 //! use karmada_interpreter_cluster::ClusterConfig;
@@ -36,10 +44,14 @@
 mod client;
 mod error;
 mod live;
+mod observe;
+mod report;
+mod shadow;
 mod state;
 
+use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex, PoisonError};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use arc_swap::ArcSwap;
 use kube::api::{Api, ApiResource, DynamicObject};
@@ -48,10 +60,16 @@ use kube::runtime::watcher;
 pub use client::{client_for, ClientSource};
 pub use error::ClusterError;
 use live::{LiveLayer, Snapshot};
+pub use observe::{Condition, ObjectStatus, Overridden, ShadowSummary, STATUS_ANNOTATION};
+pub use report::Reporting;
+use report::{Note, Severity, Write};
+use shadow::{Findings, ShadowSet, Tap};
+pub use shadow::{ShadowExample, ShadowReport, ShadowResult};
 use state::{KindState, Watched};
 
+pub use karmada_interpreter::api::SHADOW_ANNOTATION;
 use karmada_interpreter::api::{
-    ResourceInterpreterCustomization, ResourceInterpreterWebhookConfiguration,
+    InterpreterOperation, ResourceInterpreterCustomization, ResourceInterpreterWebhookConfiguration,
 };
 use karmada_interpreter::declarative::{Limits, LuaLayer};
 use karmada_interpreter::interpreter::{InterpreterBuilder, Layer};
@@ -73,6 +91,10 @@ pub struct ClusterOptions {
     pub limits: Limits,
     /// Called with every rejection and watch error (besides the log line).
     pub on_error: Option<ErrorCallback>,
+    /// Write each object's observed status and Events to the cluster
+    /// (docs/cluster.md, "Status and Events"). Default `None`: nothing is
+    /// written, only read.
+    pub reporting: Option<Reporting>,
 }
 
 impl Default for ClusterOptions {
@@ -82,6 +104,7 @@ impl Default for ClusterOptions {
             max_backoff: Duration::from_secs(30),
             limits: Limits::default(),
             on_error: None,
+            reporting: None,
         }
     }
 }
@@ -93,6 +116,7 @@ impl std::fmt::Debug for ClusterOptions {
             .field("max_backoff", &self.max_backoff)
             .field("limits", &self.limits)
             .field("on_error", &self.on_error.is_some())
+            .field("reporting", &self.reporting)
             .finish()
     }
 }
@@ -120,6 +144,20 @@ pub struct ClusterStatus {
     pub customizations: KindStatus,
     /// `ResourceInterpreterWebhookConfiguration`s.
     pub webhooks: KindStatus,
+    /// Status and Event writes dropped because the writer's queue was full.
+    pub dropped_reports: u64,
+}
+
+/// Script failures at run time of one customization's rule
+/// ([`ClusterConfig::failures`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RuleFailures {
+    /// The customization.
+    pub customization: String,
+    /// The rule.
+    pub operation: InterpreterOperation,
+    /// Failures so far.
+    pub count: u64,
 }
 
 /// What the watcher tasks share with the layers and the handle.
@@ -132,6 +170,28 @@ pub(crate) struct Shared {
     status: Mutex<ClusterStatus>,
     changed: tokio::sync::watch::Sender<u64>,
     options: ClusterOptions,
+    /// The shadow customizations.
+    shadows: ArcSwap<ShadowSet>,
+    /// Copies calls a shadow serves for the shadow thread.
+    tap: Tap,
+    /// What the shadow thread found.
+    findings: Mutex<Findings>,
+    /// Script failures by customization and rule.
+    failures: Mutex<BTreeMap<(String, InterpreterOperation), u64>>,
+    /// Each object's observed status, by kind and name.
+    statuses: Mutex<BTreeMap<(&'static str, String), Observed>>,
+    /// The writer's queue, when reporting.
+    writes: Option<tokio::sync::mpsc::Sender<Write>>,
+}
+
+/// What is known of one object for its status and Events.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Observed {
+    pub(crate) status: ObjectStatus,
+    pub(crate) uid: Option<String>,
+    /// The last rate-limited Event, and what happened since that is not in one.
+    pub(crate) last_event: Option<Instant>,
+    pub(crate) unreported: u64,
 }
 
 impl Shared {
@@ -140,6 +200,101 @@ impl Shared {
         if let Some(callback) = &self.options.on_error {
             callback(error);
         }
+    }
+
+    /// Queues a write (dropped and counted when the queue is full).
+    pub(crate) fn write(&self, write: Write) {
+        let Some(queue) = &self.writes else { return };
+        if queue.try_send(write).is_err() {
+            lock(&self.status).dropped_reports += 1;
+        }
+    }
+
+    /// Counts a script failure of a live call, and writes an Event about
+    /// it (rate-limited per customization).
+    pub(crate) fn failed(&self, error: &karmada_interpreter::Error) {
+        let karmada_interpreter::Error::Layer {
+            what: "customization",
+            name,
+            operation,
+            ..
+        } = error
+        else {
+            return;
+        };
+        *lock(&self.failures)
+            .entry((name.clone(), *operation))
+            .or_default() += 1;
+        self.limited(name, |n| Note {
+            severity: Severity::Warning,
+            reason: "InterpretationFailed",
+            message: format!("{error}{}", since(n)),
+        });
+    }
+
+    /// After a shadow comparison: the shadow's status, and an Event about
+    /// a difference (rate-limited per object).
+    pub(crate) fn shadow_compared(&self, shadow: &str, difference: Option<&ShadowExample>) {
+        let (compared, differing) = lock(&self.findings).totals(shadow);
+        let key = (ResourceInterpreterCustomization::KIND, shadow.to_owned());
+        {
+            let mut statuses = lock(&self.statuses);
+            let Some(observed) = statuses.get_mut(&key) else {
+                return;
+            };
+            let summary = observed
+                .status
+                .shadow
+                .get_or_insert_with(ShadowSummary::default);
+            summary.compared = compared;
+            summary.differing = differing;
+            if let Some(d) = difference {
+                summary.last_difference = Some(describe(d));
+            }
+        }
+        if let Some(d) = difference {
+            self.limited(shadow, |n| Note {
+                severity: Severity::Warning,
+                reason: "ShadowDiffers",
+                message: format!("{}{}", describe(d), since(n)),
+            });
+        }
+    }
+
+    /// Writes the Event `note` (and the status) about customization `name`
+    /// unless one was written less than the interval ago (then it is
+    /// counted for the next).
+    fn limited(&self, name: &str, note: impl FnOnce(u64) -> Note) {
+        let Some(reporting) = &self.options.reporting else {
+            return;
+        };
+        let key = (ResourceInterpreterCustomization::KIND, name.to_owned());
+        let write = {
+            let mut statuses = lock(&self.statuses);
+            let observed = statuses.entry(key).or_default();
+            let now = Instant::now();
+            let due = observed
+                .last_event
+                .is_none_or(|t| now.duration_since(t) >= reporting.event_interval);
+            if !due {
+                observed.unreported += 1;
+                return;
+            }
+            let note = note(observed.unreported);
+            observed.last_event = Some(now);
+            observed.unreported = 0;
+            Write {
+                kind: ResourceInterpreterCustomization::KIND,
+                name: name.to_owned(),
+                uid: observed.uid.clone(),
+                // Not before the object's status is known.
+                annotation: (!observed.status.conditions.is_empty())
+                    .then(|| serde_json::to_string(&observed.status).ok())
+                    .flatten(),
+                event: Some(note),
+            }
+        };
+        self.write(write);
     }
 
     fn update_status(&self, kind: &str, f: impl FnOnce(&mut KindStatus)) {
@@ -155,6 +310,31 @@ impl Shared {
         }
         self.changed.send_modify(|g| *g += 1);
     }
+}
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// The tail of a rate-limited Event: how many were not written before it.
+fn since(unreported: u64) -> String {
+    if unreported == 0 {
+        String::new()
+    } else {
+        format!(" ({unreported} more since the last Event)")
+    }
+}
+
+/// A shadow difference for people.
+fn describe(d: &ShadowExample) -> String {
+    format!(
+        "{} on {}: {}: live {}, shadow {}",
+        d.operation,
+        d.object,
+        d.result.as_str(),
+        d.live,
+        d.shadow_answer
+    )
 }
 
 /// Aborts the watcher tasks when the last handle goes.
@@ -196,6 +376,15 @@ impl ClusterConfig {
     /// Starts watching with `options`.
     pub fn start_with(client: kube::Client, options: ClusterOptions) -> Self {
         let limits = options.limits;
+        let (tap, jobs) = Tap::start();
+        let (writes, written) = match &options.reporting {
+            Some(_) => {
+                let (tx, rx) = tokio::sync::mpsc::channel(report::QUEUE);
+                (Some(tx), Some(rx))
+            }
+            None => (None, None),
+        };
+        let reporting = options.reporting.clone();
         let shared = Arc::new(Shared {
             customizations: Arc::new(ArcSwap::from_pointee(Snapshot::new(LuaLayer::empty(
                 limits,
@@ -206,17 +395,37 @@ impl ClusterConfig {
             status: Mutex::new(ClusterStatus::default()),
             changed: tokio::sync::watch::channel(0).0,
             options,
+            shadows: ArcSwap::from_pointee(ShadowSet::empty(limits)),
+            tap,
+            findings: Mutex::default(),
+            failures: Mutex::default(),
+            statuses: Mutex::default(),
+            writes,
         });
-        let tasks = vec![
+        let weak = Arc::downgrade(&shared);
+        // Ends when the last reference to `shared` goes (its queue closes).
+        std::thread::Builder::new()
+            .name("karmada-interpreter-shadow".into())
+            .spawn(move || shadow::run(jobs, weak))
+            .ok();
+        let mut tasks = vec![
             tokio::spawn(watch::<ResourceInterpreterCustomization>(
                 client.clone(),
                 shared.clone(),
             )),
             tokio::spawn(watch::<ResourceInterpreterWebhookConfiguration>(
-                client,
+                client.clone(),
                 shared.clone(),
             )),
         ];
+        if let (Some(reporting), Some(rx)) = (reporting, written) {
+            tasks.push(tokio::spawn(report::run(
+                client,
+                reporting,
+                rx,
+                Arc::downgrade(&shared),
+            )));
+        }
         Self {
             shared,
             _tasks: Arc::new(Tasks(tasks)),
@@ -224,8 +433,14 @@ impl ClusterConfig {
     }
 
     /// The live declarative layer (for [`InterpreterBuilder::declarative_layer`]).
+    /// A shadow is compared only where a live customization answers; see
+    /// [`ClusterConfig::attach_comparing`] for the others.
     pub fn declarative_layer(&self) -> Arc<dyn Layer> {
-        Arc::new(LiveLayer::new(self.shared.customizations.clone()))
+        Arc::new(LiveLayer::watched(
+            self.shared.customizations.clone(),
+            self.shared.clone(),
+            None,
+        ))
     }
 
     /// The live webhook layer (for [`InterpreterBuilder::webhook_layer`]).
@@ -240,10 +455,36 @@ impl ClusterConfig {
             .webhook_layer(self.webhook_layer())
     }
 
+    /// [`ClusterConfig::attach`], and a shadow for a kind and operation no
+    /// live customization defines is compared with the answer of the layers
+    /// below: `baseline` must be built as `builder` is (same layers and
+    /// options); the cluster's webhooks and no customization replace its
+    /// first two layers, and it is built at the first call only a shadow
+    /// serves, which it then answers (as the chain would have).
+    pub fn attach_comparing(
+        &self,
+        builder: InterpreterBuilder,
+        baseline: InterpreterBuilder,
+    ) -> InterpreterBuilder {
+        let empty = LuaLayer::empty(self.shared.options.limits);
+        let baseline = baseline
+            .declarative_layer(Arc::new(empty))
+            .webhook_layer(self.webhook_layer());
+        let layer = LiveLayer::watched(
+            self.shared.customizations.clone(),
+            self.shared.clone(),
+            Some(Arc::new(shadow::Baseline::new(baseline))),
+        );
+        builder
+            .declarative_layer(Arc::new(layer))
+            .webhook_layer(self.webhook_layer())
+    }
+
     /// The whole chain: the cluster's customizations and webhooks, then the
-    /// bundled and native layers.
+    /// bundled and native layers (shadows compared with them too).
     pub fn interpreter(&self) -> karmada_interpreter::Result<Interpreter> {
-        self.attach(Interpreter::builder()).build()
+        self.attach_comparing(Interpreter::builder(), Interpreter::builder())
+            .build()
     }
 
     /// The customizations serving now (accepted, or the last good version
@@ -255,6 +496,34 @@ impl ClusterConfig {
     /// The webhook configurations serving now, in name order.
     pub fn webhook_configurations(&self) -> Arc<Vec<ResourceInterpreterWebhookConfiguration>> {
         self.shared.webhook_objects.load_full()
+    }
+
+    /// The observed status of the object `name` of `kind`
+    /// (`ResourceInterpreterCustomization` or
+    /// `ResourceInterpreterWebhookConfiguration`), as written to its
+    /// [`STATUS_ANNOTATION`] when reporting.
+    pub fn object_status(&self, kind: &str, name: &str) -> Option<ObjectStatus> {
+        lock(&self.shared.statuses)
+            .iter()
+            .find(|((k, n), _)| *k == kind && n == name)
+            .map(|(_, o)| o.status.clone())
+    }
+
+    /// Script failures at run time so far, by customization and rule.
+    pub fn failures(&self) -> Vec<RuleFailures> {
+        lock(&self.shared.failures)
+            .iter()
+            .map(|((customization, operation), count)| RuleFailures {
+                customization: customization.clone(),
+                operation: *operation,
+                count: *count,
+            })
+            .collect()
+    }
+
+    /// How the shadow customizations compared with the live ones so far.
+    pub fn shadow_report(&self) -> ShadowReport {
+        lock(&self.shared.findings).report()
     }
 
     /// Where both watchers are.

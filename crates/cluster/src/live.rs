@@ -12,6 +12,9 @@ use karmada_interpreter::interpreter::{
 };
 use karmada_interpreter::Result;
 
+use crate::shadow::Baseline;
+use crate::Shared;
+
 /// A published layer with its stamp, a number no other snapshot of the
 /// process carries (modulo [`Snapshot::STAMP_BITS`]): a route taken on one
 /// snapshot is answered by its entry only on the same snapshot.
@@ -31,9 +34,15 @@ impl<L> Snapshot<L> {
     pub(crate) fn new(layer: L) -> Self {
         static STAMPS: AtomicUsize = AtomicUsize::new(0);
         Self {
-            stamp: STAMPS.fetch_add(1, Ordering::Relaxed) & Self::ENTRY_MASK,
+            // Never all ones: no stamped entry is [`BASELINE`].
+            stamp: STAMPS.fetch_add(1, Ordering::Relaxed) & (Self::ENTRY_MASK >> 1),
             layer,
         }
+    }
+
+    /// The published layer.
+    pub(crate) fn layer(&self) -> &L {
+        &self.layer
     }
 
     /// The route's entry for the layer's own `entry` on this snapshot.
@@ -56,13 +65,117 @@ impl<L> Snapshot<L> {
 
 /// Delegates every call to the snapshot current when the call starts; the
 /// watcher swaps snapshots without waiting for calls in flight.
+///
+/// The customization layer's calls are also watched (`calls`): a failing
+/// script is counted per customization and rule, and a call a shadow
+/// customization serves is copied for the shadow thread
+/// ([`crate::shadow`]). The webhook layer's are not.
+///
+/// With a `baseline`, the calls of a kind and operation that only a shadow
+/// defines are routed here too and answered by the baseline — the chain's
+/// own layers below this one — so the shadow can be compared with them.
 pub(crate) struct LiveLayer<L> {
     current: Arc<ArcSwap<Snapshot<L>>>,
+    calls: Option<Arc<Shared>>,
+    baseline: Option<Arc<Baseline>>,
 }
+
+/// The route entry of a call the baseline answers.
+const BASELINE: usize = usize::MAX;
 
 impl<L> LiveLayer<L> {
     pub(crate) fn new(current: Arc<ArcSwap<Snapshot<L>>>) -> Self {
-        Self { current }
+        Self {
+            current,
+            calls: None,
+            baseline: None,
+        }
+    }
+
+    /// The same, with its calls watched and compared with `baseline` where
+    /// only a shadow serves.
+    pub(crate) fn watched(
+        current: Arc<ArcSwap<Snapshot<L>>>,
+        shared: Arc<Shared>,
+        baseline: Option<Arc<Baseline>>,
+    ) -> Self {
+        Self {
+            current,
+            calls: Some(shared),
+            baseline,
+        }
+    }
+
+    /// A route to the baseline for a kind and operation only a shadow defines.
+    fn baseline_route(&self, ty: TypeRef<'_>, operation: InterpreterOperation) -> Option<Route> {
+        let (shared, baseline) = (self.calls.as_ref()?, self.baseline.as_ref()?);
+        if !shared.shadows.load().serves_type(ty, operation) {
+            return None;
+        }
+        let source = baseline.get()?.served_by(&ty.to_gvk(), operation)?;
+        Some(Route {
+            entry: BASELINE,
+            source,
+        })
+    }
+
+    /// The baseline's answer, handed to the shadow (a failure below is not
+    /// a customization's: it is not counted).
+    fn answer_by_baseline(&self, request: &Request<'_>) -> Result<Outcome> {
+        let (Some(shared), Some(chain)) = (
+            self.calls.as_ref(),
+            self.baseline.as_ref().and_then(|b| b.get()),
+        ) else {
+            return Err(karmada_interpreter::Error::not_served(
+                request.object(),
+                request.operation(),
+            ));
+        };
+        let copy = shared.tap.before(shared, request);
+        let result = chain.interpret(request).map(|answer| answer.value);
+        if let Some(copy) = copy {
+            shared.tap.after(shared, copy, result.as_ref());
+        }
+        result
+    }
+}
+
+impl<L: Layer> LiveLayer<L> {
+    /// Runs `call` for `request`, counting a script failure and handing the
+    /// answer to a shadow that serves the request.
+    fn observed(
+        &self,
+        request: &Request<'_>,
+        call: impl FnOnce() -> Result<Outcome>,
+    ) -> Result<Outcome> {
+        let Some(shared) = &self.calls else {
+            return call();
+        };
+        let copy = shared.tap.before(shared, request);
+        let result = call();
+        if let Err(error) = &result {
+            shared.failed(error);
+        }
+        if let Some(copy) = copy {
+            shared.tap.after(shared, copy, result.as_ref());
+        }
+        result
+    }
+
+    /// A failure of an editing call answered in place (no shadow copy).
+    fn counted<T>(&self, result: Result<T>) -> Result<T> {
+        if let (Some(shared), Err(error)) = (&self.calls, &result) {
+            shared.failed(error);
+        }
+        result
+    }
+
+    /// Whether a shadow serves `request` (its calls then take the borrowed
+    /// path, whose answer can be compared).
+    fn shadowed(&self, request: &Request<'_>) -> bool {
+        self.calls
+            .as_ref()
+            .is_some_and(|shared| shared.shadows.load().serves(request))
     }
 }
 
@@ -76,44 +189,62 @@ impl<L: Layer> Layer for LiveLayer<L> {
     /// entry is only answered by the snapshot that gave it.
     fn route(&self, ty: TypeRef<'_>, operation: InterpreterOperation) -> Option<Route> {
         let snapshot = self.current.load();
-        let route = snapshot.layer.route(ty, operation)?;
-        Some(Route {
-            entry: snapshot.entry(route.entry),
-            source: route.source,
-        })
+        match snapshot.layer.route(ty, operation) {
+            Some(route) => Some(Route {
+                entry: snapshot.entry(route.entry),
+                source: route.source,
+            }),
+            None => self.baseline_route(ty, operation),
+        }
     }
 
     /// The current snapshot answers by the route's entry if it gave it,
     /// else (replaced since) through its `interpret` methods.
     fn interpret_routed(&self, entry: usize, request: &Request<'_>) -> Result<Outcome> {
+        if entry == BASELINE {
+            return self.answer_by_baseline(request);
+        }
         let snapshot = self.current.load_full();
-        match snapshot.own_entry(entry) {
+        self.observed(request, || match snapshot.own_entry(entry) {
             Some(entry) => snapshot.layer.interpret_routed(entry, request),
             None => snapshot.layer.interpret(request),
-        }
+        })
     }
 
     fn edit_routed(&self, entry: usize, request: InPlaceRequest<'_>) -> Result<Written> {
         let snapshot = self.current.load_full();
-        match snapshot.own_entry(entry) {
-            Some(entry) => snapshot.layer.edit_routed(entry, request),
-            None => {
-                snapshot.layer.interpret_in_place(request)?;
-                Ok(Written::unknown())
-            }
+        if entry == BASELINE || self.shadowed(&request.as_request()) {
+            let outcome = self.interpret_routed(entry, &request.as_request())?;
+            request.store(outcome)?;
+            return Ok(Written::unknown());
         }
+        self.counted(match snapshot.own_entry(entry) {
+            Some(entry) => snapshot.layer.edit_routed(entry, request),
+            None => snapshot
+                .layer
+                .interpret_in_place(request)
+                .map(|()| Written::unknown()),
+        })
     }
 
     fn interpret(&self, request: &Request<'_>) -> Result<Outcome> {
-        self.current.load_full().layer.interpret(request)
+        let snapshot = self.current.load_full();
+        self.observed(request, || snapshot.layer.interpret(request))
     }
 
     fn interpret_owned(&self, request: OwnedRequest<'_>) -> Result<Outcome> {
-        self.current.load_full().layer.interpret_owned(request)
+        if self.shadowed(&request.as_request()) {
+            return self.interpret(&request.as_request());
+        }
+        self.counted(self.current.load_full().layer.interpret_owned(request))
     }
 
     fn interpret_in_place(&self, request: InPlaceRequest<'_>) -> Result<()> {
-        self.current.load_full().layer.interpret_in_place(request)
+        if self.shadowed(&request.as_request()) {
+            let outcome = self.interpret(&request.as_request())?;
+            return request.store(outcome);
+        }
+        self.counted(self.current.load_full().layer.interpret_in_place(request))
     }
 
     fn catalog(&self) -> Vec<CatalogEntry> {

@@ -65,8 +65,15 @@ pub fn review_customization(
             review.warnings.push(line);
         }
     }
-    if let Ok(c) = serde_json::from_value::<ResourceInterpreterCustomization>(object.clone()) {
-        if let Some(denial) = conflict(&c, known) {
+    // A shadow answers nothing, so it conflicts with no live customization
+    // (and none with it).
+    let live: Vec<ResourceInterpreterCustomization> =
+        known.iter().filter(|k| !k.is_shadow()).cloned().collect();
+    if let Some(c) = serde_json::from_value::<ResourceInterpreterCustomization>(object.clone())
+        .ok()
+        .filter(|c| !c.is_shadow())
+    {
+        if let Some(denial) = conflict(&c, &live) {
             review.refusals.push(format!(
                 "customization {name:?}: {denial} (both target {} {}; Karmada would run one of them only)",
                 c.spec.target.api_version, c.spec.target.kind
@@ -171,6 +178,13 @@ mod tests {
             "first",
             health("function InterpretHealth(obj) return false end"),
         );
-        assert!(review_customization(&again, &[known], &linter).allowed());
+        assert!(review_customization(&again, std::slice::from_ref(&known), &linter).allowed());
+        // A shadow of the same rule is no conflict either way.
+        let mut shadow = second.clone();
+        shadow["metadata"]["annotations"] =
+            json!({karmada_interpreter_core::api::SHADOW_ANNOTATION: "true"});
+        assert!(review_customization(&shadow, std::slice::from_ref(&known), &linter).allowed());
+        let shadow: ResourceInterpreterCustomization = serde_json::from_value(shadow).unwrap();
+        assert!(review_customization(&second, &[shadow], &linter).allowed());
     }
 }

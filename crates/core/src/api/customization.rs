@@ -56,7 +56,22 @@ impl ResourceInterpreterCustomization {
     pub fn script(&self, operation: InterpreterOperation) -> Option<&str> {
         self.spec.customizations.script(operation)
     }
+
+    /// Marked to run in shadow ([`SHADOW_ANNOTATION`] is `"true"`): it does
+    /// not answer, it runs beside the live customizations (`cluster` mode)
+    /// and conflicts with none of them (admission).
+    pub fn is_shadow(&self) -> bool {
+        self.metadata
+            .annotations
+            .as_ref()
+            .and_then(|a| a.get(SHADOW_ANNOTATION))
+            .is_some_and(|v| v == "true")
+    }
 }
+
+/// The annotation that marks a customization to run in shadow (value
+/// `"true"`); removing it promotes the customization (docs/cluster.md).
+pub const SHADOW_ANNOTATION: &str = "interpreter.karmada.io/shadow";
 
 /// `spec` of a customization.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]

@@ -23,7 +23,7 @@ pub use context::{
 };
 pub use customization::{
     CustomizationRules, CustomizationTarget, LuaScript, ResourceInterpreterCustomization,
-    ResourceInterpreterCustomizationSpec,
+    ResourceInterpreterCustomizationSpec, SHADOW_ANNOTATION,
 };
 pub use go_json::go_json_field;
 pub(crate) use operation::NOT_COMPILED_IN;
