@@ -110,22 +110,17 @@ impl Drop for Guard {
     }
 }
 
-#[test]
-fn serve_kubeconfig_serves_the_cluster_customizations_live() {
-    let (_rt, server) = mock();
-    let dir = crate::support::scratch("serve");
-    let kubeconfig = server.kubeconfig(&dir);
-    server.apply(
-        CUSTOMIZATIONS,
-        widget_customization("w", "Widget", "function GetReplicas(o) return 2 end"),
-    );
+/// `serve --kubeconfig` with `extra` flags, once it has written its
+/// webhook configuration; and a chain that calls it as Karmada would.
+fn serve(kubeconfig: &Path, dir: &Path, extra: &[&str]) -> (Guard, Interpreter) {
     let config = dir.join("webhook.json");
     let mut child = Guard(
         Command::new(BIN)
             .args(["serve", "--listen", "127.0.0.1:0", "--write-config"])
             .arg(&config)
             .arg("--kubeconfig")
-            .arg(&kubeconfig)
+            .arg(kubeconfig)
+            .args(extra)
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .spawn()
@@ -139,7 +134,6 @@ fn serve_kubeconfig_serves_the_cluster_customizations_live() {
         assert!(Instant::now() < deadline, "serve did not start in 30 s");
         std::thread::sleep(Duration::from_millis(50));
     }
-    // Call the served webhook as Karmada would.
     let configs = load::webhook_configurations_from_file(&config).unwrap();
     let chain = Interpreter::builder()
         .webhook_configurations(configs)
@@ -147,6 +141,20 @@ fn serve_kubeconfig_serves_the_cluster_customizations_live() {
         .native(false)
         .build()
         .unwrap();
+    (child, chain)
+}
+
+#[test]
+fn serve_kubeconfig_serves_the_cluster_customizations_live() {
+    let (_rt, server) = mock();
+    let dir = crate::support::scratch("serve");
+    let kubeconfig = server.kubeconfig(&dir);
+    server.apply(
+        CUSTOMIZATIONS,
+        widget_customization("w", "Widget", "function GetReplicas(o) return 2 end"),
+    );
+    let (_child, chain) = serve(&kubeconfig, &dir, &[]);
+    // Call the served webhook as Karmada would.
     let replicas = || {
         chain
             .get_replicas(&widget("Widget"))
@@ -177,6 +185,32 @@ fn serve_kubeconfig_serves_the_cluster_customizations_live() {
     // Deleted: the kind is no longer served.
     server.delete(CUSTOMIZATIONS, "w");
     eventually(None);
+}
+
+/// The customizations `serve --kubeconfig` follows run under the command
+/// line's profile, as `-f` files do: with `--profile karmada-next` their
+/// scripts have `kube.parseFlinkMemory` (PR #7537), without it they do not.
+#[cfg(feature = "karmada-next")]
+#[test]
+fn serve_kubeconfig_follows_the_cluster_customizations_under_the_profile() {
+    let (_rt, server) = mock();
+    let script = "function GetReplicas(o) local kube = require('kube') \
+                  if kube.parseFlinkMemory == nil then return 1 end \
+                  return kube.parseFlinkMemory('3b') end";
+    server.apply(
+        CUSTOMIZATIONS,
+        widget_customization("w", "Widget", script),
+    );
+    for (extra, expected) in [
+        (&["--profile", "karmada-next"][..], 3),
+        (&["--profile", "karmada"][..], 1),
+    ] {
+        let dir = crate::support::scratch("serve-profile");
+        let kubeconfig = server.kubeconfig(&dir);
+        let (_child, chain) = serve(&kubeconfig, &dir, extra);
+        let replicas = chain.get_replicas(&widget("Widget")).map(|a| a.value.replicas);
+        assert_eq!(replicas.unwrap(), expected, "{extra:?}");
+    }
 }
 
 #[test]

@@ -55,6 +55,7 @@ use karmada_interpreter::api::{
 };
 use karmada_interpreter::declarative::{Limits, LuaLayer};
 use karmada_interpreter::interpreter::{InterpreterBuilder, Layer};
+use karmada_interpreter::profile::Profile;
 use karmada_interpreter::webhook::WebhookLayer;
 use karmada_interpreter::Interpreter;
 
@@ -71,6 +72,12 @@ pub struct ClusterOptions {
     pub max_backoff: Duration,
     /// Limits for the customizations' Lua scripts.
     pub limits: Limits,
+    /// Which Karmada the followed customizations' scripts follow (default
+    /// [`Profile::Karmada`]): with [`Profile::KarmadaNext`] they may use
+    /// `kube.parseFlinkMemory` and their `componentRevision` rules serve
+    /// `ReviseComponents`, as in a chain built with
+    /// [`InterpreterBuilder::profile`].
+    pub profile: Profile,
     /// Called with every rejection and watch error (besides the log line).
     pub on_error: Option<ErrorCallback>,
 }
@@ -81,6 +88,7 @@ impl Default for ClusterOptions {
             min_backoff: Duration::from_millis(800),
             max_backoff: Duration::from_secs(30),
             limits: Limits::default(),
+            profile: Profile::default(),
             on_error: None,
         }
     }
@@ -92,6 +100,7 @@ impl std::fmt::Debug for ClusterOptions {
             .field("min_backoff", &self.min_backoff)
             .field("max_backoff", &self.max_backoff)
             .field("limits", &self.limits)
+            .field("profile", &self.profile)
             .field("on_error", &self.on_error.is_some())
             .finish()
     }
@@ -197,9 +206,9 @@ impl ClusterConfig {
     pub fn start_with(client: kube::Client, options: ClusterOptions) -> Self {
         let limits = options.limits;
         let shared = Arc::new(Shared {
-            customizations: Arc::new(ArcSwap::from_pointee(Snapshot::new(LuaLayer::empty(
-                limits,
-            )))),
+            customizations: Arc::new(ArcSwap::from_pointee(Snapshot::new(
+                LuaLayer::empty(limits).with_profile(options.profile),
+            ))),
             webhooks: Arc::new(ArcSwap::from_pointee(Snapshot::new(WebhookLayer::empty()))),
             customization_objects: ArcSwap::default(),
             webhook_objects: ArcSwap::default(),

@@ -60,7 +60,8 @@ impl Watched for ResourceInterpreterCustomization {
             .map_err(|source| ClusterError::Layer {
                 kind: Self::KIND,
                 source,
-            })?;
+            })?
+            .with_profile(shared.options.profile);
         shared.customizations.store(Arc::new(Snapshot::new(layer)));
         shared.customization_objects.store(Arc::new(items));
         Ok(())
