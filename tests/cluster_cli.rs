@@ -197,10 +197,7 @@ fn serve_kubeconfig_follows_the_cluster_customizations_under_the_profile() {
     let script = "function GetReplicas(o) local kube = require('kube') \
                   if kube.parseFlinkMemory == nil then return 1 end \
                   return kube.parseFlinkMemory('3b') end";
-    server.apply(
-        CUSTOMIZATIONS,
-        widget_customization("w", "Widget", script),
-    );
+    server.apply(CUSTOMIZATIONS, widget_customization("w", "Widget", script));
     for (extra, expected) in [
         (&["--profile", "karmada-next"][..], 3),
         (&["--profile", "karmada"][..], 1),
@@ -208,7 +205,9 @@ fn serve_kubeconfig_follows_the_cluster_customizations_under_the_profile() {
         let dir = crate::support::scratch("serve-profile");
         let kubeconfig = server.kubeconfig(&dir);
         let (_child, chain) = serve(&kubeconfig, &dir, extra);
-        let replicas = chain.get_replicas(&widget("Widget")).map(|a| a.value.replicas);
+        let replicas = chain
+            .get_replicas(&widget("Widget"))
+            .map(|a| a.value.replicas);
         assert_eq!(replicas.unwrap(), expected, "{extra:?}");
     }
 }
