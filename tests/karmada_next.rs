@@ -240,31 +240,32 @@ fn check_reports_the_component_revision_rule_as_karmadactl_with_pr_7830() {
              \x20   InterpretDependency:                UNSET\n"
         )
     };
-    let good = doc(
-        "good",
-        "        function ReviseComponents(desiredObj, components)\n          return desiredObj\n        end\n",
-    );
-    assert_eq!(
-        check("karmada-next", &good),
+    let defined =
+        "        function ReviseComponents(desiredObj, components)\n          return desiredObj\n";
+    let good = doc("good", &format!("{defined}        end\n"));
+    let broken = doc("broken", defined);
+    for (profile, path, name, code, row) in [
         (
-            Some(0),
-            table("good", "    ReviseComponents:                   PASS\n")
-        )
-    );
-    assert_eq!(check("karmada", &good), (Some(0), table("good", "")));
-    let broken = doc(
-        "broken",
-        "        function ReviseComponents(desiredObj, components)\n          return desiredObj\n",
-    );
-    assert_eq!(
-        check("karmada-next", &broken),
+            "karmada-next",
+            &good,
+            "good",
+            0,
+            "    ReviseComponents:                   PASS\n",
+        ),
+        ("karmada", &good, "good", 0, ""),
         (
-            Some(1),
-            table(
-                "broken",
-                "    ReviseComponents:                   ERROR: <string> at EOF:   syntax error   \n"
-            )
-        )
-    );
+            "karmada-next",
+            &broken,
+            "broken",
+            1,
+            "    ReviseComponents:                   ERROR: <string> at EOF:   syntax error   \n",
+        ),
+    ] {
+        assert_eq!(
+            check(profile, path),
+            (Some(code), table(name, row)),
+            "{profile} {name}"
+        );
+    }
     let _ = std::fs::remove_dir_all(&dir);
 }
