@@ -235,6 +235,37 @@ fn serve_kubeconfig_serves_the_cluster_customizations_live() {
     eventually(None);
 }
 
+/// The customizations `serve --kubeconfig` follows run under the command
+/// line's profile, as `-f` files do: with `--profile karmada-next` their
+/// scripts have `kube.parseFlinkMemory` (PR #7537), without it they do not.
+#[cfg(feature = "karmada-next")]
+#[test]
+fn serve_kubeconfig_follows_the_cluster_customizations_under_the_profile() {
+    let (_rt, server) = mock();
+    let script = "function GetReplicas(o) local kube = require('kube') \
+                  if kube.parseFlinkMemory == nil then return 1 end \
+                  return kube.parseFlinkMemory('3b') end";
+    server.apply(CUSTOMIZATIONS, widget_customization("w", "Widget", script));
+    for (extra, expected) in [
+        (&["--profile", "karmada-next"][..], 3),
+        (&["--profile", "karmada"][..], 1),
+    ] {
+        let dir = crate::support::scratch("serve-profile");
+        let kubeconfig = server.kubeconfig(&dir);
+        let (_child, config) = serve(&dir, &kubeconfig, extra);
+        let chain = Interpreter::builder()
+            .webhook_configurations(load::webhook_configurations_from_file(&config).unwrap())
+            .thirdparty(false)
+            .native(false)
+            .build()
+            .unwrap();
+        let replicas = chain
+            .get_replicas(&widget("Widget"))
+            .map(|a| a.value.replicas);
+        assert_eq!(replicas.unwrap(), expected, "{extra:?}");
+    }
+}
+
 #[test]
 fn cluster_failures_are_named_errors() {
     let dir = crate::support::scratch("fail");

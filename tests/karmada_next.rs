@@ -191,3 +191,81 @@ fn serve_and_the_webhook_client_answer_revise_components_over_the_wire() {
     drop(guard);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `check` reports a `componentRevision` rule as PR #7830's
+/// `karmadactl interpret --check` does: the same table, the
+/// `ReviseComponents` row between `ReviseReplica` and `InterpretStatus`, and
+/// the compile error in the same words. (Both texts below are what the PR's
+/// karmadactl printed for these documents.) Without the profile the rule is
+/// a key released Karmada ignores, and the row is not there.
+#[cfg(feature = "karmada-next")]
+#[test]
+fn check_reports_the_component_revision_rule_as_karmadactl_with_pr_7830() {
+    let dir = crate::support::scratch("next-check");
+    let doc = |name: &str, script: &str| {
+        let path = dir.join(format!("{name}.yaml"));
+        std::fs::write(
+            &path,
+            format!(
+                "apiVersion: config.karmada.io/v1alpha1\nkind: ResourceInterpreterCustomization\n\
+                 metadata:\n  name: {name}\nspec:\n  target:\n    apiVersion: testing.karmada.io/v1alpha1\n    kind: W\n\
+                 \x20 customizations:\n    componentRevision:\n      luaScript: |\n{script}"
+            ),
+        )
+        .unwrap();
+        path
+    };
+    let check = |profile: &str, path: &PathBuf| {
+        let out = Command::new(BIN)
+            .args(["--profile", profile, "check", "-f"])
+            .arg(path)
+            .output()
+            .unwrap();
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+        )
+    };
+    let table = |name: &str, row: &str| {
+        format!(
+            "-----------------------------------\nSOURCE: {name}\nTARGET: testing.karmada.io/v1alpha1 W   \nRULERS:\n\
+             \x20   Retain:                             UNSET\n\
+             \x20   InterpretReplica:                   UNSET\n\
+             \x20   InterpretComponent:                 UNSET\n\
+             \x20   ReviseReplica:                      UNSET\n\
+             {row}\
+             \x20   InterpretStatus:                    UNSET\n\
+             \x20   AggregateStatus:                    UNSET\n\
+             \x20   InterpretHealth:                    UNSET\n\
+             \x20   InterpretDependency:                UNSET\n"
+        )
+    };
+    let defined =
+        "        function ReviseComponents(desiredObj, components)\n          return desiredObj\n";
+    let good = doc("good", &format!("{defined}        end\n"));
+    let broken = doc("broken", defined);
+    for (profile, path, name, code, row) in [
+        (
+            "karmada-next",
+            &good,
+            "good",
+            0,
+            "    ReviseComponents:                   PASS\n",
+        ),
+        ("karmada", &good, "good", 0, ""),
+        (
+            "karmada-next",
+            &broken,
+            "broken",
+            1,
+            "    ReviseComponents:                   ERROR: <string> at EOF:   syntax error   \n",
+        ),
+    ] {
+        assert_eq!(
+            check(profile, path),
+            (Some(code), table(name, row)),
+            "{profile} {name}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

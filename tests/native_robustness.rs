@@ -211,24 +211,28 @@ fn assert_replicas(result: Result<Outcome>, replicas: i32, request: Option<Value
 #[test]
 fn deep_and_huge_inputs_are_errors_not_panics() {
     let layer = karmada_interpreter::native::layer();
-    // Sums that overflow 64 bits, values beyond every range.
+    // Sums that overflow 64 bits, values beyond every range: Karmada's
+    // answers (its `util.Resource` reads each request with Go's
+    // MilliValue()/Value() and adds them as int64s; a total that wraps to a
+    // value that is not positive is left out).
+    let max = i64::MAX.to_string();
     let big = json!({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p"},
         "spec": {"containers": [
-            {"name": "a", "resources": {"requests": {"cpu": "9223372036854775807", "memory": "8Ei", "example.com/x": "9223372036854775807"}}},
-            {"name": "b", "resources": {"requests": {"cpu": "9223372036854775807", "memory": "8Ei", "example.com/x": "9223372036854775807"}}}
+            {"name": "a", "resources": {"requests": {"cpu": max, "memory": "8Ei", "example.com/x": max}}},
+            {"name": "b", "resources": {"requests": {"cpu": max, "memory": "8Ei", "example.com/x": max}}}
         ], "overhead": {"memory": "8Ei"}}});
-    assert_invalid_field(
+    assert_replicas(
         layer.interpret(&Request::InterpretReplica { object: &big }),
-        "spec",
-        "the total request of cpu overflows a 64-bit integer",
+        1,
+        Some(json!({"memory": "9223372036854775805"})),
         "overflowing sum",
     );
-    // Extreme exponents: too large is an error; too small rounds up to the
-    // smallest unit (1m of cpu, 1 byte); negative totals are dropped; beyond
-    // the 64-bit range saturates.
-    let max = i64::MAX.to_string();
+    // Extreme exponents: too large to parse is an error (Karmada leaves the
+    // request out: an open difference); too small rounds up to the smallest
+    // unit (1m of cpu, 1 byte); negative totals are dropped; beyond the
+    // 64-bit range saturates, as Karmada answers.
     let tiny = json!({"cpu": "1m", "hugepages-1Gi": "1", "memory": "1"});
-    let saturated = json!({"cpu": format!("{max}m"), "hugepages-1Gi": max, "memory": max});
+    let saturated = json!({"hugepages-1Gi": max, "memory": max});
     for (q, expected) in [
         ("1e100000", None),
         ("1e-100000", Some(Some(tiny.clone()))),

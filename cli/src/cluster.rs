@@ -106,6 +106,7 @@ impl ClusterArgs {
                 on_error: Some(Arc::new(|e: &ClusterError| eprintln!("cluster: {e}"))),
                 limits: self.lua_limits.unwrap_or_default(),
                 reporting: self.reporting.clone(),
+                profile: crate::profile::current(),
                 ..ClusterOptions::default()
             };
             let cluster = ClusterConfig::start_with(client, options);

@@ -73,6 +73,7 @@ use karmada_interpreter::api::{
 };
 use karmada_interpreter::declarative::{Limits, LuaLayer};
 use karmada_interpreter::interpreter::{InterpreterBuilder, Layer};
+use karmada_interpreter::profile::Profile;
 use karmada_interpreter::webhook::WebhookLayer;
 use karmada_interpreter::Interpreter;
 
@@ -89,6 +90,12 @@ pub struct ClusterOptions {
     pub max_backoff: Duration,
     /// Limits for the customizations' Lua scripts.
     pub limits: Limits,
+    /// Which Karmada the followed customizations' scripts follow (default
+    /// [`Profile::Karmada`]): with [`Profile::KarmadaNext`] they may use
+    /// `kube.parseFlinkMemory` and their `componentRevision` rules serve
+    /// `ReviseComponents`, as in a chain built with
+    /// [`InterpreterBuilder::profile`].
+    pub profile: Profile,
     /// Called with every rejection and watch error (besides the log line).
     pub on_error: Option<ErrorCallback>,
     /// Write each object's observed status and Events to the cluster
@@ -103,6 +110,7 @@ impl Default for ClusterOptions {
             min_backoff: Duration::from_millis(800),
             max_backoff: Duration::from_secs(30),
             limits: Limits::default(),
+            profile: Profile::default(),
             on_error: None,
             reporting: None,
         }
@@ -115,6 +123,7 @@ impl std::fmt::Debug for ClusterOptions {
             .field("min_backoff", &self.min_backoff)
             .field("max_backoff", &self.max_backoff)
             .field("limits", &self.limits)
+            .field("profile", &self.profile)
             .field("on_error", &self.on_error.is_some())
             .field("reporting", &self.reporting)
             .finish()
@@ -386,9 +395,9 @@ impl ClusterConfig {
         };
         let reporting = options.reporting.clone();
         let shared = Arc::new(Shared {
-            customizations: Arc::new(ArcSwap::from_pointee(Snapshot::new(LuaLayer::empty(
-                limits,
-            )))),
+            customizations: Arc::new(ArcSwap::from_pointee(Snapshot::new(
+                LuaLayer::empty(limits).with_profile(options.profile),
+            ))),
             webhooks: Arc::new(ArcSwap::from_pointee(Snapshot::new(WebhookLayer::empty()))),
             customization_objects: ArcSwap::default(),
             webhook_objects: ArcSwap::default(),

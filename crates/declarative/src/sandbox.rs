@@ -10,7 +10,8 @@ use std::sync::Arc;
 use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
 use mlua::{
-    Function, HookTriggers, Lua, LuaOptions, MultiValue, StdLib, Table, Value as LuaValue, VmState,
+    FromLua, Function, HookTriggers, Lua, LuaOptions, MultiValue, StdLib, Table, Value as LuaValue,
+    VmState,
 };
 
 use super::fault::{is_memory_error, lua_message, HostPanic, ScriptError, DEADLINE_MESSAGE};
@@ -388,12 +389,28 @@ pub(crate) fn build(
     )?;
     h.set(
         "osdate",
-        lua.create_function(|lua, (fmt, t): (Option<String>, Option<f64>)| {
+        lua.create_function(|lua, args: MultiValue| {
             let now = SystemTime::now()
                 .duration_since(UNIX_EPOCH)
                 .map(|d| d.as_secs() as i64)
                 .unwrap_or(0);
-            let secs = t.map_or(now, |t| t as i64);
+            let fmt: Option<String> = match args.front() {
+                None | Some(LuaValue::Nil) => None,
+                Some(v) => Some(String::from_lua(v.clone(), lua)?),
+            };
+            // gopher-lua's CheckInt64: a second argument, nil included, must
+            // be a number (a numeric string is refused)
+            let secs = match args.get(1) {
+                None => now,
+                Some(LuaValue::Integer(i)) => *i,
+                Some(LuaValue::Number(x)) => *x as i64,
+                Some(other) => {
+                    return Err(mlua::Error::runtime(format!(
+                        "bad argument #2 to date (number expected, got {})",
+                        super::convert::type_name(other)
+                    )))
+                }
+            };
             let fmt = fmt.unwrap_or_else(|| "%c".to_owned());
             let fmt = fmt.strip_prefix('!').unwrap_or(&fmt);
             let parts = super::osdate::Civil::from_unix(secs);
@@ -498,21 +515,13 @@ pub(crate) fn build(
     })
 }
 
+/// gopher-lua's `OptInt`: a number (truncated) or nil for `default`; a
+/// numeric string is refused like any other type.
 fn int_arg(v: Option<&LuaValue>, n: usize, func: &str, default: i64) -> mlua::Result<i64> {
     match v {
         None | Some(LuaValue::Nil) => Ok(default),
         Some(LuaValue::Integer(i)) => Ok(*i),
         Some(LuaValue::Number(x)) => Ok(*x as i64),
-        Some(LuaValue::String(s)) => s
-            .to_string_lossy()
-            .trim()
-            .parse::<f64>()
-            .map(|x| x as i64)
-            .map_err(|_| {
-                mlua::Error::runtime(format!(
-                    "bad argument #{n} to {func} (number expected, got string)"
-                ))
-            }),
         Some(other) => Err(mlua::Error::runtime(format!(
             "bad argument #{n} to {func} (number expected, got {})",
             super::convert::type_name(other)

@@ -190,10 +190,13 @@ LUALIB_API lua_Number luaL_optnumber (lua_State *L, int narg, lua_Number def) {
 
 
 LUALIB_API lua_Integer luaL_checkinteger (lua_State *L, int narg) {
-  lua_Integer d = lua_tointeger(L, narg);
-  if (d == 0 && !lua_isnumber(L, narg))  /* avoid extra test when d is not 0 */
+  /* karmada-interpreter: gopher-lua's CheckInt/OptInt take a number only,
+  ** never a numeric string (`unpack(t, '2')' is `number expected, got
+  ** string'); luaL_checknumber still reads numeric strings, as gopher-lua's
+  ** CheckNumber does */
+  if (lua_type(L, narg) != LUA_TNUMBER)
     tag_error(L, narg, LUA_TNUMBER);
-  return d;
+  return lua_tointeger(L, narg);
 }
 
 

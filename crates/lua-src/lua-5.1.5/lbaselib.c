@@ -377,9 +377,14 @@ static int luaB_unpack (lua_State *L) {
   n = e - i + 1;  /* number of elements */
   if (n <= 0 || !lua_checkstack(L, n))  /* n <= 0 means arith. overflow */
     return luaL_error(L, "too many results to unpack");
-  lua_rawgeti(L, 1, i);  /* push arg[i] (avoiding overflow problems) */
-  while (i++ < e)  /* push arg[i + 1...e] */
-    lua_rawgeti(L, 1, i);
+  /* karmada-interpreter: gopher-lua's unpack reads the array part only
+  ** (`RawGetInt'): a key outside [1, 2^26) is nil even when the hash part
+  ** holds it */
+  for (; i <= e; i++) {
+    if (i < 1 || i >= (1 << 26)) lua_pushnil(L);
+    else lua_rawgeti(L, 1, i);
+    if (i == e) break;  /* e may be INT_MAX */
+  }
   return n;
 }
 

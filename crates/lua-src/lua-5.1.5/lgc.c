@@ -184,8 +184,15 @@ static int traversetable (global_State *g, Table *h) {
   while (i--) {
     Node *n = gnode(h, i);
     lua_assert(ttype(gkey(n)) != LUA_TDEADKEY || ttisnil(gval(n)));
-    if (ttisnil(gval(n)))
-      removeentry(n);  /* remove empty entries */
+    if (ttisnil(gval(n))) {
+      /* karmada-interpreter: a deleted key keeps its node, and so its
+      ** insertion rank, for good (gopher-lua's key list never forgets a
+      ** key): the key stays alive. Weak-keyed tables drop it as before */
+      if (weakkey || ttisnil(gkey(n)) || ttype(gkey(n)) == LUA_TDEADKEY)
+        removeentry(n);  /* remove empty entries */
+      else
+        markvalue(g, gkey(n));
+    }
     else {
       lua_assert(!ttisnil(gkey(n)));
       if (!weakkey) markvalue(g, gkey(n));

@@ -47,6 +47,14 @@
 #define MAXASIZE	(1 << MAXBITS)
 
 
+/*
+** karmada-interpreter: a node holding a key whose value was deleted; the
+** key keeps its node (and so its insertion rank) through rehashes, as
+** gopher-lua's key list keeps every key ever set
+*/
+#define keptkey(n) (!ttisnil(gkey(n)) && ttype(gkey(n)) != LUA_TDEADKEY)
+
+
 #define hashpow2(t,n)      (gnode(t, lmod((n), sizenode(t))))
   
 #define hashstr(t,str)  hashpow2(t, (str)->tsv.hash)
@@ -269,7 +277,7 @@ static void resize (lua_State *L, Table *t, int nasize, int nhsize) {
   /* re-insert elements from hash part, in insertion order */
   for (i = 0; i < oldnord; i++) {
     Node *old = oldordv[i];
-    if (old != NULL && !ttisnil(gval(old)))
+    if (old != NULL && (!ttisnil(gval(old)) || keptkey(old)))
       setobjt2t(L, luaH_set(L, t, key2tval(old)), gval(old));
   }
   luaM_freearray(L, oldordv, oldsizeordv, Node *);
@@ -293,7 +301,7 @@ static void rehash (lua_State *L, Table *t, const TValue *ek) {
   int totaluse = 1;  /* the extra key */
   UNUSED(ek);
   while (i--) {
-    if (!ttisnil(gval(&t->node[i])))
+    if (!ttisnil(gval(&t->node[i])) || keptkey(&t->node[i]))
       totaluse++;
   }
   resize(L, t, t->sizearray, totaluse);
@@ -536,7 +544,10 @@ static Node *getfreepos (Table *t) {
 */
 static TValue *newkey (lua_State *L, Table *t, const TValue *key) {
   Node *mp = mainposition(t, key);
-  if (!ttisnil(gval(mp)) || mp == dummynode) {
+  /* karmada-interpreter: a node whose key was deleted (nil value) is taken
+  ** only when the collector has dropped its key (weak-keyed tables): a
+  ** deleted key keeps its node and insertion rank, as in gopher-lua */
+  if (!ttisnil(gval(mp)) || keptkey(mp) || mp == dummynode) {
     Node *othern;
     Node *n = getfreepos(t);  /* get a free place */
     if (n == NULL) {  /* cannot find a free place? */

@@ -116,18 +116,13 @@ impl Ctx<'_> {
             field: field.to_string(),
             source,
         })?;
+        // Go's MilliValue()/Value(), as Karmada's `util.Resource` reads a
+        // request: a value beyond the 64-bit range is 0 or wrapped, as Go
+        // gives it.
         Ok(match m {
-            Measure::Milli => q.milli_value_ceil(),
-            Measure::Binary | Measure::Decimal => q.value_ceil(),
+            Measure::Milli => q.milli_value(),
+            Measure::Binary | Measure::Decimal => q.value(),
         })
-    }
-
-    fn overflow(&self, name: &str) -> ObjectError {
-        ObjectError::field(
-            self.object,
-            self.prefix,
-            format!("the total request of {name} overflows a 64-bit integer"),
-        )
     }
 
     /// Effective per-container requests: requests, plus limits for names
@@ -163,7 +158,9 @@ impl Ctx<'_> {
         let mut totals: BTreeMap<&str, (Measure, i64)> = BTreeMap::new();
         let mut scratch = Vec::new();
         // Regular containers add up; each init container raises a total to
-        // its own request when that is larger.
+        // its own request when that is larger. As in Karmada's
+        // `util.Resource`, totals are Go int64s: a sum beyond the range
+        // wraps, and a total that is not positive is left out below.
         for (key, sum) in [("containers", true), ("initContainers", false)] {
             let base = root.key(key);
             for (i, c) in list(spec, key).iter().enumerate() {
@@ -176,7 +173,7 @@ impl Ctx<'_> {
                 for &(name, m, v) in &scratch {
                     let slot = totals.entry(name).or_insert((m, 0));
                     slot.1 = if sum {
-                        slot.1.checked_add(v).ok_or_else(|| self.overflow(name))?
+                        slot.1.wrapping_add(v)
                     } else {
                         slot.1.max(v)
                     };
@@ -188,7 +185,7 @@ impl Ctx<'_> {
             if let Some(m) = measure_of(name) {
                 let v = self.measure(overhead.key(name), q, m)?;
                 let slot = totals.entry(name).or_insert((m, 0));
-                slot.1 = slot.1.checked_add(v).ok_or_else(|| self.overflow(name))?;
+                slot.1 = slot.1.wrapping_add(v);
             }
         }
         Ok(totals
