@@ -112,12 +112,14 @@ impl HealthExprsArg {
 
 impl ChainArgs {
     /// `builder` with the opt-in health layers these flags ask for (and the
-    /// command line's `--profile`).
+    /// command line's `--profile` and `--composition`).
     pub fn with_health(
         &self,
         builder: karmada_interpreter::interpreter::InterpreterBuilder,
     ) -> karmada_interpreter::interpreter::InterpreterBuilder {
-        let builder = builder.profile(crate::profile::current());
+        let builder = builder
+            .profile(crate::profile::current())
+            .composition(crate::composition::on());
         let builder = match &self.health_checks {
             Some(dir) => builder.health_checks(dir),
             None => builder,
@@ -136,6 +138,7 @@ impl ChainArgs {
             .with_health(self.health_checks.clone(), self.health_fallback)
             .with_health_exprs(self.health_exprs.file.clone())
             .with_profile(crate::profile::current())
+            .with_composition(crate::composition::on())
     }
 
     pub fn load(

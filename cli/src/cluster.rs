@@ -80,6 +80,7 @@ impl ClusterArgs {
             let options = ClusterOptions {
                 on_error: Some(Arc::new(|e: &ClusterError| eprintln!("cluster: {e}"))),
                 limits: self.lua_limits.unwrap_or_default(),
+                composition: crate::composition::on(),
                 ..ClusterOptions::default()
             };
             let cluster = ClusterConfig::start_with(client, options);

@@ -170,7 +170,8 @@ pub fn run(args: RunArgs) -> crate::error::Result<ExitCode> {
         .customizations(customizations)
         .thirdparty(!only_files)
         .native(!only_files)
-        .profile(crate::profile::current());
+        .profile(crate::profile::current())
+        .composition(crate::composition::on());
     if let Some(limits) = limits {
         builder = builder.lua_limits(limits);
     }

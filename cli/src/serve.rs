@@ -426,7 +426,8 @@ pub fn run(args: ServeArgs) -> crate::error::Result<ExitCode> {
         .health_exprs
         .apply(Interpreter::builder())
         .customizations(customizations)
-        .profile(crate::profile::current());
+        .profile(crate::profile::current())
+        .composition(crate::composition::on());
     if args.timeout.timeout.is_some() {
         builder = builder.lua_limits(args.timeout.limits());
     }
@@ -488,13 +489,14 @@ pub fn run(args: ServeArgs) -> crate::error::Result<ExitCode> {
         // and the cluster's as they are at the time of the request.
         let files = served_files;
         let followed = cluster.clone();
-        let handler = ConfigurationAdmission::new()?.knowing(move || {
-            let mut known = files.clone();
-            if let Some(cluster) = &followed {
-                known.extend(cluster.customizations().iter().cloned());
-            }
-            known
-        });
+        let handler =
+            ConfigurationAdmission::composing(crate::composition::on())?.knowing(move || {
+                let mut known = files.clone();
+                if let Some(cluster) = &followed {
+                    known.extend(cluster.customizations().iter().cloned());
+                }
+                known
+            });
         server = server.admission(&admission_path, handler);
     }
     let server = server

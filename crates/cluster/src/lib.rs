@@ -73,6 +73,10 @@ pub struct ClusterOptions {
     pub limits: Limits,
     /// Called with every rejection and watch error (besides the log line).
     pub on_error: Option<ErrorCallback>,
+    /// Composition (`InterpreterBuilder::composition`; default off,
+    /// Karmada's answers): the cluster's customizations are merged as
+    /// `LuaLayer::composed` merges them.
+    pub composition: bool,
 }
 
 impl Default for ClusterOptions {
@@ -82,6 +86,7 @@ impl Default for ClusterOptions {
             max_backoff: Duration::from_secs(30),
             limits: Limits::default(),
             on_error: None,
+            composition: false,
         }
     }
 }

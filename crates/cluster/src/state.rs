@@ -56,11 +56,16 @@ impl Watched for ResourceInterpreterCustomization {
     }
 
     fn publish(shared: &Shared, items: Vec<Self>) -> Result<(), ClusterError> {
-        let layer = LuaLayer::customizations_with_limits(items.clone(), shared.options.limits)
-            .map_err(|source| ClusterError::Layer {
-                kind: Self::KIND,
-                source,
-            })?;
+        let limits = shared.options.limits;
+        let layer = if shared.options.composition {
+            LuaLayer::composed(items.clone(), limits)
+        } else {
+            LuaLayer::customizations_with_limits(items.clone(), limits)
+        }
+        .map_err(|source| ClusterError::Layer {
+            kind: Self::KIND,
+            source,
+        })?;
         shared.customizations.store(Arc::new(Snapshot::new(layer)));
         shared.customization_objects.store(Arc::new(items));
         Ok(())

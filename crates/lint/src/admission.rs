@@ -66,7 +66,7 @@ pub fn review_customization(
         }
     }
     if let Ok(c) = serde_json::from_value::<ResourceInterpreterCustomization>(object.clone()) {
-        if let Some(denial) = conflict(&c, known) {
+        if let Some(denial) = conflict(&c, known, linter.composes()) {
             review.refusals.push(format!(
                 "customization {name:?}: {denial} (both target {} {}; Karmada would run one of them only)",
                 c.spec.target.api_version, c.spec.target.kind

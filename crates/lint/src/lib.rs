@@ -63,7 +63,7 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
-pub use script::KUBE_FUNCTIONS;
+pub use script::{COMPOSITION_FUNCTIONS, KUBE_FUNCTIONS};
 
 /// How bad a finding is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
@@ -230,6 +230,7 @@ pub enum LintError {
 /// The linter: selene configured for the sandbox plus the project's rules.
 pub struct Linter {
     checker: selene_lib::Checker<serde_json::Value>,
+    composition: bool,
 }
 
 impl fmt::Debug for Linter {
@@ -243,7 +244,37 @@ impl Linter {
     pub fn new() -> Result<Self, LintError> {
         Ok(Self {
             checker: script::checker().map_err(LintError::Checker)?,
+            composition: false,
         })
+    }
+
+    /// The same linter for scripts that run with composition on or off
+    /// (default off, Karmada's sandbox; `docs/composition.md`): with it on,
+    /// `kube.below` is a function of the sandbox; with it off, a call to it
+    /// is a `sandbox` error saying it needs composition. Admission
+    /// ([`admission::review_customization`]) then also allows a second
+    /// customization's editing rule for a target (they compose).
+    ///
+    /// ```
+    /// use karmada_interpreter::api::InterpreterOperation as Op;
+    /// use karmada_interpreter::lint::{Linter, Rule};
+    ///
+    /// let script = "local kube = require('kube')\nfunction Retain(desiredObj, observedObj)\n  return kube.below()\nend\n";
+    /// let off = Linter::new().unwrap().lint_script(script, Op::Retain);
+    /// assert_eq!(off.len(), 1);
+    /// assert_eq!(off[0].rule, Rule::Sandbox);
+    /// assert!(off[0].message.contains("only with composition on"), "{}", off[0].message);
+    /// let on = Linter::new().unwrap().with_composition(true);
+    /// assert!(on.lint_script(script, Op::Retain).is_empty());
+    /// ```
+    pub fn with_composition(mut self, on: bool) -> Self {
+        self.composition = on;
+        self
+    }
+
+    /// Whether the scripts are linted for composition on.
+    pub fn composes(&self) -> bool {
+        self.composition
     }
 
     /// Lints the text of a customization file (a YAML stream of
@@ -283,7 +314,7 @@ impl Linter {
         text: &str,
         operation: karmada_interpreter_core::api::InterpreterOperation,
     ) -> Vec<Finding> {
-        script::lint(&self.checker, text, operation)
+        script::lint(&self.checker, text, operation, self.composition)
     }
 
     /// Lints a customization file.
