@@ -128,3 +128,22 @@ fn explain_shows_what_composes_and_what_kube_below_reaches() {
     );
     assert!(!stdout.contains("composed"), "{stdout}");
 }
+
+#[test]
+fn test_with_coverage_credits_every_composed_script() {
+    let out = cli_ok(&[
+        "--composition",
+        "test",
+        "-f",
+        TEAMS,
+        "tests/data/composition/retain-case.yaml",
+        "--coverage",
+    ]);
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains("1 passed, 0 failed"), "{stdout}");
+    assert!(
+        stdout.contains("teams.yaml: a-team/Retain: 5/5 lines (100%)")
+            && stdout.contains("teams.yaml: b-team/Retain: 4/4 lines (100%)"),
+        "{stdout}"
+    );
+}
