@@ -528,10 +528,11 @@ impl From<Source> for Route {
 /// A layer says whether it serves a (kind, operation) and answers requests.
 /// The chain resolves each request once ([`Layer::route`], from the
 /// object's borrowed apiVersion and kind) and then asks the layer that
-/// serves it to answer ([`Layer::interpret_routed`], or
-/// [`Layer::edit_routed`] for an object lent mutably); it only calls the
-/// `interpret` methods of a layer that routed the request's object and
-/// operation.
+/// serves it to answer ([`Layer::interpret_over`], or
+/// [`Layer::edit_over`] for an object lent mutably, handing it the layers
+/// after it; their defaults answer through [`Layer::interpret_routed`] and
+/// [`Layer::edit_routed`]); it only calls the `interpret` methods of a
+/// layer that routed the request's object and operation.
 pub trait Layer: Send + Sync {
     /// Which layer this is.
     fn kind(&self) -> LayerKind;
