@@ -663,21 +663,25 @@ impl BelowCall<'_> {
     }
 
     /// The layers below's answer, within what is left of the run's
-    /// deadline (a Lua layer below is cut off when it passes). They run on
-    /// a thread of their own: a Lua run below keeps per-thread state (the
-    /// lazily converted arguments of the run in progress) that the running
-    /// script still needs.
+    /// deadline (a Lua layer below is cut off when it passes). A layer
+    /// that may run Lua answers on a thread of its own: a Lua run keeps
+    /// per-thread state (the lazily converted arguments of the run in
+    /// progress) that the running script still needs. The native and
+    /// webhook layers run no Lua and answer on this thread.
     fn ask(&self, deadline: &sandbox::Deadline) -> mlua::Result<Outcome> {
         let left = deadline.left();
         if left.is_zero() {
             return Err(mlua::Error::runtime(fault::DEADLINE_MESSAGE));
         }
-        let answer = std::thread::scope(|threads| {
-            threads
-                .spawn(|| budget::within(left, || self.below.interpret(&self.request)).0)
-                .join()
-        })
-        .map_err(|_| mlua::Error::runtime("kube.below: a layer below panicked"))?;
+        let answer = || budget::within(left, || self.below.interpret(&self.request)).0;
+        let serving = self
+            .below
+            .source(TypeRef::of(self.request.object()), self.request.operation());
+        let answer = match serving.map(|s| s.layer) {
+            None | Some(LayerKind::Native | LayerKind::Webhook) => answer(),
+            Some(_) => std::thread::scope(|threads| threads.spawn(answer).join())
+                .map_err(|_| mlua::Error::runtime("kube.below: a layer below panicked"))?,
+        };
         match answer {
             Ok(Some(answer)) => Ok(answer.value),
             Ok(None) => Err(mlua::Error::runtime(format!(
