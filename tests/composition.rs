@@ -463,3 +463,54 @@ fn reading_operations_take_the_first_in_order_and_explain_names_every_composed_o
     );
     assert_eq!(off.decisions(&gvk, Op::Retain)[0].reason, "serves it (r1)");
 }
+
+#[test]
+fn revise_replica_and_aggregate_status_compose_too() {
+    let revise = |name: &str, order: &str, field: &str| {
+        customization(
+            name,
+            Some(order),
+            ("example.io/v1", "Widget"),
+            &format!(
+                r#"    replicaRevision:
+      luaScript: |
+        function ReviseReplica(obj, desiredReplica)
+          obj.spec.{field} = desiredReplica
+          obj.spec.trail = (obj.spec.trail or "") .. "{name}"
+          return obj
+        end
+    statusAggregation:
+      luaScript: |
+        function AggregateStatus(desiredObj, statusItems)
+          desiredObj.status = desiredObj.status or {{}}
+          desiredObj.status.{field} = #statusItems
+          desiredObj.status.trail = (desiredObj.status.trail or "") .. "{name}"
+          return desiredObj
+        end
+"#
+            ),
+        )
+    };
+    let items = vec![revise("p", "2", "replicas"), revise("q", "1", "workers")];
+    let widget = json!({"apiVersion": "example.io/v1", "kind": "Widget", "metadata": {"name": "w"}, "spec": {}});
+    let on = chain(items.clone(), true);
+    let revised = on.revise_replica(&widget, 4).unwrap();
+    assert_eq!(
+        revised.value["spec"],
+        json!({"replicas": 4, "workers": 4, "trail": "qp"})
+    );
+    assert_eq!(revised.served_by.name, "q,p");
+    let status: Vec<karmada_interpreter::api::AggregatedStatusItem> = serde_json::from_value(
+        json!([{"clusterName": "m1", "status": {}}, {"clusterName": "m2", "status": {}}]),
+    )
+    .unwrap();
+    let aggregated = on.aggregate_status(&widget, Some(&status)).unwrap().value;
+    assert_eq!(
+        aggregated["status"],
+        json!({"replicas": 2, "workers": 2, "trail": "qp"})
+    );
+
+    let off = chain(items, false);
+    let revised = off.revise_replica(&widget, 4).unwrap();
+    assert_eq!(revised.value["spec"], json!({"replicas": 4, "trail": "p"}));
+}
