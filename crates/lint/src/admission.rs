@@ -57,7 +57,7 @@ pub fn review_customization(
     let text = serde_json::to_string_pretty(object).unwrap_or_default();
     let mut findings = Vec::new();
     let scripts = sites(&text, &mut findings);
-    for f in findings {
+    for f in findings.into_iter().filter(|f| linter.reports(f.rule)) {
         let line = format!("customization {name:?}: {}", f.message);
         if f.rule == Rule::UnknownKey {
             review.refusals.push(line);

@@ -120,6 +120,11 @@ pub enum Rule {
     /// A rule without a script (`replicaResource: {}`, `luaScript: ""`):
     /// Karmada treats it as unset, so the operation falls to the next layer.
     EmptyRule,
+    /// With composition on (`docs/composition.md`), a
+    /// `karmada-interpreter.io/order` annotation that is not an integer:
+    /// building the chain fails. Not reported with composition off (the
+    /// annotation is then ignored, as Karmada ignores it).
+    CompositionOrder,
     /// Another of selene's lints, by its selene name.
     Selene(&'static str),
 }
@@ -140,6 +145,7 @@ impl Rule {
             Self::UnguardedField => "unguarded-field",
             Self::TargetLayout => "target-layout",
             Self::EmptyRule => "empty-rule",
+            Self::CompositionOrder => "composition-order",
             Self::Selene(name) => name,
         }
     }
@@ -151,7 +157,8 @@ impl Rule {
             | Self::UnknownKey
             | Self::MissingEntry
             | Self::UndefinedGlobal
-            | Self::Sandbox => Severity::Error,
+            | Self::Sandbox
+            | Self::CompositionOrder => Severity::Error,
             _ => Severity::Warning,
         }
     }
@@ -277,12 +284,21 @@ impl Linter {
         self.composition
     }
 
+    /// Whether this linter reports findings of `rule` ([`sites`] finds
+    /// [`Rule::CompositionOrder`] ones whatever the linter; they count only
+    /// with composition on).
+    pub fn reports(&self, rule: Rule) -> bool {
+        self.composition || rule != Rule::CompositionOrder
+    }
+
     /// Lints the text of a customization file (a YAML stream of
     /// `ResourceInterpreterCustomization` documents) named `file`.
     pub fn lint_text(&self, text: &str, file: &str) -> Vec<Finding> {
         let mut findings = Vec::new();
         {
-            for site in sites(text, &mut findings) {
+            let sites = sites(text, &mut findings);
+            findings.retain(|f| self.reports(f.rule));
+            for site in sites {
                 for mut f in self.lint_script(&site.text, site.operation) {
                     let (line, column) = site.placement.locate(f.line, f.column);
                     f.line = line;
