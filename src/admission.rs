@@ -69,8 +69,16 @@ impl std::fmt::Debug for ConfigurationAdmission {
 impl ConfigurationAdmission {
     /// A handler that knows no other customization (no conflicts found).
     pub fn new() -> Result<Self, LintError> {
+        Self::composing(false)
+    }
+
+    /// A handler for a server with composition on or off ([`new`](Self::new):
+    /// off; `docs/composition.md`): with it on, a second customization's
+    /// editing rule for a target is allowed (the rules compose) and scripts
+    /// are linted knowing `kube.below`.
+    pub fn composing(composition: bool) -> Result<Self, LintError> {
         Ok(Self {
-            linter: Arc::new(Linter::new()?),
+            linter: Arc::new(Linter::new()?.with_composition(composition)),
             known: None,
         })
     }

@@ -127,6 +127,7 @@ pub struct InterpreterBuilder {
     lua_limits: Option<Limits>,
     coverage: Option<Coverage>,
     profile: Profile,
+    composition: bool,
 }
 
 impl Default for InterpreterBuilder {
@@ -144,6 +145,7 @@ impl Default for InterpreterBuilder {
             lua_limits: None,
             coverage: None,
             profile: Profile::Karmada,
+            composition: false,
         }
     }
 }
@@ -273,6 +275,51 @@ impl InterpreterBuilder {
         self
     }
 
+    /// Composition (default: off, Karmada's behaviour; see
+    /// `docs/composition.md`): with it on, the scripts of several
+    /// customizations for one kind and editing operation (`Retain`,
+    /// `ReviseReplica`, `AggregateStatus`) all run, in the order of their
+    /// `karmada-interpreter.io/order` annotation and then their names,
+    /// each on the previous one's result; and a script can call
+    /// `kube.below()`, the answer the layers after the declarative one
+    /// (webhooks, bundled, native) give, to extend it instead of rewriting
+    /// it ([`LuaLayer::composed`]).
+    ///
+    /// ```
+    /// use karmada_interpreter::{load, Interpreter};
+    /// use serde_json::json;
+    ///
+    /// let extend = load::customizations_from_str(r#"
+    /// apiVersion: config.karmada.io/v1alpha1
+    /// kind: ResourceInterpreterCustomization
+    /// metadata: {name: keep-paused}
+    /// spec:
+    ///   target: {apiVersion: apps/v1, kind: Deployment}
+    ///   customizations:
+    ///     retention:
+    ///       luaScript: |
+    ///         local kube = require("kube")
+    ///         function Retain(desired, observed)
+    ///           desired = kube.below()          -- the native Retain's answer
+    ///           desired.spec.paused = observed.spec.paused
+    ///           return desired
+    ///         end
+    /// "#, "keep-paused.yaml").unwrap();
+    /// let chain = Interpreter::builder().customizations(extend).composition(true).build().unwrap();
+    /// let desired = json!({"apiVersion": "apps/v1", "kind": "Deployment",
+    ///     "metadata": {"name": "web", "labels": {"resourcetemplate.karmada.io/retain-replicas": "true"}},
+    ///     "spec": {"replicas": 3}});
+    /// let observed = json!({"apiVersion": "apps/v1", "kind": "Deployment",
+    ///     "metadata": {"name": "web"}, "spec": {"replicas": 5, "paused": true}});
+    /// let kept = chain.retain(&desired, &observed).unwrap().value;
+    /// assert_eq!(kept["spec"]["replicas"], 5); // the native Retain (the label opts in)
+    /// assert_eq!(kept["spec"]["paused"], true); // and the script's addition
+    /// ```
+    pub fn composition(mut self, on: bool) -> Self {
+        self.composition = on;
+        self
+    }
+
     /// Validates and loads everything into a chain.
     pub fn build(self) -> Result<Interpreter> {
         self.profile.available()?;
@@ -287,10 +334,12 @@ impl InterpreterBuilder {
             layers.push(layer);
         }
         if !self.customizations.is_empty() {
-            layers.push(Arc::new(with_coverage(
+            let layer = if self.composition {
+                LuaLayer::composed(self.customizations, limits)?
+            } else {
                 LuaLayer::customizations_with_limits(self.customizations, limits)?
-                    .with_profile(self.profile),
-            )));
+            };
+            layers.push(Arc::new(with_coverage(layer.with_profile(self.profile))));
         }
         if let Some(layer) = custom_webhook {
             layers.push(layer);

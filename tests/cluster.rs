@@ -391,3 +391,56 @@ fn shipped_crds_cover_the_api_types(#[case] file: &str, #[case] full: Value) {
     assert_eq!(crd["spec"]["scope"], "Cluster");
     assert_eq!(crd["spec"]["names"]["kind"], full["kind"]);
 }
+
+/// With `ClusterOptions::composition`, the cluster's customizations compose
+/// (docs/composition.md): two Deployment Retain rules apply in their
+/// declared order, the second extending the native answer through
+/// `kube.below()` from the live layer.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn with_composition_the_clusters_customizations_compose() {
+    use crate::support::customization::Customization;
+    let server = MockApiServer::start().await;
+    let rule = |name: &str, order: &str, script: &str| {
+        let mut c = Customization::new(name, "apps/v1", "Deployment")
+            .rule("retention", script)
+            .json();
+        c["metadata"]["annotations"] = json!({"karmada-interpreter.io/order": order});
+        c
+    };
+    server.apply(
+        CUSTOMIZATIONS,
+        rule(
+            "a-extends-native",
+            "20",
+            "local kube = require('kube')\nfunction Retain(desiredObj, observedObj)\n  local kept = kube.below()\n  kept.spec.paused = observedObj.spec.paused\n  return kept\nend",
+        ),
+    );
+    server.apply(
+        CUSTOMIZATIONS,
+        rule(
+            "b-labels",
+            "10",
+            "function Retain(desiredObj, observedObj)\n  desiredObj.metadata.labels.team = 'b'\n  return desiredObj\nend",
+        ),
+    );
+    let options = ClusterOptions {
+        composition: true,
+        ..ClusterOptions::default()
+    };
+    let cluster = ClusterConfig::start_with(server.client(), options);
+    cluster.wait_synced(WAIT).await.expect("first list");
+    let chain = cluster.interpreter().unwrap();
+    let deployment = |replicas: i64, paused: bool| {
+        json!({"apiVersion": "apps/v1", "kind": "Deployment",
+               "metadata": {"name": "web", "namespace": "shop",
+                            "labels": {"resourcetemplate.karmada.io/retain-replicas": "true"}},
+               "spec": {"replicas": replicas, "paused": paused}})
+    };
+    let kept = chain
+        .retain(&deployment(3, false), &deployment(5, true))
+        .unwrap();
+    assert_eq!(kept.served_by.name, "b-labels,a-extends-native");
+    assert_eq!(kept.value["metadata"]["labels"]["team"], "b");
+    assert_eq!(kept.value["spec"]["replicas"], 5);
+    assert_eq!(kept.value["spec"]["paused"], true);
+}

@@ -10,6 +10,7 @@ mod support;
 mod api_roundtrip;
 mod bundled_health;
 mod chain;
+mod composition;
 mod fuzz_properties;
 mod gopher_probes;
 mod json_inputs;

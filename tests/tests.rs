@@ -16,6 +16,7 @@ mod support;
 
 mod architecture;
 mod authoring;
+mod cli_composition;
 mod cli_diff;
 mod cli_inputs;
 mod cli_lua;

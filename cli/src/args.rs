@@ -144,13 +144,16 @@ impl HealthExprsArg {
 
 impl ChainArgs {
     /// `builder` with the opt-in health layers these flags ask for (and the
-    /// command line's `--profile`).
+    /// command line's `--profile` and `--composition`).
     pub fn with_health(
         &self,
         builder: karmada_interpreter::interpreter::InterpreterBuilder,
     ) -> karmada_interpreter::interpreter::InterpreterBuilder {
-        self.health
-            .apply(builder.profile(crate::profile::current()))
+        self.health.apply(
+            builder
+                .profile(crate::profile::current())
+                .composition(crate::composition::on()),
+        )
     }
 
     /// `backend` with the opt-in health layers these flags ask for.
@@ -165,6 +168,7 @@ impl ChainArgs {
             )
             .with_health_exprs(self.health.health_exprs.file.clone())
             .with_profile(crate::profile::current())
+            .with_composition(crate::composition::on())
     }
 
     pub fn load(

@@ -16,6 +16,14 @@ pub struct Cli {
     /// #7846 and #7537; needs a build with the cargo feature karmada-next).
     #[arg(long, global = true, value_name = "PROFILE", default_value = "karmada", value_parser = crate::profile::parse)]
     profile: karmada_interpreter::profile::Profile,
+    /// Composition (not Karmada's behaviour; docs/composition.md): every
+    /// customization's Retain, ReviseReplica and AggregateStatus for a kind
+    /// applies, in the order of the karmada-interpreter.io/order annotation
+    /// then the name, each on the previous result; scripts can call
+    /// kube.below(), the answer of the layers below. `lint` then knows
+    /// kube.below and admission allows such rules side by side.
+    #[arg(long, global = true)]
+    composition: bool,
     #[command(subcommand)]
     command: Command,
 }
@@ -101,6 +109,7 @@ fn completions(args: CompletionsArgs) -> ExitCode {
 /// Runs a parsed command line.
 pub fn run(cli: Cli) -> crate::error::Result<ExitCode> {
     crate::profile::set(cli.profile);
+    crate::composition::set(cli.composition);
     match cli.command {
         Command::Check(args) => check::run(args),
         Command::Run(args) => run::run(args),

@@ -107,6 +107,7 @@ impl ClusterArgs {
                 limits: self.lua_limits.unwrap_or_default(),
                 reporting: self.reporting.clone(),
                 profile: crate::profile::current(),
+                composition: crate::composition::on(),
                 ..ClusterOptions::default()
             };
             let cluster = ClusterConfig::start_with(client, options);

@@ -97,8 +97,9 @@ pub fn run(args: DiffArgs) -> Result<ExitCode> {
             ),
         ));
     };
-    let old = ChainBackend::new(version(old)?, Vec::new());
-    let new = ChainBackend::new(version(new)?, Vec::new());
+    let composition = crate::composition::on();
+    let old = ChainBackend::new(version(old)?, Vec::new()).with_composition(composition);
+    let new = ChainBackend::new(version(new)?, Vec::new()).with_composition(composition);
     let mut summary = Summary {
         cases: 0,
         same: 0,

@@ -9,7 +9,7 @@ use crate::load::Loader;
 use karmada_interpreter::api::InterpreterOperation;
 use karmada_interpreter::declarative::Coverage;
 use karmada_interpreter::interpreter::{
-    describe, gvk_of, results, Inputs, LayerDecision, LayerKind, Request, Source,
+    describe, gvk_of, results, Below, Inputs, LayerDecision, LayerKind, Request, Source, TypeRef,
 };
 use karmada_interpreter::Interpreter;
 
@@ -80,6 +80,10 @@ pub fn run(args: ExplainArgs) -> crate::error::Result<ExitCode> {
         .filter(|op| crate::profile::current().admit(**op).is_ok())
         .map(|op| (*op, chain.decisions(&gvk, *op)))
         .collect();
+    let composed: Vec<Option<Composed>> = table
+        .iter()
+        .map(|(op, decisions)| composed(&chain, &gvk, *op, decisions))
+        .collect();
 
     let detail = match args.operation.as_deref() {
         None => None,
@@ -105,12 +109,17 @@ pub fn run(args: ExplainArgs) -> crate::error::Result<ExitCode> {
         Output::Json => {
             let operations: Vec<Value> = table
                 .iter()
-                .map(|(op, decisions)| {
-                    json!({
+                .zip(&composed)
+                .map(|((op, decisions), composed)| {
+                    let mut entry = json!({
                         "operation": op.to_string(),
                         "answeredBy": decisions.last().and_then(|d| d.serves.clone()),
                         "layers": decisions,
-                    })
+                    });
+                    if let Some(c) = composed {
+                        entry["composed"] = json!({"inOrder": c.in_order, "below": c.below});
+                    }
+                    entry
                 })
                 .collect();
             let mut doc = json!({
@@ -128,13 +137,25 @@ pub fn run(args: ExplainArgs) -> crate::error::Result<ExitCode> {
         }
         Output::Text => {
             println!("{}", describe(subject));
-            for (op, decisions) in &table {
+            for ((op, decisions), composed) in table.iter().zip(&composed) {
                 match decisions.last().and_then(|d| d.serves.as_ref()) {
                     Some(source) => println!("{op}: {source}"),
                     None => println!("{op}: not served (no layer serves it)"),
                 }
                 for d in decisions.iter().filter(|d| d.serves.is_none()) {
                     println!("    {}: {}", d.layer, d.reason);
+                }
+                if let Some(c) = composed {
+                    if c.in_order.len() > 1 {
+                        println!(
+                            "    composed, each on the previous result: {}",
+                            c.in_order.join(", then ")
+                        );
+                    }
+                    match &c.below {
+                        Some(below) => println!("    kube.below(): {below}"),
+                        None => println!("    kube.below(): no layer below serves it"),
+                    }
                 }
             }
             if let Some(d) = detail {
@@ -143,6 +164,32 @@ pub fn run(args: ExplainArgs) -> crate::error::Result<ExitCode> {
         }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// With composition on, what composes for an operation the declarative
+/// layer serves: its customizations in the order they run (several for an
+/// editing operation) and what `kube.below()` reaches.
+struct Composed {
+    in_order: Vec<String>,
+    below: Option<Source>,
+}
+
+fn composed(
+    chain: &Interpreter,
+    gvk: &kube::core::GroupVersionKind,
+    op: InterpreterOperation,
+    decisions: &[LayerDecision],
+) -> Option<Composed> {
+    let serving = decisions.last()?.serves.as_ref()?;
+    if !crate::composition::on() || serving.layer != LayerKind::Declarative {
+        return None;
+    }
+    // The decisions list one layer each, up to the one that serves.
+    let below = Below::new(chain.layers().get(decisions.len()..).unwrap_or_default());
+    Some(Composed {
+        in_order: serving.name.split(',').map(str::to_owned).collect(),
+        below: below.source(TypeRef::from_gvk(gvk), op),
+    })
 }
 
 /// Runs one operation: inputs, answer (or error), time, and the Lua lines.
@@ -224,7 +271,7 @@ fn detail(
             if let Some((layer, why)) = args.chain.health.reasons()?.verdict(&source, object)? {
                 out[layer] = why;
             }
-            if let Some((traced, coverage)) = traced_chain(args, customizations, &source)? {
+            if let Some((traced, coverage)) = traced_chain(args, customizations.clone(), &source)? {
                 // The traced run repeats the answer with the line hook on
                 // (not timed).
                 let _ = traced.interpret(request);
@@ -235,7 +282,7 @@ fn detail(
                         .map(|(script, lines)| {
                             let text: Vec<&str> = script.lines().collect();
                             json!({
-                                "source": source.name,
+                                "source": script_source(&customizations, op, &script, &source),
                                 "lines": lines.iter().map(|n| json!({
                                     "line": n,
                                     "text": text.get(n - 1).map_or("", |l| l.trim_end()),
@@ -249,6 +296,24 @@ fn detail(
         Err(e) => out["error"] = Value::String(e.to_string()),
     }
     Ok(out)
+}
+
+/// Which script ran: the customization whose `op` script it is (with
+/// composition several of them run, and `kube.below()` may run a bundled
+/// one), else the answer's source.
+fn script_source(
+    customizations: &[karmada_interpreter::api::ResourceInterpreterCustomization],
+    op: InterpreterOperation,
+    script: &str,
+    source: &Source,
+) -> String {
+    let own = customizations.iter().find(|c| c.script(op) == Some(script));
+    match own {
+        Some(c) => c.name().to_owned(),
+        // A script the customizations do not hold ran below them.
+        None if source.layer == LayerKind::Declarative => "a layer below (kube.below)".to_owned(),
+        None => source.name.to_string(),
+    }
 }
 
 /// The same chain recording the Lua lines it runs, when `source` is a Lua

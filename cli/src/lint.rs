@@ -42,7 +42,7 @@ pub fn run(args: LintArgs) -> Result<ExitCode> {
             "name customization files or directories (PATH or -f FILE)",
         ));
     }
-    let linter = Linter::new()?;
+    let linter = Linter::new()?.with_composition(crate::composition::on());
     let mut loader = Loader::new();
     let mut texts = loader
         .customization_texts("-f", files, args.files.recursive)

@@ -15,6 +15,7 @@ mod bench;
 mod check;
 mod cli;
 mod cluster;
+mod composition;
 mod diff;
 mod error;
 mod explain;

@@ -163,18 +163,31 @@ pub fn run(args: RunArgs) -> crate::error::Result<ExitCode> {
         }),
         None => args.timeout.timeout.map(|_| args.timeout.limits()),
     };
+    // With --composition the built-in layers stay behind the files, for
+    // the scripts' kube.below(); the files alone still answer.
     let only_files = !args.files.is_empty();
+    let composition = crate::composition::on();
+    let built_in = !only_files || composition;
     let mut builder = args
         .health
         .apply(Interpreter::builder())
         .customizations(customizations)
-        .thirdparty(!only_files)
-        .native(!only_files)
-        .profile(crate::profile::current());
+        .thirdparty(built_in)
+        .native(built_in)
+        .profile(crate::profile::current())
+        .composition(composition);
     if let Some(limits) = limits {
         builder = builder.lua_limits(limits);
     }
-    let answer = match builder.build()?.interpret(&request) {
+    let chain = builder.build()?;
+    if only_files && composition {
+        use karmada_interpreter::interpreter::{gvk_of, LayerKind};
+        let served = chain.served_by(&gvk_of(request.object()), op);
+        if served.is_none_or(|s| matches!(s.layer, LayerKind::Thirdparty | LayerKind::Native)) {
+            return fail("rule is not enabled".into());
+        }
+    }
+    let answer = match chain.interpret(&request) {
         Err(karmada_interpreter::Error::NotServed { .. }) if only_files => {
             return fail("rule is not enabled".into())
         }

@@ -439,7 +439,8 @@ pub fn run(args: ServeArgs) -> crate::error::Result<ExitCode> {
             .health
             .apply(Interpreter::builder())
             .customizations(customizations.clone())
-            .profile(crate::profile::current());
+            .profile(crate::profile::current())
+            .composition(crate::composition::on());
         if args.timeout.timeout.is_some() {
             builder.lua_limits(args.timeout.limits())
         } else {
@@ -510,7 +511,7 @@ pub fn run(args: ServeArgs) -> crate::error::Result<ExitCode> {
         // and the cluster's as they are at the time of the request.
         let files = served_files;
         let followed = cluster.clone();
-        let handler = ConfigurationAdmission::new()?.knowing(move || {
+        let handler = ConfigurationAdmission::composing(crate::composition::on())?.knowing(move || {
             let mut known = files.clone();
             if let Some(cluster) = &followed {
                 known.extend(cluster.customizations().iter().cloned());

@@ -102,6 +102,10 @@ pub struct ClusterOptions {
     /// (docs/cluster.md, "Status and Events"). Default `None`: nothing is
     /// written, only read.
     pub reporting: Option<Reporting>,
+    /// Composition (`InterpreterBuilder::composition`; default off,
+    /// Karmada's answers): the cluster's customizations are merged as
+    /// `LuaLayer::composed` merges them.
+    pub composition: bool,
 }
 
 impl Default for ClusterOptions {
@@ -113,6 +117,7 @@ impl Default for ClusterOptions {
             profile: Profile::default(),
             on_error: None,
             reporting: None,
+            composition: false,
         }
     }
 }

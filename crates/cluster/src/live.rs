@@ -7,8 +7,8 @@ use arc_swap::ArcSwap;
 
 use karmada_interpreter::api::InterpreterOperation;
 use karmada_interpreter::interpreter::{
-    CatalogEntry, InPlaceRequest, Layer, LayerKind, Outcome, OwnedRequest, Request, Route, TypeRef,
-    Written,
+    Below, CatalogEntry, InPlaceRequest, Layer, LayerKind, Outcome, OwnedRequest, Request, Route,
+    TypeRef, Written,
 };
 use karmada_interpreter::Result;
 
@@ -60,6 +60,20 @@ impl<L> Snapshot<L> {
     fn own_entry(&self, entry: usize) -> Option<usize> {
         let own = entry & Self::ENTRY_MASK;
         (entry >> Self::STAMP_BITS == self.stamp && own != Self::ENTRY_MASK).then_some(own)
+    }
+}
+
+impl<L: Layer> Snapshot<L> {
+    /// The layer's own entry for `request`: the route's `entry` when taken
+    /// on this snapshot, else the request routed again on it.
+    fn entry_for(
+        &self,
+        entry: usize,
+        object: &serde_json::Value,
+        op: InterpreterOperation,
+    ) -> Option<usize> {
+        self.own_entry(entry)
+            .or_else(|| Some(self.layer.route(TypeRef::of(object), op)?.entry))
     }
 }
 
@@ -225,6 +239,38 @@ impl<L: Layer> Layer for LiveLayer<L> {
                 .interpret_in_place(request)
                 .map(|()| Written::unknown()),
         })
+    }
+
+    /// As `interpret_routed`, with the layers below at hand (composition):
+    /// a snapshot replaced since routes the request again.
+    fn interpret_over(
+        &self,
+        entry: usize,
+        request: &Request<'_>,
+        below: Below<'_>,
+    ) -> Result<Outcome> {
+        let snapshot = self.current.load_full();
+        match snapshot.entry_for(entry, request.object(), request.operation()) {
+            Some(entry) => snapshot.layer.interpret_over(entry, request, below),
+            None => snapshot.layer.interpret(request),
+        }
+    }
+
+    /// As `edit_routed`, with the layers below at hand (composition).
+    fn edit_over(
+        &self,
+        entry: usize,
+        request: InPlaceRequest<'_>,
+        below: Below<'_>,
+    ) -> Result<Written> {
+        let snapshot = self.current.load_full();
+        match snapshot.entry_for(entry, request.object(), request.operation()) {
+            Some(entry) => snapshot.layer.edit_over(entry, request, below),
+            None => {
+                snapshot.layer.interpret_in_place(request)?;
+                Ok(Written::unknown())
+            }
+        }
     }
 
     fn interpret(&self, request: &Request<'_>) -> Result<Outcome> {

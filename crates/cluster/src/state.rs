@@ -88,9 +88,13 @@ impl Watched for ResourceInterpreterCustomization {
         };
         let limits = shared.options.limits;
         let (shadows, live): (Vec<Self>, Vec<Self>) = items.into_iter().partition(Self::is_shadow);
-        let layer = LuaLayer::customizations_with_limits(live.clone(), limits)
-            .map_err(fail)?
-            .with_profile(shared.options.profile);
+        let layer = if shared.options.composition {
+            LuaLayer::composed(live.clone(), limits)
+        } else {
+            LuaLayer::customizations_with_limits(live.clone(), limits)
+        }
+        .map_err(fail)?
+        .with_profile(shared.options.profile);
         let shadows = ShadowSet::new(shadows, limits).map_err(fail)?;
         shared.customizations.store(Arc::new(Snapshot::new(layer)));
         shared.shadows.store(Arc::new(shadows));

@@ -68,10 +68,20 @@ pub(crate) struct Vm {
 }
 
 impl Vm {
-    fn new(limits: &Limits, coverage: Option<&Coverage>, next: bool) -> Result<Self, ScriptError> {
+    fn new(
+        limits: &Limits,
+        coverage: Option<&Coverage>,
+        next: bool,
+        compose: bool,
+    ) -> Result<Self, ScriptError> {
         let notes = coverage.map(|c| (c.clone(), LineNotes::default()));
-        let sandbox = sandbox::build(limits.memory, notes.as_ref().map(|(_, n)| n.clone()), next)
-            .map_err(|e| {
+        let sandbox = sandbox::build(
+            limits.memory,
+            notes.as_ref().map(|(_, n)| n.clone()),
+            next,
+            compose,
+        )
+        .map_err(|e| {
             ScriptError::Runtime(format!("cannot create Lua state: {}", lua_message(&e)))
         })?;
         Ok(Self {
@@ -100,6 +110,11 @@ impl Vm {
         let f = compile(&self.sandbox.lua, &script.text)?;
         self.compiled.insert(script.id, f.clone());
         Ok(f)
+    }
+
+    /// The deadline of the run in progress.
+    pub(crate) fn deadline(&self) -> &sandbox::Deadline {
+        &self.sandbox.deadline
     }
 
     /// The script line that was running when the last run's deadline
@@ -218,6 +233,8 @@ pub struct Engine {
     /// The `karmada-next` profile: `kube.parseFlinkMemory` (Karmada's pull
     /// request #7537) is in the sandbox.
     next: bool,
+    /// Composition on: `kube.below` is in the sandbox.
+    compose: bool,
 }
 
 impl std::fmt::Debug for Engine {
@@ -239,6 +256,7 @@ impl Engine {
             limits,
             coverage: None,
             next: false,
+            compose: false,
         }
     }
 
@@ -250,7 +268,23 @@ impl Engine {
             limits: self.limits,
             coverage: self.coverage,
             next: profile.is_next(),
+            compose: self.compose,
         }
+    }
+
+    /// The same engine, its states with `kube.below` when `on`
+    /// (composition, `docs/composition.md`).
+    pub(crate) fn composing(self, on: bool) -> Self {
+        Self {
+            pool: Mutex::new(Vec::new()),
+            compose: on,
+            ..self
+        }
+    }
+
+    /// Whether the states have `kube.below` (composition on).
+    pub(crate) fn composes(&self) -> bool {
+        self.compose
     }
 
     /// The same engine, recording line coverage into `coverage`.
@@ -260,6 +294,7 @@ impl Engine {
             limits: self.limits,
             coverage: Some(coverage),
             next: self.next,
+            compose: self.compose,
         }
     }
 
@@ -282,7 +317,12 @@ impl Engine {
         let taken = self.pool.lock().ok().and_then(|mut p| p.pop());
         let mut vm = match taken {
             Some(vm) => vm,
-            None => Vm::new(&self.limits, self.coverage.as_ref(), self.next)?,
+            None => Vm::new(
+                &self.limits,
+                self.coverage.as_ref(),
+                self.next,
+                self.compose,
+            )?,
         };
         let out = f(&mut vm, self.limits.timeout);
         // Lua 5.1 has no emergency collection: keep pooled states well below
@@ -311,7 +351,7 @@ impl Default for Engine {
 /// Runs only the top-level code of `text` in a fresh sandboxed state and
 /// reports whether it leaves a global function `function` behind.
 pub fn defines_function(text: &str, function: &str, limits: Limits) -> Result<bool, ScriptError> {
-    let vm = Vm::new(&limits, None, false)?;
+    let vm = Vm::new(&limits, None, false, false)?;
     let chunk = compile(&vm.sandbox.lua, text)?;
     vm.sandbox.deadline.set(limits.timeout);
     let r = vm.sandbox.probe.call::<String>((chunk, function));
@@ -335,7 +375,7 @@ mod tests {
     /// array for its constant table.
     #[test]
     fn a_new_state_is_small() {
-        let vm = super::Vm::new(&super::Limits::default(), None, false).unwrap();
+        let vm = super::Vm::new(&super::Limits::default(), None, false, false).unwrap();
         let used = vm.lua().used_memory();
         assert!(used < 1 << 20, "a new state uses {used} bytes");
     }

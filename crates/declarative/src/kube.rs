@@ -147,11 +147,70 @@ fn keep_written_terms(template: &Value, result: &mut Value) {
     }
 }
 
-/// Builds the module table.
+/// The registry key under which a composing run puts the function that
+/// answers its `kube.below()` (see `LuaLayer::run`): set for the run, unset
+/// after it.
+pub(crate) const BELOW_KEY: &str = "karmada-interpreter.below";
+
+/// `kube.below()` (composition on): the answer the layers below the
+/// customization's layer give for the arguments the entry function
+/// received, as the entry function returns it (an error naming the request
+/// when none of them serves it). It takes no arguments.
+fn below(lua: &Lua, args: MultiValue) -> mlua::Result<MultiValue> {
+    if !args.is_empty() {
+        return Err(mlua::Error::runtime(
+            "kube.below takes no arguments: it answers the arguments the entry function received",
+        ));
+    }
+    match lua.named_registry_value::<Option<mlua::Function>>(BELOW_KEY)? {
+        Some(answer) => answer.call(()),
+        None => Ok(MultiValue::new()),
+    }
+}
+
+/// An answer of the layers below as `kube.below()` returns it: what the
+/// entry function of its operation returns (`GetReplicas`: the count and
+/// the requirements; `InterpretStatus`: the status or `nil`; the editing
+/// operations: the object).
+pub(crate) fn outcome_to_lua(
+    lua: &Lua,
+    outcome: karmada_interpreter_core::interpreter::Outcome,
+) -> mlua::Result<MultiValue> {
+    use karmada_interpreter_core::interpreter::Outcome;
+    let json = |v: &Value| convert::to_lua(lua, v);
+    let serialized = |v: Result<Value, serde_json::Error>| {
+        v.map_err(mlua::Error::external).and_then(|v| json(&v))
+    };
+    let mut out = MultiValue::new();
+    match outcome {
+        Outcome::Replicas(r) => {
+            out.push_back(LuaValue::Number(f64::from(r.replicas)));
+            out.push_back(match &r.requirements {
+                Some(req) => serialized(serde_json::to_value(req))?,
+                None => LuaValue::Nil,
+            });
+        }
+        Outcome::Components(c) => out.push_back(serialized(serde_json::to_value(c))?),
+        Outcome::Dependencies(d) => out.push_back(serialized(serde_json::to_value(d))?),
+        Outcome::Revised(v) | Outcome::Retained(v) | Outcome::Aggregated(v) => {
+            out.push_back(json(&v)?)
+        }
+        #[cfg(feature = "karmada-next")]
+        Outcome::ComponentsRevised(v) => out.push_back(json(&v)?),
+        Outcome::Status(v) => out.push_back(v.as_ref().map_or(Ok(LuaValue::Nil), json)?),
+        Outcome::Healthy(b) => out.push_back(LuaValue::Boolean(b)),
+    }
+    Ok(out)
+}
+
 /// The `kube` module; with `next` (the `karmada-next` profile) it also has
-/// `parseFlinkMemory` (Karmada's pull request #7537).
-pub(crate) fn module(lua: &Lua, next: bool) -> mlua::Result<Table> {
+/// `parseFlinkMemory` (Karmada's pull request #7537); with `compose`
+/// (composition on) it also has `below`.
+pub(crate) fn module(lua: &Lua, next: bool, compose: bool) -> mlua::Result<Table> {
     let m = lua.create_table()?;
+    if compose {
+        m.set("below", lua.create_function(below)?)?;
+    }
     #[cfg(feature = "karmada-next")]
     if next {
         m.set("parseFlinkMemory", lua.create_function(parse_flink_memory)?)?;

@@ -72,7 +72,8 @@ use karmada_interpreter_core::api::{
 };
 use karmada_interpreter_core::error::{Error, Result};
 use karmada_interpreter_core::interpreter::{
-    CatalogEntry, Layer, LayerKind, Outcome, ReplicaResult, Request, Route, Source, TypeRef,
+    Below, CatalogEntry, InPlaceRequest, Layer, LayerKind, Outcome, ReplicaResult, Request, Route,
+    Source, TypeRef, Written,
 };
 
 /// Whether `text` matches the Lua pattern `pattern` somewhere (as
@@ -101,26 +102,45 @@ fn target_key(c: &ResourceInterpreterCustomization) -> TargetKey {
     (g.to_owned(), v.to_owned(), c.spec.target.kind.clone())
 }
 
+/// One customization's script for one operation.
+#[derive(Debug, Clone)]
+pub(crate) struct Rule {
+    /// The customization's name.
+    pub name: String,
+    /// Its place in the order of composition (0 without composition).
+    pub order: i64,
+    /// The script.
+    pub script: Script,
+}
+
 /// The effective scripts for one target after merging.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct MergedRules {
     /// `target.apiVersion` as written by the first customization.
     pub api_version: String,
-    /// For each single-script operation: (customization name, script).
-    pub single: BTreeMap<InterpreterOperation, (String, Script)>,
-    /// Every non-empty dependency script, in name order.
-    pub dependencies: Vec<(String, Script)>,
+    /// For each operation, the scripts that answer it, in the order they
+    /// run. As in Karmada: the first customization by name for a
+    /// single-script operation, every dependency script in name order.
+    /// With composition (`docs/composition.md`), in order of composition:
+    /// every script of an editing operation (each applied to the previous
+    /// one's result), every dependency script, and the first for a reading
+    /// operation.
+    pub scripts: BTreeMap<InterpreterOperation, Vec<Rule>>,
 }
 
 impl MergedRules {
     /// What serves `op` (the customization's name; the names of every
-    /// dependency script, comma-separated), or `None`.
+    /// script that runs, comma-separated in the order they run), or `None`.
     fn name(&self, op: InterpreterOperation) -> Option<String> {
-        if op == InterpreterOperation::InterpretDependency {
-            let names: Vec<&str> = self.dependencies.iter().map(|(n, _)| n.as_str()).collect();
-            (!names.is_empty()).then(|| names.join(","))
-        } else {
-            self.single.get(&op).map(|(n, _)| n.clone())
+        match self.scripts.get(&op)?.as_slice() {
+            [] => None,
+            [one] => Some(one.name.clone()),
+            all => Some(
+                all.iter()
+                    .map(|r| r.name.as_str())
+                    .collect::<Vec<_>>()
+                    .join(","),
+            ),
         }
     }
 }
@@ -175,11 +195,7 @@ impl KindSignatures {
 impl LuaLayer {
     /// The declarative layer for user customizations, with default limits.
     pub fn customizations(items: Vec<ResourceInterpreterCustomization>) -> Result<Self> {
-        Ok(Self::merge(
-            LayerKind::Declarative,
-            items,
-            Limits::default(),
-        ))
+        Self::merge(LayerKind::Declarative, items, Limits::default(), false)
     }
 
     /// The declarative layer for user customizations, with explicit limits.
@@ -187,12 +203,61 @@ impl LuaLayer {
         items: Vec<ResourceInterpreterCustomization>,
         limits: Limits,
     ) -> Result<Self> {
-        Ok(Self::merge(LayerKind::Declarative, items, limits))
+        Self::merge(LayerKind::Declarative, items, limits, false)
+    }
+
+    /// The declarative layer for user customizations with composition on
+    /// (`docs/composition.md`; not Karmada's behaviour): the scripts of
+    /// several customizations for one kind and editing operation all run,
+    /// in order of composition (the annotation
+    /// [`ResourceInterpreterCustomization::ORDER_ANNOTATION`], then the
+    /// name), each on the previous one's result, and scripts can call
+    /// `kube.below()`, the answer of the layers after this one in the
+    /// chain. An order annotation that is not an integer is an error
+    /// naming the customization.
+    ///
+    /// ```
+    /// use karmada_interpreter::declarative::{Limits, LuaLayer};
+    /// use karmada_interpreter::interpreter::{Layer, Outcome, Request};
+    /// use serde_json::json;
+    ///
+    /// let rule = |name: &str, order: &str, label: &str| format!(r#"
+    /// apiVersion: config.karmada.io/v1alpha1
+    /// kind: ResourceInterpreterCustomization
+    /// metadata:
+    ///   name: {name}
+    ///   annotations: {{karmada-interpreter.io/order: "{order}"}}
+    /// spec:
+    ///   target: {{apiVersion: v1, kind: Secret}}
+    ///   customizations:
+    ///     retention:
+    ///       luaScript: |
+    ///         function Retain(desired, observed)
+    ///           desired.metadata.labels = desired.metadata.labels or {{}}
+    ///           desired.metadata.labels.{label} = observed.metadata.labels.{label}
+    ///           desired.metadata.labels.last = "{name}"
+    ///           return desired
+    ///         end
+    /// "#);
+    /// let yaml = rule("a-team", "20", "a") + "---" + &rule("b-team", "10", "b");
+    /// let items = karmada_interpreter::load::customizations_from_str(&yaml, "teams").unwrap();
+    /// let layer = LuaLayer::composed(items, Limits::default()).unwrap();
+    /// let desired = json!({"apiVersion": "v1", "kind": "Secret", "metadata": {"name": "s"}});
+    /// let observed = json!({"apiVersion": "v1", "kind": "Secret",
+    ///                       "metadata": {"name": "s", "labels": {"a": "1", "b": "2"}}});
+    /// let Outcome::Retained(kept) = layer
+    ///     .interpret(&Request::Retain { desired: &desired, observed: &observed })
+    ///     .unwrap() else { unreachable!() };
+    /// // Both ran: b-team (order 10) first, then a-team (order 20) on its result.
+    /// assert_eq!(kept["metadata"]["labels"], json!({"a": "1", "b": "2", "last": "a-team"}));
+    /// ```
+    pub fn composed(items: Vec<ResourceInterpreterCustomization>, limits: Limits) -> Result<Self> {
+        Self::merge(LayerKind::Declarative, items, limits, true)
     }
 
     /// A declarative layer with no customizations (serves nothing).
     pub fn empty(limits: Limits) -> Self {
-        Self::merge(LayerKind::Declarative, Vec::new(), limits)
+        Self::assemble(LayerKind::Declarative, BTreeMap::new(), limits, false)
     }
 
     /// The bundled third-party layer.
@@ -205,35 +270,71 @@ impl LuaLayer {
         items: Vec<ResourceInterpreterCustomization>,
         limits: Limits,
     ) -> Self {
-        Self::merge(LayerKind::Thirdparty, items, limits)
+        // Karmada's merge reads no annotation: it cannot fail.
+        let rules = Self::merged_rules(items, false).unwrap_or_default();
+        Self::assemble(LayerKind::Thirdparty, rules, limits, false)
     }
 
     fn merge(
         kind: LayerKind,
-        mut items: Vec<ResourceInterpreterCustomization>,
+        items: Vec<ResourceInterpreterCustomization>,
         limits: Limits,
-    ) -> Self {
+        compose: bool,
+    ) -> Result<Self> {
+        let rules = Self::merged_rules(items, compose)?;
+        Ok(Self::assemble(kind, rules, limits, compose))
+    }
+
+    /// Each target's scripts per operation, in the order they run (see
+    /// [`MergedRules::scripts`]).
+    fn merged_rules(
+        mut items: Vec<ResourceInterpreterCustomization>,
+        compose: bool,
+    ) -> Result<BTreeMap<TargetKey, MergedRules>> {
         items.sort_by(|a, b| a.name().cmp(b.name()));
         let mut rules: BTreeMap<TargetKey, MergedRules> = BTreeMap::new();
         for c in &items {
+            let order = if compose {
+                c.composition_order().map_err(|e| Error::Config {
+                    source_name: format!("ResourceInterpreterCustomization {:?}", c.name()),
+                    message: e.to_string(),
+                })?
+            } else {
+                0
+            };
             let entry = rules.entry(target_key(c)).or_insert_with(|| MergedRules {
                 api_version: c.spec.target.api_version.clone(),
                 ..MergedRules::default()
             });
             for op in InterpreterOperation::ALL {
                 let Some(script) = c.script(op) else { continue };
-                if op == InterpreterOperation::InterpretDependency {
-                    entry
-                        .dependencies
-                        .push((c.name().to_owned(), Script::new(script)));
-                } else {
-                    entry
-                        .single
-                        .entry(op)
-                        .or_insert_with(|| (c.name().to_owned(), Script::new(script)));
+                entry.scripts.entry(op).or_default().push(Rule {
+                    name: c.name().to_owned(),
+                    order,
+                    script: Script::new(script),
+                });
+            }
+        }
+        for merged in rules.values_mut() {
+            for (op, scripts) in merged.scripts.iter_mut() {
+                // Stable: equal orders stay in name order.
+                scripts.sort_by_key(|r| r.order);
+                let all =
+                    *op == InterpreterOperation::InterpretDependency || (compose && op.is_edit());
+                if !all {
+                    scripts.truncate(1);
                 }
             }
         }
+        Ok(rules)
+    }
+
+    fn assemble(
+        kind: LayerKind,
+        rules: BTreeMap<TargetKey, MergedRules>,
+        limits: Limits,
+        compose: bool,
+    ) -> Self {
         let targets: Vec<(TargetKey, MergedRules)> = rules.into_iter().collect();
         let mut by_kind: HashMap<String, Vec<usize>, FxBuildHasher> = HashMap::default();
         let mut kinds = KindSignatures::default();
@@ -246,8 +347,14 @@ impl LuaLayer {
             targets,
             by_kind,
             kinds,
-            engine: Engine::new(limits),
+            engine: Engine::new(limits).composing(compose),
         }
+    }
+
+    /// Whether composition is on (`docs/composition.md`): built with
+    /// [`LuaLayer::composed`].
+    pub fn composes(&self) -> bool {
+        self.engine.composes()
     }
 
     /// The engine's limits.
@@ -290,27 +397,24 @@ impl LuaLayer {
 
     /// Answers `request` with the scripts of target `entry` (an index in
     /// `targets`, from [`Layer::route`]); an entry that is not one, or a
-    /// target without a script for the operation, is not served.
-    fn answer(&self, entry: usize, request: &Request<'_>) -> Result<Outcome> {
+    /// target without a script for the operation, is not served. `below`
+    /// answers the scripts' `kube.below()` (composition on).
+    fn answer(&self, entry: usize, request: &Request<'_>, below: Below<'_>) -> Result<Outcome> {
         let op = request.operation();
         let not_enabled = || Error::not_served(request.object(), op);
         let (_, rules) = self.targets.get(entry).ok_or_else(not_enabled)?;
+        let scripts = rules.scripts.get(&op).map(Vec::as_slice).unwrap_or(&[]);
+        let below = self.composes().then_some(below);
 
-        if let Request::InterpretDependency { object } = *request {
-            if rules.dependencies.is_empty() {
+        if let Request::InterpretDependency { .. } = request {
+            if scripts.is_empty() {
                 return Err(not_enabled());
             }
             let mut all: Vec<DependentObjectReference> = Vec::new();
-            for (name, script) in &rules.dependencies {
-                let deps = self.run(name, script, op, &[Push::Json(object)], |lua, mut r| {
-                    let v = first(&mut r);
-                    expect_table(&v, "requires")?;
-                    let json = encode(lua, &v, &[], Target::List)?;
-                    let deps = decode::dependencies(json)?;
-                    karmada_interpreter_core::k8s::validation::validate_dependencies(&deps)
-                        .map_err(|e| e.to_string())?;
-                    Ok(deps)
-                })?;
+            for rule in scripts {
+                let Outcome::Dependencies(deps) = self.answer_one(rule, request, below)? else {
+                    return Err(not_enabled());
+                };
                 for d in deps {
                     // label-selector entries never compare equal (reference)
                     if d.label_selector.is_some() || !all.contains(&d) {
@@ -322,10 +426,46 @@ impl LuaLayer {
             return Ok(Outcome::Dependencies(all));
         }
 
-        let (name, script) = rules.single.get(&op).ok_or_else(not_enabled)?;
+        let [first, rest @ ..] = scripts else {
+            return Err(not_enabled());
+        };
+        let mut outcome = self.answer_one(first, request, below)?;
+        // Composition: each further script edits the previous one's result.
+        for rule in rest {
+            let object = edited_object(outcome);
+            outcome = self.answer_one(rule, &with_object(request, &object), below)?;
+        }
+        Ok(outcome)
+    }
+
+    /// One script's answer to `request`.
+    fn answer_one(
+        &self,
+        rule: &Rule,
+        request: &Request<'_>,
+        below: Option<Below<'_>>,
+    ) -> Result<Outcome> {
+        let op = request.operation();
+        let (name, script) = (rule.name.as_str(), &rule.script);
+        let below = below.map(|below| BelowCall {
+            below,
+            request: *request,
+        });
+        let below = below.as_ref();
         match *request {
+            Request::InterpretDependency { object } => {
+                self.run(name, script, op, &[Push::Json(object)], below, |lua, mut r| {
+                    let v = first(&mut r);
+                    expect_table(&v, "requires")?;
+                    let json = encode(lua, &v, &[], Target::List)?;
+                    let deps = decode::dependencies(json)?;
+                    karmada_interpreter_core::k8s::validation::validate_dependencies(&deps)
+                        .map_err(|e| e.to_string())?;
+                    Ok(Outcome::Dependencies(deps))
+                })
+            }
             Request::InterpretReplica { object } => {
-                self.run(name, script, op, &[Push::Json(object)], |lua, mut r| {
+                self.run(name, script, op, &[Push::Json(object)], below, |lua, mut r| {
                     let n = first(&mut r);
                     let replicas = match n {
                         LuaValue::Number(x) => go_int32(x),
@@ -355,7 +495,7 @@ impl LuaLayer {
                 })
             }
             Request::InterpretComponent { object } => {
-                self.run(name, script, op, &[Push::Json(object)], |lua, mut r| {
+                self.run(name, script, op, &[Push::Json(object)], below, |lua, mut r| {
                     let v = first(&mut r);
                     match v {
                         LuaValue::Nil => Ok(Outcome::Components(Vec::new())),
@@ -381,6 +521,7 @@ impl LuaLayer {
                 script,
                 op,
                 &[Push::Json(object), Push::Number(replicas as f64)],
+                below,
                 |lua, mut r| object_result(lua, &mut r, &[object]).map(Outcome::Revised),
             ),
             #[cfg(feature = "karmada-next")]
@@ -389,6 +530,7 @@ impl LuaLayer {
                 script,
                 op,
                 &[Push::Json(object), Push::Components(components)],
+                below,
                 |lua, mut r| object_result(lua, &mut r, &[object]).map(Outcome::ComponentsRevised),
             ),
             Request::Retain { desired, observed } => self.run(
@@ -396,6 +538,7 @@ impl LuaLayer {
                 script,
                 op,
                 &[Push::Json(desired), Push::Json(observed)],
+                below,
                 |lua, mut r| object_result(lua, &mut r, &[desired, observed]).map(Outcome::Retained),
             ),
             Request::AggregateStatus { object, items } => self.run(
@@ -403,10 +546,11 @@ impl LuaLayer {
                 script,
                 op,
                 &[Push::Json(object), Push::Items(items)],
+                below,
                 |lua, mut r| object_result(lua, &mut r, &[]).map(Outcome::Aggregated),
             ),
             Request::InterpretStatus { object } => {
-                self.run(name, script, op, &[Push::Json(object)], |lua, mut r| {
+                self.run(name, script, op, &[Push::Json(object)], below, |lua, mut r| {
                     let v = first(&mut r);
                     expect_table(&v, "replica")?;
                     let json = encode(lua, &v, &[], Target::Object)?;
@@ -414,30 +558,31 @@ impl LuaLayer {
                 })
             }
             Request::InterpretHealth { object } => {
-                self.run(name, script, op, &[Push::Json(object)], |_, mut r| {
+                self.run(name, script, op, &[Push::Json(object)], below, |_, mut r| {
                     match first(&mut r) {
                         LuaValue::Boolean(b) => Ok(Outcome::Healthy(b)),
                         other => Err(format!("result type {} is not bool", type_code(&other))),
                     }
                 })
             }
-            Request::InterpretDependency { .. } => Err(not_enabled()),
             // An operation of the karmada-next profile when this crate is
             // built without the feature (the floor with it).
             #[cfg(not(feature = "karmada-next"))]
             #[allow(unreachable_patterns)]
-            _ => Err(not_enabled()),
+            _ => Err(Error::not_served(request.object(), op)),
         }
     }
 
     /// Runs one script: converts the arguments, calls the entry point,
     /// converts the first `n` results with `convert`.
+    #[allow(clippy::too_many_arguments)]
     fn run<T>(
         &self,
         customization: &str,
         script: &Script,
         op: InterpreterOperation,
         args: &[Push<'_>],
+        below: Option<&BelowCall<'_>>,
         convert: impl FnOnce(&mlua::Lua, Vec<LuaValue>) -> std::result::Result<T, String>,
     ) -> Result<T> {
         let mut failure_is_conversion = false;
@@ -448,9 +593,12 @@ impl LuaLayer {
             let scope = convert::LazyScope::begin(vm.main_state());
             let lua_args = convert::to_lua_many(&lua, &scope, args)
                 .map_err(|e| ScriptError::Runtime(fault::lua_message(&e)))?;
-            let results = vm
-                .call(script, op.lua_function(), lua_args, timeout)
-                .inspect_err(|_| running_line = vm.deadline_line())?;
+            let function = op.lua_function();
+            let results = match below {
+                None => vm.call(script, function, lua_args, timeout),
+                Some(below) => below.during(vm, |vm| vm.call(script, function, lua_args, timeout)),
+            }
+            .inspect_err(|_| running_line = vm.deadline_line())?;
             let results: Vec<LuaValue> = results.into_iter().collect();
             convert(&lua, results).map_err(|m| {
                 failure_is_conversion = true;
@@ -481,6 +629,96 @@ impl LuaLayer {
                 err(e)
             }
         })
+    }
+}
+
+/// What a composing run's `kube.below()` answers: the request the entry
+/// function was called with, asked of the layers below.
+struct BelowCall<'a> {
+    below: Below<'a>,
+    request: Request<'a>,
+}
+
+impl BelowCall<'_> {
+    /// Runs `call` (a script run on `vm`) with `kube.below()` answering
+    /// from the layers below: a function of this run only, in the state's
+    /// registry while `call` runs.
+    fn during(
+        &self,
+        vm: &mut engine::Vm,
+        call: impl FnOnce(&mut engine::Vm) -> std::result::Result<mlua::MultiValue, ScriptError>,
+    ) -> std::result::Result<mlua::MultiValue, ScriptError> {
+        let lua = vm.lua().clone();
+        let deadline = vm.deadline().clone();
+        lua.scope(|scope| {
+            let answer =
+                scope.create_function(|lua, ()| kube::outcome_to_lua(lua, self.ask(&deadline)?))?;
+            lua.set_named_registry_value(kube::BELOW_KEY, answer)?;
+            let out = call(vm);
+            lua.unset_named_registry_value(kube::BELOW_KEY)?;
+            Ok(out)
+        })
+        .map_err(|e| ScriptError::Runtime(fault::lua_message(&e)))?
+    }
+
+    /// The layers below's answer, within what is left of the run's
+    /// deadline (a Lua layer below is cut off when it passes). A layer
+    /// that may run Lua answers on a thread of its own: a Lua run keeps
+    /// per-thread state (the lazily converted arguments of the run in
+    /// progress) that the running script still needs. The native and
+    /// webhook layers run no Lua and answer on this thread.
+    fn ask(&self, deadline: &sandbox::Deadline) -> mlua::Result<Outcome> {
+        let left = deadline.left();
+        if left.is_zero() {
+            return Err(mlua::Error::runtime(fault::DEADLINE_MESSAGE));
+        }
+        let answer = || budget::within(left, || self.below.interpret(&self.request)).0;
+        let serving = self
+            .below
+            .source(TypeRef::of(self.request.object()), self.request.operation());
+        let answer = match serving.map(|s| s.layer) {
+            None | Some(LayerKind::Native | LayerKind::Webhook) => answer(),
+            Some(_) => std::thread::scope(|threads| threads.spawn(answer).join())
+                .map_err(|_| mlua::Error::runtime("kube.below: a layer below panicked"))?,
+        };
+        match answer {
+            Ok(Some(answer)) => Ok(answer.value),
+            Ok(None) => Err(mlua::Error::runtime(format!(
+                "kube.below: no layer below serves {} for {}",
+                self.request.operation(),
+                karmada_interpreter_core::interpreter::describe(self.request.object())
+            ))),
+            Err(e) => Err(mlua::Error::runtime(format!("kube.below: {e}"))),
+        }
+    }
+}
+
+/// The object an editing operation answered (the next composed script's
+/// input); an outcome of a reading operation gives `null`.
+fn edited_object(outcome: Outcome) -> Value {
+    match outcome {
+        Outcome::Revised(v) | Outcome::Retained(v) | Outcome::Aggregated(v) => v,
+        #[cfg(feature = "karmada-next")]
+        Outcome::ComponentsRevised(v) => v,
+        _ => Value::Null,
+    }
+}
+
+/// `request` with `object` in place of the object it edits (a reading
+/// request is returned as it is).
+fn with_object<'a>(request: &Request<'a>, object: &'a Value) -> Request<'a> {
+    match *request {
+        Request::ReviseReplica { replicas, .. } => Request::ReviseReplica { object, replicas },
+        #[cfg(feature = "karmada-next")]
+        Request::ReviseComponents { components, .. } => {
+            Request::ReviseComponents { object, components }
+        }
+        Request::Retain { observed, .. } => Request::Retain {
+            desired: object,
+            observed,
+        },
+        Request::AggregateStatus { items, .. } => Request::AggregateStatus { object, items },
+        other => other,
     }
 }
 
@@ -563,7 +801,30 @@ impl Layer for LuaLayer {
     }
 
     fn interpret_routed(&self, entry: usize, request: &Request<'_>) -> Result<Outcome> {
-        self.answer(entry, request)
+        self.answer(entry, request, Below::none())
+    }
+
+    /// With composition on, `below` answers the scripts' `kube.below()`.
+    fn interpret_over(
+        &self,
+        entry: usize,
+        request: &Request<'_>,
+        below: Below<'_>,
+    ) -> Result<Outcome> {
+        self.answer(entry, request, below)
+    }
+
+    /// With composition on, `below` answers the scripts' `kube.below()`;
+    /// the answer is stored in the lent object.
+    fn edit_over(
+        &self,
+        entry: usize,
+        request: InPlaceRequest<'_>,
+        below: Below<'_>,
+    ) -> Result<Written> {
+        let outcome = self.answer(entry, &request.as_request(), below)?;
+        request.store(outcome)?;
+        Ok(Written::unknown())
     }
 
     fn interpret(&self, request: &Request<'_>) -> Result<Outcome> {
@@ -572,7 +833,7 @@ impl Layer for LuaLayer {
             .target_of(TypeRef::of(object))
             .filter(|_| !request.operation().is_next() || self.engine.is_next())
             .ok_or_else(|| Error::not_served(object, request.operation()))?;
-        self.answer(entry, request)
+        self.answer(entry, request, Below::none())
     }
 
     fn catalog(&self) -> Vec<CatalogEntry> {
@@ -589,13 +850,22 @@ impl Layer for LuaLayer {
                     },
                 })
             };
-            for (op, (name, _)) in &rules.single {
-                if !op.is_next() || self.engine.is_next() {
-                    push(*op, name);
+            for op in rules.scripts.keys() {
+                if op.is_next() && !self.engine.is_next() {
+                    continue;
                 }
-            }
-            if let Some((name, _)) = rules.dependencies.first() {
-                push(InterpreterOperation::InterpretDependency, name);
+                // The first dependency script's name (Karmada's catalog).
+                let name = match *op {
+                    InterpreterOperation::InterpretDependency => rules
+                        .scripts
+                        .get(op)
+                        .and_then(|s| s.first())
+                        .map(|r| r.name.clone()),
+                    _ => rules.name(*op),
+                };
+                if let Some(name) = name {
+                    push(*op, &name);
+                }
             }
         }
         out

@@ -58,6 +58,17 @@ impl Deadline {
             .store(u64::try_from(at).unwrap_or(u64::MAX), Ordering::Relaxed);
     }
 
+    /// The time left before the deadline of the run in progress (zero
+    /// once it passed; a day when no run is in progress).
+    pub(crate) fn left(&self) -> std::time::Duration {
+        let at = self.at.load(Ordering::Relaxed);
+        if at == u64::MAX {
+            return std::time::Duration::from_secs(86_400);
+        }
+        let now = u64::try_from(self.base.elapsed().as_nanos()).unwrap_or(u64::MAX);
+        std::time::Duration::from_nanos(at.saturating_sub(now))
+    }
+
     pub(crate) fn clear(&self) {
         self.at.store(u64::MAX, Ordering::Relaxed);
     }
@@ -178,11 +189,13 @@ fn string_arg(v: &LuaValue, n: usize, func: &str) -> mlua::Result<Vec<u8>> {
 }
 
 /// Builds a sandboxed state with a memory limit of `memory` bytes (0 = none);
-/// with `coverage`, the hook also notes every line a script runs.
+/// with `coverage`, the hook also notes every line a script runs; with
+/// `compose` (composition on), the `kube` module has `below`.
 pub(crate) fn build(
     memory: usize,
     coverage: Option<super::coverage::LineNotes>,
     next: bool,
+    compose: bool,
 ) -> mlua::Result<Sandbox> {
     let lua = Lua::new_with(
         StdLib::STRING | StdLib::TABLE | StdLib::MATH,
@@ -431,7 +444,7 @@ pub(crate) fn build(
         })?,
     )?;
     install_patterns(&lua, &h, &deadline)?;
-    h.set("kube", super::kube::module(&lua, next)?)?;
+    h.set("kube", super::kube::module(&lua, next, compose)?)?;
 
     let (run, probe, top): (Function, Function, Function) = lua
         .load(PRELUDE)

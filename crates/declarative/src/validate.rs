@@ -34,7 +34,7 @@ pub fn admit(
     incoming: &ResourceInterpreterCustomization,
     existing: &[ResourceInterpreterCustomization],
 ) -> Result<(), Denial> {
-    if let Some(denial) = conflict(incoming, existing) {
+    if let Some(denial) = conflict(incoming, existing, false) {
         return Err(denial);
     }
     for op in InterpreterOperation::ALL {
@@ -51,10 +51,12 @@ pub fn admit(
 /// The first rule of `incoming` that another of the `existing`
 /// customizations (same target, another name) defines too (every rule
 /// except `InterpretDependency`, existing customizations in list order):
-/// Karmada would run only one of them.
+/// Karmada would run only one of them. With `composition` on, the editing
+/// rules are no conflict either (they compose, `docs/composition.md`).
 pub fn conflict(
     incoming: &ResourceInterpreterCustomization,
     existing: &[ResourceInterpreterCustomization],
+    composition: bool,
 ) -> Option<Denial> {
     for other in existing {
         if other.name() == incoming.name()
@@ -64,7 +66,7 @@ pub fn conflict(
             continue;
         }
         for op in InterpreterOperation::ALL {
-            if op == InterpreterOperation::InterpretDependency {
+            if op == InterpreterOperation::InterpretDependency || (composition && op.is_edit()) {
                 continue;
             }
             if incoming.script(op).is_some() && other.script(op).is_some() {

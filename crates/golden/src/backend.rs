@@ -100,6 +100,7 @@ pub struct ChainBackend {
     chains: Mutex<HashMap<Option<PathBuf>, Arc<Result<Interpreter>>>>,
     files: Vec<PathBuf>,
     profile: Profile,
+    composition: bool,
 }
 
 impl ChainBackend {
@@ -119,7 +120,15 @@ impl ChainBackend {
             chains: Mutex::default(),
             files: Vec::new(),
             profile: Profile::Karmada,
+            composition: false,
         }
+    }
+
+    /// The same backend, building its chains with composition on or off
+    /// (`InterpreterBuilder::composition`; default off, Karmada's answers).
+    pub fn with_composition(mut self, on: bool) -> Self {
+        self.composition = on;
+        self
     }
 
     /// The same backend, building its chains with `profile` (cases of the
@@ -194,6 +203,7 @@ impl ChainBackend {
             .webhook_configurations(self.webhooks.clone())
             .health_fallback(self.health.1)
             .profile(self.profile)
+            .composition(self.composition)
             .build()
     }
 

@@ -57,7 +57,7 @@ pub fn review_customization(
     let text = serde_json::to_string_pretty(object).unwrap_or_default();
     let mut findings = Vec::new();
     let scripts = sites(&text, &mut findings);
-    for f in findings {
+    for f in findings.into_iter().filter(|f| linter.reports(f.rule)) {
         let line = format!("customization {name:?}: {}", f.message);
         if f.rule == Rule::UnknownKey {
             review.refusals.push(line);
@@ -73,7 +73,7 @@ pub fn review_customization(
         .ok()
         .filter(|c| !c.is_shadow())
     {
-        if let Some(denial) = conflict(&c, &live) {
+        if let Some(denial) = conflict(&c, &live, linter.composes()) {
             review.refusals.push(format!(
                 "customization {name:?}: {denial} (both target {} {}; Karmada would run one of them only)",
                 c.spec.target.api_version, c.spec.target.kind
@@ -186,5 +186,45 @@ mod tests {
         assert!(review_customization(&shadow, std::slice::from_ref(&known), &linter).allowed());
         let shadow: ResourceInterpreterCustomization = serde_json::from_value(shadow).unwrap();
         assert!(review_customization(&second, &[shadow], &linter).allowed());
+    }
+
+    /// With composition on, a second customization's editing rule for a
+    /// target composes (allowed); a second reading rule still conflicts.
+    #[test]
+    fn composition_allows_a_second_editing_rule_only() {
+        let retain = |name: &str| {
+            customization(
+                name,
+                json!({"retention": {"luaScript": "local kube = require('kube')\nfunction Retain(desiredObj, observedObj)\n  return kube.below()\nend\n"}}),
+            )
+        };
+        let known: ResourceInterpreterCustomization =
+            serde_json::from_value(retain("first")).unwrap();
+        let karmada = Linter::new().unwrap();
+        let review =
+            review_customization(&retain("second"), std::slice::from_ref(&known), &karmada);
+        assert_eq!(review.refusals.len(), 1, "{review:?}");
+        assert!(
+            review
+                .warnings
+                .iter()
+                .any(|w| w.contains("exists only with composition on")),
+            "{review:?}"
+        );
+        let composing = Linter::new().unwrap().with_composition(true);
+        let review =
+            review_customization(&retain("second"), std::slice::from_ref(&known), &composing);
+        assert!(review.allowed() && review.warnings.is_empty(), "{review:?}");
+        // A reading rule: only the first in order would answer.
+        let known: ResourceInterpreterCustomization = serde_json::from_value(customization(
+            "first",
+            health("function InterpretHealth(obj) return true end"),
+        ))
+        .unwrap();
+        let second = customization(
+            "second",
+            health("function InterpretHealth(obj) return false end"),
+        );
+        assert!(!review_customization(&second, &[known], &composing).allowed());
     }
 }

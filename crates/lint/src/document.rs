@@ -191,6 +191,38 @@ fn suggest_rule(key: &str) -> Option<&'static str> {
     best.filter(|(s, _)| *s >= 0.75).map(|(_, m)| m)
 }
 
+/// A [`Rule::CompositionOrder`] finding for an order annotation among
+/// `annotations` whose value is not an integer (at its key).
+fn order_findings(
+    annotations: &[(Spanned<String>, Spanned<Node>)],
+    line: &dyn Fn(&Spanned<String>) -> usize,
+    col: &dyn Fn(&Spanned<String>) -> usize,
+    out: &mut Vec<Finding>,
+) {
+    use karmada_interpreter_core::api::ResourceInterpreterCustomization as C;
+    for (k, v) in annotations {
+        if k.value != C::ORDER_ANNOTATION {
+            continue;
+        }
+        let integer = matches!(&v.value, Node::Str(s) if s.trim().parse::<i64>().is_ok());
+        if !integer {
+            let shown = match &v.value {
+                Node::Str(s) => format!("{s:?}"),
+                _ => "a value that is not a string".to_owned(),
+            };
+            out.push(Finding::new(
+                Rule::CompositionOrder,
+                line(k),
+                col(k),
+                format!(
+                    "`{}` is {shown}, not an integer: with composition on, building the chain fails (the order of composition, lower first)",
+                    C::ORDER_ANNOTATION
+                ),
+            ));
+        }
+    }
+}
+
 /// Reads one document (`text`, starting at file line `first_line`): unknown
 /// keys become findings, each script a [`ScriptSite`].
 pub(crate) fn scan(
@@ -233,6 +265,7 @@ pub(crate) fn scan(
         return Vec::new();
     }
     let mut name = String::new();
+    let mut order = Vec::new();
     let mut sites = Vec::new();
     // `unknown` holds `findings` until the scan ends
     let mut empty_rules = Vec::new();
@@ -249,6 +282,9 @@ pub(crate) fn scan(
                 for (k, v) in meta {
                     if let (true, Node::Str(n)) = (k.value == "name", &v.value) {
                         name.clone_from(n);
+                    }
+                    if let (true, Node::Map(annotations)) = (k.value == "annotations", &v.value) {
+                        order_findings(annotations, &line, &col, &mut order);
                     }
                 }
             }
@@ -371,6 +407,7 @@ pub(crate) fn scan(
         }
     }
     findings.extend(empty_rules);
+    findings.extend(order);
     sites
 }
 
@@ -517,5 +554,44 @@ spec:
                 .unwrap();
         assert_eq!(value.lines().count(), 6, "{value:?}");
         assert_eq!(folded_lines(&lines, 2, 2), vec![2, 3, 4, 5, 6, 10]);
+    }
+
+    /// An order annotation that is not an integer is a
+    /// `composition-order` error at its key, reported only with
+    /// composition on.
+    #[test]
+    fn a_malformed_order_is_found_only_with_composition() {
+        let text = "\
+apiVersion: config.karmada.io/v1alpha1
+kind: ResourceInterpreterCustomization
+metadata:
+  name: demo
+  annotations:
+    karmada-interpreter.io/order: first
+spec:
+  target: {apiVersion: example.io/v1, kind: Demo}
+  customizations:
+    healthInterpretation:
+      luaScript: 'function InterpretHealth(obj) return true end'
+";
+        let off = crate::Linter::new().unwrap().lint_text(text, "demo.yaml");
+        assert!(off.is_empty(), "{off:?}");
+        let on = crate::Linter::new()
+            .unwrap()
+            .with_composition(true)
+            .lint_text(text, "demo.yaml");
+        assert_eq!(on.len(), 1, "{on:?}");
+        assert_eq!(
+            (on[0].rule, on[0].line, on[0].column),
+            (Rule::CompositionOrder, 6, 5)
+        );
+        assert!(
+            on[0].message.contains("\"first\", not an integer"),
+            "{}",
+            on[0].message
+        );
+        let fine = text.replace("first", "'-3'");
+        let on = crate::Linter::new().unwrap().with_composition(true);
+        assert!(on.lint_text(&fine, "demo.yaml").is_empty());
     }
 }

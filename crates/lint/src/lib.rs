@@ -63,7 +63,7 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
-pub use script::KUBE_FUNCTIONS;
+pub use script::{COMPOSITION_FUNCTIONS, KUBE_FUNCTIONS};
 
 /// How bad a finding is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
@@ -120,6 +120,11 @@ pub enum Rule {
     /// A rule without a script (`replicaResource: {}`, `luaScript: ""`):
     /// Karmada treats it as unset, so the operation falls to the next layer.
     EmptyRule,
+    /// With composition on (`docs/composition.md`), a
+    /// `karmada-interpreter.io/order` annotation that is not an integer:
+    /// building the chain fails. Not reported with composition off (the
+    /// annotation is then ignored, as Karmada ignores it).
+    CompositionOrder,
     /// Another of selene's lints, by its selene name.
     Selene(&'static str),
 }
@@ -140,6 +145,7 @@ impl Rule {
             Self::UnguardedField => "unguarded-field",
             Self::TargetLayout => "target-layout",
             Self::EmptyRule => "empty-rule",
+            Self::CompositionOrder => "composition-order",
             Self::Selene(name) => name,
         }
     }
@@ -151,7 +157,8 @@ impl Rule {
             | Self::UnknownKey
             | Self::MissingEntry
             | Self::UndefinedGlobal
-            | Self::Sandbox => Severity::Error,
+            | Self::Sandbox
+            | Self::CompositionOrder => Severity::Error,
             _ => Severity::Warning,
         }
     }
@@ -230,6 +237,7 @@ pub enum LintError {
 /// The linter: selene configured for the sandbox plus the project's rules.
 pub struct Linter {
     checker: selene_lib::Checker<serde_json::Value>,
+    composition: bool,
 }
 
 impl fmt::Debug for Linter {
@@ -243,7 +251,44 @@ impl Linter {
     pub fn new() -> Result<Self, LintError> {
         Ok(Self {
             checker: script::checker().map_err(LintError::Checker)?,
+            composition: false,
         })
+    }
+
+    /// The same linter for scripts that run with composition on or off
+    /// (default off, Karmada's sandbox; `docs/composition.md`): with it on,
+    /// `kube.below` is a function of the sandbox; with it off, a call to it
+    /// is a `sandbox` error saying it needs composition. Admission
+    /// ([`admission::review_customization`]) then also allows a second
+    /// customization's editing rule for a target (they compose).
+    ///
+    /// ```
+    /// use karmada_interpreter::api::InterpreterOperation as Op;
+    /// use karmada_interpreter::lint::{Linter, Rule};
+    ///
+    /// let script = "local kube = require('kube')\nfunction Retain(desiredObj, observedObj)\n  return kube.below()\nend\n";
+    /// let off = Linter::new().unwrap().lint_script(script, Op::Retain);
+    /// assert_eq!(off.len(), 1);
+    /// assert_eq!(off[0].rule, Rule::Sandbox);
+    /// assert!(off[0].message.contains("only with composition on"), "{}", off[0].message);
+    /// let on = Linter::new().unwrap().with_composition(true);
+    /// assert!(on.lint_script(script, Op::Retain).is_empty());
+    /// ```
+    pub fn with_composition(mut self, on: bool) -> Self {
+        self.composition = on;
+        self
+    }
+
+    /// Whether the scripts are linted for composition on.
+    pub fn composes(&self) -> bool {
+        self.composition
+    }
+
+    /// Whether this linter reports findings of `rule` ([`sites`] finds
+    /// [`Rule::CompositionOrder`] ones whatever the linter; they count only
+    /// with composition on).
+    pub fn reports(&self, rule: Rule) -> bool {
+        self.composition || rule != Rule::CompositionOrder
     }
 
     /// Lints the text of a customization file (a YAML stream of
@@ -251,7 +296,9 @@ impl Linter {
     pub fn lint_text(&self, text: &str, file: &str) -> Vec<Finding> {
         let mut findings = Vec::new();
         {
-            for site in sites(text, &mut findings) {
+            let sites = sites(text, &mut findings);
+            findings.retain(|f| self.reports(f.rule));
+            for site in sites {
                 for mut f in self.lint_script(&site.text, site.operation) {
                     let (line, column) = site.placement.locate(f.line, f.column);
                     f.line = line;
@@ -283,7 +330,7 @@ impl Linter {
         text: &str,
         operation: karmada_interpreter_core::api::InterpreterOperation,
     ) -> Vec<Finding> {
-        script::lint(&self.checker, text, operation)
+        script::lint(&self.checker, text, operation, self.composition)
     }
 
     /// Lints a customization file.

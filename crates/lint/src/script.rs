@@ -28,6 +28,34 @@ pub const KUBE_FUNCTIONS: &[&str] = &[
     "resourceAdd",
 ];
 
+/// The functions the `kube` module has only with composition on
+/// (`docs/composition.md`; Karmada's has none of them).
+pub const COMPOSITION_FUNCTIONS: &[&str] = &["below"];
+
+/// What is wrong with calling `kube.<f>` (with composition on or off), or
+/// `None` when the module has it.
+fn unknown_kube_function(f: &str, composition: bool) -> Option<String> {
+    if KUBE_FUNCTIONS.contains(&f) || (composition && COMPOSITION_FUNCTIONS.contains(&f)) {
+        return None;
+    }
+    if COMPOSITION_FUNCTIONS.contains(&f) {
+        return Some(format!(
+            "`kube.{f}` exists only with composition on (`--composition`, \
+             `InterpreterBuilder::composition(true)`); Karmada's kube module has no `{f}`, \
+             so the call fails there"
+        ));
+    }
+    let mut known: Vec<&str> = KUBE_FUNCTIONS.to_vec();
+    if composition {
+        known.extend(COMPOSITION_FUNCTIONS);
+        known.sort_unstable();
+    }
+    Some(format!(
+        "module kube has no function `{f}` (it has {})",
+        known.join(", ")
+    ))
+}
+
 /// The parameters the engine passes to an operation's entry function.
 pub(crate) fn entry_parameters(op: InterpreterOperation) -> &'static [&'static str] {
     use InterpreterOperation as Op;
@@ -78,6 +106,7 @@ pub(crate) fn lint(
     checker: &Checker<serde_json::Value>,
     text: &str,
     op: InterpreterOperation,
+    composition: bool,
 ) -> Vec<Finding> {
     // Lua 5.2's grammar: 5.1 plus `goto`/labels, which gopher-lua accepts.
     let parsed = full_moon::parse_fallible(text, LuaVersion::lua52());
@@ -195,7 +224,7 @@ pub(crate) fn lint(
             message,
         });
     }
-    let mut rules = OwnRules::new(op);
+    let mut rules = OwnRules::new(op, composition);
     rules.visit_ast(&ast);
     rules.finish(&ast);
     // The operation passes the entry function's parameters: an unused one
@@ -336,6 +365,8 @@ fn position(node: &impl Node) -> (usize, usize) {
 /// The project's own rules, in one walk over the tree.
 struct OwnRules {
     op: InterpreterOperation,
+    /// Composition on: `kube.below` exists.
+    composition: bool,
     findings: Vec<Finding>,
     /// Names bound to `require("kube")`.
     kube_locals: HashSet<String>,
@@ -353,9 +384,10 @@ struct OwnRules {
 }
 
 impl OwnRules {
-    fn new(op: InterpreterOperation) -> Self {
+    fn new(op: InterpreterOperation, composition: bool) -> Self {
         Self {
             op,
+            composition,
             findings: Vec::new(),
             kube_locals: HashSet::new(),
             locals: HashSet::new(),
@@ -633,15 +665,8 @@ impl OwnRules {
         }
         if let Some(Suffix::Index(ast::Index::Dot { name, .. })) = suffixes.next() {
             let f = name.token().to_string();
-            if !KUBE_FUNCTIONS.contains(&f.as_str()) {
-                self.push(
-                    Rule::Sandbox,
-                    position(name),
-                    format!(
-                        "module kube has no function `{f}` (it has {})",
-                        KUBE_FUNCTIONS.join(", ")
-                    ),
-                );
+            if let Some(message) = unknown_kube_function(&f, self.composition) {
+                self.push(Rule::Sandbox, position(name), message);
             }
         }
     }
@@ -737,12 +762,8 @@ impl Visitor for OwnRules {
                 {
                     if let Some(Suffix::Index(ast::Index::Dot { name, .. })) = suffixes.get(1) {
                         let f = name.token().to_string();
-                        if !KUBE_FUNCTIONS.contains(&f.as_str()) {
-                            self.push(
-                                Rule::Sandbox,
-                                position(name),
-                                format!("module kube has no function `{f}`"),
-                            );
+                        if let Some(message) = unknown_kube_function(&f, self.composition) {
+                            self.push(Rule::Sandbox, position(name), message);
                         }
                     }
                 }

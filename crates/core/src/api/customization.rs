@@ -67,6 +67,51 @@ impl ResourceInterpreterCustomization {
             .and_then(|a| a.get(SHADOW_ANNOTATION))
             .is_some_and(|v| v == "true")
     }
+
+    /// The annotation that places a customization in the order of
+    /// composition (`docs/composition.md`): an integer, lower first; a
+    /// customization without it has order 0, and equal orders go by name.
+    /// Read only with composition on; Karmada ignores it.
+    pub const ORDER_ANNOTATION: &'static str = "karmada-interpreter.io/order";
+
+    /// This customization's place in the order of composition: the
+    /// [`ORDER_ANNOTATION`](Self::ORDER_ANNOTATION) as an integer (0 when
+    /// absent), or why its value is not one.
+    ///
+    /// ```
+    /// use karmada_interpreter::api::ResourceInterpreterCustomization;
+    ///
+    /// let mut c = ResourceInterpreterCustomization::default();
+    /// assert_eq!(c.composition_order(), Ok(0));
+    /// c.metadata.annotations = Some([(ResourceInterpreterCustomization::ORDER_ANNOTATION.to_owned(),
+    ///                                 "-5".to_owned())].into());
+    /// assert_eq!(c.composition_order(), Ok(-5));
+    /// c.metadata.annotations = Some([(ResourceInterpreterCustomization::ORDER_ANNOTATION.to_owned(),
+    ///                                 "first".to_owned())].into());
+    /// assert!(c.composition_order().unwrap_err().to_string().contains("\"first\" is not an integer"));
+    /// ```
+    pub fn composition_order(&self) -> Result<i64, OrderError> {
+        let Some(value) = self
+            .metadata
+            .annotations
+            .as_ref()
+            .and_then(|a| a.get(Self::ORDER_ANNOTATION))
+        else {
+            return Ok(0);
+        };
+        value.trim().parse::<i64>().map_err(|_| OrderError {
+            value: value.clone(),
+        })
+    }
+}
+
+/// A [`ResourceInterpreterCustomization::ORDER_ANNOTATION`] whose value is
+/// not an integer.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("annotation karmada-interpreter.io/order: {value:?} is not an integer (the order of composition, lower first)")]
+pub struct OrderError {
+    /// The annotation's value.
+    pub value: String,
 }
 
 /// The annotation that marks a customization to run in shadow (value

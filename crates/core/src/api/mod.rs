@@ -22,8 +22,8 @@ pub use context::{
     ResourceInterpreterResponse, CONTEXT_API_VERSION, CONTEXT_KIND,
 };
 pub use customization::{
-    CustomizationRules, CustomizationTarget, LuaScript, ResourceInterpreterCustomization,
-    ResourceInterpreterCustomizationSpec, SHADOW_ANNOTATION,
+    CustomizationRules, CustomizationTarget, LuaScript, OrderError,
+    ResourceInterpreterCustomization, ResourceInterpreterCustomizationSpec, SHADOW_ANNOTATION,
 };
 pub use go_json::go_json_field;
 pub(crate) use operation::NOT_COMPILED_IN;

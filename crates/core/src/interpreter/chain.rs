@@ -99,9 +99,7 @@ impl Chain {
         ty: TypeRef<'_>,
         operation: InterpreterOperation,
     ) -> Option<(&dyn Layer, Route)> {
-        self.layers
-            .iter()
-            .find_map(|l| Some((l.as_ref(), l.route(ty, operation)?)))
+        route_in(&self.layers, ty, operation).map(|(layer, _, route)| (layer, route))
     }
 
     /// Whether any layer serves `operation` for objects of `gvk`.
@@ -158,17 +156,17 @@ impl Chain {
         take: impl FnOnce(InterpreterOperation, Outcome) -> std::result::Result<T, Outcome>,
     ) -> Result<Answer<T>> {
         let operation = request.operation();
-        let (layer, route) = self.resolve(request.object(), operation)?;
+        let (layer, below, route) = self.resolve(request.object(), operation)?;
         let source = route.source;
-        match take(operation, layer.interpret_routed(route.entry, request)?) {
+        match take(
+            operation,
+            layer.interpret_over(route.entry, request, below)?,
+        ) {
             Ok(value) => Ok(Answer {
                 value,
                 served_by: source,
             }),
-            Err(other) => Err(Error::InvalidInput {
-                operation,
-                reason: format!("layer {source} answered {} instead", other.operation()),
-            }),
+            Err(other) => Err(answered_instead(operation, &source, &other)),
         }
     }
 
@@ -211,17 +209,8 @@ impl Chain {
         &self,
         object: &Value,
         operation: InterpreterOperation,
-    ) -> Result<(&dyn Layer, Route)> {
-        if !object.is_object() {
-            return Err(Error::InvalidInput {
-                operation,
-                reason: format!(
-                    "the object must be a JSON object, got {}",
-                    type_name(object)
-                ),
-            });
-        }
-        self.route(TypeRef::of(object), operation)
+    ) -> Result<(&dyn Layer, Below<'_>, Route)> {
+        resolve_in(&self.layers, object, operation)?
             .ok_or_else(|| Error::not_served(object, operation))
     }
 
@@ -339,8 +328,8 @@ impl Chain {
     /// assert_eq!(object["spec"]["replicas"], 3);
     /// ```
     pub fn edit_in_place(&self, request: InPlaceRequest<'_>) -> Result<Answer<Written>> {
-        let (layer, route) = self.resolve(request.object(), request.operation())?;
-        let written = layer.edit_routed(route.entry, request)?;
+        let (layer, below, route) = self.resolve(request.object(), request.operation())?;
+        let written = layer.edit_over(route.entry, request, below)?;
         Ok(Answer {
             value: written,
             served_by: route.source,
@@ -381,6 +370,123 @@ impl Chain {
     ) -> Result<Answer<Vec<DependentObjectReference>>> {
         let object = &*object.json()?;
         self.read(&Request::InterpretDependency { object })
+    }
+}
+
+/// The first of `layers` serving `operation` for objects of type `ty`, the
+/// layers after it, and its route.
+fn route_in<'a>(
+    layers: &'a [Arc<dyn Layer>],
+    ty: TypeRef<'_>,
+    operation: InterpreterOperation,
+) -> Option<(&'a dyn Layer, Below<'a>, Route)> {
+    layers.iter().enumerate().find_map(|(i, l)| {
+        let route = l.route(ty, operation)?;
+        let after = layers.get(i + 1..).unwrap_or_default();
+        Some((l.as_ref(), Below { layers: after }, route))
+    })
+}
+
+/// [`route_in`] for `object`: an error when it is not a JSON object,
+/// `None` when none of `layers` serves it.
+fn resolve_in<'a>(
+    layers: &'a [Arc<dyn Layer>],
+    object: &Value,
+    operation: InterpreterOperation,
+) -> Result<Option<(&'a dyn Layer, Below<'a>, Route)>> {
+    if !object.is_object() {
+        return Err(Error::InvalidInput {
+            operation,
+            reason: format!(
+                "the object must be a JSON object, got {}",
+                type_name(object)
+            ),
+        });
+    }
+    Ok(route_in(layers, TypeRef::of(object), operation))
+}
+
+/// A layer answered another operation than the one asked.
+fn answered_instead(operation: InterpreterOperation, source: &Source, other: &Outcome) -> Error {
+    Error::InvalidInput {
+        operation,
+        reason: format!("layer {source} answered {} instead", other.operation()),
+    }
+}
+
+/// The layers after the one answering a request, in the chain's order:
+/// what would answer it if that layer did not serve it. A layer that
+/// composes with them ([`Layer::interpret_over`]) asks them through
+/// [`Below::interpret`], where they dispatch as in the chain: the first
+/// that serves the request answers, with the layers after *it* below it.
+///
+/// ```
+/// use karmada_interpreter::interpreter::{Below, Outcome, Request};
+/// use karmada_interpreter::Interpreter;
+/// use serde_json::json;
+///
+/// let chain = Interpreter::builder().thirdparty(false).build().unwrap();
+/// let below = Below::new(chain.layers());
+/// let job = json!({"apiVersion": "batch/v1", "kind": "Job", "metadata": {"name": "j"},
+///                  "spec": {"parallelism": 1}});
+/// let answer = below.interpret(&Request::ReviseReplica { object: &job, replicas: 2 }).unwrap().unwrap();
+/// let Outcome::Revised(revised) = answer.value else { unreachable!() };
+/// assert_eq!(revised["spec"]["parallelism"], 2);
+/// // Nothing below the last layer.
+/// let request = Request::InterpretReplica { object: &job };
+/// assert!(Below::none().interpret(&request).unwrap().is_none());
+/// ```
+#[derive(Clone, Copy)]
+pub struct Below<'a> {
+    layers: &'a [Arc<dyn Layer>],
+}
+
+impl std::fmt::Debug for Below<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list()
+            .entries(self.layers.iter().map(|l| l.kind()))
+            .finish()
+    }
+}
+
+impl<'a> Below<'a> {
+    /// `layers`, consulted in the order given.
+    pub fn new(layers: &'a [Arc<dyn Layer>]) -> Self {
+        Self { layers }
+    }
+
+    /// No layers: nothing serves any request (what a layer called outside
+    /// a chain, or the last one, has below it).
+    pub fn none() -> Below<'static> {
+        Below { layers: &[] }
+    }
+
+    /// The layers, in consultation order.
+    pub fn layers(&self) -> &'a [Arc<dyn Layer>] {
+        self.layers
+    }
+
+    /// What would answer `operation` for objects of type `ty`.
+    pub fn source(&self, ty: TypeRef<'_>, operation: InterpreterOperation) -> Option<Source> {
+        route_in(self.layers, ty, operation).map(|(_, _, route)| route.source)
+    }
+
+    /// The answer of the first of these layers serving the request, or
+    /// `None` when none does; its error when it fails (as in the chain).
+    pub fn interpret(&self, request: &Request<'_>) -> Result<Option<Answer<Outcome>>> {
+        let operation = request.operation();
+        let Some((layer, below, route)) = resolve_in(self.layers, request.object(), operation)?
+        else {
+            return Ok(None);
+        };
+        let outcome = layer.interpret_over(route.entry, request, below)?;
+        if outcome.operation() != operation {
+            return Err(answered_instead(operation, &route.source, &outcome));
+        }
+        Ok(Some(Answer {
+            value: outcome,
+            served_by: route.source,
+        }))
     }
 }
 

@@ -6,6 +6,7 @@ use std::fmt;
 use kube::core::GroupVersionKind;
 use serde_json::Value;
 
+use super::chain::Below;
 #[cfg(feature = "karmada-next")]
 use crate::api::TargetComponent;
 use crate::api::{
@@ -527,10 +528,11 @@ impl From<Source> for Route {
 /// A layer says whether it serves a (kind, operation) and answers requests.
 /// The chain resolves each request once ([`Layer::route`], from the
 /// object's borrowed apiVersion and kind) and then asks the layer that
-/// serves it to answer ([`Layer::interpret_routed`], or
-/// [`Layer::edit_routed`] for an object lent mutably); it only calls the
-/// `interpret` methods of a layer that routed the request's object and
-/// operation.
+/// serves it to answer ([`Layer::interpret_over`], or
+/// [`Layer::edit_over`] for an object lent mutably, handing it the layers
+/// after it; their defaults answer through [`Layer::interpret_routed`] and
+/// [`Layer::edit_routed`]); it only calls the `interpret` methods of a
+/// layer that routed the request's object and operation.
 pub trait Layer: Send + Sync {
     /// Which layer this is.
     fn kind(&self) -> LayerKind;
@@ -571,6 +573,37 @@ pub trait Layer: Send + Sync {
         let outcome = self.interpret_routed(entry, &request.as_request())?;
         request.store(outcome)?;
         Ok(Written::unknown())
+    }
+
+    /// Answers a request this layer routed, with the layers after it in
+    /// the chain at hand (`below`). The chain dispatches every request
+    /// through this method (and [`Layer::edit_over`]). A layer that
+    /// composes with the layers below it asks them for their answer
+    /// ([`Below::interpret`]) — the declarative layer does, with
+    /// composition on, when a script calls `kube.below()`
+    /// (`docs/composition.md`); the default ignores them and answers
+    /// through [`Layer::interpret_routed`].
+    fn interpret_over(
+        &self,
+        entry: usize,
+        request: &Request<'_>,
+        below: Below<'_>,
+    ) -> Result<Outcome> {
+        let _ = below;
+        self.interpret_routed(entry, request)
+    }
+
+    /// Edits in place, as [`Layer::edit_routed`], with the layers after
+    /// this one at hand (see [`Layer::interpret_over`]); the default
+    /// ignores them and edits through [`Layer::edit_routed`].
+    fn edit_over(
+        &self,
+        entry: usize,
+        request: InPlaceRequest<'_>,
+        below: Below<'_>,
+    ) -> Result<Written> {
+        let _ = below;
+        self.edit_routed(entry, request)
     }
 
     /// What the handler of route `entry` looks at of the object it only

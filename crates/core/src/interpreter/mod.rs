@@ -10,7 +10,9 @@
 //!
 //! - `layer`: the [`Layer`] trait, [`LayerKind`] (declarative, webhook,
 //!   thirdparty, native), [`Request`], [`Outcome`], [`Source`].
-//! - `chain`: [`Chain`], the ordered layers and the eight operations. The
+//! - `chain`: [`Chain`], the ordered layers and the eight operations, and
+//!   [`Below`], the layers after the one answering (what a layer that
+//!   composes with them asks: [`Layer::interpret_over`]). The
 //!   default chain and its builder are assembled above every layer, in the
 //!   `karmada-interpreter` crate (`Interpreter`).
 //! - `operation`: the one operation model: [`Inputs`] → [`Request`]
@@ -35,7 +37,7 @@ mod typed;
 
 pub use crate::error::JsonInput;
 pub use crate::k8s::written::{Write, WriteOp, Written};
-pub use chain::{Chain, EditedObject};
+pub use chain::{Below, Chain, EditedObject};
 pub use explain::{segment_match, LayerDecision};
 pub use json::{Edited, JsonInputs};
 pub use layer::{
