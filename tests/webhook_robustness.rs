@@ -312,3 +312,144 @@ fn suite_usage_errors() {
     assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
     assert!(text(&out.stderr).contains("need no cases"));
 }
+
+/// The third-party bug `--cross-check` is for: InterpretReplica answered
+/// from the envelope's `replicas` (desiredReplicas, 0 on every request but
+/// ReviseReplica) instead of the object's `spec.replicas`.
+fn replicas_from_the_envelope(req: &Request) -> Response {
+    if req.operation_name == "InterpretReplica" {
+        let mut r = sdk::succeeded("");
+        r.replicas = Some(req.desired_replicas.unwrap_or(0));
+        return r;
+    }
+    workload_example::handle(req)
+}
+
+/// A customization file answering InterpretReplica for Workload as Karmada
+/// means it: `spec.replicas`, 1 when absent.
+fn reference_customization(dir: &Path) -> PathBuf {
+    let file = dir.join("reference.yaml");
+    let text = crate::support::customization::Customization::new(
+        "workload-reference",
+        "workload.example.io/v1alpha1",
+        "Workload",
+    )
+    .rule(
+        "replicaResource",
+        "function GetReplicas(obj)\n  local r = obj.spec.replicas\n  if r == nil then r = 1 end\n  return r, nil\nend\n",
+    )
+    .yaml();
+    std::fs::write(&file, text).unwrap();
+    file
+}
+
+#[test]
+fn cross_check_lists_where_a_webhook_answers_otherwise_than_the_reference() {
+    let dir = scratch("cross-check");
+    let (_server, config) = start(&dir, replicas_from_the_envelope, None);
+    let reference = reference_customization(&dir);
+    let reference_arg = reference.to_str().unwrap();
+
+    // The protocol suite: the Karmada-shaped request's answer is compared,
+    // no case needed; a doubt, a failure with --strict.
+    let (code, checks) = suite(&config, "protocol", &["--cross-check", reference_arg]);
+    assert_eq!(code, Some(0), "{:#?}", failed_names(&checks));
+    let c = check(&checks, "karmada-shaped InterpretReplica");
+    let findings = c["findings"].to_string();
+    assert!(
+        findings.contains(&format!(
+            "cross-check: InterpretReplica `replica`: {reference_arg} answers 3, the webhook 0"
+        )),
+        "{c:#}"
+    );
+    // Operations the reference does not serve are not compared.
+    assert!(check(&checks, "karmada-shaped InterpretHealth")
+        .get("findings")
+        .is_none());
+    let (code, checks) = suite(
+        &config,
+        "protocol",
+        &["--cross-check", reference_arg, "--strict"],
+    );
+    assert_eq!(code, Some(1));
+    assert_failed(
+        &checks,
+        "karmada-shaped InterpretReplica",
+        &["semantic doubt (--strict): cross-check: InterpretReplica `replica`"],
+    );
+
+    // Golden cases: each case's answer is compared too, per case and
+    // operation (the cases themselves state only part of the output here).
+    let cases = dir.join("cases.yaml");
+    std::fs::write(
+        &cases,
+        "name: six\noperation: InterpretReplica\ndesiredObj: {apiVersion: workload.example.io/v1alpha1, kind: Workload, metadata: {name: w, namespace: d}, spec: {replicas: 6}}\noutputContains: {requires: null}\n",
+    )
+    .unwrap();
+    let out = bin()
+        .args(["test", "--webhook-config"])
+        .arg(&config)
+        .arg(&cases)
+        .args(["--cross-check", reference_arg])
+        .output()
+        .unwrap();
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}{}", text(&out.stderr));
+    assert!(
+        stdout.contains(&format!(
+            "finding: cross-check: InterpretReplica `replica`: {reference_arg} answers 6, the webhook 0"
+        )),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("1 passed, 0 failed") && stdout.contains("1 findings"),
+        "{stdout}"
+    );
+    let out = bin()
+        .args(["test", "--webhook-config"])
+        .arg(&config)
+        .arg(&cases)
+        .args(["--cross-check", reference_arg, "--strict"])
+        .output()
+        .unwrap();
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert!(
+        stdout.contains("cross-check (--strict): InterpretReplica `replica`"),
+        "{stdout}"
+    );
+
+    // The example webhook agrees with the reference: nothing to report.
+    let (_good, good_config) = start(&scratch("cross-check-good"), workload_example::handle, None);
+    let (code, checks) = suite(
+        &good_config,
+        "protocol",
+        &["--cross-check", reference_arg, "--strict"],
+    );
+    assert_eq!(code, Some(0), "{:#?}", failed_names(&checks));
+}
+
+#[test]
+fn cross_check_usage_errors() {
+    let out = bin()
+        .args(["test", "--cross-check", "builtin"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    assert!(text(&out.stderr).contains("--webhook-config"));
+    let dir = scratch("cross-check-usage");
+    let (_server, config) = start(&dir, workload_example::handle, None);
+    let out = bin()
+        .args(["test", "--webhook-config"])
+        .arg(&config)
+        .args(["--suite", "protocol", "--cross-check"])
+        .arg(dir.join("missing.yaml"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("missing.yaml"),
+        "{}",
+        text(&out.stderr)
+    );
+}

@@ -17,6 +17,8 @@
 //! - `runner`: the one [`Runner`]: runs a backend over case files and
 //!   judges every case with the same rules (deviations included).
 //! - `compare`: semantic comparison of results.
+//! - `crosscheck`: a backend's answers compared with a reference chain's
+//!   (`test --cross-check`).
 //! - `ownership`: findings about ReviseReplica and Retain answers that
 //!   edit fields outside what the operation owns.
 //! - `deviations`: the known deviations listed in `COMPATIBILITY.md`.
@@ -54,6 +56,7 @@ mod compare;
 #[cfg(feature = "lint")]
 #[cfg_attr(docsrs, doc(cfg(feature = "lint")))]
 pub mod coverage;
+pub mod crosscheck;
 mod deviations;
 mod discover;
 mod error;
@@ -76,6 +79,7 @@ pub use backend::WebhookBackend;
 pub use backend::{Backend, ChainBackend, Exchange, Produced};
 pub use case::{load_cases, parse_cases, ErrorMatch, GoldenCase};
 pub use compare::{diff, diff_result, diff_unordered, Difference, Match};
+pub use crosscheck::CrossCheck;
 pub use deviations::{Deviation, Deviations};
 pub use discover::{
     discover, is_karmada_next, is_webhook_only, CaseFile, KARMADA_NEXT_MARKER, WEBHOOK_ONLY_MARKER,

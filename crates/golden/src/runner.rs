@@ -438,6 +438,7 @@ impl Runner {
                 served_by: None,
                 violations: Vec::new(),
                 exchange: None,
+                findings: Vec::new(),
             },
             None => self.backend.produce(file, case),
         }
@@ -571,11 +572,11 @@ fn judge(
         served_by,
         violations,
         exchange,
+        mut findings,
     } = produced;
-    let findings = match &result {
-        Ok(actual) => crate::ownership::findings(case, actual),
-        Err(_) => Vec::new(),
-    };
+    if let Ok(actual) = &result {
+        findings.extend(crate::ownership::findings(case, actual));
+    }
     let error = result.as_ref().err().map(|e| (e.to_string(), describe(e)));
     let verdict = match (&result, &error) {
         (Err(karmada_interpreter::Error::NotServed { .. }), _) if case.expect_error => {
