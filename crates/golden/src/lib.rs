@@ -17,6 +17,7 @@
 //! - `runner`: the one [`Runner`]: runs a backend over case files and
 //!   judges every case with the same rules (deviations included).
 //! - `compare`: semantic comparison of results.
+//! - `assertions`: a case's `assert` CEL expressions (feature `cel`).
 //! - `crosscheck`: a backend's answers compared with a reference chain's
 //!   (`test --cross-check`).
 //! - `ownership`: findings about ReviseReplica and Retain answers that
@@ -50,6 +51,7 @@
 #![forbid(unsafe_code)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
+mod assertions;
 mod backend;
 mod case;
 mod compare;

@@ -600,7 +600,8 @@ fn judge(
             "expected the operation to fail, but it succeeded".into(),
         ]),
         (Ok(actual), _) => {
-            let lines = differences(case, actual);
+            let mut lines = differences(case, actual);
+            lines.extend(crate::assertions::failures(case, actual));
             if lines.is_empty() {
                 Verdict::Passed
             } else {
