@@ -45,17 +45,107 @@ fn start(
         server = server.max_body_bytes(limit);
     }
     let server = server.start("127.0.0.1:0".parse().unwrap()).unwrap();
-    let url = format!(
-        "https://127.0.0.1:{}{}",
-        server.local_addr().port(),
-        workload_example::PATH
-    );
-    let mut config = workload_example::configuration(&url, &ca);
+    let file = config_file(dir, server.local_addr().port(), &ca);
+    (server, file)
+}
+
+/// The configuration of a webhook on 127.0.0.1:`port` trusting `ca`:
+/// [`SERVED`] for Workload, a 2 s timeout.
+fn config_file(dir: &Path, port: u16, ca: &str) -> PathBuf {
+    let url = format!("https://127.0.0.1:{port}{}", workload_example::PATH);
+    let mut config = workload_example::configuration(&url, ca);
     config["webhooks"][0]["rules"][0]["operations"] = json!(SERVED);
     config["webhooks"][0]["timeoutSeconds"] = json!(2);
     let file = dir.join("webhook.json");
     std::fs::write(&file, serde_json::to_string(&config).unwrap()).unwrap();
-    (server, file)
+    file
+}
+
+/// What a hand-written webhook does with a request.
+#[derive(Clone, Copy)]
+enum Raw {
+    /// The workload example's answer.
+    Answer,
+    /// `HTTP 500` with an empty body.
+    EmptyServerError,
+    /// Closes the connection without answering (a Go handler's panic:
+    /// net/http recovers and drops the connection).
+    Drop,
+}
+
+/// Stops a hand-written webhook when dropped.
+struct RawServer(Arc<std::sync::atomic::AtomicBool>);
+
+impl Drop for RawServer {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::SeqCst);
+    }
+}
+
+/// A webhook written by hand over TLS and HTTP/1.1, so that it can answer what the SDK server never does;
+/// `decide` picks what each request (its JSON, or null) gets.
+fn start_raw(dir: &Path, decide: fn(&Value) -> Raw) -> (RawServer, PathBuf) {
+    use std::io::Write;
+    let id = TlsIdentity::self_signed(&["localhost", "127.0.0.1"]).unwrap();
+    let mut tls = id.server_config().unwrap();
+    tls.alpn_protocols = vec![b"http/1.1".to_vec()];
+    let tls = Arc::new(tls);
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    listener.set_nonblocking(true).unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let stopped = stop.clone();
+    std::thread::spawn(move || {
+        while !stopped.load(Ordering::SeqCst) {
+            let Ok((tcp, _)) = listener.accept() else {
+                std::thread::sleep(Duration::from_millis(10));
+                continue;
+            };
+            let tls = tls.clone();
+            std::thread::spawn(move || {
+                tcp.set_nonblocking(false).unwrap();
+                tcp.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
+                let conn = rustls::ServerConnection::new(tls).unwrap();
+                let mut stream = rustls::StreamOwned::new(conn, tcp);
+                // Keep-alive, as Go's server: requests one after the other
+                // until the client closes or idles for 5 s.
+                loop {
+                    let raw = crate::support::http1::read_request(&mut stream);
+                    let Some(at) = raw.windows(4).position(|w| w == b"\r\n\r\n") else {
+                        return;
+                    };
+                    let body = &raw[at + 4..];
+                    let request: Value = serde_json::from_slice(body).unwrap_or(Value::Null);
+                    let (status, answer) = match decide(&request) {
+                        Raw::Drop => return,
+                        Raw::EmptyServerError => (500, Vec::new()),
+                        Raw::Answer => {
+                            let a = sdk::handle_http(
+                                &workload_example::handle,
+                                "POST",
+                                Some("application/json"),
+                                sdk::Body::Bytes(body),
+                            );
+                            (a.status, a.body)
+                        }
+                    };
+                    let head = format!(
+                    "HTTP/1.1 {status} X\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n",
+                    answer.len()
+                );
+                    if stream
+                        .write_all(head.as_bytes())
+                        .and_then(|()| stream.write_all(&answer))
+                        .and_then(|()| stream.flush())
+                        .is_err()
+                    {
+                        return;
+                    }
+                }
+            });
+        }
+    });
+    (RawServer(stop), config_file(dir, port, &id.cert_pem))
 }
 
 /// Runs the suite with `-o json`: the exit code and the checks.
@@ -451,5 +541,63 @@ fn cross_check_usage_errors() {
         text(&out.stderr).contains("missing.yaml"),
         "{}",
         text(&out.stderr)
+    );
+}
+
+/// A webhook that answers what it does not serve with HTTP 500 and an
+/// empty body: Karmada logs an empty reason and cannot tell a refusal from
+/// a crash.
+#[test]
+fn a_webhook_answering_500_with_an_empty_body_fails() {
+    let dir = scratch("robustness-500-empty");
+    let (_server, config) = start_raw(&dir, |request| {
+        match request["request"]["operation"].as_str() {
+            Some(op) if SERVED.contains(&op) => Raw::Answer,
+            _ => Raw::EmptyServerError,
+        }
+    });
+    let (code, checks) = suite(&config, "robustness", &[]);
+    assert_eq!(code, Some(1), "{:#?}", failed_names(&checks));
+    assert_failed(
+        &checks,
+        "unknown-operation",
+        &[
+            "HTTP 500 without a message",
+            "newer Karmada versions add operations",
+        ],
+    );
+    assert_failed(
+        &checks,
+        "unserved-operation InterpretStatus",
+        &["HTTP 500 without a message", "waits up to timeoutSeconds"],
+    );
+    // What it serves it answers: those checks pass.
+    let c = check(&checks, "concurrent x16");
+    assert_eq!(c["verdict"], "passed", "{c:#}");
+}
+
+/// A webhook that drops the connection on a request without `replicas`
+/// (a Go handler dereferencing the `*int32`: net/http recovers from the
+/// panic and closes the connection).
+#[test]
+fn a_webhook_dropping_the_connection_fails() {
+    let dir = scratch("robustness-drop");
+    let (_server, config) = start_raw(&dir, |request| {
+        if request["request"].get("replicas").is_none() {
+            Raw::Drop
+        } else {
+            Raw::Answer
+        }
+    });
+    let (code, checks) = suite(&config, "protocol", &[]);
+    assert_eq!(code, Some(1), "{:#?}", failed_names(&checks));
+    assert_failed(
+        &checks,
+        "replicas-absent InterpretReplica",
+        &["the connection failed", "Go *int32"],
+    );
+    assert_eq!(
+        check(&checks, "karmada-shaped InterpretReplica")["verdict"],
+        "passed"
     );
 }
