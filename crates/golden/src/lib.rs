@@ -16,6 +16,8 @@
 //!   and, with feature `webhook`, `WebhookBackend`.
 //! - `runner`: the one [`Runner`]: runs a backend over case files and
 //!   judges every case with the same rules (deviations included).
+//! - `capture`: cases captured from a cluster (`karmada-interpreter
+//!   capture`): redaction and the case text.
 //! - `compare`: semantic comparison of results.
 //! - `assertions`: a case's `assert` CEL expressions (feature `cel`).
 //! - `crosscheck`: a backend's answers compared with a reference chain's
@@ -53,6 +55,7 @@
 
 mod assertions;
 mod backend;
+pub mod capture;
 mod case;
 mod compare;
 #[cfg(feature = "lint")]

@@ -473,6 +473,13 @@ impl Runner {
             },
             None => judge(case, self.produce(file, case), |e| self.describe(file, e)),
         };
+        let mut findings = findings;
+        if case.captured.is_some() {
+            findings.push(format!(
+                "captured from a cluster, not yet reviewed: {}",
+                crate::capture::REVIEW
+            ));
+        }
         let listed = file
             .customization
             .is_none()
