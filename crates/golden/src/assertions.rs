@@ -18,8 +18,6 @@
 
 use serde_json::{Map, Value};
 
-use crate::case::GoldenCase;
-
 /// Why `text` cannot be an assertion: it does not compile (feature `cel`),
 /// or this build has no CEL.
 pub(crate) fn check(text: &str) -> Result<(), String> {
@@ -36,41 +34,10 @@ pub(crate) fn check(text: &str) -> Result<(), String> {
     }
 }
 
-/// The variables an assertion sees for `case` and its results `actual`.
-pub(crate) fn variables(case: &GoldenCase, actual: &Map<String, Value>) -> Map<String, Value> {
-    let mut vars = Map::new();
-    vars.insert("output".into(), Value::Object(actual.clone()));
-    if let Some(object) = case.desired.as_ref().or(case.observed.as_ref()) {
-        vars.insert("object".into(), object.clone());
-    }
-    for (name, value) in [
-        ("desiredObj", &case.desired),
-        ("observedObj", &case.observed),
-    ] {
-        if let Some(v) = value {
-            vars.insert(name.into(), v.clone());
-        }
-    }
-    if let Some(items) = &case.status_items {
-        vars.insert(
-            "statusItems".into(),
-            serde_json::to_value(items).unwrap_or(Value::Null),
-        );
-    }
-    vars.insert("inputReplicas".into(), Value::from(case.input_replicas));
-    vars
-}
-
-/// One line per assertion of `case` that does not hold on `actual`.
-pub(crate) fn failures(case: &GoldenCase, actual: &Map<String, Value>) -> Vec<String> {
-    if case.assertions.is_empty() {
-        return Vec::new();
-    }
-    judge(&case.assertions, &variables(case, actual))
-}
-
+/// One line per assertion that does not hold with `vars` in scope
+/// (`GoldenCase::variables`).
 #[cfg(feature = "cel")]
-fn judge(assertions: &[String], vars: &Map<String, Value>) -> Vec<String> {
+pub(crate) fn failures(assertions: &[String], vars: &Map<String, Value>) -> Vec<String> {
     use karmada_interpreter::health::cel_expression::{type_name, Expression};
     let mut out = Vec::new();
     for (i, text) in assertions.iter().enumerate() {
@@ -122,7 +89,7 @@ fn judge(assertions: &[String], vars: &Map<String, Value>) -> Vec<String> {
 /// Without CEL no case with assertions loads ([`check`]); should one be
 /// built by hand, every assertion fails rather than pass unchecked.
 #[cfg(not(feature = "cel"))]
-fn judge(assertions: &[String], _: &Map<String, Value>) -> Vec<String> {
+pub(crate) fn failures(assertions: &[String], _: &Map<String, Value>) -> Vec<String> {
     assertions
         .iter()
         .enumerate()

@@ -160,6 +160,34 @@ impl GoldenCase {
         Value::Object(map)
     }
 
+    /// What the case's `assert` expressions see with the operation's
+    /// results `actual`: `output` (the results), `object` (the object the
+    /// operation ran on: `desiredObj`, else `observedObj`), `desiredObj`,
+    /// `observedObj`, `statusItems` (those given) and `inputReplicas`.
+    pub fn variables(&self, actual: &Map<String, Value>) -> Map<String, Value> {
+        let mut vars = Map::new();
+        vars.insert("output".into(), Value::Object(actual.clone()));
+        if let Some(object) = self.desired.as_ref().or(self.observed.as_ref()) {
+            vars.insert("object".into(), object.clone());
+        }
+        for (name, value) in [
+            ("desiredObj", &self.desired),
+            ("observedObj", &self.observed),
+        ] {
+            if let Some(v) = value {
+                vars.insert(name.into(), v.clone());
+            }
+        }
+        if let Some(items) = &self.status_items {
+            vars.insert(
+                "statusItems".into(),
+                serde_json::to_value(items).unwrap_or(Value::Null),
+            );
+        }
+        vars.insert("inputReplicas".into(), Value::from(self.input_replicas));
+        vars
+    }
+
     /// `file: case "name" (operation)` for messages.
     pub fn label(&self) -> String {
         format!(

@@ -608,7 +608,12 @@ fn judge(
         ]),
         (Ok(actual), _) => {
             let mut lines = differences(case, actual);
-            lines.extend(crate::assertions::failures(case, actual));
+            if !case.assertions.is_empty() {
+                lines.extend(crate::assertions::failures(
+                    &case.assertions,
+                    &case.variables(actual),
+                ));
+            }
             if lines.is_empty() {
                 Verdict::Passed
             } else {
