@@ -66,6 +66,9 @@ fn config_file(dir: &Path, port: u16, ca: &str) -> PathBuf {
 enum Raw {
     /// The workload example's answer.
     Answer,
+    /// The workload example's answer with `Connection: close`, the
+    /// connection closed after it (a server without keep-alive).
+    AnswerAndClose,
     /// `HTTP 500` with an empty body.
     EmptyServerError,
     /// Closes the connection without answering (a Go handler's panic:
@@ -82,8 +85,9 @@ impl Drop for RawServer {
     }
 }
 
-/// A webhook written by hand over TLS and HTTP/1.1, so that it can answer what the SDK server never does;
-/// `decide` picks what each request (its JSON, or null) gets.
+/// A webhook written by hand over TLS and HTTP/1.1, so that it can answer
+/// what the SDK server never does; `decide` picks what each request (its
+/// JSON, or null) gets.
 fn start_raw(dir: &Path, decide: fn(&Value) -> Raw) -> (RawServer, PathBuf) {
     use std::io::Write;
     let id = TlsIdentity::self_signed(&["localhost", "127.0.0.1"]).unwrap();
@@ -116,10 +120,11 @@ fn start_raw(dir: &Path, decide: fn(&Value) -> Raw) -> (RawServer, PathBuf) {
                     };
                     let body = &raw[at + 4..];
                     let request: Value = serde_json::from_slice(body).unwrap_or(Value::Null);
-                    let (status, answer) = match decide(&request) {
+                    let decided = decide(&request);
+                    let (status, answer) = match decided {
                         Raw::Drop => return,
                         Raw::EmptyServerError => (500, Vec::new()),
-                        Raw::Answer => {
+                        Raw::Answer | Raw::AnswerAndClose => {
                             let a = sdk::handle_http(
                                 &workload_example::handle,
                                 "POST",
@@ -129,16 +134,19 @@ fn start_raw(dir: &Path, decide: fn(&Value) -> Raw) -> (RawServer, PathBuf) {
                             (a.status, a.body)
                         }
                     };
+                    let close = matches!(decided, Raw::AnswerAndClose);
                     let head = format!(
-                    "HTTP/1.1 {status} X\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n",
-                    answer.len()
-                );
-                    if stream
+                        "HTTP/1.1 {status} X\r\nContent-Type: application/json\r\nContent-Length: {}\r\n{}\r\n",
+                        answer.len(),
+                        if close { "Connection: close\r\n" } else { "" }
+                    );
+                    let written = stream
                         .write_all(head.as_bytes())
                         .and_then(|()| stream.write_all(&answer))
-                        .and_then(|()| stream.flush())
-                        .is_err()
-                    {
+                        .and_then(|()| stream.flush());
+                    if written.is_err() || close {
+                        stream.conn.send_close_notify();
+                        let _ = stream.flush();
                         return;
                     }
                 }
@@ -600,4 +608,18 @@ fn a_webhook_dropping_the_connection_fails() {
         check(&checks, "karmada-shaped InterpretReplica")["verdict"],
         "passed"
     );
+}
+
+/// A webhook that closes every connection after its answer (`Connection:
+/// close`, no keep-alive) is no fault: every check passes. (The client
+/// reused such a connection while it was closing, and the next call failed
+/// with "connection: channel closed".)
+#[test]
+fn a_webhook_without_keep_alive_passes() {
+    let dir = scratch("robustness-no-keep-alive");
+    let (_server, config) = start_raw(&dir, |_| Raw::AnswerAndClose);
+    for name in ["protocol", "robustness"] {
+        let (code, checks) = suite(&config, name, &[]);
+        assert_eq!(code, Some(0), "{name}: {:#?}", failed_names(&checks));
+    }
 }
