@@ -434,7 +434,7 @@ fn reference_customization(dir: &Path) -> PathBuf {
     )
     .rule(
         "replicaResource",
-        "function GetReplicas(obj)\n  local r = obj.spec.replicas\n  if r == nil then r = 1 end\n  return r, nil\nend\n",
+        "function GetReplicas(obj)\n  local r = obj.spec and obj.spec.replicas\n  if r == nil then r = 1 end\n  return r, nil\nend\n",
     )
     .yaml();
     std::fs::write(&file, text).unwrap();
@@ -457,6 +457,14 @@ fn cross_check_lists_where_a_webhook_answers_otherwise_than_the_reference() {
     assert!(
         findings.contains(&format!(
             "cross-check: InterpretReplica `replica`: {reference_arg} answers 3, the webhook 0"
+        )),
+        "{c:#}"
+    );
+    // The minimal object too: no spec.replicas, 1 by the reference.
+    let c = check(&checks, "minimal-object InterpretReplica");
+    assert!(
+        c["findings"].to_string().contains(&format!(
+            "cross-check: InterpretReplica `replica`: {reference_arg} answers 1, the webhook 0"
         )),
         "{c:#}"
     );

@@ -63,9 +63,10 @@ pub struct Options {
     /// How long the slow reader waits after an answer's headers before
     /// reading its body.
     pub slow_read: Duration,
-    /// A reference interpreter (`test --cross-check`): the answer to each
-    /// Karmada-shaped request is compared with its answer to the same
-    /// request, differences being semantic doubts of that check.
+    /// A reference interpreter (`test --cross-check`): the answers to the
+    /// `karmada-shaped` and `minimal-object` requests are compared with its
+    /// answers to the same requests, differences being semantic doubts of
+    /// those checks.
     pub reference: Option<Reference>,
 }
 
@@ -301,7 +302,7 @@ impl Suite<'_> {
             let shaped = envelope(t, &typical(t), 0);
             let (mut check, zero) = self.send_judged(&shaped, Expect::Answer, None);
             if let Some(reference) = &self.options.reference {
-                let lines = cross_check(t, &shaped, &check, reference);
+                let lines = cross_check(t, &typical(t), &shaped, &check, reference);
                 check.doubts.extend(lines);
             }
             out.push(self.report(
@@ -314,7 +315,12 @@ impl Suite<'_> {
             ));
 
             let started = Instant::now();
-            let (check, _) = self.send_judged(&envelope(t, &minimal(t), 0), Expect::Answer, None);
+            let sent = envelope(t, &minimal(t), 0);
+            let (mut check, _) = self.send_judged(&sent, Expect::Answer, None);
+            if let Some(reference) = &self.options.reference {
+                let lines = cross_check(t, &minimal(t), &sent, &check, reference);
+                check.doubts.extend(lines);
+            }
             out.push(self.report(
                 "protocol",
                 format!("minimal-object {}", t.label()),
@@ -833,10 +839,16 @@ fn with_request<R>(
     f(Some(&request))
 }
 
-/// The differences between the webhook's answer to `shaped` (the
-/// Karmada-shaped request of `t`, judged in `check`) and the reference's
-/// answer to the same request ([`crate::crosscheck::differences`]).
-fn cross_check(t: &Target, shaped: &Value, check: &Check, reference: &Reference) -> Vec<String> {
+/// The differences between the webhook's answer to `shaped` (the request
+/// of `t` on `object`, judged in `check`) and the reference's answer to the
+/// same request ([`crate::crosscheck::differences`]).
+fn cross_check(
+    t: &Target,
+    object: &Value,
+    shaped: &Value,
+    check: &Check,
+    reference: &Reference,
+) -> Vec<String> {
     let Some(answer) = check.exchange.as_ref().and_then(|e| e.answer.as_ref()) else {
         return Vec::new();
     };
@@ -854,7 +866,7 @@ fn cross_check(t: &Target, shaped: &Value, check: &Check, reference: &Reference)
                 .map_err(|e| e.to_string())
         })
         .map(karmada_interpreter::interpreter::results_map);
-    let wanted = with_request(t, &typical(t), 0, |request| {
+    let wanted = with_request(t, object, 0, |request| {
         request.map(|r| {
             reference
                 .chain
