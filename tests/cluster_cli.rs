@@ -351,6 +351,16 @@ fn capture_writes_reviewable_cases_with_redaction_and_binding_status_items() {
             && aggregate.contains("binding: ResourceBinding shop/web-deployment"),
         "{aggregate}"
     );
+    // What the editor's schema says of them is what `test` says: valid.
+    let schema = karmada_interpreter_golden::schema::case();
+    let validator = crate::schema_cli::validator(&schema);
+    for file in std::fs::read_dir(&cases).unwrap() {
+        let text = std::fs::read_to_string(file.unwrap().path()).unwrap();
+        for doc in crate::schema_cli::documents(&text) {
+            let complaints = crate::schema_cli::complaints(&validator, &doc);
+            assert!(complaints.is_empty(), "{complaints:?}");
+        }
+    }
     let replica = std::fs::read_to_string(cases.join("interpretreplica-captured.yaml")).unwrap();
     assert!(replica.contains("replica: 3"), "{replica}");
 

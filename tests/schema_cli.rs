@@ -18,18 +18,18 @@ use serde_json::{json, Value};
 
 use crate::support::{cli, cli_ok, run_ok, scratch, text};
 
-fn validator(schema: &Value) -> jsonschema::Validator {
+pub(crate) fn validator(schema: &Value) -> jsonschema::Validator {
     jsonschema::validator_for(schema).expect("a valid draft-07 schema")
 }
 
-fn complaints(validator: &jsonschema::Validator, instance: &Value) -> Vec<String> {
+pub(crate) fn complaints(validator: &jsonschema::Validator, instance: &Value) -> Vec<String> {
     validator
         .iter_errors(instance)
         .map(|e| format!("{}: {e}", e.instance_path()))
         .collect()
 }
 
-fn documents(text: &str) -> Vec<Value> {
+pub(crate) fn documents(text: &str) -> Vec<Value> {
     karmada_interpreter::yaml::documents(text)
         .into_iter()
         .filter_map(|doc| doc.expect("valid YAML").value)
