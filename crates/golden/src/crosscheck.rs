@@ -174,3 +174,57 @@ pub fn differences(
         )],
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use karmada_interpreter::Error;
+    use serde_json::json;
+
+    fn map(v: Value) -> Map<String, Value> {
+        v.as_object().cloned().unwrap()
+    }
+
+    #[test]
+    fn differences_name_the_result_path_and_both_answers() {
+        let op = InterpreterOperation::AggregateStatus;
+        let webhook =
+            map(json!({"aggregatedStatus": {"status": {"readyReplicas": 0, "conditions": null}}}));
+        let builtin = Ok(map(
+            json!({"aggregatedStatus": {"status": {"readyReplicas": 3}}}),
+        ));
+        let lines = differences(op, Ok(&webhook), &builtin, "ref.yaml");
+        // Karmada's decoding rules: a null list equals an absent one.
+        assert_eq!(
+            lines,
+            ["AggregateStatus `aggregatedStatus.status.readyReplicas`: ref.yaml answers 3, the webhook 0"]
+        );
+        let same = Ok(webhook.clone());
+        assert!(differences(op, Ok(&webhook), &same, "ref.yaml").is_empty());
+    }
+
+    #[test]
+    fn failures_are_differences_unless_the_reference_serves_nothing() {
+        let op = InterpreterOperation::InterpretHealth;
+        let object = json!({"apiVersion": "example.io/v1", "kind": "Widget"});
+        let healthy = map(json!({"healthy": true}));
+        let not_served = Err(Error::not_served(&object, op));
+        assert!(differences(op, Ok(&healthy), &not_served, "builtin").is_empty());
+        let failed: karmada_interpreter::Result<Map<String, Value>> = Err(Error::InvalidInput {
+            operation: op,
+            reason: "boom".into(),
+        });
+        let lines = differences(op, Ok(&healthy), &failed, "builtin");
+        assert!(
+            lines[0].starts_with("InterpretHealth: builtin fails (")
+                && lines[0].ends_with("where the webhook answers {\"healthy\":true}"),
+            "{lines:?}"
+        );
+        let lines = differences(op, Err("refused".into()), &Ok(healthy), "builtin");
+        assert_eq!(
+            lines,
+            ["InterpretHealth: the webhook fails (refused) where builtin answers {\"healthy\":true}"]
+        );
+        assert!(differences(op, Err("refused".into()), &failed, "builtin").is_empty());
+    }
+}
