@@ -292,3 +292,63 @@ fn partial_expectations_name_the_path_and_the_value() {
         "{report}"
     );
 }
+
+/// `assert`: CEL expressions over the answer and the input object, against
+/// the chain; a failure names the assertion and shows the values it read.
+#[test]
+fn expression_assertions_name_the_assertion_and_show_the_value() {
+    let dir = scratch("kit-assert");
+    let case = |name: &str, asserts: &str| {
+        format!(
+            "name: {name}\noperation: InterpretReplica\ndesiredObj:\n  apiVersion: apps/v1\n  kind: Deployment\n  metadata: {{name: d, namespace: ns}}\n  spec: {{replicas: 2}}\nassert:\n{asserts}"
+        )
+    };
+    std::fs::write(
+        dir.join("interpretreplica-test.yaml"),
+        [
+            case(
+                "holds",
+                "  - output.replica == 2\n  - output.replica == object.spec.replicas\n  - desiredObj.metadata.namespace == 'ns' && inputReplicas == 0\n",
+            ),
+            case("wrong count", "  - output.replica == 2\n  - output.replica == 3\n"),
+            case("not a boolean", "  - output.replica\n"),
+            case("reads nothing there", "  - output.replicas == 2\n"),
+        ]
+        .join("---\n"),
+    )
+    .unwrap();
+    let out = bin().arg("test").arg(&dir).output().unwrap();
+    let report = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{report}");
+    assert!(report.contains("1 passed, 3 failed"), "{report}");
+    let wrong = block(&report, "wrong count");
+    assert!(
+        wrong.contains("assert[1] `output.replica == 3` is false (output.replica = 2)"),
+        "{wrong}"
+    );
+    assert!(!wrong.contains("assert[0]"), "{wrong}");
+    assert!(
+        report.contains("assert[0] `output.replica` is not a boolean: it gives int 2"),
+        "{report}"
+    );
+    let missing = block(&report, "reads nothing there");
+    assert!(
+        missing.contains("assert[0] `output.replicas == 2` fails: ")
+            && missing.contains("(output = {\"replica\":2,\"requires\":null})"),
+        "{missing}"
+    );
+
+    // An expression that does not compile: the case does not load, naming it.
+    std::fs::write(
+        dir.join("interpretreplica-test.yaml"),
+        case("bad", "  - output.replica ==\n"),
+    )
+    .unwrap();
+    let out = bin().arg("test").arg(&dir).output().unwrap();
+    let report = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{report}");
+    assert!(
+        report.contains("`assert[0]`: `output.replica ==` does not parse"),
+        "{report}"
+    );
+}

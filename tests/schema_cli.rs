@@ -18,18 +18,18 @@ use serde_json::{json, Value};
 
 use crate::support::{cli, cli_ok, run_ok, scratch, text};
 
-fn validator(schema: &Value) -> jsonschema::Validator {
+pub(crate) fn validator(schema: &Value) -> jsonschema::Validator {
     jsonschema::validator_for(schema).expect("a valid draft-07 schema")
 }
 
-fn complaints(validator: &jsonschema::Validator, instance: &Value) -> Vec<String> {
+pub(crate) fn complaints(validator: &jsonschema::Validator, instance: &Value) -> Vec<String> {
     validator
         .iter_errors(instance)
         .map(|e| format!("{}: {e}", e.instance_path()))
         .collect()
 }
 
-fn documents(text: &str) -> Vec<Value> {
+pub(crate) fn documents(text: &str) -> Vec<Value> {
     karmada_interpreter::yaml::documents(text)
         .into_iter()
         .filter_map(|doc| doc.expect("valid YAML").value)
@@ -245,6 +245,10 @@ fn refused_cases() -> Vec<(String, &'static str)> {
         (ok("expectError: 3\n"), "expectError"),
         (ok(""), "output"),
         (ok("expectError: true\noutput: {healthy: true}\n"), "expectError"),
+        (ok("assert: 3\n"), "assert"),
+        (ok("assert: [1]\n"), "assert"),
+        (ok("expectError: true\nassert: [output.healthy]\n"), "expectError"),
+        (ok("captured: yes\noutput: {healthy: true}\n"), "captured"),
         (
             "name: n\noperation: InterpretHealth\nobservedObj: {apiVersion: v1}\noutput: {healthy: true}\n".into(),
             "kind",
@@ -299,6 +303,8 @@ fn schema_and_reader_agree_on_every_operation_and_input_combination() {
                 "expectError: {pattern: \"%d+\"}".into(),
                 "expectError: false".into(),
                 "output: {}\nexpectError: false".into(),
+                "assert: [\"true\"]".into(),
+                "assert: [\"true\"]\nexpectError: true".into(),
             ] {
                 let mut text = format!("name: n\noperation: {op}\n{assertion}\n");
                 if desired {
@@ -318,7 +324,7 @@ fn schema_and_reader_agree_on_every_operation_and_input_combination() {
             }
         }
     }
-    assert_eq!(combinations, InterpreterOperation::ALL.len() * 4 * 5);
+    assert_eq!(combinations, InterpreterOperation::ALL.len() * 4 * 7);
 }
 
 /// Karmada reads a rule with no `luaScript` as an unset rule: the schema

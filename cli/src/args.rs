@@ -21,6 +21,7 @@ pub struct CustomizationFiles {
         long = "filename",
         short = 'f',
         visible_alias = "customization",
+        alias = "customizations",
         value_name = "FILE"
     )]
     pub(crate) customizations: Vec<String>,

@@ -4,7 +4,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-use crate::{bench, check, diff, explain, init, lint, list, run, schema, serve, test, ux};
+use crate::{bench, capture, check, diff, explain, init, lint, list, run, schema, serve, test, ux};
 
 /// Karmada's resource interpreter: native built-ins, Lua customizations,
 /// webhooks and golden-case conformance.
@@ -71,6 +71,11 @@ enum Command {
     /// (`customization`) or webhook configurations (`webhook-config`), for
     /// editors: `# yaml-language-server: $schema=FILE` in a YAML file.
     Schema(schema::SchemaArgs),
+    /// Write golden cases from a cluster: objects of a kind read through a
+    /// kubeconfig (with --bindings, their ResourceBindings' per-cluster
+    /// status items), redacted, with the output the interpreter answers now
+    /// as the expectation, each case marked `captured` for review.
+    Capture(Box<capture::CaptureArgs>),
     /// Print a shell completion script (bash, zsh or fish) on stdout.
     Completions(CompletionsArgs),
 }
@@ -123,5 +128,6 @@ pub fn run(cli: Cli) -> crate::error::Result<ExitCode> {
         Command::Explain(args) => explain::run(*args),
         Command::Lint(args) => lint::run(args),
         Command::Diff(args) => diff::run(args),
+        Command::Capture(args) => capture::run(*args),
     }
 }

@@ -12,6 +12,7 @@ static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 mod args;
 mod bench;
+mod capture;
 mod check;
 mod cli;
 mod cluster;

@@ -511,13 +511,14 @@ pub fn run(args: ServeArgs) -> crate::error::Result<ExitCode> {
         // and the cluster's as they are at the time of the request.
         let files = served_files;
         let followed = cluster.clone();
-        let handler = ConfigurationAdmission::composing(crate::composition::on())?.knowing(move || {
-            let mut known = files.clone();
-            if let Some(cluster) = &followed {
-                known.extend(cluster.customizations().iter().cloned());
-            }
-            known
-        });
+        let handler =
+            ConfigurationAdmission::composing(crate::composition::on())?.knowing(move || {
+                let mut known = files.clone();
+                if let Some(cluster) = &followed {
+                    known.extend(cluster.customizations().iter().cloned());
+                }
+                known
+            });
         server = server.admission(
             &admission_path,
             metrics::Counted {

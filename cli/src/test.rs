@@ -8,7 +8,7 @@ use std::time::Instant;
 use karmada_interpreter::declarative::Coverage;
 use karmada_interpreter_golden::coverage as golden_coverage;
 use karmada_interpreter_golden::{
-    discover, report, ChainBackend, RunControl, Runner, Verdict, WebhookBackend,
+    discover, report, ChainBackend, CrossCheck, RunControl, Runner, Verdict, WebhookBackend,
 };
 
 use crate::args::ChainArgs;
@@ -98,9 +98,19 @@ pub struct TestArgs {
     /// refuse; `all`: the three.
     #[arg(long, value_enum, value_name = "SUITE")]
     suite: Option<test_extra::Suite>,
-    /// With --suite protocol|robustness|all: semantic doubts (an answer that
-    /// depends on `replicas` outside ReviseReplica, a refusal of an object
-    /// Karmada sends) fail their check instead of being reported as findings.
+    /// With --webhook-config: compare every answer of the webhook with the
+    /// answer another interpreter gives to the same request: `builtin` (the
+    /// built-in chain) or a customization FILE (the built-in chain plus its
+    /// customizations). Each difference is listed per case and operation, as
+    /// a finding (a failure with --strict); in the protocol suite, for each
+    /// Karmada-shaped request.
+    #[arg(long, value_name = "builtin|FILE")]
+    cross_check: Option<String>,
+    /// With --suite protocol|robustness|all or --cross-check: semantic
+    /// doubts (an answer that depends on `replicas` outside ReviseReplica, a
+    /// refusal of an object Karmada sends, a difference from the
+    /// cross-check's reference) fail their check instead of being reported
+    /// as findings.
     #[arg(long)]
     strict: bool,
 }
@@ -121,8 +131,14 @@ pub fn run(args: TestArgs) -> crate::error::Result<ExitCode> {
             "coverage measures customization scripts, which a run against --webhook-config does not run",
         ));
     }
-    let suite =
-        test_extra::Suite::chosen(args.suite, !webhooks.is_empty(), &args.paths, args.strict)?;
+    let suite = test_extra::Suite::chosen(
+        args.suite,
+        !webhooks.is_empty(),
+        &args.paths,
+        args.strict,
+        args.cross_check.is_some(),
+    )?;
+    let reference = test_extra::Reference::chosen(args.cross_check.as_deref(), &webhooks)?;
     let paths = args.paths;
     // With --webhook-config, cases a webhook matches go to it (with the
     // protocol checks) and the others are skipped: this tests a webhook.
@@ -143,7 +159,15 @@ pub fn run(args: TestArgs) -> crate::error::Result<ExitCode> {
             None => backend,
         })
     } else {
-        Runner::new(WebhookBackend::new(webhooks.clone())?.with_profile(crate::profile::current()))
+        let backend =
+            WebhookBackend::new(webhooks.clone())?.with_profile(crate::profile::current());
+        match &reference {
+            Some(reference) => Runner::new(
+                CrossCheck::new(backend, reference.backend(), reference.name.clone())
+                    .strict(args.strict),
+            ),
+            None => Runner::new(backend),
+        }
     };
     let text_output = args.output == ReportOutput::Text;
     let started = Instant::now();
@@ -200,7 +224,11 @@ pub fn run(args: TestArgs) -> crate::error::Result<ExitCode> {
     progress.finish();
     let mut report = test_extra::no_case_selected(run, args.filter.as_deref(), filtered_out)?;
     // The suites that need no cases follow the cases, as case reports.
-    report.cases.extend(suite.run(&webhooks, args.strict));
+    report.cases.extend(suite.run(
+        &webhooks,
+        args.strict,
+        reference.as_ref().map(test_extra::Reference::for_suites),
+    ));
     match args.output {
         ReportOutput::Text => {
             // A failure shared by several cases (a customization file that

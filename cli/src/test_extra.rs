@@ -285,6 +285,12 @@ pub fn update(runner: &Runner, paths: &[PathBuf], report: &Report, quiet: bool) 
                 );
                 continue;
             }
+            if case.output.is_empty() && !case.assertions.is_empty() {
+                eprintln!(
+                    "not updated: {label} states expression assertions (edit assert by hand)"
+                );
+                continue;
+            }
             let produced = runner.backend.produce(&file, case);
             let actual = match produced.result {
                 Ok(actual) => actual,
@@ -302,6 +308,12 @@ pub fn update(runner: &Runner, paths: &[PathBuf], report: &Report, quiet: bool) 
                 Some((
                     format!("edits fields outside what {} owns", case.operation),
                     findings,
+                ))
+            } else if !produced.findings.is_empty() {
+                // A cross-check's differences.
+                Some((
+                    "differs from the cross-check's reference".to_owned(),
+                    produced.findings,
                 ))
             } else {
                 None
@@ -379,6 +391,7 @@ impl Suite {
         webhooks: bool,
         paths: &[PathBuf],
         strict: bool,
+        cross_check: bool,
     ) -> Result<Suite> {
         if chosen.is_some() && !webhooks {
             return Err(Error::usage(
@@ -393,10 +406,10 @@ impl Suite {
                 "the protocol and robustness suites need no cases: give PATHs with --suite cases or all",
             ));
         }
-        if strict && !suite.checks() {
+        if strict && !suite.checks() && !cross_check {
             return Err(Error::usage(
                 "--strict",
-                "semantic doubts come from --suite protocol, robustness or all",
+                "semantic doubts come from --suite protocol, robustness or all, and from --cross-check",
             ));
         }
         Ok(suite)
@@ -418,6 +431,7 @@ impl Suite {
         self,
         webhooks: &[ResourceInterpreterWebhookConfiguration],
         strict: bool,
+        reference: Option<karmada_interpreter_golden::robustness::Reference>,
     ) -> Vec<CaseReport> {
         use karmada_interpreter_golden::robustness;
         if !self.checks() {
@@ -427,9 +441,73 @@ impl Suite {
             protocol: matches!(self, Suite::Protocol | Suite::All),
             robustness: matches!(self, Suite::Robustness | Suite::All),
             strict,
+            reference,
             ..robustness::Options::default()
         };
         let client = karmada_interpreter::webhook::client::WebhookClient::new();
         robustness::run(webhooks, &client, &options)
+    }
+}
+
+/// `test --cross-check builtin|FILE`: the interpreter a webhook's answers
+/// are compared with.
+pub struct Reference {
+    /// `builtin`, or the customization file's path.
+    pub name: String,
+    customizations: Vec<karmada_interpreter::api::ResourceInterpreterCustomization>,
+    file: Option<PathBuf>,
+    chain: std::sync::Arc<karmada_interpreter::Interpreter>,
+}
+
+impl Reference {
+    /// The reference `--cross-check` names, loaded (a FILE that does not
+    /// load is an error naming it); `--cross-check` needs `--webhook-config`.
+    pub fn chosen(
+        chosen: Option<&str>,
+        webhooks: &[ResourceInterpreterWebhookConfiguration],
+    ) -> Result<Option<Self>> {
+        let Some(chosen) = chosen else {
+            return Ok(None);
+        };
+        if webhooks.is_empty() {
+            return Err(Error::usage(
+                "--cross-check",
+                "a cross-check compares a webhook's answers with another interpreter's: give the webhooks with --webhook-config",
+            ));
+        }
+        let (customizations, file) = if chosen == "builtin" {
+            (Vec::new(), None)
+        } else {
+            let path = PathBuf::from(chosen);
+            (
+                karmada_interpreter::load::customizations_from_file(&path)?,
+                Some(path),
+            )
+        };
+        let chain =
+            karmada_interpreter_golden::ChainBackend::new(customizations.clone(), Vec::new())
+                .with_profile(crate::profile::current())
+                .chain(None)?;
+        Ok(Some(Self {
+            name: chosen.to_owned(),
+            customizations,
+            file,
+            chain: std::sync::Arc::new(chain),
+        }))
+    }
+
+    /// The reference as a golden-case backend.
+    pub fn backend(&self) -> karmada_interpreter_golden::ChainBackend {
+        karmada_interpreter_golden::ChainBackend::new(self.customizations.clone(), Vec::new())
+            .with_profile(crate::profile::current())
+            .with_files(self.file.iter().cloned().collect())
+    }
+
+    /// The reference of the protocol suite's cross-check.
+    pub fn for_suites(&self) -> karmada_interpreter_golden::robustness::Reference {
+        karmada_interpreter_golden::robustness::Reference {
+            name: self.name.clone(),
+            chain: self.chain.clone(),
+        }
     }
 }

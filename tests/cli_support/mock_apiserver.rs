@@ -37,6 +37,9 @@ struct Inner {
     patches: Vec<(String, String, Value)>,
     /// Events created (events.k8s.io/v1), in order.
     created_events: Vec<Value>,
+    /// Any other resource: (`/apis/<group>/<version>` or `/api/v1`,
+    /// plural, namespace, name) → object; listed and read, never watched.
+    resources: BTreeMap<(String, String, String, String), Value>,
 }
 
 /// Handle to the server; it stops when the runtime it was started on ends.
@@ -170,6 +173,96 @@ impl MockApiServer {
         inner
             .objects
             .remove(&(collection.to_owned(), name.to_owned()));
+    }
+
+    /// Creates or replaces `object` as a resource `plural` of its
+    /// `apiVersion` (in its `metadata.namespace`, if any): listed (all
+    /// namespaces, one namespace, by `labelSelector` of `key=value` pairs)
+    /// and read by name.
+    pub fn put(&self, plural: &str, object: Value) {
+        let api_version = object["apiVersion"].as_str().unwrap().to_owned();
+        let prefix = if api_version.contains('/') {
+            format!("/apis/{api_version}")
+        } else {
+            format!("/api/{api_version}")
+        };
+        let namespace = object["metadata"]["namespace"]
+            .as_str()
+            .unwrap_or("")
+            .to_owned();
+        let name = object["metadata"]["name"].as_str().unwrap().to_owned();
+        self.inner
+            .lock()
+            .unwrap()
+            .resources
+            .insert((prefix, plural.to_owned(), namespace, name), object);
+    }
+
+    /// A list or a get of a resource [`MockApiServer::put`] serves, by
+    /// path: `<prefix>[/namespaces/<ns>]/<plural>[/<name>]`.
+    fn resource(
+        inner: &Inner,
+        path: &str,
+        query: &BTreeMap<String, String>,
+    ) -> Option<Response<BoxBody<Bytes, Infallible>>> {
+        let (prefix, rest) = inner
+            .resources
+            .keys()
+            .map(|(p, _, _, _)| p.as_str())
+            .find_map(|p| path.strip_prefix(p).map(|rest| (p, rest)))?;
+        let parts: Vec<&str> = rest.trim_start_matches('/').split('/').collect();
+        let (namespace, plural, name) = match parts.as_slice() {
+            ["namespaces", ns, plural] => (Some(*ns), *plural, None),
+            ["namespaces", ns, plural, name] => (Some(*ns), *plural, Some(*name)),
+            [plural] => (None, *plural, None),
+            [plural, name] => (Some(""), *plural, Some(*name)),
+            _ => return None,
+        };
+        if let Some(name) = name {
+            let key = (
+                prefix.to_owned(),
+                plural.to_owned(),
+                namespace.unwrap_or("").to_owned(),
+                name.to_owned(),
+            );
+            return Some(match inner.resources.get(&key) {
+                Some(object) => json_response(200, object),
+                None => status(404, "NotFound", &format!("{plural} \"{name}\" not found")),
+            });
+        }
+        let selector: Vec<(String, String)> = query
+            .get("labelSelector")
+            .map(|s| s.replace("%3D", "=").replace("%2C", ","))
+            .unwrap_or_default()
+            .split(',')
+            .filter_map(|kv| kv.split_once('='))
+            .map(|(k, v)| (k.to_owned(), v.to_owned()))
+            .collect();
+        let items: Vec<Value> = inner
+            .resources
+            .iter()
+            .filter(|((p, pl, ns, _), _)| {
+                p == prefix && pl == plural && namespace.is_none_or(|n| n == ns)
+            })
+            .filter(|(_, o)| {
+                selector
+                    .iter()
+                    .all(|(k, v)| o["metadata"]["labels"][k].as_str() == Some(v.as_str()))
+            })
+            .map(|(_, o)| {
+                // As the API server lists them: items without their type.
+                let mut o = o.clone();
+                if let Some(m) = o.as_object_mut() {
+                    m.remove("apiVersion");
+                    m.remove("kind");
+                }
+                o
+            })
+            .collect();
+        Some(json_response(
+            200,
+            &json!({"kind": "List", "apiVersion": "v1", "metadata": {"resourceVersion": inner.rv.to_string()}, "items": items}),
+        ))
     }
 
     /// Request lines seen so far (`GET path?query`).
@@ -306,7 +399,8 @@ impl MockApiServer {
             return status(500, "InternalError", "the mock server fails on purpose");
         }
         let Some(collection) = path.strip_prefix(PREFIX).filter(|c| !c.contains('/')) else {
-            return status(404, "NotFound", "no such path");
+            return Self::resource(&inner, &path, &query)
+                .unwrap_or_else(|| status(404, "NotFound", "no such path"));
         };
         let collection = collection.to_owned();
         if query.get("watch").map(String::as_str) == Some("true") {

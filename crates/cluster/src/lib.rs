@@ -41,6 +41,7 @@
 #![forbid(unsafe_code)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
+pub mod capture;
 mod client;
 mod error;
 mod live;

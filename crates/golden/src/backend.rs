@@ -31,6 +31,10 @@ pub struct Produced {
     /// What went over the wire, when the backend called a webhook: shown
     /// with a failure.
     pub exchange: Option<Exchange>,
+    /// Doubts beyond the result that do not fail the case (e.g. where a
+    /// cross-check's reference answers differently): reported as the
+    /// case's findings.
+    pub findings: Vec<String>,
 }
 
 /// The request a backend sent for a case and the answer it received (a
@@ -256,12 +260,14 @@ impl Backend for ChainBackend {
                 served_by: Some(answer.served_by),
                 violations: Vec::new(),
                 exchange: None,
+                findings: Vec::new(),
             },
             Err(e) => Produced {
                 result: Err(e),
                 served_by: None,
                 violations: Vec::new(),
                 exchange: None,
+                findings: Vec::new(),
             },
         }
     }
@@ -355,6 +361,7 @@ mod webhook {
                 served_by: None,
                 violations: Vec::new(),
                 exchange: None,
+                findings: Vec::new(),
             };
             let request = match case.request() {
                 Ok(r) => r,
@@ -397,6 +404,7 @@ mod webhook {
                 served_by: Some(source),
                 violations,
                 exchange: Some(shown),
+                findings: Vec::new(),
             }
         }
     }

@@ -44,6 +44,13 @@ pub struct GoldenCase {
     /// (at any depth) that must match; members it does not state are
     /// ignored ([`crate::Match::Partial`]).
     pub output_contains: Option<Map<String, Value>>,
+    /// `assert`: CEL expressions that must each be true of the answer
+    /// (over `output`, `object`, `desiredObj`, ...; feature `cel`).
+    pub assertions: Vec<String>,
+    /// `captured`: the case was written by `karmada-interpreter capture`
+    /// from a cluster, its expected output being what an interpreter
+    /// answered then; it stays marked until a person has reviewed it.
+    pub captured: Option<Map<String, Value>>,
     /// `expectError: true` (or a message): the operation must fail.
     pub expect_error: bool,
     /// `expectError: "text"`, `{message: "text"}` or `{pattern: "..."}`:
@@ -129,11 +136,16 @@ impl GoldenCase {
     /// failure).
     pub fn expectation(&self) -> Value {
         let mut map = Map::new();
-        if !self.output.is_empty() || (self.output_contains.is_none() && !self.expect_error) {
+        if !self.output.is_empty()
+            || (self.output_contains.is_none() && self.assertions.is_empty() && !self.expect_error)
+        {
             map.insert("output".into(), Value::Object(self.output.clone()));
         }
         if let Some(partial) = &self.output_contains {
             map.insert("outputContains".into(), Value::Object(partial.clone()));
+        }
+        if !self.assertions.is_empty() {
+            map.insert("assert".into(), serde_json::json!(self.assertions));
         }
         if self.expect_error {
             map.insert(
@@ -146,6 +158,34 @@ impl GoldenCase {
             );
         }
         Value::Object(map)
+    }
+
+    /// What the case's `assert` expressions see with the operation's
+    /// results `actual`: `output` (the results), `object` (the object the
+    /// operation ran on: `desiredObj`, else `observedObj`), `desiredObj`,
+    /// `observedObj`, `statusItems` (those given) and `inputReplicas`.
+    pub fn variables(&self, actual: &Map<String, Value>) -> Map<String, Value> {
+        let mut vars = Map::new();
+        vars.insert("output".into(), Value::Object(actual.clone()));
+        if let Some(object) = self.desired.as_ref().or(self.observed.as_ref()) {
+            vars.insert("object".into(), object.clone());
+        }
+        for (name, value) in [
+            ("desiredObj", &self.desired),
+            ("observedObj", &self.observed),
+        ] {
+            if let Some(v) = value {
+                vars.insert(name.into(), v.clone());
+            }
+        }
+        if let Some(items) = &self.status_items {
+            vars.insert(
+                "statusItems".into(),
+                serde_json::to_value(items).unwrap_or(Value::Null),
+            );
+        }
+        vars.insert("inputReplicas".into(), Value::from(self.input_replicas));
+        vars
     }
 
     /// `file: case "name" (operation)` for messages.
@@ -309,15 +349,47 @@ fn parse_case(value: Value, file: &Path, index: usize, line: usize) -> Result<Go
             )))
         }
     };
+    let assertions = match get("assert") {
+        None => Vec::new(),
+        Some(Value::String(text)) => vec![text.clone()],
+        Some(Value::Array(items)) => items
+            .iter()
+            .enumerate()
+            .map(|(i, item)| match item {
+                Value::String(text) => Ok(text.clone()),
+                other => Err(fail(format!(
+                    "`assert[{i}]` must be a CEL expression (a string), got {other}"
+                ))),
+            })
+            .collect::<Result<_>>()?,
+        Some(other) => {
+            return Err(fail(format!(
+                "`assert` must be a list of CEL expressions, got {other}"
+            )))
+        }
+    };
+    let captured = match get("captured") {
+        None => None,
+        Some(Value::Object(m)) => Some(m.clone()),
+        Some(other) => {
+            return Err(fail(format!(
+                "`captured` must be a mapping (written by `capture`), got {other}"
+            )))
+        }
+    };
     let (expect_error, expect_error_message) = match get("expectError") {
         None => (false, None),
         Some(Value::Bool(b)) => (*b, None),
         Some(other) => (true, Some(ErrorMatch::parse(other).map_err(fail)?)),
     };
-    if expect_error && (!output.is_empty() || output_contains.is_some()) {
+    if expect_error && (!output.is_empty() || output_contains.is_some() || !assertions.is_empty()) {
         return Err(fail(
-            "a case with `expectError` cannot have an `output` or `outputContains`".into(),
+            "a case with `expectError` cannot have an `output`, `outputContains` or `assert`"
+                .into(),
         ));
+    }
+    for (i, text) in assertions.iter().enumerate() {
+        crate::assertions::check(text).map_err(|e| fail(format!("`assert[{i}]`: {e}")))?;
     }
     let case = GoldenCase {
         file: file.to_owned(),
@@ -334,6 +406,8 @@ fn parse_case(value: Value, file: &Path, index: usize, line: usize) -> Result<Go
         input_components,
         output,
         output_contains,
+        assertions,
+        captured,
         expect_error,
         expect_error_message,
     };
@@ -354,9 +428,13 @@ fn parse_case(value: Value, file: &Path, index: usize, line: usize) -> Result<Go
             )));
         }
     }
-    if !case.expect_error && get("output").is_none() && case.output_contains.is_none() {
+    if !case.expect_error
+        && get("output").is_none()
+        && case.output_contains.is_none()
+        && case.assertions.is_empty()
+    {
         return Err(fail(
-            "a case needs an `output` (what the operation must produce), an `outputContains` (part of it) or `expectError: true`"
+            "a case needs an `output` (what the operation must produce), an `outputContains` (part of it), an `assert` (expressions true of it) or `expectError: true`"
                 .into(),
         ));
     }
@@ -376,6 +454,8 @@ const CASE_KEYS: &[&str] = &[
     "inputComponents",
     "output",
     "outputContains",
+    "assert",
+    "captured",
     "expectError",
 ];
 
@@ -608,6 +688,43 @@ mod tests {
             err.to_string().contains("did you mean `outputContains`"),
             "{err}"
         );
+    }
+
+    #[test]
+    fn assert_holds_expressions_checked_at_load() {
+        let text = |asserts: &str| {
+            format!("name: t\noperation: InterpretHealth\nobservedObj: {POD}\nassert: {asserts}\n")
+        };
+        let err = one(&text("[1]")).unwrap_err();
+        assert!(
+            err.to_string()
+                .contains("`assert[0]` must be a CEL expression"),
+            "{err}"
+        );
+        let err = one(&text("{a: b}")).unwrap_err();
+        assert!(err.to_string().contains("`assert` must be a list"), "{err}");
+        let err = one(&format!(
+            "name: t\noperation: InterpretHealth\nobservedObj: {POD}\nassert: [output.healthy]\nexpectError: true\n"
+        ))
+        .unwrap_err();
+        assert!(err.to_string().contains("cannot have"), "{err}");
+        #[cfg(feature = "cel")]
+        {
+            let c = one(&text("output.healthy")).unwrap();
+            assert_eq!(c.assertions, ["output.healthy"]);
+            let err = one(&text("['output.healthy ==']")).unwrap_err();
+            assert!(
+                err.to_string()
+                    .contains("`assert[0]`: `output.healthy ==` does not parse"),
+                "{err}"
+            );
+        }
+        // Without CEL a case with assertions does not load: never a silent pass.
+        #[cfg(not(feature = "cel"))]
+        {
+            let err = one(&text("[output.healthy]")).unwrap_err();
+            assert!(err.to_string().contains("this build has no CEL"), "{err}");
+        }
     }
 
     #[test]

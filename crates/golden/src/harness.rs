@@ -72,6 +72,12 @@ pub struct Harness {
     runner: Arc<Runner>,
     paths: Vec<PathBuf>,
     root: Option<PathBuf>,
+    /// The webhooks whose case-free suites run, and how (feature `webhook`).
+    #[cfg(feature = "webhook")]
+    suites: Option<(
+        Vec<karmada_interpreter::api::ResourceInterpreterWebhookConfiguration>,
+        crate::robustness::Options,
+    )>,
 }
 
 impl Harness {
@@ -83,7 +89,65 @@ impl Harness {
             runner: Arc::new(runner),
             paths: Vec::new(),
             root: None,
+            #[cfg(feature = "webhook")]
+            suites: None,
         }
+    }
+
+    /// Adds the webhook suites that need no cases
+    /// ([`crate::robustness`]): for each webhook of `configs`, one trial
+    /// `protocol: <config>/<webhook>` when `options.protocol` and one
+    /// `robustness: <config>/<webhook>` when `options.robustness`, each
+    /// failing with the report of every failed check (findings are printed,
+    /// and fail only with `options.strict`). The suites run when their trial
+    /// does (`--list` sends nothing).
+    #[cfg(feature = "webhook")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "webhook")))]
+    pub fn webhook_suites(
+        mut self,
+        configs: Vec<karmada_interpreter::api::ResourceInterpreterWebhookConfiguration>,
+        options: crate::robustness::Options,
+    ) -> Self {
+        self.suites = Some((configs, options));
+        self
+    }
+
+    /// The trials of [`Harness::webhook_suites`].
+    #[cfg(feature = "webhook")]
+    fn suite_trials(&self) -> Vec<Trial> {
+        let Some((configs, options)) = &self.suites else {
+            return Vec::new();
+        };
+        let mut out = Vec::new();
+        for config in configs {
+            let config_name = config.metadata.name.clone().unwrap_or_default();
+            for hook in &config.webhooks {
+                let mut one = config.clone();
+                one.webhooks = vec![hook.clone()];
+                for (suite, on) in [
+                    ("protocol", options.protocol),
+                    ("robustness", options.robustness),
+                ] {
+                    if !on {
+                        continue;
+                    }
+                    let options = crate::robustness::Options {
+                        protocol: suite == "protocol",
+                        robustness: suite == "robustness",
+                        ..options.clone()
+                    };
+                    let one = one.clone();
+                    out.push(
+                        Trial::ignorable_test(
+                            format!("{suite}: {config_name}/{}", hook.name),
+                            move || suite_completion(&one, &options),
+                        )
+                        .with_kind(suite),
+                    );
+                }
+            }
+        }
+        out
     }
 
     /// Cases run against the built-in chain plus the customizations of
@@ -120,8 +184,16 @@ impl Harness {
     /// for a document too malformed to have a name), of kind the operation.
     /// Errors: a path that cannot be read, or no case at all.
     pub fn trials(&self) -> Result<Vec<Trial>> {
+        #[allow(unused_mut)]
         let mut out = Vec::new();
-        for file in discover(&self.paths)? {
+        #[cfg(feature = "webhook")]
+        out.extend(self.suite_trials());
+        let files = if self.paths.is_empty() && !out.is_empty() {
+            Vec::new()
+        } else {
+            discover(&self.paths)?
+        };
+        for file in files {
             let shown = self.display(&file.path);
             for (i, case) in load_cases(&file.path).into_iter().enumerate() {
                 let case = match case {
@@ -182,6 +254,36 @@ impl Harness {
             .unwrap_or(path)
             .display()
             .to_string()
+    }
+}
+
+/// One suite against one webhook (`config` holds only it) as a trial's
+/// outcome: the reports of the failed checks, the findings printed.
+#[cfg(feature = "webhook")]
+fn suite_completion(
+    config: &karmada_interpreter::api::ResourceInterpreterWebhookConfiguration,
+    options: &crate::robustness::Options,
+) -> Result<Completion, Failed> {
+    let client = karmada_interpreter::webhook::client::WebhookClient::new();
+    let reports = crate::robustness::run(std::slice::from_ref(config), &client, options);
+    for report in reports.iter().filter(|r| !r.findings.is_empty()) {
+        println!("{}", report.render());
+    }
+    let failed: Vec<String> = reports
+        .iter()
+        .filter(|r| matches!(r.verdict, Verdict::Failed(_)))
+        .map(CaseReport::render)
+        .collect();
+    if failed.is_empty() {
+        Ok(Completion::Completed)
+    } else {
+        Err(format!(
+            "{} of {} checks failed:\n{}",
+            failed.len(),
+            reports.len(),
+            failed.join("\n")
+        )
+        .into())
     }
 }
 
@@ -274,6 +376,107 @@ name: [
         assert_eq!(message, report.render());
         assert!(
             message.starts_with("FAIL ") && message.contains("replica"),
+            "{message}"
+        );
+    }
+
+    /// A webhook serving InterpretReplica of `example.io/v1 Widget`;
+    /// `broken` answers an unknown operation with a refusal without a
+    /// message. Gives the server and its configuration.
+    #[cfg(feature = "webhook")]
+    fn widget_webhook(
+        broken: bool,
+    ) -> (
+        karmada_interpreter::webhook::server::RunningServer,
+        karmada_interpreter::api::ResourceInterpreterWebhookConfiguration,
+    ) {
+        use karmada_interpreter::webhook::sdk::{self, Request, Response};
+        use karmada_interpreter::webhook::server::Server;
+        use karmada_interpreter::webhook::tls::TlsIdentity;
+        let id = TlsIdentity::self_signed(&["127.0.0.1"]).unwrap();
+        let ca = id.cert_pem.clone();
+        let handler = move |req: &Request| -> Response {
+            match req.operation_name.as_str() {
+                "InterpretReplica" => {
+                    let replicas = req
+                        .object
+                        .as_ref()
+                        .and_then(|o| o.pointer("/spec/replicas"))
+                        .and_then(serde_json::Value::as_i64)
+                        .unwrap_or(1);
+                    let mut r = sdk::succeeded("");
+                    r.replicas = Some(i32::try_from(replicas).unwrap_or(1));
+                    r
+                }
+                _ if broken => sdk::errored(500, ""),
+                other => sdk::errored(400, format!("not served: {other}")),
+            }
+        };
+        let server = Server::new(id)
+            .route("/widgets", handler)
+            .start("127.0.0.1:0".parse().unwrap())
+            .unwrap();
+        let config = serde_json::json!({
+            "apiVersion": "config.karmada.io/v1alpha1",
+            "kind": "ResourceInterpreterWebhookConfiguration",
+            "metadata": {"name": "c"},
+            "webhooks": [{
+                "name": "widgets",
+                "rules": [{"operations": ["InterpretReplica"], "apiGroups": ["example.io"],
+                           "apiVersions": ["v1"], "kinds": ["Widget"]}],
+                "clientConfig": {
+                    "url": format!("https://127.0.0.1:{}/widgets", server.local_addr().port()),
+                    "caBundle": k8s_openapi::ByteString(ca.into_bytes()),
+                },
+                "interpreterContextVersions": ["v1alpha1"],
+                "timeoutSeconds": 2,
+            }],
+        });
+        (server, serde_json::from_value(config).unwrap())
+    }
+
+    /// The conformance target's webhook suites: one trial per suite and
+    /// webhook, listed without a request sent; a failed check fails its
+    /// trial with the check's report.
+    #[cfg(feature = "webhook")]
+    #[test]
+    fn webhook_suites_are_one_trial_per_suite_and_webhook() {
+        let options = crate::robustness::Options {
+            concurrency: 2,
+            slow_read: std::time::Duration::from_millis(10),
+            ..crate::robustness::Options::default()
+        };
+        let (good, config) = widget_webhook(false);
+        let trials = Harness::default()
+            .webhook_suites(vec![config.clone()], options.clone())
+            .trials()
+            .unwrap();
+        let names: Vec<&str> = trials.iter().map(Trial::name).collect();
+        assert_eq!(names, ["protocol: c/widgets", "robustness: c/widgets"]);
+        for (protocol, robustness) in [(true, false), (false, true)] {
+            let options = crate::robustness::Options {
+                protocol,
+                robustness,
+                ..options.clone()
+            };
+            assert!(suite_completion(&config, &options).is_ok());
+        }
+        good.stop();
+
+        let (bad, config) = widget_webhook(true);
+        let options = crate::robustness::Options {
+            protocol: false,
+            ..options
+        };
+        let Err(failed) = suite_completion(&config, &options) else {
+            panic!("the broken webhook passed the robustness suite");
+        };
+        bad.stop();
+        let message = failed.message().unwrap();
+        assert!(
+            message.contains("unknown-operation")
+                && message.contains("without status.message")
+                && message.contains("Karmada behaviour at stake"),
             "{message}"
         );
     }

@@ -16,7 +16,12 @@
 //!   and, with feature `webhook`, `WebhookBackend`.
 //! - `runner`: the one [`Runner`]: runs a backend over case files and
 //!   judges every case with the same rules (deviations included).
+//! - `capture`: cases captured from a cluster (`karmada-interpreter
+//!   capture`): redaction and the case text.
 //! - `compare`: semantic comparison of results.
+//! - `assertions`: a case's `assert` CEL expressions (feature `cel`).
+//! - `crosscheck`: a backend's answers compared with a reference chain's
+//!   (`test --cross-check`).
 //! - `ownership`: findings about ReviseReplica and Retain answers that
 //!   edit fields outside what the operation owns.
 //! - `deviations`: the known deviations listed in `COMPATIBILITY.md`.
@@ -48,12 +53,15 @@
 #![forbid(unsafe_code)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
+mod assertions;
 mod backend;
+pub mod capture;
 mod case;
 mod compare;
 #[cfg(feature = "lint")]
 #[cfg_attr(docsrs, doc(cfg(feature = "lint")))]
 pub mod coverage;
+pub mod crosscheck;
 mod deviations;
 mod discover;
 mod error;
@@ -76,6 +84,7 @@ pub use backend::WebhookBackend;
 pub use backend::{Backend, ChainBackend, Exchange, Produced};
 pub use case::{load_cases, parse_cases, ErrorMatch, GoldenCase};
 pub use compare::{diff, diff_result, diff_unordered, Difference, Match};
+pub use crosscheck::CrossCheck;
 pub use deviations::{Deviation, Deviations};
 pub use discover::{
     discover, is_karmada_next, is_webhook_only, CaseFile, KARMADA_NEXT_MARKER, WEBHOOK_ONLY_MARKER,

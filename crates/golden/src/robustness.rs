@@ -63,6 +63,21 @@ pub struct Options {
     /// How long the slow reader waits after an answer's headers before
     /// reading its body.
     pub slow_read: Duration,
+    /// A reference interpreter (`test --cross-check`): the answers to the
+    /// `karmada-shaped` and `minimal-object` requests are compared with its
+    /// answers to the same requests, differences being semantic doubts of
+    /// those checks.
+    pub reference: Option<Reference>,
+}
+
+/// The interpreter a cross-check compares answers with, and its name in
+/// reports (`builtin`, a customization file's path).
+#[derive(Debug, Clone)]
+pub struct Reference {
+    /// Its name in reports.
+    pub name: String,
+    /// The chain.
+    pub chain: std::sync::Arc<karmada_interpreter::Interpreter>,
 }
 
 impl Default for Options {
@@ -73,6 +88,7 @@ impl Default for Options {
             strict: false,
             concurrency: 16,
             slow_read: Duration::from_secs(1),
+            reference: None,
         }
     }
 }
@@ -284,7 +300,11 @@ impl Suite<'_> {
         for t in &self.targets {
             let started = Instant::now();
             let shaped = envelope(t, &typical(t), 0);
-            let (check, zero) = self.send_judged(&shaped, Expect::Answer, None);
+            let (mut check, zero) = self.send_judged(&shaped, Expect::Answer, None);
+            if let Some(reference) = &self.options.reference {
+                let lines = cross_check(t, &typical(t), &shaped, &check, reference);
+                check.doubts.extend(lines);
+            }
             out.push(self.report(
                 "protocol",
                 format!("karmada-shaped {}", t.label()),
@@ -295,7 +315,12 @@ impl Suite<'_> {
             ));
 
             let started = Instant::now();
-            let (check, _) = self.send_judged(&envelope(t, &minimal(t), 0), Expect::Answer, None);
+            let sent = envelope(t, &minimal(t), 0);
+            let (mut check, _) = self.send_judged(&sent, Expect::Answer, None);
+            if let Some(reference) = &self.options.reference {
+                let lines = cross_check(t, &minimal(t), &sent, &check, reference);
+                check.doubts.extend(lines);
+            }
             out.push(self.report(
                 "protocol",
                 format!("minimal-object {}", t.label()),
@@ -751,6 +776,26 @@ impl Suite<'_> {
 /// The envelope Karmada's client builds for `t` on `object`, with
 /// `replicas` as given (Karmada: 0 outside ReviseReplica).
 fn envelope(t: &Target, object: &Value, replicas: i64) -> Value {
+    let mut value = with_request(t, object, replicas, |request| {
+        request
+            .and_then(|r| build_request(r).ok())
+            .and_then(|ctx| serde_json::to_value(ctx).ok())
+            .unwrap_or(Value::Null)
+    });
+    if t.op != InterpreterOperation::ReviseReplica {
+        value["request"]["replicas"] = json!(replicas);
+    }
+    value
+}
+
+/// Calls `f` with the request [`envelope`] sends for `t` on `object`
+/// (`None` for an operation of a profile this crate is built without).
+fn with_request<R>(
+    t: &Target,
+    object: &Value,
+    replicas: i64,
+    f: impl FnOnce(Option<&Request<'_>>) -> R,
+) -> R {
     let items: Vec<AggregatedStatusItem> = serde_json::from_value(json!([
         {"clusterName": "member1", "applied": true, "health": "Healthy",
          "status": {"replicas": 2, "readyReplicas": 2, "availableReplicas": 2, "updatedReplicas": 2, "observedGeneration": 1}},
@@ -789,16 +834,58 @@ fn envelope(t: &Target, object: &Value, replicas: i64) -> Value {
         },
         // An operation of a profile this crate is built without.
         #[allow(unreachable_patterns)]
-        _ => return Value::Null,
+        _ => return f(None),
     };
-    let mut value = build_request(&request)
-        .ok()
-        .and_then(|ctx| serde_json::to_value(ctx).ok())
-        .unwrap_or(Value::Null);
-    if t.op != InterpreterOperation::ReviseReplica {
-        value["request"]["replicas"] = json!(replicas);
-    }
-    value
+    f(Some(&request))
+}
+
+/// The differences between the webhook's answer to `shaped` (the request
+/// of `t` on `object`, judged in `check`) and the reference's answer to the
+/// same request ([`crate::crosscheck::differences`]).
+fn cross_check(
+    t: &Target,
+    object: &Value,
+    shaped: &Value,
+    check: &Check,
+    reference: &Reference,
+) -> Vec<String> {
+    let Some(answer) = check.exchange.as_ref().and_then(|e| e.answer.as_ref()) else {
+        return Vec::new();
+    };
+    let Some(sent) = shaped
+        .get("request")
+        .and_then(|r| serde_json::from_value(r.clone()).ok())
+    else {
+        return Vec::new();
+    };
+    let answer = serde_json::to_vec(answer)
+        .map_err(|e| e.to_string())
+        .and_then(|body| {
+            decode_response(&body)
+                .and_then(|ctx| interpret_response(ctx, &sent))
+                .map_err(|e| e.to_string())
+        })
+        .map(karmada_interpreter::interpreter::results_map);
+    let wanted = with_request(t, object, 0, |request| {
+        request.map(|r| {
+            reference
+                .chain
+                .interpret(r)
+                .map(|a| karmada_interpreter::interpreter::results_map(a.value))
+        })
+    });
+    let Some(wanted) = wanted else {
+        return Vec::new();
+    };
+    crate::crosscheck::differences(
+        t.op,
+        answer.as_ref().map_err(Clone::clone),
+        &wanted,
+        &reference.name,
+    )
+    .into_iter()
+    .map(|l| format!("cross-check: {l}"))
+    .collect()
 }
 
 /// The member cluster's copy of `object`: its fields plus what a member

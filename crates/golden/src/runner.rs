@@ -438,6 +438,7 @@ impl Runner {
                 served_by: None,
                 violations: Vec::new(),
                 exchange: None,
+                findings: Vec::new(),
             },
             None => self.backend.produce(file, case),
         }
@@ -472,6 +473,13 @@ impl Runner {
             },
             None => judge(case, self.produce(file, case), |e| self.describe(file, e)),
         };
+        let mut findings = findings;
+        if case.captured.is_some() {
+            findings.push(format!(
+                "captured from a cluster, not yet reviewed: {}",
+                crate::capture::REVIEW
+            ));
+        }
         let listed = file
             .customization
             .is_none()
@@ -571,11 +579,11 @@ fn judge(
         served_by,
         violations,
         exchange,
+        mut findings,
     } = produced;
-    let findings = match &result {
-        Ok(actual) => crate::ownership::findings(case, actual),
-        Err(_) => Vec::new(),
-    };
+    if let Ok(actual) = &result {
+        findings.extend(crate::ownership::findings(case, actual));
+    }
     let error = result.as_ref().err().map(|e| (e.to_string(), describe(e)));
     let verdict = match (&result, &error) {
         (Err(karmada_interpreter::Error::NotServed { .. }), _) if case.expect_error => {
@@ -599,7 +607,13 @@ fn judge(
             "expected the operation to fail, but it succeeded".into(),
         ]),
         (Ok(actual), _) => {
-            let lines = differences(case, actual);
+            let mut lines = differences(case, actual);
+            if !case.assertions.is_empty() {
+                lines.extend(crate::assertions::failures(
+                    &case.assertions,
+                    &case.variables(actual),
+                ));
+            }
             if lines.is_empty() {
                 Verdict::Passed
             } else {

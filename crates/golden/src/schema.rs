@@ -175,6 +175,7 @@ pub fn case() -> Value {
         json!({"anyOf": [
             {"required": ["output"], "properties": {"output": {"type": "object"}}},
             {"required": ["outputContains"], "properties": {"outputContains": {"type": "object"}}},
+            {"required": ["assert"], "properties": {"assert": {"not": {"type": "null"}}}},
             {"required": ["expectError"], "properties": {"expectError": truthy.clone()}},
         ]}),
         // ... not both.
@@ -184,7 +185,11 @@ pub fn case() -> Value {
         }}),
         json!({"not": {
             "required": ["outputContains", "expectError"],
-            "properties": {"outputContains": {"type": "object"}, "expectError": truthy},
+            "properties": {"outputContains": {"type": "object"}, "expectError": truthy.clone()},
+        }}),
+        json!({"not": {
+            "required": ["assert", "expectError"],
+            "properties": {"assert": {"not": {"type": "null"}}, "expectError": truthy},
         }}),
     ]);
     #[allow(unused_mut)]
@@ -222,6 +227,27 @@ pub fn case() -> Value {
             "outputContains": {
                 "description": "Part of what the operation must produce: result name -> the members that must match (others are ignored).",
                 "type": ["object", "null"],
+            },
+            "assert": {
+                "description": "CEL expressions that must each be true of the answer: `output` (the results, as `output` names them), `object` (the object the operation ran on), `desiredObj`, `observedObj`, `statusItems`, `inputReplicas`. Needs a build with CEL (the CLI has it).",
+                "examples": [["output.replica == 3", "output.aggregatedStatus.status.readyReplicas >= 2"]],
+                "anyOf": [
+                    {"type": "string"},
+                    {"type": "array", "items": {"type": "string"}},
+                    {"type": "null"},
+                ],
+            },
+            "captured": {
+                "description": "Written by `karmada-interpreter capture`: where the inputs came from and which interpreter gave the expected output. Review the case, then delete this key.",
+                "type": ["object", "null"],
+                "properties": {
+                    "from": {"type": "string", "description": "The cluster (kubeconfig context or server)."},
+                    "object": {"type": "string", "description": "The object read: `apiVersion Kind namespace/name`."},
+                    "binding": {"type": "string", "description": "The ResourceBinding whose status items the case holds, when one was read."},
+                    "interpreter": {"type": "string", "description": "The interpreter that answered: `builtin`, or the customization file."},
+                    "redacted": {"type": "array", "items": {"type": "string"}, "description": "The paths whose values were replaced."},
+                    "review": {"type": "string", "description": "What to check before keeping the case."},
+                },
             },
             "expectError": expect_error,
         },

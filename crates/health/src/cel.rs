@@ -72,10 +72,10 @@ const PARSER_STACK_BYTES: usize = 64 << 20;
 /// under 3 MiB in a debug build. A thread with less left (a server's 2 MiB
 /// worker) evaluates on a stack of [`EVAL_STACK_BYTES`] made for the call;
 /// a main thread's 8 MiB evaluates in place.
-const EVAL_RED_ZONE_BYTES: usize = 4 << 20;
+pub(crate) const EVAL_RED_ZONE_BYTES: usize = 4 << 20;
 
 /// The size of a stack made for an evaluation.
-const EVAL_STACK_BYTES: usize = 8 << 20;
+pub(crate) const EVAL_STACK_BYTES: usize = 8 << 20;
 
 /// One entry of a `healthCheckExprs` list, as Flux's `CustomHealthCheck`.
 #[derive(Debug, Clone, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
@@ -340,13 +340,13 @@ impl CelError {
 }
 
 /// A compiled expression.
-struct Compiled {
-    text: String,
+pub(crate) struct Compiled {
+    pub(crate) text: String,
     /// The file line of its first character, when read from YAML text.
-    line: Option<usize>,
-    expression: cel::parser::Expression,
+    pub(crate) line: Option<usize>,
+    pub(crate) expression: cel::parser::Expression,
     /// The object's top-level fields it reads (only those are converted).
-    variables: Vec<String>,
+    pub(crate) variables: Vec<String>,
 }
 
 /// One compiled entry.
@@ -859,7 +859,7 @@ fn is_operator(name: &str) -> bool {
 }
 
 /// Why an expression does not compile.
-enum Failure {
+pub(crate) enum Failure {
     /// The parser's message and the 1-based line and column in the
     /// expression, when it gave one.
     Parse(String, Option<(usize, usize)>),
@@ -869,7 +869,7 @@ enum Failure {
 
 /// Parses `text` with optional syntax on and checks that every function it
 /// calls exists in `context`.
-fn compile_expression(
+pub(crate) fn compile_expression(
     text: &str,
     context: &cel::Context<'_>,
 ) -> std::result::Result<Compiled, Failure> {
@@ -995,7 +995,7 @@ fn depth(expression: &cel::parser::Expression) -> usize {
 
 /// The function `x.?field` is evaluated with instead of the `cel` crate's
 /// own (a name no expression can write).
-const OPTIONAL_SELECT: &str = "@optional_select";
+pub(crate) const OPTIONAL_SELECT: &str = "@optional_select";
 
 /// `x.?field` as the CEL spec has it: `optional.none()` when `x` is a map
 /// without `field` or is itself `optional.none()`, else `optional.of` the
@@ -1004,7 +1004,7 @@ const OPTIONAL_SELECT: &str = "@optional_select";
 /// holding `optional.none()`, so the idiom Flux's rules use for fields an
 /// object may lack (`status.?phase.orValue('')`) would fail on exactly the
 /// objects it is written for.
-fn optional_select(operand: cel::Value, field: Arc<String>) -> cel::ResolveResult {
+pub(crate) fn optional_select(operand: cel::Value, field: Arc<String>) -> cel::ResolveResult {
     use cel::objects::{Key, OptionalValue};
     let inner = match <&OptionalValue>::try_from(&operand) {
         Ok(optional) => match optional.value() {
@@ -1103,7 +1103,7 @@ fn function_exists(context: &cel::Context<'_>, name: &str, variables: &[String])
 
 /// A JSON value as CEL sees an unstructured Kubernetes object: integers are
 /// `int` (Go's unstructured objects hold int64), other numbers `double`.
-fn to_cel(value: &Value) -> cel::Value {
+pub(crate) fn to_cel(value: &Value) -> cel::Value {
     match value {
         Value::Null => cel::Value::Null,
         Value::Bool(b) => cel::Value::Bool(*b),

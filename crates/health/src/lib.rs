@@ -35,6 +35,9 @@ pub mod argocd;
 #[cfg(feature = "cel")]
 #[cfg_attr(docsrs, doc(cfg(feature = "cel")))]
 pub mod cel;
+#[cfg(feature = "cel")]
+#[cfg_attr(docsrs, doc(cfg(feature = "cel")))]
+pub mod cel_expression;
 mod error;
 pub mod fallback;
 pub mod meaning;

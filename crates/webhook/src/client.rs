@@ -500,6 +500,22 @@ impl WebhookClient {
             }
         };
         let res = loop {
+            let ready = match &mut sender {
+                Sender::H2(s) => s.ready().await,
+                Sender::H1(s) => s.ready().await,
+            };
+            if let Err(e) = ready {
+                if fresh {
+                    return Err(format!("connection: {e}"));
+                }
+                // A pooled connection the server closed meanwhile (it
+                // answered `Connection: close`, or its idle timeout ran
+                // out) before anything of this request was written: a new
+                // connection, as Go's transport retries such a request.
+                fresh = true;
+                sender = self.connect(key, endpoint, connector, server_name).await?;
+                continue;
+            }
             let sent = match &mut sender {
                 Sender::H2(s) => {
                     // HTTP/2 takes the authority from the URI, not `Host`.
@@ -507,14 +523,12 @@ impl WebhookClient {
                         .parse()
                         .map_err(|e| format!("cannot build the request: {e}"))?;
                     req.headers_mut().remove(hyper::header::HOST);
-                    s.ready().await.map_err(|e| format!("connection: {e}"))?;
                     s.try_send_request(req).await
                 }
                 Sender::H1(s) => {
                     if let Ok(v) = hyper::header::HeaderValue::from_str(&endpoint.host_header) {
                         req.headers_mut().insert(hyper::header::HOST, v);
                     }
-                    s.ready().await.map_err(|e| format!("connection: {e}"))?;
                     s.try_send_request(req).await
                 }
             };
@@ -531,6 +545,15 @@ impl WebhookClient {
             }
         };
         let status = res.status().as_u16();
+        // The server ends the connection after this answer: not pooled.
+        let closing = res
+            .headers()
+            .get_all(hyper::header::CONNECTION)
+            .iter()
+            .any(|v| {
+                v.to_str()
+                    .is_ok_and(|v| v.to_ascii_lowercase().contains("close"))
+            });
         let retry_after = res
             .headers()
             .get("Retry-After")
@@ -553,8 +576,9 @@ impl WebhookClient {
                     format!("reading the answer: {e}")
                 }
             })?;
-        // The exchange completed: an HTTP/1.1 connection may serve the next call.
-        if let Sender::H1(s) = sender {
+        // The exchange completed: an HTTP/1.1 connection may serve the next
+        // call, unless the server said it closes it.
+        if let (Sender::H1(s), false) = (sender, closing) {
             self.release(key, s);
         }
         Ok((status, retry_after, collected.to_bytes().to_vec()))
