@@ -249,11 +249,16 @@ impl<L: Layer> Layer for LiveLayer<L> {
         request: &Request<'_>,
         below: Below<'_>,
     ) -> Result<Outcome> {
-        let snapshot = self.current.load_full();
-        match snapshot.entry_for(entry, request.object(), request.operation()) {
-            Some(entry) => snapshot.layer.interpret_over(entry, request, below),
-            None => snapshot.layer.interpret(request),
+        if entry == BASELINE {
+            return self.answer_by_baseline(request);
         }
+        let snapshot = self.current.load_full();
+        self.observed(request, || {
+            match snapshot.entry_for(entry, request.object(), request.operation()) {
+                Some(entry) => snapshot.layer.interpret_over(entry, request, below),
+                None => snapshot.layer.interpret(request),
+            }
+        })
     }
 
     /// As `edit_routed`, with the layers below at hand (composition).
@@ -263,14 +268,21 @@ impl<L: Layer> Layer for LiveLayer<L> {
         request: InPlaceRequest<'_>,
         below: Below<'_>,
     ) -> Result<Written> {
-        let snapshot = self.current.load_full();
-        match snapshot.entry_for(entry, request.object(), request.operation()) {
-            Some(entry) => snapshot.layer.edit_over(entry, request, below),
-            None => {
-                snapshot.layer.interpret_in_place(request)?;
-                Ok(Written::unknown())
-            }
+        if entry == BASELINE || self.shadowed(&request.as_request()) {
+            let outcome = self.interpret_over(entry, &request.as_request(), below)?;
+            request.store(outcome)?;
+            return Ok(Written::unknown());
         }
+        let snapshot = self.current.load_full();
+        self.counted(
+            match snapshot.entry_for(entry, request.object(), request.operation()) {
+                Some(entry) => snapshot.layer.edit_over(entry, request, below),
+                None => snapshot
+                    .layer
+                    .interpret_in_place(request)
+                    .map(|()| Written::unknown()),
+            },
+        )
     }
 
     fn interpret(&self, request: &Request<'_>) -> Result<Outcome> {
