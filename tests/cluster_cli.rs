@@ -154,7 +154,7 @@ fn serve_report_writes_the_status_annotation_and_events() {
     let deadline = Instant::now() + Duration::from_secs(10);
     let annotated = |name: &str| {
         server.object(CUSTOMIZATIONS, name).and_then(|o| {
-            o["metadata"]["annotations"]["interpreter.karmada.io/status"]
+            o["metadata"]["annotations"]["karmada-interpreter.io/status"]
                 .as_str()
                 .map(str::to_owned)
         })
@@ -381,12 +381,12 @@ fn admission_status_and_shadow_end_to_end() {
     // The same as a shadow: let in; it does not answer, its status says so.
     let mut shadow = next;
     shadow["metadata"]["annotations"] =
-        serde_json::json!({"interpreter.karmada.io/shadow": "true"});
+        serde_json::json!({"karmada-interpreter.io/shadow": "true"});
     assert_eq!(create(shadow)["allowed"], true);
     let deadline = Instant::now() + Duration::from_secs(10);
     let status = loop {
         let status = server.object(CUSTOMIZATIONS, "live-next").and_then(|o| {
-            o["metadata"]["annotations"]["interpreter.karmada.io/status"]
+            o["metadata"]["annotations"]["karmada-interpreter.io/status"]
                 .as_str()
                 .map(str::to_owned)
         });

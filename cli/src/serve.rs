@@ -132,7 +132,7 @@ pub struct ServeArgs {
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
     io_threads: Option<u16>,
     /// With a cluster: write each followed object's observed status (the
-    /// interpreter.karmada.io/status annotation) and Events about it
+    /// karmada-interpreter.io/status annotation) and Events about it
     /// (rejected, accepted again, script failures, shadow differences).
     #[arg(long, value_enum, value_name = "WHAT")]
     report: Option<crate::cluster::Report>,

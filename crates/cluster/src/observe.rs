@@ -17,7 +17,7 @@ use karmada_interpreter::api::{
 
 /// The annotation holding an object's observed status (JSON of
 /// [`ObjectStatus`]), when [`Reporting::annotate`](crate::Reporting) is on.
-pub const STATUS_ANNOTATION: &str = "interpreter.karmada.io/status";
+pub const STATUS_ANNOTATION: &str = "karmada-interpreter.io/status";
 
 /// What this process observes of one followed object.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]

@@ -116,7 +116,7 @@ pub struct OrderError {
 
 /// The annotation that marks a customization to run in shadow (value
 /// `"true"`); removing it promotes the customization (docs/cluster.md).
-pub const SHADOW_ANNOTATION: &str = "interpreter.karmada.io/shadow";
+pub const SHADOW_ANNOTATION: &str = "karmada-interpreter.io/shadow";
 
 /// `spec` of a customization.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
