@@ -463,15 +463,22 @@ local ometa = overlay(O)
 -- of the run and `pairs(_G)` lists them.
 --
 -- The environment is built once per state (the libraries, then `proto` in
--- its own order, then `_G`) and every run gets a copy of it, with its own
--- library overlays and `_G`: the previous run's table reset in place
--- (`H.reset`: nothing of that run is left in it, and nothing of that run
--- can reach it) or, when that run grew it, a new copy (`H.clone`); either
--- way the same contents in the same iteration order.
+-- its own order, then `_G`) and every run gets a copy of it: the previous
+-- run's table reset in place (`H.reset`: nothing of that run is left in
+-- it, and nothing of that run can reach it) or, when that run grew it, a
+-- new copy (`H.clone`); either way the same contents in the same iteration
+-- order. The template holds the library overlays and `_G` (the table runs
+-- are reset into), so a run allocates nothing for its environment: an
+-- overlay a run wrote into is replaced by a new empty one before the next
+-- run.
 local newenv
 do
+  -- The library overlays of the last run, kept while no run writes into
+  -- them (an empty overlay is as fresh as a new one).
+  local ostring, otable = setmetatable({}, smeta), setmetatable({}, tmeta)
+  local omath, oos = setmetatable({}, mmeta), setmetatable({}, ometa)
   local template = {
-    string = false, table = false, math = false, os = false,
+    string = ostring, table = otable, math = omath, os = oos,
   }
   for k, v in next, proto do
     template[k] = v
@@ -480,16 +487,30 @@ do
   local clone, reset = H.clone, H.reset
   local last = nil
   newenv = function()
+    if rawnext(ostring) ~= nil then
+      ostring = setmetatable({}, smeta)
+      template.string = ostring
+    end
+    if rawnext(otable) ~= nil then
+      otable = setmetatable({}, tmeta)
+      template.table = otable
+    end
+    if rawnext(omath) ~= nil then
+      omath = setmetatable({}, mmeta)
+      template.math = omath
+    end
+    if rawnext(oos) ~= nil then
+      oos = setmetatable({}, ometa)
+      template.os = oos
+    end
     local env = last
     if env == nil or not reset(env, template) then
       env = clone(template)
       last = env
+      -- the template's `_G` is the table every later run is reset into
+      template._G = env
+      env._G = env
     end
-    env.string = setmetatable({}, smeta)
-    env.table = setmetatable({}, tmeta)
-    env.math = setmetatable({}, mmeta)
-    env.os = setmetatable({}, ometa)
-    env._G = env
     return env
   end
 end
