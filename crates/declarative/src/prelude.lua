@@ -473,12 +473,11 @@ local ometa = overlay(O)
 -- run.
 local newenv
 do
-  -- The library overlays of the last run, kept while no run writes into
-  -- them (an empty overlay is as fresh as a new one).
-  local ostring, otable = setmetatable({}, smeta), setmetatable({}, tmeta)
-  local omath, oos = setmetatable({}, mmeta), setmetatable({}, ometa)
+  -- The template holds the library overlays of the last run, kept while no
+  -- run writes into them (an empty overlay is as fresh as a new one).
   local template = {
-    string = ostring, table = otable, math = omath, os = oos,
+    string = setmetatable({}, smeta), table = setmetatable({}, tmeta),
+    math = setmetatable({}, mmeta), os = setmetatable({}, ometa),
   }
   for k, v in next, proto do
     template[k] = v
@@ -486,22 +485,18 @@ do
   template._G = false
   local clone, reset = H.clone, H.reset
   local last = nil
+  local function renew(name, meta)
+    if rawnext(template[name]) ~= nil then
+      template[name] = setmetatable({}, meta)
+    end
+  end
+  local empty = H.empty
   newenv = function()
-    if rawnext(ostring) ~= nil then
-      ostring = setmetatable({}, smeta)
-      template.string = ostring
-    end
-    if rawnext(otable) ~= nil then
-      otable = setmetatable({}, tmeta)
-      template.table = otable
-    end
-    if rawnext(omath) ~= nil then
-      omath = setmetatable({}, mmeta)
-      template.math = omath
-    end
-    if rawnext(oos) ~= nil then
-      oos = setmetatable({}, ometa)
-      template.os = oos
+    if not empty(template.string, template.table, template.math, template.os) then
+      renew("string", smeta)
+      renew("table", tmeta)
+      renew("math", mmeta)
+      renew("os", ometa)
     end
     local env = last
     if env == nil or not reset(env, template) then
@@ -546,7 +541,8 @@ local function run(chunk, name, ...)
   current = env
   setfenv(chunk, env)
   local top = returned(chunk())
-  local f = rawget(env, name)
+  -- the environment has no metatable: a plain read is a raw one
+  local f = env[name]
   if f == nil then
     error("not found function " .. name, 0)
   end
