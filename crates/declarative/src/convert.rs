@@ -312,30 +312,155 @@ unsafe fn push_lazy(state: *mut ffi::lua_State, value: &Value) {
 /// Converts several arguments in one protected call. Objects and lists
 /// become lazy tables of `scope` (made on first access, as an eager
 /// conversion would make them).
+#[cfg(test)]
 pub fn to_lua_many<'a>(
     lua: &Lua,
     _scope: &LazyScope<'a>,
     args: &[Push<'a>],
 ) -> mlua::Result<mlua::MultiValue> {
-    // SAFETY: as in `to_lua`; every argument pushes exactly one value, and
-    // stack space is checked before each. The values are borrowed for the
-    // scope's lifetime.
+    // SAFETY: inside `exec_raw`'s protected call; the values are borrowed
+    // for the scope's lifetime.
     unsafe {
         lua.exec_raw::<mlua::MultiValue>((), |state| {
-            for a in args {
-                ffi::luaL_checkstack(state, 4, c"too many arguments".as_ptr());
-                match a {
-                    Push::Json(v) => push_lazy(state, v),
-                    Push::Number(n) => ffi::lua_pushnumber(state, *n),
-                    Push::Items(None) => ffi::lua_pushnil(state),
-                    Push::Items(Some(items)) => push_items(state, items),
-                    #[cfg(feature = "karmada-next")]
-                    Push::Components(None) => ffi::lua_pushnil(state),
-                    #[cfg(feature = "karmada-next")]
-                    Push::Components(Some(components)) => push_components(state, components),
-                }
-            }
+            push_args(state, args);
         })
+    }
+}
+
+/// Pushes the arguments of a run onto `state`'s stack (objects and lists
+/// as lazy tables of the running [`LazyScope`]) and returns how many.
+///
+/// # Safety
+///
+/// `state` is inside a protected call, and the values stay alive until the
+/// scope they are pushed in ends.
+pub(crate) unsafe fn push_args(state: *mut ffi::lua_State, args: &[Push<'_>]) -> c_int {
+    for a in args {
+        ffi::luaL_checkstack(state, 4, c"too many arguments".as_ptr());
+        match a {
+            Push::Json(v) => push_lazy(state, v),
+            Push::Number(n) => ffi::lua_pushnumber(state, *n),
+            Push::Items(None) => ffi::lua_pushnil(state),
+            Push::Items(Some(items)) => push_items(state, items),
+            #[cfg(feature = "karmada-next")]
+            Push::Components(None) => ffi::lua_pushnil(state),
+            #[cfg(feature = "karmada-next")]
+            Push::Components(Some(components)) => push_components(state, components),
+        }
+    }
+    c_int::try_from(args.len()).unwrap_or(c_int::MAX)
+}
+
+/// The values a run returned, read where they are on the Lua stack (no
+/// handle per value, no second protected call): what an entry point's
+/// result is converted from.
+pub(crate) struct Results {
+    state: *mut ffi::lua_State,
+    /// Stack index of the first result.
+    base: c_int,
+    len: c_int,
+}
+
+impl Results {
+    /// The `len` values from stack index `base` of `state`.
+    ///
+    /// # Safety
+    ///
+    /// `state` is inside a protected call and the values stay on its stack
+    /// while the `Results` is used.
+    pub(crate) unsafe fn on_stack(state: *mut ffi::lua_State, base: c_int, len: c_int) -> Self {
+        Self { state, base, len }
+    }
+
+    /// The Lua type of result `i` (`LUA_TNIL` past the last one).
+    fn kind(&self, i: c_int) -> c_int {
+        if i < 0 || i >= self.len {
+            return ffi::LUA_TNIL;
+        }
+        // SAFETY: the index is one of the results (see `on_stack`).
+        unsafe { ffi::lua_type(self.state, self.base + i) }
+    }
+
+    /// Whether result `i` is `nil` (or missing).
+    pub(crate) fn is_nil(&self, i: c_int) -> bool {
+        self.kind(i) == ffi::LUA_TNIL
+    }
+
+    /// Whether result `i` is a table.
+    pub(crate) fn is_table(&self, i: c_int) -> bool {
+        self.kind(i) == ffi::LUA_TTABLE
+    }
+
+    /// Result `i` when it is a boolean.
+    pub(crate) fn boolean(&self, i: c_int) -> Option<bool> {
+        // SAFETY: a boolean result on the stack (see `on_stack`).
+        (self.kind(i) == ffi::LUA_TBOOLEAN)
+            .then(|| unsafe { ffi::lua_toboolean(self.state, self.base + i) != 0 })
+    }
+
+    /// Result `i` when it is a number.
+    pub(crate) fn number(&self, i: c_int) -> Option<f64> {
+        // SAFETY: a number result on the stack (see `on_stack`).
+        (self.kind(i) == ffi::LUA_TNUMBER)
+            .then(|| unsafe { ffi::lua_tonumber(self.state, self.base + i) })
+    }
+
+    /// `type()` of result `i`.
+    pub(crate) fn type_name(&self, i: c_int) -> &'static str {
+        lua_type_name(self.kind(i))
+    }
+
+    /// gopher-lua's numeric type code of result `i` (in two reference
+    /// error texts).
+    pub(crate) fn type_code(&self, i: c_int) -> u8 {
+        match self.kind(i) {
+            ffi::LUA_TNIL => 0,
+            ffi::LUA_TBOOLEAN => 1,
+            ffi::LUA_TNUMBER => 2,
+            ffi::LUA_TSTRING => 3,
+            ffi::LUA_TFUNCTION => 4,
+            ffi::LUA_TTHREAD => 6,
+            ffi::LUA_TTABLE => 7,
+            _ => 5,
+        }
+    }
+
+    /// Result `i` encoded the way the reference's JSON bridge does (as
+    /// [`from_lua`]); empty tables become `[]`.
+    pub(crate) fn encode(&self, i: c_int) -> Result<Value, String> {
+        match self.kind(i) {
+            ffi::LUA_TNIL => Ok(Value::Null),
+            ffi::LUA_TTABLE => {
+                let mut seen = Seen::default();
+                // SAFETY: `encode` reads the table at a result's index,
+                // keeps the stack balanced and checks stack space before
+                // every nesting level.
+                unsafe { encode(self.state, self.base + i, 0, &mut seen) }.map_err(marshal_error)
+            }
+            ffi::LUA_TFUNCTION
+            | ffi::LUA_TTHREAD
+            | ffi::LUA_TUSERDATA
+            | ffi::LUA_TLIGHTUSERDATA => Err(marshal_error(format!(
+                "cannot encode {} to JSON",
+                self.type_name(i)
+            ))),
+            // SAFETY: a boolean, number or string result on the stack.
+            _ => unsafe { encode(self.state, self.base + i, 0, &mut Seen::default()) },
+        }
+    }
+}
+
+/// `type()`'s name of a Lua type code.
+fn lua_type_name(kind: c_int) -> &'static str {
+    match kind {
+        ffi::LUA_TNIL => "nil",
+        ffi::LUA_TBOOLEAN => "boolean",
+        ffi::LUA_TNUMBER => "number",
+        ffi::LUA_TSTRING => "string",
+        ffi::LUA_TTABLE => "table",
+        ffi::LUA_TFUNCTION => "function",
+        ffi::LUA_TTHREAD => "thread",
+        _ => "userdata",
     }
 }
 
@@ -455,20 +580,6 @@ pub fn type_name(v: &LuaValue) -> &'static str {
         LuaValue::Thread(_) => "thread",
         LuaValue::LightUserData(_) | LuaValue::UserData(_) => "userdata",
         _ => "userdata",
-    }
-}
-
-/// gopher-lua's numeric type code (used in two reference error texts).
-pub fn type_code(v: &LuaValue) -> u8 {
-    match v {
-        LuaValue::Nil => 0,
-        LuaValue::Boolean(_) => 1,
-        LuaValue::Integer(_) | LuaValue::Number(_) => 2,
-        LuaValue::String(_) => 3,
-        LuaValue::Function(_) => 4,
-        LuaValue::Thread(_) => 6,
-        LuaValue::Table(_) => 7,
-        _ => 5,
     }
 }
 

@@ -1,12 +1,15 @@
 //! The engine: a pool of sandboxed Lua 5.1 states, a per-state cache of
 //! compiled scripts, the per-run deadline and the per-state memory limit.
+// A run enters the state through the Lua C API (`call_converted`): the
+// unsafe block says why its calls are sound.
+#![allow(unsafe_code)]
 
-use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use mlua::{Function, Lua, MultiValue, Value as LuaValue};
+use mlua::{ffi, Function, Lua, MultiValue, Value as LuaValue};
+use rustc_hash::FxHashMap;
 
 use super::coverage::{Coverage, LineNotes};
 use super::fault::lua_message;
@@ -58,8 +61,10 @@ impl Script {
 /// A pooled state: the sandbox plus the scripts compiled in it.
 pub(crate) struct Vm {
     sandbox: Sandbox,
-    compiled: HashMap<u64, Function>,
-    names: HashMap<&'static str, mlua::LuaString>,
+    compiled: FxHashMap<u64, Function>,
+    names: FxHashMap<&'static str, mlua::LuaString>,
+    /// The way into a run (see [`enter`]).
+    enter: Function,
     /// Set when a run hit the deadline or the memory limit: the state is
     /// dropped instead of going back to the pool.
     poisoned: bool,
@@ -85,9 +90,13 @@ impl Vm {
             ScriptError::Runtime(format!("cannot create Lua state: {}", lua_message(&e)))
         })?;
         Ok(Self {
+            // SAFETY: `enter` is only called by `call_converted` (see there).
+            enter: unsafe { sandbox.lua.create_c_function(enter) }.map_err(|e| {
+                ScriptError::Runtime(format!("cannot create Lua state: {}", lua_message(&e)))
+            })?,
             sandbox,
-            compiled: HashMap::new(),
-            names: HashMap::new(),
+            compiled: FxHashMap::default(),
+            names: FxHashMap::default(),
             poisoned: false,
             coverage: notes,
         })
@@ -103,13 +112,13 @@ impl Vm {
         &self.sandbox.main
     }
 
-    fn chunk(&mut self, script: &Script) -> Result<Function, ScriptError> {
-        if let Some(f) = self.compiled.get(&script.id) {
-            return Ok(f.clone());
+    /// Compiles `script` in this state unless it is already.
+    fn compile_once(&mut self, script: &Script) -> Result<(), ScriptError> {
+        if !self.compiled.contains_key(&script.id) {
+            let f = compile(&self.sandbox.lua, &script.text)?;
+            self.compiled.insert(script.id, f);
         }
-        let f = compile(&self.sandbox.lua, &script.text)?;
-        self.compiled.insert(script.id, f.clone());
-        Ok(f)
+        Ok(())
     }
 
     /// The deadline of the run in progress.
@@ -123,15 +132,87 @@ impl Vm {
         self.sandbox.deadline.running_line()
     }
 
-    /// Runs `script` and calls its global `function` with `args`.
-    pub(crate) fn call(
+    /// Runs `script` and calls its global `function` with `args`, then
+    /// converts what it returned with `convert`, all in one protected call
+    /// into the state: the arguments go onto the stack as they are pushed
+    /// (objects and lists as lazy tables of the running
+    /// [`LazyScope`](crate::convert::LazyScope)), and the results are read
+    /// where the call left them. A failed run is the outer error; a
+    /// conversion that fails (also for lack of memory) the inner one.
+    pub(crate) fn call_converted<T>(
         &mut self,
         script: &Script,
         function: &'static str,
-        args: MultiValue,
+        args: &[crate::convert::Push<'_>],
         timeout: Duration,
-    ) -> Result<MultiValue, ScriptError> {
-        self.invoke(script, Entry::Function, function, args, timeout)
+        convert: impl FnOnce(&crate::convert::Results) -> Result<T, String>,
+    ) -> Result<Result<T, String>, ScriptError> {
+        self.compile_once(script)?;
+        self.name_once(function)?;
+        let (chunk, name) = self.chunk_and_name(script, function)?;
+        let by_budget = begin_run(&self.sandbox, timeout);
+        let mut converted: Option<Result<T, String>> = None;
+        let mut convert = Some(convert);
+        let mut read = |results: &crate::convert::Results| {
+            if let Some(convert) = convert.take() {
+                converted = Some(convert(results));
+            }
+        };
+        let mut entry = Entry {
+            args,
+            convert: &mut read,
+            ran: false,
+        };
+        let pointer = mlua::LightUserData((&raw mut entry).cast());
+        let result = self
+            .enter
+            .call::<()>((pointer, &self.sandbox.run, chunk, name));
+        let ran = entry.ran;
+        match (result, converted) {
+            (Ok(()), Some(converted)) => {
+                self.end_run(script, false, by_budget);
+                Ok(converted)
+            }
+            // The conversion itself ran out of memory.
+            (Err(e), _) if ran => {
+                self.end_run(script, false, by_budget);
+                Ok(Err(e.to_string()))
+            }
+            (Err(e), _) => {
+                let expired = self.end_run(script, true, by_budget);
+                Err(self.failure(&e, expired))
+            }
+            (Ok(()), None) => Err(ScriptError::Runtime(
+                "the run returned no results".to_owned(),
+            )),
+        }
+    }
+
+    /// Makes the state's string for an entry point's name unless it is
+    /// made already.
+    fn name_once(&mut self, name: &'static str) -> Result<(), ScriptError> {
+        if !self.names.contains_key(name) {
+            let s = self
+                .sandbox
+                .lua
+                .create_string(name)
+                .map_err(|e| ScriptError::Runtime(lua_message(&e)))?;
+            self.names.insert(name, s);
+        }
+        Ok(())
+    }
+
+    /// The compiled `script` and the string `name`, made by
+    /// [`Vm::compile_once`] and [`Vm::name_once`].
+    fn chunk_and_name(
+        &self,
+        script: &Script,
+        name: &'static str,
+    ) -> Result<(&Function, &mlua::LuaString), ScriptError> {
+        match (self.compiled.get(&script.id), self.names.get(name)) {
+            (Some(chunk), Some(name)) => Ok((chunk, name)),
+            _ => Err(ScriptError::Runtime(format!("{name}: not compiled"))),
+        }
     }
 
     /// Runs the top-level code of `script` with the global `global` set to
@@ -144,68 +225,95 @@ impl Vm {
         value: LuaValue,
         timeout: Duration,
     ) -> Result<MultiValue, ScriptError> {
-        let mut args = MultiValue::with_capacity(1);
-        args.push_back(value);
-        self.invoke(script, Entry::TopLevel, global, args, timeout)
+        self.compile_once(script)?;
+        self.name_once(global)?;
+        let (chunk, name) = self.chunk_and_name(script, global)?;
+        let (chunk, name) = (chunk.clone(), name.clone());
+        let by_budget = begin_run(&self.sandbox, timeout);
+        let result = self.sandbox.top.call::<MultiValue>((
+            LuaValue::Function(chunk),
+            LuaValue::String(name),
+            value,
+        ));
+        match result {
+            Ok(values) => {
+                self.end_run(script, false, by_budget);
+                Ok(values)
+            }
+            Err(e) => {
+                let expired = self.end_run(script, true, by_budget);
+                Err(self.failure(&e, expired))
+            }
+        }
     }
 
-    fn invoke(
-        &mut self,
-        script: &Script,
-        entry: Entry,
-        name: &'static str,
-        args: MultiValue,
-        timeout: Duration,
-    ) -> Result<MultiValue, ScriptError> {
-        let chunk = self.chunk(script)?;
-        let name = match self.names.get(name) {
-            Some(s) => s.clone(),
-            None => {
-                let s = self
-                    .sandbox
-                    .lua
-                    .create_string(name)
-                    .map_err(|e| ScriptError::Runtime(lua_message(&e)))?;
-                self.names.insert(name, s.clone());
-                s
-            }
-        };
-        let mut all = MultiValue::with_capacity(args.len() + 2);
-        all.push_back(LuaValue::Function(chunk));
-        all.push_back(LuaValue::String(name));
-        all.extend(args);
-        self.sandbox.refusal.take();
-        let (limit, by_budget) = karmada_interpreter_core::budget::limit(timeout);
-        self.sandbox.deadline.set(limit);
-        let runner = match entry {
-            Entry::Function => &self.sandbox.run,
-            Entry::TopLevel => &self.sandbox.top,
-        };
-        let result = runner.call::<MultiValue>(all);
-        let expired = self.sandbox.deadline.expired();
+    /// Ends a run: clears the deadline and credits coverage; whether a run
+    /// that `failed` ran out of time (only a failed run asks the clock).
+    fn end_run(&self, script: &Script, failed: bool, by_budget: bool) -> bool {
+        let expired = failed && self.sandbox.deadline.expired();
         self.sandbox.deadline.clear();
-        if expired && by_budget && result.is_err() {
+        if expired && by_budget {
             karmada_interpreter_core::budget::exhausted();
         }
         if let Some((coverage, notes)) = &self.coverage {
             coverage.credit(&script.text, notes);
         }
-        result.map_err(|e| {
-            let error = self.sandbox.classify(&e, expired);
-            if matches!(error, ScriptError::Timeout(_) | ScriptError::MemoryLimit(_)) {
-                self.poisoned = true;
-            }
-            error
-        })
+        expired
+    }
+
+    /// What failed a run (a run that hit the deadline or the memory limit
+    /// poisons the state).
+    fn failure(&mut self, e: &mlua::Error, expired: bool) -> ScriptError {
+        let error = self.sandbox.classify(e, expired);
+        if matches!(error, ScriptError::Timeout(_) | ScriptError::MemoryLimit(_)) {
+            self.poisoned = true;
+        }
+        error
     }
 }
 
-/// How a script is entered: through a global function its top level
-/// defines (Karmada), or its top level itself (Argo CD).
-#[derive(Clone, Copy)]
-enum Entry {
-    Function,
-    TopLevel,
+/// What [`enter`] is handed: the arguments to push, what reads the
+/// results, and whether the run itself finished.
+struct Entry<'a, 'b> {
+    args: &'a [crate::convert::Push<'b>],
+    convert: &'a mut dyn FnMut(&crate::convert::Results),
+    ran: bool,
+}
+
+/// The state's way into a run, made once per state (a C function, so a
+/// call allocates no closure): called with a pointer to an [`Entry`], the
+/// prelude's `run`, the chunk and the entry point's name, it pushes the
+/// arguments, calls `run`, and hands the results to the entry's reader
+/// where they are on the stack. It returns nothing.
+///
+/// # Safety
+///
+/// Called only through `Vm::call_converted`, inside the protected call of
+/// `Function::call`, with a pointer to a live `Entry` as its first
+/// argument; a Lua error unwinds through it to that protected call (it
+/// holds nothing that needs dropping).
+unsafe extern "C-unwind" fn enter(state: *mut ffi::lua_State) -> std::ffi::c_int {
+    let entry = ffi::lua_touserdata(state, 1).cast::<Entry<'_, '_>>();
+    ffi::lua_remove(state, 1);
+    let Some(entry) = entry.as_mut() else {
+        return 0;
+    };
+    let nargs = crate::convert::push_args(state, entry.args);
+    ffi::lua_call(state, 2 + nargs, ffi::LUA_MULTRET);
+    entry.ran = true;
+    let n = ffi::lua_gettop(state);
+    let results = crate::convert::Results::on_stack(state, 1, n);
+    (entry.convert)(&results);
+    ffi::lua_settop(state, 0);
+    0
+}
+
+/// Starts a run's deadline; whether the thread's budget shortened it.
+fn begin_run(sandbox: &Sandbox, timeout: Duration) -> bool {
+    sandbox.refusal.take();
+    let (limit, by_budget) = karmada_interpreter_core::budget::limit(timeout);
+    sandbox.deadline.set(limit);
+    by_budget
 }
 
 /// Compiles a script as a text chunk named `<string>` (binary chunks are

@@ -57,7 +57,6 @@ use std::collections::{BTreeMap, HashMap};
 
 use rustc_hash::FxBuildHasher;
 
-use mlua::Value as LuaValue;
 use serde_json::Value;
 
 pub use coverage::Coverage;
@@ -66,7 +65,7 @@ pub use fault::ScriptError;
 pub use position::{script_error, type_code_name, ScriptFailure, ScriptPoint};
 pub use toplevel::{run_top_level, TopLevelResult};
 
-use convert::{from_lua, reconcile, type_code, type_name, Push, Target};
+use convert::{reconcile, Push, Results, Target};
 use karmada_interpreter_core::api::{
     DependentObjectReference, InterpreterOperation, ResourceInterpreterCustomization,
 };
@@ -454,10 +453,9 @@ impl LuaLayer {
         let below = below.as_ref();
         match *request {
             Request::InterpretDependency { object } => {
-                self.run(name, script, op, &[Push::Json(object)], below, |lua, mut r| {
-                    let v = first(&mut r);
-                    expect_table(&v, "requires")?;
-                    let json = encode(lua, &v, &[], Target::List)?;
+                self.run(name, script, op, &[Push::Json(object)], below, |r| {
+                    expect_table(r, "requires")?;
+                    let json = encode(r, 0, &[], Target::List)?;
                     let deps = decode::dependencies(json)?;
                     karmada_interpreter_core::k8s::validation::validate_dependencies(&deps)
                         .map_err(|e| e.to_string())?;
@@ -465,28 +463,23 @@ impl LuaLayer {
                 })
             }
             Request::InterpretReplica { object } => {
-                self.run(name, script, op, &[Push::Json(object)], below, |lua, mut r| {
-                    let n = first(&mut r);
-                    let replicas = match n {
-                        LuaValue::Number(x) => go_int32(x),
-                        LuaValue::Integer(i) => go_int32(i as f64),
-                        ref other => {
-                            return Err(format!("result type {} is not number", type_code(other)))
+                self.run(name, script, op, &[Push::Json(object)], below, |r| {
+                    let replicas = match r.number(0) {
+                        Some(x) => go_int32(x),
+                        None => {
+                            return Err(format!("result type {} is not number", r.type_code(0)))
                         }
                     };
-                    let req = r.get_mut(1).map(std::mem::take).unwrap_or(LuaValue::Nil);
-                    let requirements = match req {
-                        LuaValue::Nil => None,
-                        LuaValue::Table(_) => {
-                            let json = encode(lua, &req, &[], Target::Object)?;
-                            Some(decode::requirements(json)?)
-                        }
-                        other => {
-                            return Err(format!(
-                                "expect the returned requires type is table but got {}",
-                                type_name(&other)
-                            ))
-                        }
+                    let requirements = if r.is_nil(1) {
+                        None
+                    } else if r.is_table(1) {
+                        let json = encode(r, 1, &[], Target::Object)?;
+                        Some(decode::requirements(json)?)
+                    } else {
+                        return Err(format!(
+                            "expect the returned requires type is table but got {}",
+                            r.type_name(1)
+                        ));
                     };
                     Ok(Outcome::Replicas(Box::new(ReplicaResult {
                         replicas,
@@ -495,24 +488,21 @@ impl LuaLayer {
                 })
             }
             Request::InterpretComponent { object } => {
-                self.run(name, script, op, &[Push::Json(object)], below, |lua, mut r| {
-                    let v = first(&mut r);
-                    match v {
-                        LuaValue::Nil => Ok(Outcome::Components(Vec::new())),
-                        LuaValue::Table(_) => {
-                            let json = encode(lua, &v, &[], Target::List).map_err(|e| {
-                                format!("failed to convert lua table for components: {e}")
-                            })?;
-                            decode::components(json)
-                                .map(Outcome::Components)
-                                .map_err(|e| {
-                                    format!("failed to convert lua table for components: {e}")
-                                })
-                        }
-                        other => Err(format!(
+                self.run(name, script, op, &[Push::Json(object)], below, |r| {
+                    if r.is_nil(0) {
+                        Ok(Outcome::Components(Vec::new()))
+                    } else if r.is_table(0) {
+                        let json = encode(r, 0, &[], Target::List).map_err(|e| {
+                            format!("failed to convert lua table for components: {e}")
+                        })?;
+                        decode::components(json)
+                            .map(Outcome::Components)
+                            .map_err(|e| format!("failed to convert lua table for components: {e}"))
+                    } else {
+                        Err(format!(
                             "expected result type 'table' or 'nil' from GetComponents, but got '{}'",
-                            type_name(&other)
-                        )),
+                            r.type_name(0)
+                        ))
                     }
                 })
             }
@@ -522,7 +512,7 @@ impl LuaLayer {
                 op,
                 &[Push::Json(object), Push::Number(replicas as f64)],
                 below,
-                |lua, mut r| object_result(lua, &mut r, &[object]).map(Outcome::Revised),
+                |r| object_result(r, &[object]).map(Outcome::Revised),
             ),
             #[cfg(feature = "karmada-next")]
             Request::ReviseComponents { object, components } => self.run(
@@ -531,7 +521,7 @@ impl LuaLayer {
                 op,
                 &[Push::Json(object), Push::Components(components)],
                 below,
-                |lua, mut r| object_result(lua, &mut r, &[object]).map(Outcome::ComponentsRevised),
+                |r| object_result(r, &[object]).map(Outcome::ComponentsRevised),
             ),
             Request::Retain { desired, observed } => self.run(
                 name,
@@ -539,7 +529,7 @@ impl LuaLayer {
                 op,
                 &[Push::Json(desired), Push::Json(observed)],
                 below,
-                |lua, mut r| object_result(lua, &mut r, &[desired, observed]).map(Outcome::Retained),
+                |r| object_result(r, &[desired, observed]).map(Outcome::Retained),
             ),
             Request::AggregateStatus { object, items } => self.run(
                 name,
@@ -547,21 +537,20 @@ impl LuaLayer {
                 op,
                 &[Push::Json(object), Push::Items(items)],
                 below,
-                |lua, mut r| object_result(lua, &mut r, &[]).map(Outcome::Aggregated),
+                |r| object_result(r, &[]).map(Outcome::Aggregated),
             ),
             Request::InterpretStatus { object } => {
-                self.run(name, script, op, &[Push::Json(object)], below, |lua, mut r| {
-                    let v = first(&mut r);
-                    expect_table(&v, "replica")?;
-                    let json = encode(lua, &v, &[], Target::Object)?;
+                self.run(name, script, op, &[Push::Json(object)], below, |r| {
+                    expect_table(r, "replica")?;
+                    let json = encode(r, 0, &[], Target::Object)?;
                     Ok(Outcome::Status(Some(json)))
                 })
             }
             Request::InterpretHealth { object } => {
-                self.run(name, script, op, &[Push::Json(object)], below, |_, mut r| {
-                    match first(&mut r) {
-                        LuaValue::Boolean(b) => Ok(Outcome::Healthy(b)),
-                        other => Err(format!("result type {} is not bool", type_code(&other))),
+                self.run(name, script, op, &[Push::Json(object)], below, |r| {
+                    match r.boolean(0) {
+                        Some(b) => Ok(Outcome::Healthy(b)),
+                        None => Err(format!("result type {} is not bool", r.type_code(0))),
                     }
                 })
             }
@@ -583,24 +572,22 @@ impl LuaLayer {
         op: InterpreterOperation,
         args: &[Push<'_>],
         below: Option<&BelowCall<'_>>,
-        convert: impl FnOnce(&mlua::Lua, Vec<LuaValue>) -> std::result::Result<T, String>,
+        convert: impl FnOnce(&Results) -> std::result::Result<T, String>,
     ) -> Result<T> {
         let mut failure_is_conversion = false;
         let mut running_line = None;
         let deadline = self.engine.limits().timeout;
         let out = self.engine.with_vm(|vm, timeout| {
-            let lua = vm.lua().clone();
-            let scope = convert::LazyScope::begin(vm.main_state());
-            let lua_args = convert::to_lua_many(&lua, &scope, args)
-                .map_err(|e| ScriptError::Runtime(fault::lua_message(&e)))?;
+            let _scope = convert::LazyScope::begin(vm.main_state());
             let function = op.lua_function();
-            let results = match below {
-                None => vm.call(script, function, lua_args, timeout),
-                Some(below) => below.during(vm, |vm| vm.call(script, function, lua_args, timeout)),
+            match below {
+                None => vm.call_converted(script, function, args, timeout, convert),
+                Some(below) => below.during(vm, |vm| {
+                    vm.call_converted(script, function, args, timeout, convert)
+                }),
             }
-            .inspect_err(|_| running_line = vm.deadline_line())?;
-            let results: Vec<LuaValue> = results.into_iter().collect();
-            convert(&lua, results).map_err(|m| {
+            .inspect_err(|_| running_line = vm.deadline_line())?
+            .map_err(|m| {
                 failure_is_conversion = true;
                 ScriptError::Runtime(m)
             })
@@ -643,11 +630,11 @@ impl BelowCall<'_> {
     /// Runs `call` (a script run on `vm`) with `kube.below()` answering
     /// from the layers below: a function of this run only, in the state's
     /// registry while `call` runs.
-    fn during(
+    fn during<R>(
         &self,
         vm: &mut engine::Vm,
-        call: impl FnOnce(&mut engine::Vm) -> std::result::Result<mlua::MultiValue, ScriptError>,
-    ) -> std::result::Result<mlua::MultiValue, ScriptError> {
+        call: impl FnOnce(&mut engine::Vm) -> std::result::Result<R, ScriptError>,
+    ) -> std::result::Result<R, ScriptError> {
         let lua = vm.lua().clone();
         let deadline = vm.deadline().clone();
         lua.scope(|scope| {
@@ -735,42 +722,35 @@ pub(crate) fn go_int32(x: f64) -> i32 {
     }
 }
 
-fn first(results: &mut [LuaValue]) -> LuaValue {
-    results
-        .first_mut()
-        .map(|v| std::mem::replace(v, LuaValue::Nil))
-        .unwrap_or(LuaValue::Nil)
-}
-
-fn expect_table(v: &LuaValue, what: &str) -> std::result::Result<(), String> {
-    match v {
-        LuaValue::Table(_) => Ok(()),
-        other => Err(format!(
+/// The first result must be a table.
+fn expect_table(results: &Results, what: &str) -> std::result::Result<(), String> {
+    if results.is_table(0) {
+        Ok(())
+    } else {
+        Err(format!(
             "expect the returned {what} type is table but got {}",
-            type_name(other)
-        )),
+            results.type_name(0)
+        ))
     }
 }
 
+/// Result `i` as JSON, its empty containers reconciled against `refs`.
 fn encode(
-    lua: &mlua::Lua,
-    v: &LuaValue,
+    results: &Results,
+    i: std::ffi::c_int,
     refs: &[&Value],
     target: Target,
 ) -> std::result::Result<Value, String> {
-    let json = from_lua(lua, v).map_err(|e| format!("encode lua result to json failed: {e}"))?;
+    let json = results
+        .encode(i)
+        .map_err(|e| format!("encode lua result to json failed: {e}"))?;
     Ok(reconcile(json, refs, target))
 }
 
 /// Result object of Retain / ReviseReplica / AggregateStatus.
-fn object_result(
-    lua: &mlua::Lua,
-    results: &mut [LuaValue],
-    refs: &[&Value],
-) -> std::result::Result<Value, String> {
-    let v = first(results);
-    expect_table(&v, "requires")?;
-    let json = encode(lua, &v, refs, Target::Object)?;
+fn object_result(results: &Results, refs: &[&Value]) -> std::result::Result<Value, String> {
+    expect_table(results, "requires")?;
+    let json = encode(results, 0, refs, Target::Object)?;
     decode::object(json)
 }
 

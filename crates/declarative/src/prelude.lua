@@ -463,15 +463,21 @@ local ometa = overlay(O)
 -- of the run and `pairs(_G)` lists them.
 --
 -- The environment is built once per state (the libraries, then `proto` in
--- its own order, then `_G`) and every run gets a copy of it, with its own
--- library overlays and `_G`: the previous run's table reset in place
--- (`H.reset`: nothing of that run is left in it, and nothing of that run
--- can reach it) or, when that run grew it, a new copy (`H.clone`); either
--- way the same contents in the same iteration order.
+-- its own order, then `_G`) and every run gets a copy of it: the previous
+-- run's table reset in place (`H.reset`: nothing of that run is left in
+-- it, and nothing of that run can reach it) or, when that run grew it, a
+-- new copy (`H.clone`); either way the same contents in the same iteration
+-- order. The template holds the library overlays and `_G` (the table runs
+-- are reset into), so a run allocates nothing for its environment: an
+-- overlay a run wrote into is replaced by a new empty one before the next
+-- run.
 local newenv
 do
+  -- The template holds the library overlays of the last run, kept while no
+  -- run writes into them (an empty overlay is as fresh as a new one).
   local template = {
-    string = false, table = false, math = false, os = false,
+    string = setmetatable({}, smeta), table = setmetatable({}, tmeta),
+    math = setmetatable({}, mmeta), os = setmetatable({}, ometa),
   }
   for k, v in next, proto do
     template[k] = v
@@ -479,17 +485,27 @@ do
   template._G = false
   local clone, reset = H.clone, H.reset
   local last = nil
+  local function renew(name, meta)
+    if rawnext(template[name]) ~= nil then
+      template[name] = setmetatable({}, meta)
+    end
+  end
+  local empty = H.empty
   newenv = function()
+    if not empty(template.string, template.table, template.math, template.os) then
+      renew("string", smeta)
+      renew("table", tmeta)
+      renew("math", mmeta)
+      renew("os", ometa)
+    end
     local env = last
     if env == nil or not reset(env, template) then
       env = clone(template)
       last = env
+      -- the template's `_G` is the table every later run is reset into
+      template._G = env
+      env._G = env
     end
-    env.string = setmetatable({}, smeta)
-    env.table = setmetatable({}, tmeta)
-    env.math = setmetatable({}, mmeta)
-    env.os = setmetatable({}, ometa)
-    env._G = env
     return env
   end
 end
@@ -525,7 +541,8 @@ local function run(chunk, name, ...)
   current = env
   setfenv(chunk, env)
   local top = returned(chunk())
-  local f = rawget(env, name)
+  -- the environment has no metatable: a plain read is a raw one
+  local f = env[name]
   if f == nil then
     error("not found function " .. name, 0)
   end

@@ -83,7 +83,10 @@ TString *luaS_newlstr (lua_State *L, const char *str, size_t l) {
        o != NULL;
        o = o->gch.next) {
     TString *ts = rawgco2ts(o);
-    if (ts->tsv.len == l && (memcmp(str, getstr(ts), l) == 0)) {
+    /* karmada-interpreter: the hash first (as Lua 5.2), so a string of the
+    ** same length in the same bucket costs no comparison of the bytes */
+    if (ts->tsv.hash == h && ts->tsv.len == l
+        && (memcmp(str, getstr(ts), l) == 0)) {
       /* string may be dead */
       if (isdead(G(L), o)) changewhite(o);
       return ts;
