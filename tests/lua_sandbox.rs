@@ -283,6 +283,51 @@ fn globals_do_not_leak_between_calls_or_scripts() {
     }
 }
 
+/// The strings' metatable is shared by every run of a state: a script that
+/// reaches the string library through a string value (`("x").__index`, as
+/// gopher-lua's library holds itself) or the metatable itself writes nothing
+/// a later run or another customization sees.
+#[test]
+fn the_string_library_behind_string_values_is_not_shared_state() {
+    let polluter = r#"
+      function InterpretHealth(obj)
+        local seen = ("x").marker
+        pcall(function()
+          local lib = ("x").__index
+          lib.marker = "leaked"
+          lib.upper = nil
+          rawset(lib, "lower", nil)
+        end)
+        pcall(function()
+          local meta = getmetatable("")
+          meta.__index = {marker = "leaked"}
+        end)
+        return seen == nil
+      end
+    "#;
+    let layer = layer(polluter);
+    for _ in 0..3 {
+        assert_eq!(health(&layer, "Hostile").unwrap(), Outcome::Healthy(true));
+        assert_benign_works(&layer);
+    }
+    let methods = customization(
+        "methods",
+        "Methods",
+        r#"function InterpretHealth(obj)
+             return ("ok"):upper() == "OK" and ("OK"):lower() == "ok" and ("x").marker == nil
+           end"#,
+    );
+    let both = LuaLayer::customizations_with_limits(
+        vec![customization("hostile", "Hostile", polluter), methods],
+        TIMEOUT_LIMITS,
+    )
+    .unwrap();
+    for _ in 0..3 {
+        assert_eq!(health(&both, "Hostile").unwrap(), Outcome::Healthy(true));
+        assert_eq!(health(&both, "Methods").unwrap(), Outcome::Healthy(true));
+    }
+}
+
 #[test]
 fn leftover_entry_point_is_not_found() {
     // the reference may call a function left behind by an earlier run; a fresh

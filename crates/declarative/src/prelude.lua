@@ -449,8 +449,22 @@ local function overlay(lib)
   }
 end
 -- gopher-lua's string library holds itself as `__index` (it is the strings'
--- metatable)
-S.__index = S
+-- metatable). Here the strings' metatable is shared by every run of the
+-- state, so `("x").__index` is a view of the run's own `string` overlay:
+-- what a script writes through it stays in its run, like any write into a
+-- library (rawset, which could write into the view itself, is disabled).
+S.__index = setmetatable({}, {
+  __index = function(_, k)
+    local lib = current ~= nil and current.string or S
+    return lib[k]
+  end,
+  __newindex = function(_, k, v)
+    if current ~= nil then
+      current.string[k] = v
+    end
+  end,
+  __metatable = false,
+})
 local smeta = overlay(S)
 local tmeta = overlay(T)
 local mmeta = overlay(M)
