@@ -23,15 +23,16 @@ mod workload_example;
 #[path = "../tests/cli_support/serve_process.rs"]
 mod serve_process;
 
+mod http_client;
+
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use http_body_util::{BodyExt, Full};
+use http_client::Conn;
 use hyper::body::Bytes;
-use hyper_util::rt::{TokioExecutor, TokioIo};
 use karmada_interpreter::webhook::server::{RunningServer, Server};
-use karmada_interpreter::webhook::tls::{self, TlsIdentity};
+use karmada_interpreter::webhook::tls::TlsIdentity;
 use serde_json::{json, Value};
 
 const BIN: &str = env!("CARGO_BIN_EXE_karmada-interpreter");
@@ -96,42 +97,6 @@ fn start_sdk() -> (RunningServer, String) {
     (server, ca)
 }
 
-enum Conn {
-    H1(hyper::client::conn::http1::SendRequest<Full<Bytes>>),
-    H2(hyper::client::conn::http2::SendRequest<Full<Bytes>>),
-}
-
-async fn connect(
-    addr: SocketAddr,
-    connector: &tokio_rustls::TlsConnector,
-    h2: bool,
-) -> Result<Conn, String> {
-    let tcp = tokio::net::TcpStream::connect(addr)
-        .await
-        .map_err(|e| e.to_string())?;
-    let _ = tcp.set_nodelay(true);
-    let name = rustls_pki_types::ServerName::try_from("127.0.0.1").map_err(|e| e.to_string())?;
-    let io = TokioIo::new(
-        connector
-            .connect(name, tcp)
-            .await
-            .map_err(|e| e.to_string())?,
-    );
-    if h2 {
-        let (send, conn) = hyper::client::conn::http2::handshake(TokioExecutor::new(), io)
-            .await
-            .map_err(|e| e.to_string())?;
-        tokio::spawn(conn);
-        Ok(Conn::H2(send))
-    } else {
-        let (send, conn) = hyper::client::conn::http1::handshake(io)
-            .await
-            .map_err(|e| e.to_string())?;
-        tokio::spawn(conn);
-        Ok(Conn::H1(send))
-    }
-}
-
 struct Run {
     requests: usize,
     errors: usize,
@@ -151,37 +116,8 @@ async fn worker(
     let mut latencies = Vec::with_capacity(1 << 16);
     let mut errors = 0;
     while Instant::now() < stop && budget.fetch_sub(1, std::sync::atomic::Ordering::Relaxed) > 0 {
-        let req = hyper::Request::post(uri.clone())
-            .header("content-type", "application/json")
-            .header("host", "127.0.0.1")
-            .body(Full::new(body.clone()))
-            .expect("request");
         let started = Instant::now();
-        let res = match &mut conn {
-            Conn::H1(s) => match s.ready().await {
-                Ok(()) => s.send_request(req).await,
-                Err(e) => Err(e),
-            },
-            Conn::H2(s) => match s.ready().await {
-                Ok(()) => s.send_request(req).await,
-                Err(e) => Err(e),
-            },
-        };
-        let ok = match res {
-            Ok(res) => {
-                let ok = res.status() == 200;
-                match res.into_body().collect().await {
-                    Ok(b) => {
-                        ok && b
-                            .to_bytes()
-                            .windows(17)
-                            .any(|w| w == b"\"successful\":true")
-                    }
-                    Err(_) => false,
-                }
-            }
-            Err(_) => false,
-        };
+        let ok = conn.post(&uri, &body).await;
         if ok {
             latencies.push(u32::try_from(started.elapsed().as_micros()).unwrap_or(u32::MAX));
         } else {
@@ -204,25 +140,17 @@ fn load(addr: SocketAddr, ca: &str, path: &str, body: Vec<u8>, h2: bool) -> Run 
         .enable_all()
         .build()
         .expect("runtime");
-    let mut config = tls::client_config(ca.as_bytes()).expect("client TLS");
-    config.alpn_protocols = vec![if h2 {
-        b"h2".to_vec()
-    } else {
-        b"http/1.1".to_vec()
-    }];
-    let connector = tokio_rustls::TlsConnector::from(Arc::new(config));
-    let uri: hyper::Uri = if h2 {
-        format!("https://127.0.0.1:{}{path}", addr.port())
-    } else {
-        path.to_owned()
-    }
-    .parse()
-    .expect("uri");
+    let connector = http_client::connector(ca, h2);
+    let uri = http_client::uri(addr, path, h2);
     let body = Bytes::from(body);
     rt.block_on(async move {
         let mut conns = Vec::new();
         for _ in 0..connections {
-            conns.push(connect(addr, &connector, h2).await.expect("connect"));
+            conns.push(
+                http_client::connect(addr, &connector, h2)
+                    .await
+                    .expect("connect"),
+            );
         }
         // Warm-up: one second, not counted.
         let warm = Arc::new(std::sync::atomic::AtomicUsize::new(usize::MAX));

@@ -13,7 +13,8 @@ nil value at run time and leaves out the entry function of its retention
 rule, so `check` reports a problem there (and locates it in the file).
 
 Only the standard library: tools/scale.sh uses it to measure how the
-commands grow with the number of customizations.
+commands grow with the number of customizations, and benches/scale.rs how
+a call, the start-up and the memory of the library and of `serve` do.
 """
 
 import argparse

@@ -33,6 +33,12 @@ impl ServeProcess {
         self.child.try_wait().ok().flatten()
     }
 
+    /// The process id.
+    #[allow(dead_code)]
+    pub fn id(&self) -> u32 {
+        self.child.id()
+    }
+
     /// What the process wrote to standard error so far ([`start_logged`]).
     #[allow(dead_code)]
     pub fn log(&self) -> String {

@@ -456,17 +456,52 @@ impl Default for Engine {
     }
 }
 
-/// Runs only the top-level code of `text` in a fresh sandboxed state and
-/// reports whether it leaves a global function `function` behind.
+thread_local! {
+    /// The state [`defines_function`] probes in, kept for the next probes on
+    /// this thread with the same limits, with the number of probes it made:
+    /// a state costs far more to make than a probe (`serve` probes every
+    /// rule of every customization before it listens), and each probe runs
+    /// in a fresh environment, as every call in a pooled state does.
+    static PROBE_VM: std::cell::RefCell<Option<(Limits, Vm, u32)>> = const { std::cell::RefCell::new(None) };
+}
+
+/// How many probes one state makes before it is dropped with their garbage
+/// (a state collects lazily: its heap grows to 10x its live size first).
+/// Making a state every 64 probes is a small part of their time.
+const PROBES_PER_STATE: u32 = 64;
+
+/// Runs only the top-level code of `text` in a sandboxed state, in a fresh
+/// environment, and reports whether it leaves a global function `function`
+/// behind.
 pub fn defines_function(text: &str, function: &str, limits: Limits) -> Result<bool, ScriptError> {
-    let vm = Vm::new(&limits, None, false, false)?;
+    let kept = PROBE_VM
+        .with(|k| k.borrow_mut().take())
+        .filter(|(l, _, _)| *l == limits);
+    let (mut vm, probes) = match kept {
+        Some((_, vm, probes)) => (vm, probes),
+        None => (Vm::new(&limits, None, false, false)?, 0),
+    };
+    let out = probe(&mut vm, text, function, limits);
+    // A state that hit a limit is dropped, as the pool drops it.
+    if !vm.poisoned && probes + 1 < PROBES_PER_STATE {
+        PROBE_VM.with(|k| *k.borrow_mut() = Some((limits, vm, probes + 1)));
+    }
+    out
+}
+
+fn probe(vm: &mut Vm, text: &str, function: &str, limits: Limits) -> Result<bool, ScriptError> {
     let chunk = compile(&vm.sandbox.lua, text)?;
     vm.sandbox.deadline.set(limits.timeout);
     let r = vm.sandbox.probe.call::<String>((chunk, function));
     let expired = vm.sandbox.deadline.expired();
     vm.sandbox.deadline.clear();
-    r.map(|t| t == "function")
-        .map_err(|e| vm.sandbox.classify(&e, expired))
+    r.map(|t| t == "function").map_err(|e| {
+        let error = vm.sandbox.classify(&e, expired);
+        if matches!(error, ScriptError::Timeout(_) | ScriptError::MemoryLimit(_)) {
+            vm.poisoned = true;
+        }
+        error
+    })
 }
 
 /// Compiles `text` in a fresh sandboxed state without running it.
@@ -481,6 +516,45 @@ mod tests {
     /// A new state (the sandbox and its prelude) holds little memory; the
     /// prelude's constant 1000000 once made the compiler allocate a 16 MiB
     /// array for its constant table.
+    /// The probes share a state: what one script's top level defines is
+    /// not seen by the next, and a probe that ran out of time does not
+    /// leave its state to the next.
+    #[test]
+    fn probes_do_not_see_each_other() {
+        let limits = super::Limits::default();
+        let defines = |text: &str, f: &str| super::defines_function(text, f, limits);
+        assert_eq!(
+            defines(
+                "function InterpretHealth(o) return true end",
+                "InterpretHealth"
+            )
+            .ok(),
+            Some(true)
+        );
+        assert_eq!(defines("local x = 1", "InterpretHealth").ok(), Some(false));
+        assert_eq!(
+            defines("Leak = 1", "Leak").ok(),
+            Some(false),
+            "a number, not a function"
+        );
+        assert_eq!(
+            defines("assert(Leak == nil) function Seen() end", "Seen").ok(),
+            Some(true)
+        );
+        let short = super::Limits {
+            timeout: std::time::Duration::from_millis(50),
+            ..limits
+        };
+        assert!(matches!(
+            super::defines_function("while true do end", "F", short),
+            Err(super::ScriptError::Timeout(_))
+        ));
+        assert_eq!(
+            super::defines_function("function F() end", "F", short).ok(),
+            Some(true)
+        );
+    }
+
     #[test]
     fn a_new_state_is_small() {
         let vm = super::Vm::new(&super::Limits::default(), None, false, false).unwrap();
