@@ -42,7 +42,9 @@ pub fn run(args: LintArgs) -> Result<ExitCode> {
             "name customization files or directories (PATH or -f FILE)",
         ));
     }
-    let linter = Linter::new()?.with_composition(crate::composition::on());
+    let linter = Linter::new()?
+        .with_composition(crate::composition::on())
+        .with_profile(crate::profile::current());
     let mut loader = Loader::new();
     let mut texts = loader
         .customization_texts("-f", files, args.files.recursive)

@@ -238,6 +238,7 @@ pub enum LintError {
 pub struct Linter {
     checker: selene_lib::Checker<serde_json::Value>,
     composition: bool,
+    profile: karmada_interpreter_core::profile::Profile,
 }
 
 impl fmt::Debug for Linter {
@@ -252,6 +253,7 @@ impl Linter {
         Ok(Self {
             checker: script::checker().map_err(LintError::Checker)?,
             composition: false,
+            profile: karmada_interpreter_core::profile::Profile::default(),
         })
     }
 
@@ -279,6 +281,15 @@ impl Linter {
         self
     }
 
+    /// The same linter for the customizations of `profile` (default
+    /// Karmada's released behaviour): under it, a rule of another profile
+    /// (`componentRevision` of `karmada-next`) is reported as a warning,
+    /// since released Karmada ignores the key and the script never runs.
+    pub fn with_profile(mut self, profile: karmada_interpreter_core::profile::Profile) -> Self {
+        self.profile = profile;
+        self
+    }
+
     /// Whether the scripts are linted for composition on.
     pub fn composes(&self) -> bool {
         self.composition
@@ -298,6 +309,22 @@ impl Linter {
         {
             let sites = sites(text, &mut findings);
             findings.retain(|f| self.reports(f.rule));
+            for site in &sites {
+                if let Err(off) = self.profile.admit(site.operation) {
+                    let (line, column) = site.placement.locate(1, 1);
+                    let mut f = Finding::new(
+                        Rule::UnknownKey,
+                        line,
+                        column,
+                        format!(
+                            "`{}`: {off}. Released Karmada ignores the key, so this script never runs there",
+                            site.operation.customization_member()
+                        ),
+                    );
+                    f.severity = Severity::Warning;
+                    findings.push(f);
+                }
+            }
             for site in sites {
                 for mut f in self.lint_script(&site.text, site.operation) {
                     let (line, column) = site.placement.locate(f.line, f.column);
@@ -458,4 +485,55 @@ pub fn customization_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, LintError>
     out.sort();
     out.dedup();
     Ok(out)
+}
+
+#[cfg(all(test, feature = "karmada-next"))]
+mod profile_tests {
+    use super::*;
+    use karmada_interpreter_core::profile::Profile;
+
+    const FILE: &str = "apiVersion: config.karmada.io/v1alpha1
+kind: ResourceInterpreterCustomization
+metadata:
+  name: flink
+spec:
+  target:
+    apiVersion: flink.apache.org/v1beta1
+    kind: FlinkDeployment
+  customizations:
+    componentRevision:
+      luaScript: |
+        function ReviseComponents(desiredObj, components)
+          return desiredObj
+        end
+";
+
+    /// Under Karmada's released profile the `karmada-next` rule is a warning
+    /// at its script (released Karmada ignores the key); under its own
+    /// profile it is an ordinary rule.
+    #[test]
+    fn a_rule_of_another_profile_is_a_warning_at_its_script() {
+        let released = Linter::new().unwrap().lint_text(FILE, "f.yaml");
+        let warned: Vec<_> = released
+            .iter()
+            .filter(|f| f.message.contains("`componentRevision`"))
+            .collect();
+        assert_eq!(warned.len(), 1, "{released:?}");
+        assert_eq!(warned[0].severity, Severity::Warning);
+        assert_eq!(warned[0].line, 12);
+        assert!(
+            warned[0].message.contains("karmada-next"),
+            "{}",
+            warned[0].message
+        );
+        let next = Linter::new()
+            .unwrap()
+            .with_profile(Profile::KarmadaNext)
+            .lint_text(FILE, "f.yaml");
+        assert!(
+            next.iter()
+                .all(|f| !f.message.contains("`componentRevision`")),
+            "{next:?}"
+        );
+    }
 }
