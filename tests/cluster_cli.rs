@@ -185,6 +185,17 @@ fn serve_report_writes_the_status_annotation_and_events() {
     }
 }
 
+/// A chain that calls the webhook `serve` wrote the configuration of (at
+/// `config`) as Karmada would: that webhook alone.
+fn calling(config: &Path) -> Interpreter {
+    Interpreter::builder()
+        .webhook_configurations(load::webhook_configurations_from_file(config).unwrap())
+        .thirdparty(false)
+        .native(false)
+        .build()
+        .unwrap()
+}
+
 #[test]
 fn serve_kubeconfig_serves_the_cluster_customizations_live() {
     let (_rt, server) = mock();
@@ -196,13 +207,7 @@ fn serve_kubeconfig_serves_the_cluster_customizations_live() {
     );
     let (_child, config) = serve(&dir, &kubeconfig, &[]);
     // Call the served webhook as Karmada would.
-    let configs = load::webhook_configurations_from_file(&config).unwrap();
-    let chain = Interpreter::builder()
-        .webhook_configurations(configs)
-        .thirdparty(false)
-        .native(false)
-        .build()
-        .unwrap();
+    let chain = calling(&config);
     let replicas = || {
         chain
             .get_replicas(&widget("Widget"))
@@ -253,12 +258,7 @@ fn serve_kubeconfig_follows_the_cluster_customizations_under_the_profile() {
         let dir = crate::support::scratch("serve-profile");
         let kubeconfig = server.kubeconfig(&dir);
         let (_child, config) = serve(&dir, &kubeconfig, extra);
-        let chain = Interpreter::builder()
-            .webhook_configurations(load::webhook_configurations_from_file(&config).unwrap())
-            .thirdparty(false)
-            .native(false)
-            .build()
-            .unwrap();
+        let chain = calling(&config);
         let replicas = chain
             .get_replicas(&widget("Widget"))
             .map(|a| a.value.replicas);
@@ -402,14 +402,7 @@ fn admission_status_and_shadow_end_to_end() {
     );
 
     // Karmada calls the webhook: the live answer, the shadow compared.
-    let configs =
-        load::webhook_configurations_from_file(&serve.dir().join("webhook.json")).unwrap();
-    let chain = Interpreter::builder()
-        .webhook_configurations(configs)
-        .thirdparty(false)
-        .native(false)
-        .build()
-        .unwrap();
+    let chain = calling(&serve.dir().join("webhook.json"));
     let answer = chain.get_replicas(&widget("Widget")).unwrap();
     assert_eq!(answer.value.replicas, 2);
     let get = |path: &'static str| {
