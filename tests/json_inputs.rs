@@ -238,6 +238,26 @@ fn mutated_objects_answer_the_same_from_bytes() {
     assert!(runs > 1000, "only {runs} mutated runs");
 }
 
+/// `answer` with the times a native Job aggregation stamps with the clock
+/// (its conditions' `lastProbeTime` and `lastTransitionTime`, as Karmada
+/// writes them) set to one value: the three calls may fall on either side of
+/// a second. Every other member, and every other kind, is compared as is.
+fn at_call_time(mut answer: Value) -> Value {
+    if answer["kind"] != "Job" {
+        return answer;
+    }
+    if let Some(conditions) = answer["status"]["conditions"].as_array_mut() {
+        for c in conditions {
+            for key in ["lastProbeTime", "lastTransitionTime"] {
+                if c.get(key).is_some() {
+                    c[key] = Value::from("<time of the call>");
+                }
+            }
+        }
+    }
+    answer
+}
+
 /// AggregateStatus on `template` lent (`interpret`), handed over
 /// (`interpret_owned`) and lent mutably (`interpret_in_place`): the same
 /// answer or error each way, and a template edited in place is left
@@ -277,8 +297,11 @@ fn aggregate_three_ways(
             let Outcome::Aggregated(answer) = a.value else {
                 panic!("{label}: {:?}", a.value)
             };
-            assert_eq!(b.value, Outcome::Aggregated(answer.clone()), "{label}");
-            assert_eq!(edited, answer, "{label}");
+            let Outcome::Aggregated(owned) = b.value else {
+                panic!("{label}: {:?}", b.value)
+            };
+            assert_eq!(at_call_time(owned), at_call_time(answer.clone()), "{label}");
+            assert_eq!(at_call_time(edited), at_call_time(answer), "{label}");
             true
         }
         (Err(a), Err(b), Err(c)) => {
